@@ -1,0 +1,82 @@
+//===- CompileOptions.h - Entry 5: compile options --------------*- C++ -*-===//
+//
+// Mirrors `_hash_serialized_compile_options` in jax/_src/cache_key.py. On a
+// copy of the serialized `CompileOptionsProto`:
+//   1. the debug `DebugOptions` fields are set to false / 0 / "" — with
+//      explicit presence, so each stays on the wire as tag plus zero value;
+//   2. `env_option_overrides` entries whose name is on the exclusion list
+//      (with dashes stripped from the list's names only) are dropped;
+//   3. on platform "gpu", the device assignment becomes 0 … R·C−1 laid out
+//      R×C;
+// and the result is serialized deterministically (field-number order, map
+// entries sorted by key). All edits are made at the wire level (Wire.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_COMPILEOPTIONS_H
+#define CACHEKEY_COMPILEOPTIONS_H
+
+#include "cachekey/Profile.h"
+#include "cachekey/Scenario.h"
+#include "cachekey/Wire.h"
+
+#include <string>
+#include <vector>
+
+namespace cachekey {
+
+/// Field numbers on the path to the edited messages.
+namespace field {
+constexpr uint32_t kExecutableBuildOptions = 3; // CompileOptionsProto
+constexpr uint32_t kEnvOptionOverrides = 7;     // CompileOptionsProto (map)
+constexpr uint32_t kDebugOptions = 3;           // ExecutableBuildOptionsProto
+constexpr uint32_t kNumReplicas = 4;            // ExecutableBuildOptionsProto
+constexpr uint32_t kNumPartitions = 5;          // ExecutableBuildOptionsProto
+constexpr uint32_t kDeviceAssignment = 9;       // ExecutableBuildOptionsProto
+constexpr uint32_t kFdoProfile = 14;            // ExecutableBuildOptionsProto
+} // namespace field
+
+/// A `DebugOptions` field known by name (see fixtures/debug_options_fields.json,
+/// discovered from the real jaxlib by tools/capture).
+struct DebugOptionField {
+  std::string name;
+  uint32_t number = 0;
+  /// "bool", "int", "enum", "string", "float" or "double".
+  std::string kind;
+};
+
+/// Looks a DebugOptions field up by name or number; nullptr when unknown.
+const DebugOptionField *findDebugOption(const std::string &name);
+const DebugOptionField *findDebugOption(uint32_t number);
+/// Every known DebugOptions field, by field number.
+const std::vector<DebugOptionField> &knownDebugOptions();
+
+/// The result of the cache-key edits.
+struct EditedCompileOptions {
+  Bytes input;  // CompileOptionsProto after the scenario's structured edits
+  Bytes output; // the bytes entry 5 feeds to the hash
+  /// One line per effective change, e.g.
+  /// "DebugOptions.xla_dump_to (field 109) \"/tmp/d\" → \"\"".
+  std::vector<std::string> changes;
+};
+
+/// Applies the scenario's structured edits to `proto` (a serialized
+/// CompileOptionsProto), as setting the same attributes on the Python
+/// `CompileOptions` object would. Errors name the `$.compile_options…` path.
+Expected<Bytes> applyStructuredEdits(const Bytes &proto,
+                                     const CompileOptionsEdits &edits);
+
+/// Applies JAX's cache-key edits for `profile` and `platform` to `proto`.
+/// A malformed message is an Error naming the message and byte offset.
+Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
+                                                  Profile profile,
+                                                  const std::string &platform);
+
+/// Describes how two serialized CompileOptionsProto differ, field by field,
+/// descending into ExecutableBuildOptions, DebugOptions, the device
+/// assignment and the overrides. Empty when they are equal.
+std::vector<std::string> describeCompileOptionsDiff(const Bytes &before,
+                                                    const Bytes &after);
+
+} // namespace cachekey
+
+#endif // CACHEKEY_COMPILEOPTIONS_H

@@ -1,0 +1,79 @@
+//===- Key.h - The cache key, entry by entry --------------------*- C++ -*-===//
+//
+// Mirrors `get` in jax/_src/cache_key.py: eight entries, in a fixed order,
+// update one running SHA-256; the key is `<sym_name>-<64 hex>`. For each entry
+// the engine also keeps what JAX's DEBUG log shows: the entry's own digest
+// (the same step run on a fresh hash) and the running digest after it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_KEY_H
+#define CACHEKEY_KEY_H
+
+#include "cachekey/CompileOptions.h"
+#include "cachekey/Computation.h"
+#include "cachekey/Flags.h"
+#include "cachekey/Scenario.h"
+#include "cachekey/Sha256.h"
+#include "cachekey/Topology.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace cachekey {
+
+/// Number of entries, and their exact names as JAX logs them.
+constexpr int kNumEntries = 8;
+extern const std::array<const char *, kNumEntries> kEntryNames;
+
+/// One labelled piece of an entry's bytes, fed in order.
+struct EntryPart {
+  std::string label;
+  Bytes bytes;
+};
+
+/// One of the eight entries.
+struct EntryResult {
+  int index = 0;     // 1…8
+  std::string name;  // e.g. "XLA flags"
+  std::string summary; // what is hashed, in plain words
+  std::vector<EntryPart> parts;
+  Bytes bytes;       // concatenation of the parts: exactly what was fed
+  Digest digest{};   // SHA-256 of `bytes` alone ("hash of serialized …")
+  Digest running{};  // running digest after this entry ("hash after …")
+};
+
+/// Everything computed for one scenario.
+struct KeyResult {
+  Profile profile = Profile::Main;
+  std::string symName;
+  std::string key; // "<sym_name>-<64 lowercase hex>"
+  std::array<EntryResult, kNumEntries> entries;
+  std::vector<FlagStep> flags;
+  ComputationEntry computation;
+  EditedCompileOptions compileOptions;
+  AcceleratorEntry accelerator;
+  std::string compression;
+  /// The DEBUG (and fallback INFO) messages JAX logs, in order.
+  std::vector<std::string> trace;
+  /// Caveats a reader must see, e.g. a stand-in fingerprint or live MLIR.
+  std::vector<std::string> notes;
+};
+
+/// Computes the key and every entry for `scenario`.
+Expected<KeyResult> computeKey(const Scenario &scenario);
+
+/// The result as JSON: {"key", "sym_name", "profile", "entries": [{"index",
+/// "name", "summary", "bytes_len", "preview_hex", "digest", "running",
+/// "parts": [{"label", "bytes_len", "preview_hex"}]}], "flags": [{"flag",
+/// "source", "name", "included", "hashed_hex"}], "compile_options":
+/// {"changes"}, "accelerator": {...}, "compression", "trace", "notes"}.
+/// `previewBytes` bounds each hex preview.
+Json resultToJson(const KeyResult &result, size_t previewBytes = 48);
+
+/// An Error as JSON: {"error": {"path", "message"}}.
+Json errorToJson(const Error &error);
+
+} // namespace cachekey
+
+#endif // CACHEKEY_KEY_H

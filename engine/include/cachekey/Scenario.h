@@ -1,0 +1,165 @@
+//===- Scenario.h - The one scenario format ---------------------*- C++ -*-===//
+//
+// A scenario names every ingredient of one cache key. Its JSON form is
+// documented in docs/scenario.md; the CLI, the wasm API, the fixtures and the
+// page's permalinks all use it. Reading is strict: unknown keys, wrong types
+// and bad values are Errors whose path is the JSON path of the culprit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_SCENARIO_H
+#define CACHEKEY_SCENARIO_H
+
+#include "cachekey/Profile.h"
+#include "cachekey/Support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace cachekey {
+
+using Json = nlohmann::ordered_json;
+
+/// The scenario format version this engine reads and writes.
+constexpr int kScenarioSchema = 1;
+
+/// jax 0.10.2 `cache_key.IgnoreCallbacks`.
+enum class IgnoreCallbacks { No, All, CustomPartitioning };
+
+/// Entry 1 input.
+struct ModuleSpec {
+  std::string symName;
+  /// Exact entry-1 bytes as captured from jaxlib; used as-is.
+  std::optional<Bytes> entry1;
+  /// MLIR text (or bytecode) to canonicalise live.
+  std::optional<std::string> text;
+  bool includeMetadata = false;
+  IgnoreCallbacks ignoreCallbacks = IgnoreCallbacks::No; // 0.10.2
+  bool ignoreCustomPartitioning = false;                 // main
+};
+
+/// Entry 4 inputs: the process environment and argv.
+struct FlagInputs {
+  std::optional<std::string> xlaFlags;       // XLA_FLAGS, unset when empty
+  std::optional<std::string> libtpuInitArgs; // LIBTPU_INIT_ARGS
+  std::vector<std::string> argv;             // sys.argv
+  std::vector<std::string> extraPrefixes;    // cache_key.add_flag_prefixes
+};
+
+/// An `OptionOverrideProto` value: string, bool, int64 or double.
+using OverrideValue = std::variant<std::string, bool, int64_t, double>;
+
+/// Structured edits to `CompileOptionsProto`, applied before the cache-key
+/// edits, the way the Python API would have set them.
+struct CompileOptionsEdits {
+  /// DebugOptions field name → JSON value (bool, integer, string or float).
+  std::vector<std::pair<std::string, Json>> debugOptions;
+  std::optional<std::vector<std::pair<std::string, OverrideValue>>>
+      envOptionOverrides;
+  /// R rows (replicas) of C columns (computations) of device ids.
+  std::optional<std::vector<std::vector<int64_t>>> deviceAssignment;
+  std::optional<int64_t> numReplicas;
+  std::optional<int64_t> numPartitions;
+  std::optional<Bytes> fdoProfile;
+
+  bool empty() const {
+    return debugOptions.empty() && !envOptionOverrides && !deviceAssignment &&
+           !numReplicas && !numPartitions && !fdoProfile;
+  }
+};
+
+/// Entry 5 input.
+struct CompileOptionsSpec {
+  Bytes proto; // CompileOptionsProto as SerializeAsString() returned it
+  CompileOptionsEdits edits;
+};
+
+struct FingerprintSpec {
+  uint64_t value = 0;
+  std::string provenance;
+  bool standIn = false;
+};
+
+struct CpuDevice {
+  int32_t processIndex = 0;
+  int32_t localHardwareId = 0;
+};
+
+/// The fields of XLA's `CpuTopologyProto` that the fingerprint covers.
+struct CpuTopology {
+  std::vector<CpuDevice> devices;
+  std::string triple, cpu, features;
+};
+
+/// The scalar fields of XLA's `GpuTopologyProto`.
+struct GpuTopology {
+  std::string platformVersion;
+  int32_t numPartitions = 0;
+  int32_t numHostsPerPartition = 0;
+  int32_t numDevicesPerHost = 0;
+  std::optional<int32_t> numDevicesPerProcess;
+};
+
+/// The `device_kind` fallback, used when the runtime raises.
+struct DeviceKinds {
+  std::vector<std::string> kinds;
+  std::string error; // the runtime's message, quoted in JAX's INFO line
+};
+
+using AcceleratorSpec =
+    std::variant<FingerprintSpec, CpuTopology, GpuTopology, DeviceKinds>;
+
+/// Entry 7: the name, or the runtime it is derived from.
+struct CompressionSpec {
+  std::string name = "zstandard";
+  /// Set when the scenario gave a runtime instead of a name.
+  std::optional<std::string> python;
+  bool zstandardInstalled = true;
+};
+
+/// Every ingredient of one key.
+struct Scenario {
+  Profile profile = Profile::Main;
+  ModuleSpec module;
+  std::string jaxlibVersion;
+  std::string platform;
+  std::string platformVersion;
+  FlagInputs flags;
+  CompileOptionsSpec compileOptions;
+  AcceleratorSpec accelerator;
+  CompressionSpec compression;
+  std::string customHook;
+};
+
+/// Looks up a fixture's scenario JSON by id, for `"base"`.
+using FixtureResolver = std::function<Expected<Json>(const std::string &id)>;
+
+/// Parses JSON text. The Error gives the line and column of a syntax error.
+Expected<Json> parseJsonText(const std::string &text,
+                             const std::string &what = "scenario");
+
+/// Resolves `"base"` chains by RFC 7386 merge patch over the fixture's
+/// scenario (at most 8 levels) and returns the merged document, without
+/// `base`. `resolver` may be empty when no base is used.
+Expected<Json> resolveBase(const Json &document, const FixtureResolver &resolver);
+
+/// Reads a scenario document (after `resolveBase`), validating every key.
+Expected<Scenario> scenarioFromJson(const Json &document);
+
+/// `resolveBase` then `scenarioFromJson`.
+Expected<Scenario> readScenario(const Json &document,
+                                const FixtureResolver &resolver);
+
+/// The compression name JAX passes for `spec` under `profile` (§7): the name
+/// itself, or, for a runtime, "zstandard" when the package imports and, on
+/// main, Python is older than 3.14; otherwise "zlib".
+std::string compressionName(const CompressionSpec &spec, Profile profile);
+
+} // namespace cachekey
+
+#endif // CACHEKEY_SCENARIO_H

@@ -1,0 +1,208 @@
+//===- Diff.cpp - Which ingredient moved ----------------------------------===//
+#include "cachekey/Diff.h"
+
+#include "cachekey/PyText.h"
+
+#include <map>
+
+namespace cachekey {
+
+namespace {
+std::string entryLabel(int index) {
+  return "entry " + std::to_string(index) + " (" + kEntryNames[index - 1] + ")";
+}
+
+std::string rangeText(const std::vector<int> &xs) {
+  if (xs.empty())
+    return "";
+  bool contiguous = true;
+  for (size_t i = 1; i < xs.size(); ++i)
+    contiguous = contiguous && xs[i] == xs[i - 1] + 1;
+  if (xs.size() == 1)
+    return "entry " + std::to_string(xs[0]);
+  if (contiguous)
+    return "entries " + std::to_string(xs.front()) + "\u2013" +
+           std::to_string(xs.back());
+  std::string s = "entries ";
+  for (size_t i = 0; i < xs.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(xs[i]);
+  return s;
+}
+
+std::string quotedPy(const std::string &s) { return pyRepr(s); }
+} // namespace
+
+void writeSentence(Comparison &c) {
+  if (c.cause == 0) {
+    c.sentence = "Nothing moved: every entry's own digest is the same, so the "
+                 "keys are equal.";
+    return;
+  }
+  std::string s = "The cause is " + entryLabel(c.cause);
+  if (!c.details.empty()) {
+    s += ": ";
+    for (size_t i = 0; i < c.details.size() && i < 4; ++i)
+      s += (i ? "; " : "") + c.details[i];
+    if (c.details.size() > 4)
+      s += "; and " + std::to_string(c.details.size() - 4) + " more";
+  }
+  s += ".";
+  if (!c.consequences.empty())
+    s += " " + rangeText(c.consequences) +
+         " differ only as a consequence: their own digests are unchanged, "
+         "but the running digest carries the change.";
+  if (!c.alsoChanged.empty())
+    s += " Another ingredient moved too: " + rangeText(c.alsoChanged) +
+         (c.alsoChanged.size() == 1 ? " has" : " have") +
+         " a different own digest.";
+  c.sentence = s;
+}
+
+std::vector<std::string> describeFlagChange(
+    const std::vector<std::pair<bool, std::string>> &a,
+    const std::vector<std::pair<bool, std::string>> &b) {
+  // Multisets of kept flags; excluded flags never reach the hash.
+  std::map<std::string, int> count;
+  for (auto &f : a)
+    if (f.first)
+      count[f.second]--;
+  for (auto &f : b)
+    if (f.first)
+      count[f.second]++;
+  std::vector<std::string> removed, added;
+  for (auto &kv : count) {
+    for (int i = 0; i < -kv.second; ++i)
+      removed.push_back(kv.first);
+    for (int i = 0; i < kv.second; ++i)
+      added.push_back(kv.first);
+  }
+  std::vector<std::string> out;
+  std::vector<bool> usedRemoved(removed.size(), false);
+  for (const auto &add : added) {
+    bool paired = false;
+    for (size_t i = 0; i < removed.size() && !paired; ++i) {
+      if (!usedRemoved[i] && flagName(removed[i]) == flagName(add)) {
+        usedRemoved[i] = paired = true;
+        out.push_back("flag " + add + " replaced " + removed[i]);
+      }
+    }
+    if (!paired)
+      out.push_back("added flag " + add);
+  }
+  for (size_t i = 0; i < removed.size(); ++i)
+    if (!usedRemoved[i])
+      out.push_back("removed flag " + removed[i]);
+  if (out.empty())
+    out.push_back("the kept flags are the same but are fed in a different "
+                  "grouping");
+  return out;
+}
+
+std::vector<std::string> describeEntryChange(const KeyResult &a,
+                                             const KeyResult &b, int index) {
+  std::vector<std::string> out;
+  const EntryResult &ea = a.entries[index - 1], &eb = b.entries[index - 1];
+  switch (index) {
+  case 1: {
+    size_t n = std::min(ea.bytes.size(), eb.bytes.size()), k = 0;
+    while (k < n && ea.bytes[k] == eb.bytes[k])
+      ++k;
+    out.push_back("the module bytecode differs (" +
+                  std::to_string(ea.bytes.size()) + " → " +
+                  std::to_string(eb.bytes.size()) +
+                  " bytes, first difference at byte " + std::to_string(k) + ")");
+    if (a.symName != b.symName)
+      out.push_back("sym_name " + quotedPy(a.symName) + " → " +
+                    quotedPy(b.symName));
+    break;
+  }
+  case 2:
+    out.push_back("jaxlib version " + quotedPy(ea.bytes) + " → " +
+                  quotedPy(eb.bytes));
+    break;
+  case 3:
+    for (size_t i = 0; i < 2; ++i)
+      if (ea.parts[i].bytes != eb.parts[i].bytes)
+        out.push_back(ea.parts[i].label + " " + quotedPy(ea.parts[i].bytes) +
+                      " → " + quotedPy(eb.parts[i].bytes));
+    if (out.empty())
+      out.push_back("platform and platform_version feed the same bytes "
+                    "joined differently");
+    break;
+  case 4: {
+    std::vector<std::pair<bool, std::string>> fa, fb;
+    for (auto &f : a.flags)
+      fa.emplace_back(f.included, f.flag);
+    for (auto &f : b.flags)
+      fb.emplace_back(f.included, f.flag);
+    out = describeFlagChange(fa, fb);
+    break;
+  }
+  case 5:
+    out = describeCompileOptionsDiff(a.compileOptions.output,
+                                     b.compileOptions.output);
+    break;
+  case 6: {
+    auto fp = [](const AcceleratorEntry &e) {
+      char hex[17];
+      std::snprintf(hex, sizeof hex, "%016llx",
+                    static_cast<unsigned long long>(*e.fingerprint));
+      return std::string(hex) + (e.standIn ? " (stand-in)" : "");
+    };
+    if (a.accelerator.fingerprint && b.accelerator.fingerprint)
+      out.push_back("topology fingerprint " + fp(a.accelerator) + " → " +
+                    fp(b.accelerator));
+    else if (a.accelerator.fingerprint)
+      out.push_back("topology fingerprint " + fp(a.accelerator) +
+                    " → device_kind fallback");
+    else if (b.accelerator.fingerprint)
+      out.push_back("device_kind fallback → topology fingerprint " +
+                    fp(b.accelerator));
+    else
+      out.push_back("device kinds changed (" +
+                    std::to_string(ea.parts.size()) + " → " +
+                    std::to_string(eb.parts.size()) + " devices)");
+    break;
+  }
+  case 7:
+    out.push_back("compression " + quotedPy(a.compression) + " → " +
+                  quotedPy(b.compression));
+    break;
+  case 8:
+    out.push_back("custom_hook " + quotedPy(ea.bytes) + " → " +
+                  quotedPy(eb.bytes));
+    break;
+  }
+  return out;
+}
+
+Comparison compareResults(const KeyResult &a, const KeyResult &b) {
+  Comparison c;
+  for (int i = 1; i <= kNumEntries; ++i) {
+    bool own = a.entries[i - 1].digest != b.entries[i - 1].digest;
+    bool run = a.entries[i - 1].running != b.entries[i - 1].running;
+    if (own && c.cause == 0) {
+      c.cause = i;
+      c.details = describeEntryChange(a, b, i);
+    } else if (own) {
+      c.alsoChanged.push_back(i);
+    } else if (run && c.cause != 0) {
+      c.consequences.push_back(i);
+    }
+  }
+  writeSentence(c);
+  return c;
+}
+
+Json comparisonToJson(const Comparison &c) {
+  Json j;
+  j["cause"] = c.cause;
+  j["cause_name"] = c.cause ? kEntryNames[c.cause - 1] : "";
+  j["also_changed"] = c.alsoChanged;
+  j["consequences"] = c.consequences;
+  j["details"] = c.details;
+  j["sentence"] = c.sentence;
+  return j;
+}
+
+} // namespace cachekey

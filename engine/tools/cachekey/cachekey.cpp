@@ -1,0 +1,255 @@
+//===- cachekey.cpp - Command-line front end of the key engine ------------===//
+//
+//   cachekey explain S.json [--trace | --json] [--fixtures DIR]
+//   cachekey diff A.json B.json [--json] [--fixtures DIR]
+//   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out)
+//   cachekey compare-logs A.log B.log [--json]
+//   cachekey canonicalize FILE [--profile main|0.10.2] [--include-metadata]
+//                              [--ignore-custom-partitioning]
+//
+// Exit status: 0 success, 1 diff found a difference (diff only), 2 bad input
+// or usage. Errors are printed as "cachekey: <path>: <message>".
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/Diff.h"
+#include "cachekey/Key.h"
+#include "cachekey/Trace.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace cachekey;
+
+#ifndef CACHEKEY_DEFAULT_FIXTURES
+#define CACHEKEY_DEFAULT_FIXTURES "fixtures"
+#endif
+
+namespace {
+
+int usage() {
+  std::cerr
+      << "usage:\n"
+         "  cachekey explain S.json [--trace | --json] [--fixtures DIR]\n"
+         "  cachekey diff A.json B.json [--json] [--fixtures DIR]\n"
+         "  cachekey batch [--fixtures DIR]   (one scenario per stdin line)\n"
+         "  cachekey compare-logs A.log B.log [--json]\n"
+         "  cachekey canonicalize FILE [--profile main|0.10.2] "
+         "[--include-metadata] [--ignore-custom-partitioning]\n"
+         "A scenario file of '-' reads standard input.\n";
+  return 2;
+}
+
+int fail(const Error &e) {
+  std::cerr << "cachekey: " << e.str() << "\n";
+  return 2;
+}
+
+Expected<std::string> readFile(const std::string &path) {
+  std::ostringstream ss;
+  if (path == "-") {
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error{path, std::string("cannot read file: ") + std::strerror(errno)};
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+FixtureResolver resolverFor(const std::string &dir) {
+  return [dir](const std::string &id) -> Expected<Json> {
+    for (char c : id)
+      if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+            c == '.'))
+        return Error{"", "fixture id \"" + id +
+                             "\" may only use letters, digits, '_', '-', '.'"};
+    auto text = readFile(dir + "/" + id + ".json");
+    if (!text)
+      return Error{"", "unknown fixture \"" + id + "\" (no " + dir + "/" + id +
+                           ".json)"};
+    return parseJsonText(*text, "fixture " + id);
+  };
+}
+
+Expected<KeyResult> computeFromText(const std::string &text,
+                                    const FixtureResolver &resolver) {
+  auto doc = parseJsonText(text);
+  if (!doc)
+    return doc.takeError();
+  auto scenario = readScenario(*doc, resolver);
+  if (!scenario)
+    return scenario.takeError();
+  return computeKey(*scenario);
+}
+
+Expected<KeyResult> computeFromFile(const std::string &path,
+                                    const FixtureResolver &resolver) {
+  auto text = readFile(path);
+  if (!text)
+    return text.takeError();
+  auto r = computeFromText(*text, resolver);
+  if (!r) {
+    Error e = r.takeError();
+    e.path = path + ": " + e.path;
+    return e;
+  }
+  return r;
+}
+
+std::string dumpJson(const Json &j, int indent = 2) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+void printExplain(const KeyResult &r) {
+  std::cout << "profile " << profileName(r.profile) << "\n\n";
+  for (const auto &e : r.entries) {
+    std::cout << e.index << ". " << e.name << "  (" << e.bytes.size()
+              << " bytes)\n"
+              << "   hashes:  " << e.summary << "\n"
+              << "   fed:     "
+              << (e.bytes.empty() ? "(nothing)" : hexPreview(e.bytes, 32))
+              << "\n"
+              << "   digest:  " << toHex(e.digest) << "\n"
+              << "   running: " << toHex(e.running) << "\n";
+    if (e.index == 4)
+      for (const auto &f : r.flags)
+        std::cout << "   " << (f.included ? "kept     " : "excluded ") << f.flag
+                  << "  [" << flagSourceName(f.source) << "]\n";
+    if (e.index == 5)
+      for (const auto &c : r.compileOptions.changes)
+        std::cout << "   edit:    " << c << "\n";
+    if (e.index == 6)
+      std::cout << "   source:  " << r.accelerator.provenance
+                << (r.accelerator.standIn ? "  [STAND-IN]" : "") << "\n";
+  }
+  std::cout << "\nkey: " << r.key << "\n";
+  for (const auto &n : r.notes)
+    std::cout << "note: " << n << "\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usage();
+  std::string cmd = argv[1];
+  std::vector<std::string> files;
+  bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
+  std::string fixtures = CACHEKEY_DEFAULT_FIXTURES, profile = "main";
+  if (const char *env = std::getenv("CACHEKEY_FIXTURES"))
+    fixtures = env;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--trace")
+      trace = true;
+    else if (a == "--json")
+      json = true;
+    else if (a == "--include-metadata")
+      includeMetadata = true;
+    else if (a == "--ignore-custom-partitioning")
+      ignoreCp = true;
+    else if ((a == "--fixtures" || a == "--profile") && i + 1 < argc)
+      (a == "--fixtures" ? fixtures : profile) = argv[++i];
+    else if (a.size() > 1 && a[0] == '-' && a != "-")
+      return std::cerr << "cachekey: unknown option " << a << "\n", usage();
+    else
+      files.push_back(a);
+  }
+  FixtureResolver resolver = resolverFor(fixtures);
+
+  if (cmd == "explain") {
+    if (files.size() != 1 || (trace && json))
+      return usage();
+    auto r = computeFromFile(files[0], resolver);
+    if (!r)
+      return fail(r.error());
+    if (json)
+      std::cout << dumpJson(resultToJson(*r)) << "\n";
+    else if (trace)
+      for (const auto &line : r->trace)
+        std::cout << line << "\n";
+    else
+      printExplain(*r);
+    return 0;
+  }
+  if (cmd == "diff") {
+    if (files.size() != 2)
+      return usage();
+    auto a = computeFromFile(files[0], resolver);
+    if (!a)
+      return fail(a.error());
+    auto b = computeFromFile(files[1], resolver);
+    if (!b)
+      return fail(b.error());
+    Comparison c = compareResults(*a, *b);
+    if (json) {
+      Json j = comparisonToJson(c);
+      j["key_a"] = a->key;
+      j["key_b"] = b->key;
+      std::cout << dumpJson(j) << "\n";
+    } else {
+      std::cout << c.sentence << "\n";
+      for (const auto &d : c.details)
+        std::cout << "  - " << d << "\n";
+      std::cout << "A: " << a->key << "\nB: " << b->key << "\n";
+    }
+    return c.cause == 0 ? 0 : 1;
+  }
+  if (cmd == "batch") {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (line.empty())
+        continue;
+      auto r = computeFromText(line, resolver);
+      std::cout << dumpJson(r ? resultToJson(*r, 16) : errorToJson(r.error()),
+                            -1)
+                << "\n";
+    }
+    return 0;
+  }
+  if (cmd == "compare-logs") {
+    if (files.size() != 2)
+      return usage();
+    auto a = readFile(files[0]);
+    if (!a)
+      return fail(a.error());
+    auto b = readFile(files[1]);
+    if (!b)
+      return fail(b.error());
+    auto c = compareLogs(*a, *b);
+    if (!c)
+      return fail(c.error());
+    if (json)
+      std::cout << dumpJson(comparisonToJson(*c)) << "\n";
+    else
+      std::cout << c->sentence << "\n";
+    return c->cause == 0 ? 0 : 1;
+  }
+  if (cmd == "canonicalize") {
+    if (files.size() != 1)
+      return usage();
+    auto p = parseProfile(profile);
+    if (!p)
+      return fail(p.takeError("--profile"));
+    auto text = readFile(files[0]);
+    if (!text)
+      return fail(text.error());
+    ModuleSpec m;
+    m.text = *text;
+    m.includeMetadata = includeMetadata;
+    if (*p == Profile::Main)
+      m.ignoreCustomPartitioning = ignoreCp;
+    else if (ignoreCp)
+      m.ignoreCallbacks = IgnoreCallbacks::CustomPartitioning;
+    auto e = computationEntry(m, *p);
+    if (!e)
+      return fail(Error{files[0], e.error().message});
+    std::cout.write(e->bytes.data(), static_cast<std::streamsize>(e->bytes.size()));
+    return 0;
+  }
+  return usage();
+}
