@@ -33,7 +33,6 @@ FarmHash ``Fingerprint64`` equals jaxlib's own ``fingerprint()``.
 from __future__ import annotations
 
 import argparse
-import base64
 import datetime
 import json
 import logging
@@ -44,7 +43,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -53,6 +51,7 @@ sys.path.insert(0, HERE)
 import ckref  # noqa: E402  (tools/ckref.py)
 
 PROFILE = "0.10.2"
+CACHE_DIR = "/tmp/jax-cache-key-capture"
 
 # Every program fixture: id -> how to run it.  ``env`` is added to the child's
 # environment before JAX starts; ``config`` holds jax.config values.
@@ -108,19 +107,6 @@ PROGRAM_FIXTURES = {
     },
 }
 
-ENTRY_NAMES = [
-    "computation", "jax_lib version", "backend version", "XLA flags",
-    "compile_options", "accelerator_config", "compression", "custom_hook",
-]
-
-FRESH_RE = re.compile(r"get_cache_key hash of serialized (.+): ([0-9a-f]{64})$")
-RUNNING_RE = re.compile(r"get_cache_key hash after serializing (.+): ([0-9a-f]{64})$")
-
-
-def b64(data: bytes) -> str:
-    return base64.b64encode(data).decode("ascii")
-
-
 def utc_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
@@ -141,28 +127,6 @@ def write_json(path: str, obj) -> None:
     with open(path, "w", encoding="utf-8") as f:
         json.dump(obj, f, indent=1, ensure_ascii=False)
         f.write("\n")
-
-
-def entries_from_trace(trace: list[str]) -> list[dict]:
-    """Pair the fresh and running digest lines of a real DEBUG trace."""
-    fresh, running = [], []
-    for line in trace:
-        m = FRESH_RE.match(line)
-        if m:
-            fresh.append((m.group(1), m.group(2)))
-        m = RUNNING_RE.match(line)
-        if m:
-            running.append((m.group(1), m.group(2)))
-    if len(fresh) != 8 or len(running) != 8:
-        raise RuntimeError(f"expected 8+8 digest lines, got {len(fresh)}+{len(running)}")
-    out = []
-    for (name_f, dig), (name_r, run) in zip(fresh, running):
-        if name_f != name_r:
-            raise RuntimeError(f"entry order mismatch: {name_f} vs {name_r}")
-        out.append({"name": name_f, "digest": dig, "running": run})
-    if [e["name"] for e in out] != ENTRY_NAMES:
-        raise RuntimeError(f"unexpected entry names {[e['name'] for e in out]}")
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -295,133 +259,6 @@ def make_program(name, jax, jnp):
 # Worker: capture one program fixture
 # ---------------------------------------------------------------------------
 
-class TraceHandler(logging.Handler):
-    """Keeps every record of a logger: the bare message and the default format."""
-
-    def __init__(self):
-        super().__init__(level=logging.DEBUG)
-        self.setFormatter(logging.Formatter(logging.BASIC_FORMAT))
-        self.messages: list[str] = []
-        self.formatted: list[str] = []
-
-    def emit(self, record):
-        self.messages.append(record.getMessage())
-        self.formatted.append(self.format(record))
-
-
-TRIPLE_RE = re.compile(rb"\n([\x05-\x7f])([A-Za-z0-9_.]+(?:-[A-Za-z0-9_.]+){2,3})")
-
-
-def cpu_target_machine_candidates(jax, jnp) -> list[dict]:
-    """Candidate LLVM target-machine options found in a serialized CPU executable.
-
-    jaxlib serializes a CPU executable with a TargetMachineOptions message
-    {1 triple, 2 cpu, 3 features}.  Every place that looks like such a message
-    (a length-prefixed target triple followed by fields 2 and 3) is returned;
-    the caller keeps the one whose topology fingerprint matches jaxlib's.
-    """
-    exe = jax.jit(lambda v: v - 1.0).lower(jnp.zeros((2,), jnp.float32)).compile()
-    client = jax.devices()[0].client
-    blob = client.serialize_executable(exe.runtime_executable())
-    candidates = []
-    for m in TRIPLE_RE.finditer(blob):
-        if m.group(1)[0] != len(m.group(2)):
-            continue
-        pos, found = m.start(), {}
-        try:
-            while len(found) < 3:
-                tag, p = ckref.read_varint(blob, pos)
-                if tag & 7 != ckref.WIRE_LEN or (tag >> 3) not in (1, 2, 3) or (tag >> 3) in found:
-                    break
-                length, p = ckref.read_varint(blob, p)
-                found[tag >> 3] = blob[p:p + length].decode("utf-8")
-                pos = p + length
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if set(found) == {1, 2, 3}:
-            candidates.append({"triple": found[1], "cpu": found[2], "features": found[3]})
-    if not candidates:
-        raise RuntimeError("no target machine options found in a serialized CPU executable")
-    return candidates
-
-
-def cpu_topology_proto(devices: list[dict], target_machine: dict) -> bytes:
-    """Deterministic CpuTopologyProto bytes (proto3: zero scalars omitted)."""
-    out = b""
-    for d in devices:
-        body = b""
-        if d["process_index"]:
-            body += ckref.encode_varint_field(2, d["process_index"])
-        if d["local_hardware_id"]:
-            body += ckref.encode_varint_field(3, d["local_hardware_id"])
-        out += ckref.encode_len_field(1, body)
-    tm = b"".join(ckref.encode_len_field(n, target_machine[k].encode("utf-8"))
-                  for n, k in ((1, "triple"), (2, "cpu"), (3, "features")) if target_machine[k])
-    return out + ckref.encode_len_field(5, tm)
-
-
-def parse_cpu_topology_proto(data: bytes) -> dict:
-    """Inverse of cpu_topology_proto, used to check the round trip."""
-    devices, tm = [], {"triple": "", "cpu": "", "features": ""}
-    for number, _, value, _ in ckref.parse_fields(data):
-        if number == 1:
-            devices.append({"process_index": ckref.single_field(value, 2, 0),
-                            "local_hardware_id": ckref.single_field(value, 3, 0)})
-        elif number == 5:
-            for n, key in ((1, "triple"), (2, "cpu"), (3, "features")):
-                tm[key] = ckref.single_field(value, n, b"").decode("utf-8")
-        else:
-            raise ValueError(f"unexpected CpuTopologyProto field {number}")
-    return {"devices": devices, "target_machine": tm}
-
-
-def describe_cpu_topology(client_devices, candidates: list[dict], fingerprint: int) -> tuple[dict, bytes]:
-    """Rebuild a client's CpuTopologyProto and check it against jaxlib.
-
-    Returns (cpu_topology scenario object, proto bytes) for the first
-    target-machine candidate whose Fingerprint64 equals jaxlib's value.
-    """
-    devices = [{"process_index": int(d.process_index), "local_hardware_id": int(d.local_hardware_id)}
-               for d in client_devices]
-    for target_machine in candidates:
-        topo = {"devices": devices, "target_machine": dict(target_machine)}
-        data = cpu_topology_proto(devices, target_machine)
-        parsed = parse_cpu_topology_proto(data)
-        if parsed != topo or cpu_topology_proto(**parsed) != data:
-            raise RuntimeError("CpuTopologyProto does not round-trip")
-        if ckref.fingerprint64(data) == fingerprint:
-            return topo, data
-    raise RuntimeError(f"no rebuilt CpuTopologyProto fingerprints to jaxlib's {fingerprint:016x}")
-
-
-class RecordingSha256:
-    """A hashlib.sha256 stand-in that also keeps every byte it is fed."""
-
-    def __init__(self, real_hashlib):
-        self._h = real_hashlib.sha256()
-        self.fed: list[bytes] = []
-
-    def update(self, data):
-        self.fed.append(bytes(data))
-        self._h.update(data)
-
-    def digest(self):
-        return self._h.digest()
-
-    def hexdigest(self):
-        return self._h.hexdigest()
-
-
-class BytesRecorder:
-    """Minimal hash-like sink: records what a hashing step feeds."""
-
-    def __init__(self):
-        self.data = bytearray()
-
-    def update(self, chunk):
-        self.data += chunk
-
-
 def run_worker(fixture_id: str, out_path: str, command: str) -> None:
     spec = PROGRAM_FIXTURES[fixture_id]
     import hashlib
@@ -435,11 +272,11 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
     from jax._src.lib import xla_client
     from jax._src.lib.mlir import ir
 
-    # A fixed cache directory: in 0.10.2 its path reaches the key through
-    # debug_options.xla_gpu_per_fusion_autotune_cache_dir (set by JAX when the
-    # persistent cache is on, and not zeroed by cache_key), so a random
-    # temporary name would make every regeneration differ.
-    cache_dir = os.path.join(tempfile.gettempdir(), "jax-cache-key-capture", fixture_id)
+    # One fixed cache directory for every fixture: in 0.10.2 its path reaches
+    # the key through debug_options.xla_gpu_per_fusion_autotune_cache_dir (set
+    # by JAX when the persistent cache is on, and not zeroed by cache_key), so
+    # a random or per-fixture name would make keys differ for that reason alone.
+    cache_dir = CACHE_DIR
     shutil.rmtree(cache_dir, ignore_errors=True)
     os.makedirs(cache_dir)
     jax.config.update("jax_compilation_cache_dir", cache_dir)
@@ -448,7 +285,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
     for name, value in spec.get("config", {}).items():
         jax.config.update(name, value)
 
-    handler = TraceHandler()
+    handler = ckref.TraceHandler()
     logger = logging.getLogger("jax._src.cache_key")
     logger.addHandler(handler)
     logger.setLevel(logging.DEBUG)
@@ -460,7 +297,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
                       compression_algorithm="zstandard",
                       ignore_callbacks=cache_key.IgnoreCallbacks.NO):
         include_metadata = bool(jax_config.compilation_cache_include_metadata_in_key.value)
-        entry1 = BytesRecorder()
+        entry1 = ckref.BytesRecorder()
         cache_key._hash_computation(entry1, module, ignore_callbacks)
         with module.context:
             canonical = cache_key._canonicalize_ir(module, ignore_callbacks)
@@ -488,7 +325,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
         }
         # Record every byte each SHA-256 object is fed during the real call.
         hashers = []
-        shim = types.SimpleNamespace(sha256=lambda: hashers.append(RecordingSha256(hashlib)) or hashers[-1])
+        shim = types.SimpleNamespace(sha256=lambda: hashers.append(ckref.RecordingSha256(hashlib)) or hashers[-1])
         first_log = len(handler.messages)
         cache_key.hashlib = shim
         try:
@@ -535,13 +372,13 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
     if entry_bytes[5] != fingerprint.to_bytes(8, "big"):
         raise RuntimeError("entry 6 is not the 8-byte big-endian fingerprint")
     client = call["devices"][0].client
-    candidates = cpu_target_machine_candidates(jax, jnp)
-    cpu_topology, topo_bytes = describe_cpu_topology(client.devices(), candidates, fingerprint)
+    candidates = ckref.cpu_target_machine_candidates(jax, jnp)
+    cpu_topology, topo_bytes = ckref.describe_cpu_topology(client.devices(), candidates, fingerprint)
     target_machine = cpu_topology["target_machine"]
 
     prefixes = call["prefixes"]
     argv_flags = [a for a in call["argv"] if a.startswith("--xla") or any(a.startswith(p) for p in prefixes)]
-    entries = entries_from_trace(call["trace"])
+    entries = ckref.entries_from_trace(call["trace"])
     scenario = {
         "schema": 1,
         "id": fixture_id,
@@ -549,7 +386,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
         "profile": PROFILE,
         "module": {
             "sym_name": call["sym_name"],
-            "entry1_b64": b64(call["entry1"]),
+            "entry1_b64": ckref.b64(call["entry1"]),
             "include_metadata": call["include_metadata"],
             "ignore_callbacks": call["ignore_callbacks"],
         },
@@ -561,7 +398,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
             "argv": argv_flags,
             "extra_prefixes": prefixes,
         },
-        "compile_options": {"proto_b64": b64(call["compile_options"])},
+        "compile_options": {"proto_b64": ckref.b64(call["compile_options"])},
         "accelerator": {"cpu_topology": cpu_topology},
         "compression": call["compression"],
         "custom_hook": call["custom_hook"],
@@ -589,11 +426,11 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
         "capture": {
             "module_pretty": call["pretty"],
             "module_generic": call["generic"],
-            "canonical_b64": b64(call["canonical"]),
-            "metadata_b64": b64(call["metadata"]),
-            "topology_serialized_b64": b64(topo_bytes),
+            "canonical_b64": ckref.b64(call["canonical"]),
+            "metadata_b64": ckref.b64(call["metadata"]),
+            "topology_serialized_b64": ckref.b64(topo_bytes),
             "topology_fingerprint_hex": f"{fingerprint:016x}",
-            "entry_bytes_b64": {name: b64(data) for name, data in zip(ENTRY_NAMES[1:], entry_bytes[1:])},
+            "entry_bytes_b64": {name: ckref.b64(data) for name, data in zip(ckref.ENTRY_NAMES[1:], entry_bytes[1:])},
             "devices_passed": [{"id": int(d.id), "process_index": int(d.process_index),
                                 "local_hardware_id": int(d.local_hardware_id),
                                 "device_kind": d.device_kind} for d in call["devices"]],
@@ -613,16 +450,28 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
 # ---------------------------------------------------------------------------
 
 def _text_fields(debug_options) -> list[tuple[str, str]]:
-    """(name, value text) pairs of DebugOptions' text format, in order.
+    """(name, value text) pairs of DebugOptions' top-level text format, in order.
 
     The first line of str(DebugOptions) is a randomized debug marker
-    (goo.gle/...), not a field; it is skipped.
+    (goo.gle/...), not a field; it is skipped.  A message-typed field (such
+    as a map entry) is reported once with the value "{message}".
     """
     lines = str(debug_options).splitlines()
     out = []
+    depth = 0
     for line in lines[1:]:
         line = line.strip()
         if not line:
+            continue
+        if line.endswith("{"):
+            if depth == 0:
+                out.append((line[:-1].strip(), "{message}"))
+            depth += 1
+            continue
+        if line == "}":
+            depth -= 1
+            continue
+        if depth:
             continue
         name, _, value = line.partition(":")
         out.append((name.strip(), value.strip()))
@@ -823,8 +672,7 @@ def run_debug_options_worker(out_path: str, command: str) -> None:
                 raise RuntimeError(f"{name}: attribute diff says {attr}, injection says {info}")
             info.update({k: v for k, v in attr.items() if k not in ("number", "wire_type", "kind", "enum_values")})
             info["python_kind"] = attr["kind"]
-            if attr["kind"] == "enum" and attr["enum_values"] != {
-                    k.replace("AUTOTUNE_CACHE_MODE_", ""): v for k, v in info.get("enum_values", {}).items()}:
+            if attr["kind"] == "enum":
                 info["python_enum_values"] = attr["enum_values"]
             info["discovered_by"] = "attribute diff and wire injection"
         else:
@@ -850,7 +698,7 @@ def run_debug_options_worker(out_path: str, command: str) -> None:
             "platform": " ".join(platform.uname()),
             "method": run_debug_options_worker.__doc__.strip(),
         },
-        "default_compile_options_b64": b64(base_bytes),
+        "default_compile_options_b64": ckref.b64(base_bytes),
         "not_discovered_default_fields": undiscovered,
         "fields": fields,
     }

@@ -113,6 +113,11 @@ def single_field(buf: bytes, number: int, default=None):
     return values[-1] if values else default
 
 
+def b64(data: bytes) -> str:
+    """Standard padded base64 text of ``data``."""
+    return base64.b64encode(data).decode("ascii")
+
+
 def encode_len_field(number: int, payload: bytes) -> bytes:
     return encode_varint((number << 3) | WIRE_LEN) + encode_varint(len(payload)) + payload
 
@@ -266,3 +271,171 @@ def fingerprint64(s: bytes) -> int:
     z, x = x, z
     return _h16((_h16(v0, w0, mul) + _smix(y) * _K0 + z) & _M64,
                 (_h16(v1, w1, mul) + x) & _M64, mul)
+
+
+# ---------------------------------------------------------------------------
+# Observing real JAX: entry names, DEBUG trace, hash-object recorders
+# ---------------------------------------------------------------------------
+
+ENTRY_NAMES = [
+    "computation", "jax_lib version", "backend version", "XLA flags",
+    "compile_options", "accelerator_config", "compression", "custom_hook",
+]
+
+FRESH_RE = re.compile(r"get_cache_key hash of serialized (.+): ([0-9a-f]{64})$")
+RUNNING_RE = re.compile(r"get_cache_key hash after serializing (.+): ([0-9a-f]{64})$")
+
+
+
+def entries_from_trace(trace: list[str]) -> list[dict]:
+    """Pair the fresh and running digest lines of a real DEBUG trace."""
+    fresh, running = [], []
+    for line in trace:
+        m = FRESH_RE.match(line)
+        if m:
+            fresh.append((m.group(1), m.group(2)))
+        m = RUNNING_RE.match(line)
+        if m:
+            running.append((m.group(1), m.group(2)))
+    if len(fresh) != 8 or len(running) != 8:
+        raise RuntimeError(f"expected 8+8 digest lines, got {len(fresh)}+{len(running)}")
+    out = []
+    for (name_f, dig), (name_r, run) in zip(fresh, running):
+        if name_f != name_r:
+            raise RuntimeError(f"entry order mismatch: {name_f} vs {name_r}")
+        out.append({"name": name_f, "digest": dig, "running": run})
+    if [e["name"] for e in out] != ENTRY_NAMES:
+        raise RuntimeError(f"unexpected entry names {[e['name'] for e in out]}")
+    return out
+
+
+
+class TraceHandler(logging.Handler):
+    """Keeps every record of a logger: the bare message and the default format."""
+
+    def __init__(self):
+        super().__init__(level=logging.DEBUG)
+        self.setFormatter(logging.Formatter(logging.BASIC_FORMAT))
+        self.messages: list[str] = []
+        self.formatted: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+        self.formatted.append(self.format(record))
+
+
+class RecordingSha256:
+    """A hashlib.sha256 stand-in that also keeps every byte it is fed."""
+
+    def __init__(self, real_hashlib):
+        self._h = real_hashlib.sha256()
+        self.fed: list[bytes] = []
+
+    def update(self, data):
+        self.fed.append(bytes(data))
+        self._h.update(data)
+
+    def digest(self):
+        return self._h.digest()
+
+    def hexdigest(self):
+        return self._h.hexdigest()
+
+
+class BytesRecorder:
+    """Minimal hash-like sink: records what a hashing step feeds."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def update(self, chunk):
+        self.data += chunk
+
+
+# ---------------------------------------------------------------------------
+# CPU topology (jaxlib 0.10.2 has fingerprint() but no serialize())
+# ---------------------------------------------------------------------------
+
+TRIPLE_RE = re.compile(rb"\n([\x05-\x7f])([A-Za-z0-9_.]+(?:-[A-Za-z0-9_.]+){2,3})")
+
+
+def cpu_target_machine_candidates(jax, jnp) -> list[dict]:
+    """Candidate LLVM target-machine options found in a serialized CPU executable.
+
+    jaxlib serializes a CPU executable with a TargetMachineOptions message
+    {1 triple, 2 cpu, 3 features}.  Every place that looks like such a message
+    (a length-prefixed target triple followed by fields 2 and 3) is returned;
+    the caller keeps the one whose topology fingerprint matches jaxlib's.
+    """
+    exe = jax.jit(lambda v: v - 1.0).lower(jnp.zeros((2,), jnp.float32)).compile()
+    client = jax.devices()[0].client
+    blob = client.serialize_executable(exe.runtime_executable())
+    candidates = []
+    for m in TRIPLE_RE.finditer(blob):
+        if m.group(1)[0] != len(m.group(2)):
+            continue
+        pos, found = m.start(), {}
+        try:
+            while len(found) < 3:
+                tag, p = read_varint(blob, pos)
+                if tag & 7 != WIRE_LEN or (tag >> 3) not in (1, 2, 3) or (tag >> 3) in found:
+                    break
+                length, p = read_varint(blob, p)
+                found[tag >> 3] = blob[p:p + length].decode("utf-8")
+                pos = p + length
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if set(found) == {1, 2, 3}:
+            candidates.append({"triple": found[1], "cpu": found[2], "features": found[3]})
+    if not candidates:
+        raise RuntimeError("no target machine options found in a serialized CPU executable")
+    return candidates
+
+
+def cpu_topology_proto(devices: list[dict], target_machine: dict) -> bytes:
+    """Deterministic CpuTopologyProto bytes (proto3: zero scalars omitted)."""
+    out = b""
+    for d in devices:
+        body = b""
+        if d["process_index"]:
+            body += encode_varint_field(2, d["process_index"])
+        if d["local_hardware_id"]:
+            body += encode_varint_field(3, d["local_hardware_id"])
+        out += encode_len_field(1, body)
+    tm = b"".join(encode_len_field(n, target_machine[k].encode("utf-8"))
+                  for n, k in ((1, "triple"), (2, "cpu"), (3, "features")) if target_machine[k])
+    return out + encode_len_field(5, tm)
+
+
+def parse_cpu_topology_proto(data: bytes) -> dict:
+    """Inverse of cpu_topology_proto, used to check the round trip."""
+    devices, tm = [], {"triple": "", "cpu": "", "features": ""}
+    for number, _, value, _ in parse_fields(data):
+        if number == 1:
+            devices.append({"process_index": single_field(value, 2, 0),
+                            "local_hardware_id": single_field(value, 3, 0)})
+        elif number == 5:
+            for n, key in ((1, "triple"), (2, "cpu"), (3, "features")):
+                tm[key] = single_field(value, n, b"").decode("utf-8")
+        else:
+            raise ValueError(f"unexpected CpuTopologyProto field {number}")
+    return {"devices": devices, "target_machine": tm}
+
+
+def describe_cpu_topology(client_devices, candidates: list[dict], fingerprint: int) -> tuple[dict, bytes]:
+    """Rebuild a client's CpuTopologyProto and check it against jaxlib.
+
+    Returns (cpu_topology scenario object, proto bytes) for the first
+    target-machine candidate whose Fingerprint64 equals jaxlib's value.
+    """
+    devices = [{"process_index": int(d.process_index), "local_hardware_id": int(d.local_hardware_id)}
+               for d in client_devices]
+    for target_machine in candidates:
+        topo = {"devices": devices, "target_machine": dict(target_machine)}
+        data = cpu_topology_proto(devices, target_machine)
+        parsed = parse_cpu_topology_proto(data)
+        if parsed != topo or cpu_topology_proto(**parsed) != data:
+            raise RuntimeError("CpuTopologyProto does not round-trip")
+        if fingerprint64(data) == fingerprint:
+            return topo, data
+    raise RuntimeError(f"no rebuilt CpuTopologyProto fingerprints to jaxlib's {fingerprint:016x}")

@@ -195,11 +195,13 @@ Expected<ModuleSpec> readModule(const Json &j, const std::string &path,
     m.text = std::move(t);
   }
   TRY(readBool(j, "include_metadata", path, m.includeMetadata));
+  // The two profiles name the option differently (0.10.2: the enum
+  // IgnoreCallbacks; main: the bool ignore_custom_partitioning). Either
+  // spelling is read under either profile so that switching the profile keeps
+  // the scenario valid; main has no ALL, so ALL there means the
+  // custom-partitioning rewrite only.
   if (const Json *v = member(j, "ignore_callbacks")) {
     std::string p = keyPath(path, "ignore_callbacks");
-    if (profile != Profile::V0_10_2)
-      return Error{p, "only profile 0.10.2 has ignore_callbacks; profile main "
-                      "uses ignore_custom_partitioning"};
     if (!v->is_string())
       return typeError(p, "a string", *v);
     const std::string &s = v->get_ref<const std::string &>();
@@ -212,15 +214,21 @@ Expected<ModuleSpec> readModule(const Json &j, const std::string &path,
     else
       return Error{p, "unknown value \"" + s +
                           "\" (expected NO, ALL or CUSTOM_PARTITIONING)"};
+    m.ignoreCustomPartitioning = m.ignoreCallbacks != IgnoreCallbacks::No;
   }
-  if (member(j, "ignore_custom_partitioning")) {
-    if (profile != Profile::Main)
+  if (const Json *v = member(j, "ignore_custom_partitioning")) {
+    bool b = false;
+    TRY(readBool(j, "ignore_custom_partitioning", path, b));
+    if (member(j, "ignore_callbacks") && b != m.ignoreCustomPartitioning)
       return Error{keyPath(path, "ignore_custom_partitioning"),
-                   "only profile main has ignore_custom_partitioning; profile "
-                   "0.10.2 uses ignore_callbacks"};
-    TRY(readBool(j, "ignore_custom_partitioning", path,
-                 m.ignoreCustomPartitioning));
+                   "contradicts ignore_callbacks; give one of the two"};
+    (void)v;
+    m.ignoreCustomPartitioning = b;
+    if (!member(j, "ignore_callbacks"))
+      m.ignoreCallbacks =
+          b ? IgnoreCallbacks::CustomPartitioning : IgnoreCallbacks::No;
   }
+  (void)profile;
   return m;
 }
 
@@ -505,6 +513,24 @@ Expected<Json> resolveBase(const Json &document,
     Json patch = doc;
     patch.erase("base");
     Json merged = *base;
+    // Union-valued members are replaced, not merged: a patch that picks a
+    // form (another accelerator form, compression as a name or a runtime,
+    // module bytes or module text) must not inherit the base's other form.
+    for (const char *k : {"accelerator", "compression"})
+      if (patch.contains(k) && merged.contains(k))
+        merged.erase(k);
+    if (patch.contains("module") && patch["module"].is_object() &&
+        merged.contains("module") && merged["module"].is_object()) {
+      Json &m = merged["module"];
+      if (patch["module"].contains("text"))
+        m.erase("entry1_b64");
+      if (patch["module"].contains("entry1_b64"))
+        m.erase("text");
+      if (patch["module"].contains("ignore_callbacks"))
+        m.erase("ignore_custom_partitioning");
+      if (patch["module"].contains("ignore_custom_partitioning"))
+        m.erase("ignore_callbacks");
+    }
     // Annotations describe the fixture, not the patched scenario.
     for (const char *k : {"id", "title", "description", "provenance",
                           "expected", "capture", "notes"})

@@ -1,0 +1,86 @@
+// Reading pasted logs: the real formatted DEBUG logs that tools/capture
+// recorded from jax 0.10.2 are paired entry by entry.
+#include "TestUtil.h"
+
+#include "cachekey/Trace.h"
+
+using namespace cachekey;
+using namespace cachekey::test;
+
+namespace {
+std::string capturedLog(const std::string &id) {
+  Json fx = loadJson("fixtures/" + id + ".json");
+  std::string text;
+  for (const auto &l : fx["capture"]["debug_log_formatted"])
+    text += l.get<std::string>() + "\n";
+  return text;
+}
+} // namespace
+
+TEST(Trace, RealLogsOfDifferentProgramsBlameTheComputation) {
+  auto c = compareLogs(capturedLog("add_1x1"), capturedLog("mul_2x2"));
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->cause, 1);
+  EXPECT_EQ(c->consequences, (std::vector<int>{2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_NE(c->sentence.find("entry 1 (computation)"), std::string::npos);
+}
+
+TEST(Trace, MovedFunctionWithMetadataBlamesTheComputation) {
+  auto same = compareLogs(capturedLog("lines_a_nometa"), capturedLog("lines_b_nometa"));
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->cause, 0);
+  auto moved = compareLogs(capturedLog("lines_a_meta"), capturedLog("lines_b_meta"));
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->cause, 1);
+}
+
+TEST(Trace, AnyPrefixAndCrLfAreAccepted) {
+  std::string log = capturedLog("add_1x1"), absl;
+  size_t start = 0, n = 0;
+  while (start < log.size()) {
+    size_t end = log.find('\n', start);
+    absl += "I1129 14:50:00.123456 " + std::to_string(++n) + " cache_key.py:42] " +
+            log.substr(start, end - start) + "\r\n";
+    start = end + 1;
+  }
+  auto c = compareLogs(log, absl);
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->cause, 0);
+}
+
+TEST(Trace, EngineTraceAgainstRealLogNamesTheFlag) {
+  KeyResult r = mustCompute(patched(
+      "add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=1"}}}}));
+  std::string ours;
+  for (const auto &l : r.trace)
+    ours += "DEBUG:jax._src.cache_key:" + l + "\n";
+  auto c = compareLogs(capturedLog("add_1x1"), ours);
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->cause, 4);
+  ASSERT_EQ(c->details.size(), 1u);
+  EXPECT_EQ(c->details[0], "added flag --xla_gpu_autotune_level=1");
+}
+
+TEST(Trace, TruncatedLogSaysWhatIsMissing) {
+  std::string log = capturedLog("add_1x1");
+  std::string cut = log.substr(0, log.find("hash of serialized compile_options"));
+  auto c = compareLogs(log, cut);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().path, "log B");
+  EXPECT_NE(c.error().message.find("compile_options"), std::string::npos)
+      << c.error().message;
+}
+
+TEST(Trace, GarbledDigestAndEmptyLogAreReported) {
+  std::string log = capturedLog("add_1x1");
+  size_t p = log.find("hash of serialized jax_lib version: ");
+  std::string garbled = log;
+  garbled[p + 40] = 'Z';
+  auto c = compareLogs(log, garbled);
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().message.find("not 64 lowercase hex"), std::string::npos)
+      << c.error().message;
+  auto e = compareLogs(log, "just some text\nnothing here");
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().message.find("no cache-key lines"), std::string::npos);
+}
