@@ -134,7 +134,9 @@ def debug_options_bytes(compile_options_bytes: bytes) -> bytes:
 
 # ---------------------------------------------------------------------------
 # FarmHash Fingerprint64 (farmhashna::Hash64), written from the algorithm
-# description; verified against jaxlib's DeviceTopology.fingerprint().
+# description.  Checked against jaxlib's DeviceTopology.fingerprint() on every
+# capture and oracle start; those inputs (CpuTopologyProto) are always longer
+# than 64 bytes, so only the long-input path is checked that way.
 # ---------------------------------------------------------------------------
 
 _M64 = (1 << 64) - 1

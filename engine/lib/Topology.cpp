@@ -97,7 +97,7 @@ AcceleratorEntry acceleratorEntry(const AcceleratorSpec &spec) {
 std::string fallbackLogLine(const DeviceKinds &kinds) {
   return "get (_hash_accelerator_config): unable to hash accelerator config, "
          "falling back to hashing devices " +
-         kinds.error + " (type <class 'jaxlib._jax.JaxRuntimeError'>)";
+         kinds.error + " (type <class 'jax.errors.JaxRuntimeError'>)";
 }
 
 } // namespace cachekey

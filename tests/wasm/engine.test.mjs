@@ -1,0 +1,104 @@
+// Node tests of the wasm API (web/engine.js over wasm/api.cpp), on the same
+// real-JAX fixtures as the C++ tests. The native CLI and the wasm module must
+// produce identical JSON for every fixture.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const web = path.join(root, 'build/web');
+const require = createRequire(import.meta.url);
+const factory = require(path.join(web, 'cachekey_engine.js'));
+const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
+const engine = await CacheKeyEngine.load({
+  factory,
+  wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')),
+});
+const cli = path.join(root, 'build/native/bin/cachekey');
+
+const fixtureIds = fs.readdirSync(path.join(root, 'fixtures'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -5))
+  .filter((id) => {
+    const j = JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
+    return j.schema === 1 && j.expected;
+  });
+const fixture = (id) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
+for (const id of fixtureIds) assert.deepEqual(engine.registerFixture(id, fixture(id)), { ok: true });
+
+test('there are real fixtures to check', () => {
+  assert.ok(fixtureIds.length >= 10, fixtureIds.join(','));
+});
+
+for (const id of fixtureIds) {
+  test(`fixture ${id}: wasm reproduces real JAX`, () => {
+    const fx = fixture(id);
+    const r = engine.computeKey(fx);
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    assert.equal(r.key, fx.expected.key);
+    fx.expected.entries.forEach((e, i) => {
+      assert.equal(r.entries[i].name, e.name);
+      assert.equal(r.entries[i].digest, e.digest, e.name);
+      assert.equal(r.entries[i].running, e.running, e.name);
+    });
+    assert.deepEqual(r.trace, fx.expected.trace);
+  });
+
+  test(`fixture ${id}: native CLI and wasm outputs are identical`, () => {
+    const native = JSON.parse(execFileSync(cli, ['explain', '--json', path.join(root, 'fixtures', id + '.json')],
+      { maxBuffer: 64 << 20 }).toString());
+    assert.deepEqual(engine.computeKey(fixture(id)), native);
+  });
+}
+
+test('a perturbation through "base" moves exactly the flag entry', () => {
+  const r = engine.compareScenarios(
+    { schema: 1, base: 'add_1x1' },
+    { schema: 1, base: 'add_1x1', flags: { XLA_FLAGS: '--xla_gpu_autotune_level=1' } });
+  assert.equal(r.comparison.cause, 4);
+  assert.deepEqual(r.comparison.consequences, [5, 6, 7, 8]);
+  assert.match(r.comparison.sentence, /added flag --xla_gpu_autotune_level=1/);
+});
+
+test('bad input returns errors and the instance keeps working', () => {
+  const bad = [
+    ['{', /malformed scenario JSON/],
+    ['[]', /expected a JSON object/],
+    ['{"schema":1,"base":"add_1x1","profile":"0.9"}', /unknown profile/],
+    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"AA*A"}}', /offset 2/],
+    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"GmQ="}}', /malformed protobuf/],
+    ['{"schema":1,"base":"add_1x1","module":{"entry1_b64":"%%%%"}}', /invalid base64/],
+    ['{"schema":1,"base":"nope"}', /unknown fixture/],
+  ];
+  for (const [text, re] of bad) {
+    const r = engine.computeKey(text);
+    assert.ok(r.error, text);
+    assert.match(r.error.message, re, text);
+  }
+  assert.equal(engine.computeKey(fixture('add_1x1')).key, fixture('add_1x1').expected.key);
+});
+
+test('permalinks round-trip and hostile links are refused', () => {
+  const scenario = { schema: 1, base: 'add_1x1', custom_hook: 'x\u3000é' };
+  const enc = engine.encodePermalink(scenario);
+  assert.ok(enc.fragment.startsWith('s1='));
+  assert.ok(enc.fragment.length <= 300, String(enc.fragment.length));
+  assert.deepEqual(engine.decodePermalink('#' + enc.fragment).scenario, scenario);
+  for (const f of ['', '#', '#s1=', '#s1=%%%', '#s1=AAAA', '#s9=abc', '#s1=' + enc.fragment.slice(3, -5)]) {
+    const r = engine.decodePermalink(f);
+    assert.ok(r.error, f);
+  }
+  assert.equal(engine.computeKey(fixture('add_1x1')).key, fixture('add_1x1').expected.key);
+});
+
+test('two real captured logs are paired entry by entry', () => {
+  const log = (id) => fixture(id).capture.debug_log_formatted.join('\n');
+  const r = engine.compareLogs(log('add_1x1'), log('mul_2x2'));
+  assert.equal(r.cause, 1);
+  const cut = engine.compareLogs(log('add_1x1'), log('add_1x1').slice(0, 500));
+  assert.ok(cut.error);
+});

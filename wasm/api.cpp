@@ -1,0 +1,168 @@
+//===- api.cpp - Embind binding of the key engine -------------------------===//
+//
+// Only a binding: every function takes and returns JSON text (UTF-8 strings,
+// which Embind converts faithfully), and delegates to the engine. Errors are
+// returned as {"error": {"path", "message"}}; nothing throws, so the instance
+// never aborts on bad input. The JS API over this is web/engine.js.
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/Computation.h"
+#include "cachekey/Diff.h"
+#include "cachekey/Key.h"
+#include "cachekey/Permalink.h"
+#include "cachekey/Trace.h"
+
+#include <emscripten/bind.h>
+
+#include <map>
+
+using namespace cachekey;
+
+namespace {
+
+std::map<std::string, Json> &fixtures() {
+  static std::map<std::string, Json> store;
+  return store;
+}
+
+FixtureResolver resolver() {
+  return [](const std::string &id) -> Expected<Json> {
+    auto it = fixtures().find(id);
+    if (it == fixtures().end())
+      return Error{"", "unknown fixture \"" + id + "\""};
+    return it->second;
+  };
+}
+
+std::string dump(const Json &j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string errorText(const Error &e) { return dump(errorToJson(e)); }
+
+Expected<KeyResult> computeFromText(const std::string &text) {
+  auto doc = parseJsonText(text);
+  if (!doc)
+    return doc.takeError();
+  auto s = readScenario(*doc, resolver());
+  if (!s)
+    return s.takeError();
+  return computeKey(*s);
+}
+
+/// {"engine", "schema", "profiles", "mlir", "fixtures"}.
+std::string version() {
+  Json j;
+  j["engine"] = "cachekey 0.1.0";
+  j["schema"] = kScenarioSchema;
+  j["profiles"] = {"main", "0.10.2"};
+  j["mlir"] = hasCanonicalizer();
+  Json ids = Json::array();
+  for (const auto &kv : fixtures())
+    ids.push_back(kv.first);
+  j["fixtures"] = ids;
+  return dump(j);
+}
+
+/// Makes a fixture available to scenarios' "base". Returns {"ok": true} or
+/// an error.
+std::string registerFixture(const std::string &id, const std::string &text) {
+  auto doc = parseJsonText(text, "fixture " + id);
+  if (!doc)
+    return errorText(doc.error());
+  if (!doc->is_object())
+    return errorText(Error{"$", "fixture " + id + " is not a JSON object"});
+  fixtures()[id] = std::move(*doc);
+  return dump(Json{{"ok", true}});
+}
+
+/// The key, entries, flags and trace for a scenario (resultToJson), or an
+/// error.
+std::string computeKeyJson(const std::string &scenario) {
+  auto r = computeFromText(scenario);
+  return r ? dump(resultToJson(*r)) : errorText(r.error());
+}
+
+/// The scenario after resolving "base": the full document the controls edit.
+std::string resolveScenario(const std::string &scenario) {
+  auto doc = parseJsonText(scenario);
+  if (!doc)
+    return errorText(doc.error());
+  auto resolved = resolveBase(*doc, resolver());
+  return resolved ? dump(*resolved) : errorText(resolved.error());
+}
+
+/// {"comparison": …, "a": result, "b": result}; an error names "a" or "b".
+std::string compareScenarios(const std::string &a, const std::string &b) {
+  auto ra = computeFromText(a);
+  if (!ra) {
+    Error e = ra.takeError();
+    e.path = "a: " + e.path;
+    return errorText(e);
+  }
+  auto rb = computeFromText(b);
+  if (!rb) {
+    Error e = rb.takeError();
+    e.path = "b: " + e.path;
+    return errorText(e);
+  }
+  Json j;
+  j["comparison"] = comparisonToJson(compareResults(*ra, *rb));
+  j["a"] = resultToJson(*ra);
+  j["b"] = resultToJson(*rb);
+  return dump(j);
+}
+
+/// Pairs two pasted JAX logs entry by entry (comparisonToJson) or says what
+/// is missing.
+std::string compareLogsJson(const std::string &a, const std::string &b) {
+  auto c = compareLogs(a, b);
+  return c ? dump(comparisonToJson(*c)) : errorText(c.error());
+}
+
+/// {"fragment", "length", "too_long"}: the permalink fragment for compact
+/// scenario JSON; too_long is set above kPermalinkMaxChars.
+std::string encodePermalinkJson(const std::string &scenario) {
+  auto doc = parseJsonText(scenario);
+  if (!doc)
+    return errorText(doc.error());
+  std::string fragment = encodePermalink(dump(*doc));
+  Json j;
+  bool tooLong = fragment.size() > kPermalinkMaxChars;
+  j["fragment"] = tooLong ? "" : fragment;
+  j["length"] = fragment.size();
+  j["too_long"] = tooLong;
+  j["max_length"] = kPermalinkMaxChars;
+  return dump(j);
+}
+
+/// {"scenario": <object>} for a fragment, or an error naming the layer that
+/// is wrong (base64url, zstd, size cap, JSON, schema).
+std::string decodePermalinkJson(const std::string &fragment) {
+  auto text = decodePermalink(fragment);
+  if (!text)
+    return errorText(text.error());
+  auto doc = parseJsonText(*text, "permalink scenario");
+  if (!doc)
+    return errorText(Error{"permalink", doc.error().message});
+  auto s = readScenario(*doc, resolver());
+  if (!s) {
+    Error e = s.takeError();
+    e.path = "permalink " + e.path;
+    return errorText(e);
+  }
+  return dump(Json{{"scenario", *doc}});
+}
+
+} // namespace
+
+EMSCRIPTEN_BINDINGS(cachekey) {
+  emscripten::function("version", &version);
+  emscripten::function("registerFixture", &registerFixture);
+  emscripten::function("computeKey", &computeKeyJson);
+  emscripten::function("resolveScenario", &resolveScenario);
+  emscripten::function("compareScenarios", &compareScenarios);
+  emscripten::function("compareLogs", &compareLogsJson);
+  emscripten::function("encodePermalink", &encodePermalinkJson);
+  emscripten::function("decodePermalink", &decodePermalinkJson);
+}
