@@ -91,6 +91,9 @@ def flag_vectors():
         {"XLA_FLAGS": "--b --a --b --xla_dump_to --xla_dump_to=x -- =v"},
         {"XLA_FLAGS": "--xla_gpu_per_fusion_autotune_cache_dir=/c --xla_tpu_compiler_variant=v"},
         {"XLA_FLAGS": "\xa0--z=\u00e9\xa0 --\U0001F600", "argv": ["--xla_z", "--xla_a b"]},
+        # An empty prefix takes every argv element, the empty one included
+        # (found by fuzzing the collector).
+        {"argv": ["prog", "", " -a"], "extra_prefixes": [""]},
     ]
     out = []
     saved_argv = sys.argv
