@@ -122,9 +122,9 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
     break;
   case 3:
     for (size_t i = 0; i < 2; ++i)
-      if (ea.parts[i].bytes != eb.parts[i].bytes)
-        out.push_back(ea.parts[i].label + " " + quotedPy(ea.parts[i].bytes) +
-                      " → " + quotedPy(eb.parts[i].bytes));
+      if (ea.partBytes(i) != eb.partBytes(i))
+        out.push_back(ea.parts[i].label + " " + quotedPy(ea.partBytes(i)) +
+                      " → " + quotedPy(eb.partBytes(i)));
     if (out.empty())
       out.push_back("platform and platform_version feed the same bytes "
                     "joined differently");

@@ -13,8 +13,11 @@ const std::array<const char *, kNumEntries> kEntryNames = {
 Expected<KeyResult> computeKey(const Scenario &s) {
   KeyResult r;
   r.profile = s.profile;
-  std::array<std::vector<EntryPart>, kNumEntries> parts;
-  std::array<std::string, kNumEntries> summaries;
+  auto &E = r.entries;
+  for (int i = 0; i < kNumEntries; ++i) {
+    E[i].index = i + 1;
+    E[i].name = kEntryNames[i];
+  }
 
   // 1. computation
   auto comp = computationEntry(s.module, s.profile);
@@ -22,8 +25,11 @@ Expected<KeyResult> computeKey(const Scenario &s) {
     return comp.takeError();
   r.computation = std::move(*comp);
   r.symName = r.computation.symName;
-  parts[0].push_back({"MLIR bytecode", r.computation.bytes});
-  summaries[0] = s.module.includeMetadata
+  // Moved, not copied: entry-1 bytes may be hundreds of megabytes.
+  E[0].parts.push_back({"MLIR bytecode", 0, r.computation.bytes.size()});
+  E[0].bytes = std::move(r.computation.bytes);
+  r.computation.bytes.clear();
+  E[0].summary = s.module.includeMetadata
                      ? "MLIR bytecode of the module as written, locations "
                        "included (include_metadata is on)"
                      : "MLIR bytecode of the module after strip-debuginfo "
@@ -35,21 +41,21 @@ Expected<KeyResult> computeKey(const Scenario &s) {
                       "jaxlib would feed.");
 
   // 2. jax_lib version: encoded, not stripped.
-  parts[1].push_back({"jaxlib version", s.jaxlibVersion});
-  summaries[1] = "the jaxlib version string, UTF-8, not stripped";
+  E[1].append("jaxlib version", s.jaxlibVersion);
+  E[1].summary = "the jaxlib version string, UTF-8, not stripped";
 
   // 3. backend version
-  parts[2].push_back({"platform", hashStringBytes(s.platform)});
-  parts[2].push_back({"platform_version", hashStringBytes(s.platformVersion)});
-  summaries[2] = "platform, then platform_version, each with ASCII whitespace "
+  E[2].append("platform", hashStringBytes(s.platform));
+  E[2].append("platform_version", hashStringBytes(s.platformVersion));
+  E[2].summary = "platform, then platform_version, each with ASCII whitespace "
                  "stripped from both ends; no separator";
 
   // 4. XLA flags
   r.flags = collectFlags(s.flags, s.profile);
   for (const auto &f : r.flags)
     if (f.included)
-      parts[3].push_back({f.flag, f.hashed});
-  summaries[3] = "every kept flag in sorted order, each stripped; no "
+      E[3].append(f.flag, f.hashed);
+  E[3].summary = "every kept flag in sorted order, each stripped; no "
                  "separator, so [\"ab\",\"c\"] and [\"a\",\"bc\"] feed the same "
                  "bytes";
 
@@ -61,8 +67,8 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   if (!co)
     return co.takeError("$.compile_options.proto_b64");
   r.compileOptions = std::move(*co);
-  parts[4].push_back({"CompileOptionsProto", r.compileOptions.output});
-  summaries[4] = "the serialized CompileOptionsProto after the cache-key "
+  E[4].append("CompileOptionsProto", r.compileOptions.output);
+  E[4].summary = "the serialized CompileOptionsProto after the cache-key "
                  "edits (debug fields zeroed, excluded overrides dropped" +
                  std::string(s.platform == "gpu"
                                  ? ", device assignment renumbered on gpu)"
@@ -71,8 +77,8 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   // 6. accelerator_config
   r.accelerator = acceleratorEntry(s.accelerator);
   for (auto &p : r.accelerator.parts)
-    parts[5].push_back({p.first, p.second});
-  summaries[5] = r.accelerator.fallback
+    E[5].append(p.first, p.second);
+  E[5].summary = r.accelerator.fallback
                      ? "the device_kind of every device, each stripped "
                        "(fallback: the runtime has no topology)"
                      : "the topology fingerprint as 8 bytes, big-endian";
@@ -82,8 +88,8 @@ Expected<KeyResult> computeKey(const Scenario &s) {
 
   // 7. compression
   r.compression = compressionName(s.compression, s.profile);
-  parts[6].push_back({"compression", hashStringBytes(r.compression)});
-  summaries[6] = "the compression algorithm's name";
+  E[6].append("compression", hashStringBytes(r.compression));
+  E[6].summary = "the compression algorithm's name";
   if (s.compression.python && r.compression == "zlib" &&
       s.compression.zstandardInstalled)
     r.notes.push_back("On Python " + *s.compression.python +
@@ -92,18 +98,11 @@ Expected<KeyResult> computeKey(const Scenario &s) {
                       "zlib computes the same key.");
 
   // 8. custom_hook
-  parts[7].push_back({"custom_hook()", hashStringBytes(s.customHook)});
-  summaries[7] = "the string custom_hook() returns (JAX ships \"\")";
+  E[7].append("custom_hook()", hashStringBytes(s.customHook));
+  E[7].summary = "the string custom_hook() returns (JAX ships \"\")";
 
   Sha256 running;
-  for (int i = 0; i < kNumEntries; ++i) {
-    EntryResult &e = r.entries[i];
-    e.index = i + 1;
-    e.name = kEntryNames[i];
-    e.summary = summaries[i];
-    e.parts = std::move(parts[i]);
-    for (const auto &p : e.parts)
-      e.bytes += p.bytes;
+  for (EntryResult &e : r.entries) {
     running.update(e.bytes);
     e.digest = Sha256::of(e.bytes);
     e.running = running.runningDigest();
@@ -129,10 +128,13 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
     j["digest"] = toHex(e.digest);
     j["running"] = toHex(e.running);
     Json parts = Json::array();
-    for (const auto &p : e.parts)
-      parts.push_back({{"label", p.label},
-                       {"bytes_len", p.bytes.size()},
-                       {"preview_hex", hexPreview(p.bytes, previewBytes)}});
+    for (size_t i = 0; i < e.parts.size(); ++i)
+      parts.push_back({{"label", e.parts[i].label},
+                       {"bytes_len", e.parts[i].size},
+                       {"preview_hex", hexPreview(e.bytes.substr(
+                                           e.parts[i].offset,
+                                           std::min(e.parts[i].size, previewBytes + 1)),
+                                       previewBytes)}});
     j["parts"] = std::move(parts);
     entries.push_back(std::move(j));
   }

@@ -482,7 +482,20 @@ Expected<CompressionSpec> readCompression(const Json &j,
 } // namespace
 
 Expected<Json> parseJsonText(const std::string &text, const std::string &what) {
-  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // Later steps (copies, merge patch, dump) recurse per level; a scenario
+  // never needs more than a handful, so refuse absurd nesting up front.
+  constexpr int kMaxDepth = 64;
+  bool tooDeep = false;
+  Json::parser_callback_t limitDepth = [&](int depth, Json::parse_event_t,
+                                           Json &) {
+    if (depth > kMaxDepth)
+      tooDeep = true;
+    return !tooDeep;
+  };
+  Json j = Json::parse(text, limitDepth, /*allow_exceptions=*/false);
+  if (tooDeep)
+    return Error{"$", "malformed " + what + " JSON: nested deeper than " +
+                          std::to_string(kMaxDepth) + " levels"};
   if (!j.is_discarded())
     return j;
   ErrorSax sax;

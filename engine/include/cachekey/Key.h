@@ -26,10 +26,12 @@ namespace cachekey {
 constexpr int kNumEntries = 8;
 extern const std::array<const char *, kNumEntries> kEntryNames;
 
-/// One labelled piece of an entry's bytes, fed in order.
+/// One labelled piece of an entry's bytes: `size` bytes at `offset` in
+/// `EntryResult::bytes`. Pieces are fed in order, with nothing between them.
 struct EntryPart {
   std::string label;
-  Bytes bytes;
+  size_t offset = 0;
+  size_t size = 0;
 };
 
 /// One of the eight entries.
@@ -41,6 +43,16 @@ struct EntryResult {
   Bytes bytes;       // concatenation of the parts: exactly what was fed
   Digest digest{};   // SHA-256 of `bytes` alone ("hash of serialized …")
   Digest running{};  // running digest after this entry ("hash after …")
+
+  /// Appends a labelled piece to `bytes`.
+  void append(std::string label, const Bytes &piece) {
+    parts.push_back({std::move(label), bytes.size(), piece.size()});
+    bytes += piece;
+  }
+  /// The bytes of part `i`.
+  Bytes partBytes(size_t i) const {
+    return bytes.substr(parts[i].offset, parts[i].size);
+  }
 };
 
 /// Everything computed for one scenario.
@@ -50,6 +62,7 @@ struct KeyResult {
   std::string key; // "<sym_name>-<64 lowercase hex>"
   std::array<EntryResult, kNumEntries> entries;
   std::vector<FlagStep> flags;
+  /// Entry 1's provenance; its bytes live in entries[0].bytes.
   ComputationEntry computation;
   EditedCompileOptions compileOptions;
   AcceleratorEntry accelerator;
