@@ -14,6 +14,9 @@
 #include "cachekey/Diff.h"
 #include "cachekey/Key.h"
 #include "cachekey/Trace.h"
+#ifdef CACHEKEY_WITH_MLIR
+#include "cachekey/mlir/Canonicalize.h"
+#endif
 
 #include <cstdio>
 #include <cstring>
@@ -134,6 +137,9 @@ void printExplain(const KeyResult &r) {
 } // namespace
 
 int main(int argc, char **argv) {
+#ifdef CACHEKEY_WITH_MLIR
+  registerMlirCanonicalizer(); // module text is canonicalised live
+#endif
   if (argc < 2)
     return usage();
   std::string cmd = argv[1];

@@ -1,0 +1,63 @@
+//===- PyFloat.cpp - Python's repr() of a float ---------------------------===//
+#include "cachekey/mlir/PyFloat.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+namespace cachekey {
+
+std::string pyFloatRepr(double x) {
+  if (std::isnan(x))
+    return "NaN";
+  if (std::isinf(x))
+    return x > 0 ? "Infinity" : "-Infinity";
+
+  // std::to_chars without a precision gives the shortest round-trip digits,
+  // the same digits CPython's repr picks (dtoa mode 0). Scientific form hands
+  // them over as "[-]d[.ddd]e±XX".
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);
+
+  std::string out;
+  size_t i = 0;
+  if (sci[0] == '-') {
+    out += '-';
+    i = 1;
+  }
+  size_t ePos = sci.find('e');
+  std::string digits;
+  for (size_t k = i; k < ePos; ++k)
+    if (sci[k] != '.')
+      digits += sci[k];
+  int exponent = std::atoi(sci.c_str() + ePos + 1);
+
+  // CPython (format_float_short, mode 'r') switches to scientific notation
+  // when the decimal point position `decpt = exponent + 1` is <= -4 or > 16.
+  int decpt = exponent + 1;
+  if (decpt <= -4 || decpt > 16) {
+    out += digits[0];
+    if (digits.size() > 1)
+      out += "." + digits.substr(1);
+    out += 'e';
+    out += exponent < 0 ? '-' : '+';
+    int mag = std::abs(exponent);
+    if (mag < 10)
+      out += '0';
+    out += std::to_string(mag);
+    return out;
+  }
+  int n = static_cast<int>(digits.size());
+  if (decpt <= 0) {
+    out += "0." + std::string(static_cast<size_t>(-decpt), '0') + digits;
+  } else if (decpt >= n) {
+    out += digits + std::string(static_cast<size_t>(decpt - n), '0') + ".0";
+  } else {
+    out += digits.substr(0, static_cast<size_t>(decpt)) + "." +
+           digits.substr(static_cast<size_t>(decpt));
+  }
+  return out;
+}
+
+} // namespace cachekey

@@ -1,0 +1,93 @@
+// Shared setup for the page tests: the site URL (scripts/test-web serves
+// build/web and passes CACHEKEY_WEB_URL; run alone, a small static server is
+// started here), Debian's Chromium through playwright-core, a Node copy of
+// the engine for building test links, and error collectors.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const site = path.join(root, 'build/web');
+export const artifacts = path.join(root, 'build/test-artifacts');
+fs.mkdirSync(artifacts, { recursive: true });
+
+export const fixture = (id) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
+export const DEFAULT_KEY = fixture('add_1x1').expected.key;
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.mjs': 'text/javascript', '.js': 'text/javascript',
+  '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.png': 'image/png',
+};
+
+/** A static server over build/web (only when CACHEKEY_WEB_URL is not set). */
+export async function startServer() {
+  if (process.env.CACHEKEY_WEB_URL) return { url: process.env.CACHEKEY_WEB_URL.replace(/\/?$/, '/'), close: async () => {} };
+  if (!fs.existsSync(path.join(site, 'index.html'))) throw new Error('build/web is missing: run scripts/build-web');
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url, 'http://x');
+    let p = path.normalize(decodeURIComponent(u.pathname)).replace(/^(\.\.[/\\])+/, '');
+    if (p.endsWith('/')) p += 'index.html';
+    const file = path.join(site, p);
+    if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A page that records uncaught exceptions and console errors. */
+export async function newPage(browser, opts = {}) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, ...opts });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push('pageerror: ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push('console: ' + m.text()); });
+  return page;
+}
+
+export async function open(page, url) {
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+}
+
+/** data-role of rows 1..8 */
+export async function roles(page) {
+  return page.$$eval('[data-testid^="entry-"]', (rows) => rows.map((r) => r.getAttribute('data-role')));
+}
+
+export function expectedRoles(cause) {
+  return Array.from({ length: 8 }, (_, i) => (i + 1 < cause ? 'same' : i + 1 === cause ? 'cause' : 'consequence'));
+}
+
+/** The engine in Node (same build as the page), for building test links. */
+export async function nodeEngine() {
+  const require = createRequire(import.meta.url);
+  const factory = require(path.join(site, 'cachekey_engine.js'));
+  const { CacheKeyEngine } = await import(path.join(site, 'engine.mjs'));
+  const engine = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(site, 'cachekey_engine.wasm')) });
+  const presets = JSON.parse(fs.readFileSync(path.join(site, 'presets.json'), 'utf8'));
+  for (const [id, fx] of Object.entries(presets.fixtures)) engine.registerFixture(id, fx);
+  return engine;
+}
+
+export const shot = (page, name, selector) => (selector
+  ? page.locator(selector).screenshot({ path: path.join(artifacts, name) })
+  : page.screenshot({ path: path.join(artifacts, name) }));
+
+/** Waits until the page has written the scenario link (it is debounced). */
+export const linkSettled = (page) => page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));

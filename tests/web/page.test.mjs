@@ -1,0 +1,404 @@
+// The page in Chromium: the real-JAX default key, one perturbation per
+// ingredient through the controls, the flag exhibit, the trace, the two-log
+// panel, permalinks, case studies and embedding. Screenshots of every exhibit
+// go to build/test-artifacts/ for a person to look at.
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { startServer, launch, newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled } from './helpers.mjs';
+
+let server;
+let browser;
+let page;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+  page = await newPage(browser);
+  await open(page, server.url);
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+beforeEach(async () => {
+  await page.click('[data-testid="reset"]');
+  if (await page.$eval('#preset', (s) => s.value) !== 'add_1x1') {
+    await page.selectOption('#preset', 'add_1x1');
+  }
+});
+
+const finalKey = () => page.textContent('[data-testid="final-key"]');
+
+async function expectCause(n, label) {
+  assert.deepEqual(await roles(page), expectedRoles(n), label);
+  assert.notEqual(await finalKey(), DEFAULT_KEY, label + ': key must move');
+}
+
+test('the default scenario shows the key real JAX computed for add_1x1', async () => {
+  const fx = fixture('add_1x1');
+  assert.equal(await finalKey(), fx.expected.key);
+  assert.equal(await page.textContent('[data-testid="baseline-key"]'), fx.expected.key);
+  const rows = await page.$$eval('[data-testid^="entry-"]', (rs) => rs.map((r) => ({
+    digest: r.getAttribute('data-digest'), running: r.getAttribute('data-running'), role: r.getAttribute('data-role'),
+  })));
+  assert.equal(rows.length, 8);
+  fx.expected.entries.forEach((e, i) => {
+    assert.equal(rows[i].digest, e.digest, e.name);
+    assert.equal(rows[i].running, e.running, e.name);
+    assert.equal(rows[i].role, 'same');
+  });
+  assert.match(await page.textContent('[data-testid="trace"]'), /get_cache_key hash after serializing custom_hook: 952bea4d/);
+  assert.equal(await page.$eval('#module-text', (t) => t.disabled), true, 'no MLIR in this build: the editor is disabled');
+  assert.match(await page.textContent('[data-testid="module-text-why"]'), /MLIR/);
+  await shot(page, 'page-top.png');
+  assert.deepEqual(page.errors, []);
+});
+
+test('module: another fixture\u2019s bytes make entry 1 the cause', async () => {
+  await page.selectOption('[data-testid="module-source"]', 'mul_2x2');
+  await expectCause(1, 'module');
+  assert.match(await finalKey(), /^jit_mul-/);
+});
+
+test('include_metadata switches between the captured _meta/_nometa bytes', async () => {
+  await page.selectOption('#preset', 'lines_a_nometa');
+  assert.equal(await page.$eval('#include-metadata', (c) => c.disabled), false);
+  await page.check('#include-metadata');
+  await expectCause(1, 'include_metadata');
+  assert.equal(await page.$eval('#module-source', (s) => s.value), 'lines_a_meta');
+  await page.uncheck('#include-metadata');
+  assert.deepEqual(await roles(page), expectedRoles(99));
+});
+
+test('jaxlib version moves entry 2', async () => {
+  await page.fill('[data-testid="jaxlib"]', '0.10.3');
+  await expectCause(2, 'jaxlib');
+});
+
+test('platform and platform_version move entry 3', async () => {
+  await page.fill('[data-testid="platform"]', 'gpu');
+  await expectCause(3, 'platform');
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="platform-version"]', 'cpu\nsecond line');
+  await expectCause(3, 'platform_version');
+});
+
+test('XLA_FLAGS, LIBTPU_INIT_ARGS and argv move entry 4; a dump flag does not', async () => {
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
+  await expectCause(4, 'XLA_FLAGS');
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="libtpu-args"]', '--xla_tpu_enable_x=true');
+  await expectCause(4, 'LIBTPU_INIT_ARGS');
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="argv"]', 'train.py\n--xla_cpu_flag=1');
+  await expectCause(4, 'argv');
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="xla-flags"]', '--xla_dump_to=/tmp/dump');
+  assert.deepEqual(await roles(page), expectedRoles(99), 'a dump flag keeps every entry');
+  assert.equal(await finalKey(), DEFAULT_KEY);
+});
+
+test('compile options (DebugOptions, overrides, device assignment, replicas, fdo) move entry 5', async () => {
+  await page.selectOption('[data-testid="dbg-field"]', 'xla_gpu_autotune_level');
+  await page.fill('[data-testid="dbg-value"]', '1');
+  await page.click('[data-testid="dbg-add"]');
+  await expectCause(5, 'xla_gpu_autotune_level');
+  assert.match(await page.textContent('[data-testid="dbg-list"]'), /xla_gpu_autotune_level = 1/);
+
+  await page.click('[data-testid="reset"]');
+  await page.selectOption('[data-testid="dbg-field"]', 'xla_dump_to');
+  await page.fill('[data-testid="dbg-value"]', '/tmp/dump');
+  await page.click('[data-testid="dbg-add"]');
+  assert.deepEqual(await roles(page), expectedRoles(99), 'xla_dump_to is zeroed before hashing');
+
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="env-name"]', '--xla_dump_to');
+  await page.fill('[data-testid="env-value"]', '/tmp/x');
+  await page.click('[data-testid="env-add"]');
+  await expectCause(5, 'env override spelled with dashes is kept');
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="env-name"]', 'xla_dump_to');
+  await page.fill('[data-testid="env-value"]', '/tmp/x');
+  await page.click('[data-testid="env-add"]');
+  assert.deepEqual(await roles(page), expectedRoles(99), 'env override named like an excluded flag is dropped');
+
+  await page.click('[data-testid="reset"]');
+  await page.check('[data-testid="da-on"]');
+  await page.fill('[data-testid="da-ids"]', '1');
+  await expectCause(5, 'device assignment on CPU');
+
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="num-replicas"]', '2');
+  await expectCause(5, 'num_replicas');
+
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="fdo-profile"]', 'AAEC');
+  await expectCause(5, 'fdo_profile');
+});
+
+test('accelerator: TPU (stand-in, labelled), GPU and the device_kind fallback move entry 6', async () => {
+  await page.selectOption('[data-testid="accel-kind"]', 'tpu');
+  await expectCause(6, 'tpu');
+  assert.equal(await page.isVisible('[data-testid="entry-6"] .stand-in'), true, 'entry 6 says stand-in');
+  assert.equal(await page.isVisible('#accel-tpu .stand-in'), true, 'the control says stand-in');
+  await page.selectOption('[data-testid="tpu-topology"]', 'v4-32');
+  await expectCause(6, 'tpu v4-32');
+
+  await page.click('[data-testid="reset"]');
+  assert.equal(await page.isVisible('[data-testid="entry-6"] .stand-in'), false);
+  await page.selectOption('[data-testid="accel-kind"]', 'gpu');
+  await expectCause(6, 'gpu');
+
+  await page.click('[data-testid="reset"]');
+  await page.selectOption('[data-testid="accel-kind"]', 'fallback');
+  await expectCause(6, 'fallback');
+  assert.match(await page.textContent('[data-testid="trace"]'), /falling back to hashing devices/);
+
+  await page.click('[data-testid="reset"]');
+  await page.selectOption('[data-testid="accel-kind"]', 'cpu');
+  await page.fill('[data-testid="cpu-name"]', 'sapphirerapids');
+  await expectCause(6, 'cpu target');
+});
+
+test('compression moves entry 7; Python 3.14 reports zlib', async () => {
+  await page.selectOption('[data-testid="compression"]', 'zstandard');
+  await expectCause(7, 'zstandard');
+  await page.selectOption('[data-testid="compression"]', 'py314-zstd');
+  // 0.10.2 profile, Python 3.14: the name fed is zlib, as in the capture
+  assert.deepEqual(await roles(page), expectedRoles(99));
+});
+
+test('custom_hook moves entry 8', async () => {
+  await page.fill('[data-testid="custom-hook"]', 'my-hook');
+  await expectCause(8, 'custom_hook');
+});
+
+test('profile switch: main zeroes field 310, so entry 5 moves for a 0.10.2 capture', async () => {
+  await page.selectOption('[data-testid="profile"]', 'main');
+  await expectCause(5, 'profile');
+  assert.match(await page.textContent('[data-testid="sentence"]'), /xla_gpu_per_fusion_autotune_cache_dir/);
+});
+
+test('the flag exhibit shows each flag kept or dropped, with JAX\u2019s log line and bytes', async () => {
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1  --xla_dump_to=/tmp/d --xla_force_host_platform_device_count=4');
+  await page.fill('[data-testid="libtpu-args"]', '--xla_tpu_x=1');
+  await page.fill('[data-testid="argv"]', 'train.py\n--xla_cpu_y\n--other');
+  const rows = await page.$$eval('[data-testid="flag-row"]', (rs) => rs.map((r) => [r.getAttribute('data-flag'), r.getAttribute('data-included'), r.querySelector('.logline').textContent]));
+  assert.deepEqual(rows.map((r) => r.slice(0, 2)), [
+    ['--xla_cpu_y', 'true'],
+    ['--xla_dump_to=/tmp/d', 'false'],
+    ['--xla_force_host_platform_device_count=4', 'false'],
+    ['--xla_gpu_autotune_level=1', 'true'],
+    ['--xla_tpu_x=1', 'true'],
+  ]);
+  assert.equal(rows[1][2], 'Not including XLA flag in cache key: --xla_dump_to=/tmp/d');
+  assert.equal(rows[0][2], 'Including XLA flag in cache key: --xla_cpu_y');
+  const bytes = await page.$$eval('[data-testid="flag-bytes"] .hexwrap', (cs) => cs.map((c) => c.textContent));
+  assert.deepEqual(bytes, ['--xla_cpu_y', '--xla_gpu_autotune_level=1', '--xla_tpu_x=1'].map((f) => Buffer.from(f).toString('hex')));
+  const digest4 = await page.getAttribute('[data-testid="entry-4"]', 'data-digest');
+  assert.equal(await page.textContent('[data-testid="flags-digest"]'), digest4);
+  assert.match(await page.textContent('[data-testid="flags-collected"]'), /argv: --xla_cpu_y/);
+  await shot(page, 'exhibit-flags.png', '#exhibit-flags');
+});
+
+test('the trace is JAX\u2019s DEBUG lines and can be copied', async () => {
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
+  const trace = (await page.textContent('[data-testid="trace"]')).split('\n');
+  assert.equal(trace.length, 16 + 2);
+  assert.equal(trace[6], 'Including XLA flag in cache key: --xla_gpu_autotune_level=1');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.click('[data-testid="copy-trace"]');
+  assert.match(await page.textContent('#copy-trace-status'), /copied|refused/);
+  await shot(page, 'exhibit-trace.png', '#exhibit-trace');
+});
+
+test('two pasted real logs: the computation is named; a truncated log is reported', async () => {
+  await page.click('[data-testid="logs-example"]');
+  await page.waitForSelector('[data-testid="logs-sentence"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="logs-sentence"]'), /entry 1 \(computation\)/);
+  const logRoles = await page.$$eval('[data-testid^="log-row-"]', (rs) => rs.map((r) => r.getAttribute('data-role')));
+  assert.deepEqual(logRoles, expectedRoles(1));
+  await shot(page, 'exhibit-logs.png', '#exhibit-logs');
+
+  const a = await page.inputValue('[data-testid="log-a"]');
+  await page.fill('[data-testid="log-b"]', a.slice(0, 500));
+  await page.click('[data-testid="logs-compare"]');
+  await page.waitForSelector('[data-testid="logs-error"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="logs-error"]'), /incomplete|missing/);
+  assert.equal(await page.isVisible('[data-testid="logs-table"]'), false);
+
+  await page.fill('[data-testid="log-a"]', 'nothing to see\n<b>here</b>');
+  await page.click('[data-testid="logs-compare"]');
+  assert.match(await page.textContent('[data-testid="logs-error"]'), /no cache-key lines/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('permalinks: one perturbation is a short link that reopens the same key and roles', async () => {
+  const perturb = [
+    ['xla flags', async () => page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1')],
+    ['jaxlib', async () => page.fill('[data-testid="jaxlib"]', '0.11.1.dev20260801')],
+    ['platform', async () => page.fill('[data-testid="platform"]', 'tpu')],
+    ['debug option', async () => {
+      await page.selectOption('[data-testid="dbg-field"]', 'xla_gpu_autotune_level');
+      await page.fill('[data-testid="dbg-value"]', '0');
+      await page.click('[data-testid="dbg-add"]');
+    }],
+    ['tpu', async () => page.selectOption('[data-testid="accel-kind"]', 'tpu')],
+    ['compression', async () => page.selectOption('[data-testid="compression"]', 'zstandard')],
+    ['custom hook', async () => page.fill('[data-testid="custom-hook"]', 'hook')],
+    ['profile', async () => page.selectOption('[data-testid="profile"]', 'main')],
+  ];
+  for (const [label, act] of perturb) {
+    await page.click('[data-testid="reset"]');
+    await act();
+    await linkSettled(page);
+    const hash = await page.evaluate(() => location.hash);
+    assert.match(hash, /^#s1=[A-Za-z0-9_-]+$/, label);
+    const link = await page.inputValue('[data-testid="permalink"]');
+    assert.ok(link.length <= 300, `${label}: ${link.length} chars`);
+    assert.equal(link, server.url + hash, label);
+    const key = await finalKey();
+    const r = await roles(page);
+    const p2 = await newPage(browser);
+    await open(p2, link);
+    assert.equal(await p2.textContent('[data-testid="final-key"]'), key, label);
+    assert.deepEqual(await roles(p2), r, label);
+    assert.equal(await p2.isVisible('[data-testid="link-error"]'), false);
+    assert.deepEqual(p2.errors, [], label);
+    await p2.close();
+  }
+});
+
+test('permalinks: a case study with a derived preset round-trips; a huge module offers a file instead', async () => {
+  await page.click('[data-testid="case-gpu-multiprocess"] button[data-case]');
+  await linkSettled(page);
+  const link = await page.inputValue('[data-testid="permalink"]');
+  const p2 = await newPage(browser);
+  await open(p2, link);
+  assert.equal(await p2.textContent('[data-testid="final-key"]'), await finalKey());
+  assert.equal(await p2.$eval('#preset', (s) => s.value), 'gpu_2proc');
+  await p2.close();
+
+  await page.click('[data-testid="reset"]');
+  await page.selectOption('[data-testid="module-source"]', 'large_mlp');
+  await linkSettled(page);
+  await page.waitForSelector('[data-testid="too-long"]:not([hidden])');
+  assert.match(await page.textContent('[data-testid="too-long"]'), /more than the 8000/);
+  assert.equal(await page.evaluate(() => location.hash), '', 'no link over 8000 characters is produced');
+  assert.equal(await page.inputValue('[data-testid="permalink"]'), '');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download-scenario"]')]);
+  const file = await download.path();
+  await shot(page, 'share-too-long.png', '#share');
+  await page.click('[data-testid="reset"]');
+  await page.setInputFiles('[data-testid="upload-scenario"]', file);
+  await page.waitForFunction(() => /Opened/.test(document.querySelector('[data-testid="upload-status"]').textContent));
+  assert.equal(await page.getAttribute('[data-testid="entry-1"]', 'data-role'), 'cause');
+  assert.match(await finalKey(), /^jit_large_mlp-/);
+  await page.setInputFiles('[data-testid="upload-scenario"]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"schema":1,"base":"add_1x1","jaxlib_version":5}') });
+  await page.waitForFunction(() => /Not opened/.test(document.querySelector('[data-testid="upload-status"]').textContent));
+  assert.match(await page.textContent('[data-testid="upload-status"]'), /jaxlib_version/);
+});
+
+test('case studies: each is one click and shows the expected outcome', async () => {
+  const cases = [
+    ['custom-partitioning', 1], ['source-lines', 1], ['gpu-multiprocess', 0], ['libtpu-upgrade', 3],
+    ['flag-order', 0], ['dump-flag', 0], ['pallas', 5], ['python314', 0],
+  ];
+  for (const [id, cause] of cases) {
+    await page.click(`[data-testid="case-${id}"] button[data-case]`);
+    assert.deepEqual(await roles(page), expectedRoles(cause || 99), id);
+    const href = await page.getAttribute(`[data-testid="case-${id}"] .src-links a`, 'href');
+    assert.match(href, /^https:\/\/github\.com\/jax-ml\/jax\/(issues|pull|blob)\//, id);
+  }
+  await page.click('[data-testid="case-source-lines"] button[data-case-alt]');
+  assert.deepEqual(await roles(page), expectedRoles(99), 'lines without metadata: same key');
+  await page.click('[data-testid="case-libtpu-upgrade"] button[data-case]');
+  assert.equal(await page.isVisible('[data-testid="entry-6"] .stand-in'), true);
+  await shot(page, 'cases.png', '#cases');
+  await shot(page, 'questions.png', '#questions');
+});
+
+test('questions link to the upstream functions at the pinned tag', async () => {
+  const hrefs = await page.$$eval('#questions a', (as) => as.map((a) => a.href));
+  for (const fn of [75, 207, 219, 232, 280, 337, 342, 368]) {
+    assert.ok(hrefs.includes(`https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/cache_key.py#L${fn}`), String(fn));
+  }
+  assert.equal(await page.$$eval('[data-testid^="question-"]', (q) => q.length), 5);
+});
+
+test('after a perturbation the entries exhibit marks cause and consequences (screenshot)', async () => {
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
+  await page.waitForTimeout(900);
+  await shot(page, 'exhibit-entries.png', '#exhibit-entries');
+  await shot(page, 'controls.png', '#controls');
+  assert.match(await page.textContent('[data-testid="announce"]'), /Key changed/);
+});
+
+test('keyboard: controls are reachable, focus is visible, targets are at least 24px', async () => {
+  await page.focus('#preset');
+  await page.keyboard.press('Tab');
+  const outline = await page.evaluate(() => {
+    const a = document.activeElement;
+    const s = getComputedStyle(a);
+    return { id: a.id, width: parseFloat(s.outlineWidth), style: s.outlineStyle };
+  });
+  assert.equal(outline.id, 'profile');
+  assert.ok(outline.width >= 2 && outline.style !== 'none', JSON.stringify(outline));
+  // type into XLA_FLAGS with the keyboard only
+  await page.focus('#xla-flags');
+  await page.keyboard.type('--xla_gpu_autotune_level=3');
+  assert.equal(await page.getAttribute('[data-testid="entry-4"]', 'data-role'), 'cause');
+  const small = await page.$$eval('button, select, input:not([type="checkbox"]), textarea', (ns) => ns
+    .filter((n) => n.offsetParent !== null)
+    .map((n) => [n.id || n.textContent.trim().slice(0, 20), n.getBoundingClientRect()])
+    .filter(([, r]) => r.width < 24 || r.height < 24)
+    .map(([id]) => id));
+  assert.deepEqual(small, []);
+});
+
+test('a DOM update after a perturbation stays within 16 ms (median)', async () => {
+  // Three rounds of 25 perturbations; the best round's median is compared
+  // with the budget, so a busy machine does not fail the test by itself.
+  const medians = await page.evaluate(() => {
+    const input = document.getElementById('custom-hook');
+    const out = [];
+    for (let round = 0; round < 3; round++) {
+      const times = [];
+      for (let i = 0; i < 25; i++) {
+        const t = performance.now();
+        input.value = 'hook' + round + '-' + i;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        times.push(performance.now() - t);
+      }
+      times.sort((a, b) => a - b);
+      out.push(times[12]);
+    }
+    return out;
+  });
+  const best = Math.min(...medians);
+  console.log(`# median DOM update after a perturbation: ${medians.map((m) => m.toFixed(2)).join(', ')} ms`);
+  assert.ok(best <= 16, `median ${best} ms`);
+});
+
+test('first view: transfer under 600 KB gzip, interactive within 1.5 s, no MLIR module loaded', async () => {
+  const p = await newPage(browser);
+  const bodies = [];
+  p.on('response', (r) => bodies.push(r.body().then((b) => [r.url(), b]).catch(() => [r.url(), Buffer.alloc(0)])));
+  await open(p, server.url);
+  const files = await Promise.all(bodies);
+  const gz = files.map(([u, b]) => [new URL(u).pathname, zlib.gzipSync(b, { level: 9 }).length]);
+  const total = gz.reduce((a, [, n]) => a + n, 0);
+  console.log(`# first view: ${files.length} files, ${(total / 1024).toFixed(1)} KiB gzip: ${gz.map(([u, n]) => `${u} ${(n / 1024).toFixed(1)}`).join(', ')}`);
+  assert.ok(total <= 600 * 1024, String(total));
+  assert.ok(!files.some(([u]) => /mlir/.test(u)), 'the MLIR module is not part of the first view');
+  const times = [Number(await p.getAttribute('html', 'data-ready-ms'))];
+  for (let i = 0; i < 2; i++) {
+    await p.reload();
+    await p.waitForSelector('html[data-ready="true"]');
+    times.push(Number(await p.getAttribute('html', 'data-ready-ms')));
+  }
+  console.log(`# time to interactive (navigation start to ready): ${times.join(', ')} ms`);
+  assert.ok(Math.min(...times) <= 1500, times.join(','));
+  await p.close();
+});

@@ -1,0 +1,260 @@
+// Facts the page shows next to the engine's output: links to the upstream
+// functions, the flag exclusion lists, the DebugOptions fields the controls
+// offer, the derived presets, the case studies and the questions.
+// The prose is this project's own; upstream code is only linked to.
+
+export const UPSTREAM_FILE = 'https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/cache_key.py';
+export const issue = (n) => `https://github.com/jax-ml/jax/issues/${n}`;
+export const pull = (n) => `https://github.com/jax-ml/jax/pull/${n}`;
+
+/** Line anchors in jax-v0.10.2's jax/_src/cache_key.py. */
+export const UPSTREAM = {
+  get: { line: 75, label: 'get' },
+  entries: { line: 101, label: 'get: the entry list' },
+  jaxlib: { line: 109, label: 'get: jax_lib version' },
+  compression: { line: 136, label: 'get: compression' },
+  custom_hook: { line: 57, label: 'custom_hook' },
+  log: { line: 152, label: '_log_cache_key_hash' },
+  canonicalize: { line: 207, label: '_canonicalize_ir' },
+  computation: { line: 219, label: '_hash_computation' },
+  accelerator: { line: 232, label: '_hash_accelerator_config' },
+  compile_options: { line: 280, label: '_hash_serialized_compile_options' },
+  strip: { line: 127, label: 'get: strip_device_assignment on gpu' },
+  platform: { line: 337, label: '_hash_platform' },
+  flags: { line: 342, label: '_hash_xla_flags' },
+  string: { line: 368, label: '_hash_string' },
+};
+export const upstreamUrl = (key) => `${UPSTREAM_FILE}#L${UPSTREAM[key].line}`;
+
+/** The upstream function behind each of the eight entries. */
+export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'compile_options',
+  'accelerator', 'compression', 'custom_hook'];
+
+export const ENTRY_NAMES = ['computation', 'jax_lib version', 'backend version', 'XLA flags',
+  'compile_options', 'accelerator_config', 'compression', 'custom_hook'];
+
+/** The ingredient each entry stands for, in plain words. */
+export const ENTRY_PLAIN = [
+  'the program (module)',
+  'the jaxlib version',
+  'the platform and its version',
+  'the XLA flags',
+  'the compile options',
+  'the accelerator topology',
+  'the compression name',
+  'the custom hook',
+];
+
+const EXCLUDED_0102 = [
+  '--xla_dump_compress_protos', '--xla_dump_module_metadata', '--xla_dump_max_hlo_modules',
+  '--xla_dump_include_timestamp', '--xla_dump_hlo_pass_re', '--xla_dump_hlo_module_re',
+  '--xla_dump_hlo_snapshots', '--xla_dump_fusion_visualization', '--xla_dump_hlo_as_url',
+  '--xla_dump_hlo_as_proto', '--xla_dump_hlo_as_text', '--xla_dump_hlo_as_long_text',
+  '--xla_dump_hlo_as_html', '--xla_dump_hlo_as_dot', '--xla_dump_to',
+  '--xla_force_host_platform_device_count', '--xla_dump_disable_metadata',
+  '--xla_dump_hlo_pipeline_re', '--xla_tpu_sdc_checker_streamz_metric',
+  '--xla_tpu_sdc_checker_enable_sdc_event_callbacks',
+  '--xla_tpu_sdc_checker_enable_coresweep_ng_callbacks',
+  '--xla_tpu_sdc_checker_no_logging_if_callbacks_are_present', '--xla_gpu_cuda_data_dir',
+  '--xla_gpu_experimental_autotune_cache_mode',
+];
+export const EXCLUDED_FLAGS = {
+  '0.10.2': EXCLUDED_0102,
+  main: [...EXCLUDED_0102, '--xla_gpu_per_fusion_autotune_cache_dir', '--xla_tpu_compiler_variant'],
+};
+
+/**
+ * DebugOptions fields offered by the compile-options control (names, numbers
+ * and kinds from the engine's table, fixtures/debug_options_fields.json).
+ * zeroed: which profiles zero the field before hashing.
+ */
+export const DEBUG_FIELDS = [
+  ['xla_gpu_autotune_level', 123, 'int', 'none'],
+  ['xla_dump_to', 109, 'string', 'both'],
+  ['xla_dump_hlo_as_text', 112, 'bool', 'both'],
+  ['xla_dump_hlo_as_proto', 113, 'bool', 'both'],
+  ['xla_dump_hlo_as_dot', 114, 'bool', 'both'],
+  ['xla_dump_hlo_as_url', 115, 'bool', 'both'],
+  ['xla_dump_hlo_as_html', 116, 'bool', 'both'],
+  ['xla_dump_hlo_as_long_text', 164, 'bool', 'both'],
+  ['xla_dump_hlo_module_re', 110, 'string', 'both'],
+  ['xla_dump_hlo_pass_re', 111, 'string', 'both'],
+  ['xla_dump_hlo_pipeline_re', 154, 'string', 'both'],
+  ['xla_dump_hlo_snapshots', 118, 'bool', 'both'],
+  ['xla_dump_max_hlo_modules', 132, 'int', 'both'],
+  ['xla_dump_module_metadata', 144, 'bool', 'both'],
+  ['xla_dump_fusion_visualization', 149, 'bool', 'both'],
+  ['xla_dump_compress_protos', 151, 'bool', 'both'],
+  ['xla_dump_disable_metadata', 153, 'bool', 'both'],
+  ['xla_force_host_platform_device_count', 102, 'int', 'both'],
+  ['xla_gpu_cuda_data_dir', 61, 'string', 'both'],
+  ['xla_gpu_experimental_autotune_cache_mode', 324, 'int', 'both'],
+  ['xla_gpu_per_fusion_autotune_cache_dir', 310, 'string', 'main'],
+  ['xla_dump_include_timestamp', 131, 'bool', 'none'],
+  ['xla_dump_large_constants', 290, 'bool', 'none'],
+  ['xla_enable_dumping', 253, 'bool', 'none'],
+].map(([name, number, kind, zeroed]) => ({ name, number, kind, zeroed }));
+
+export const PROFILE_CHANGES = [
+  'Flags left out of entry 4: 24 names on 0.10.2; main adds --xla_gpu_per_fusion_autotune_cache_dir and --xla_tpu_compiler_variant (26).',
+  'Debug fields zeroed in entry 5: 19 on 0.10.2; main also zeroes xla_gpu_per_fusion_autotune_cache_dir (field 310). JAX fills that field with a path under the cache directory whenever the persistent cache is on, so on 0.10.2 the cache directory\u2019s path is part of every key.',
+  'Entry 1 on main also strips Pallas TPU (Mosaic) kernel bodies of their locations; 0.10.2 does not.',
+  'Custom-partitioning pointers: 0.10.2 has ignore_callbacks (NO / ALL / CUSTOM_PARTITIONING); main has a single switch that only rewrites CustomSPMDPartitioning calls.',
+];
+
+/** Compression choices: the label and the scenario value. */
+export const COMPRESSION_CHOICES = [
+  ['zlib', 'zlib (name given directly)', 'zlib'],
+  ['zstandard', 'zstandard (name given directly)', 'zstandard'],
+  ['py313-zstd', 'Python 3.13, zstandard installed', { python: '3.13', zstandard_installed: true }],
+  ['py313-nozstd', 'Python 3.13, zstandard not installed', { python: '3.13', zstandard_installed: false }],
+  ['py314-zstd', 'Python 3.14, zstandard installed', { python: '3.14', zstandard_installed: true }],
+];
+
+export const GPU_NAMES = ['NVIDIA H100 80GB HBM3', 'NVIDIA A100-SXM4-40GB'];
+export const PLATFORM_VERSIONS = [
+  ['cpu', 'cpu'],
+  ['cuda 12080', 'GPU: cuda 12080'],
+  ['PJRT C API\ncuda 12', 'GPU through the plugin: PJRT C API / cuda 12'],
+];
+
+/**
+ * Presets derived from a captured fixture by a patch. They are registered
+ * with the engine as fixtures so that a permalink can name them as its base;
+ * the page labels them "derived" wherever it lists them. tpu: the TPU
+ * topology entry (from tpu_topologies.json) some of them use.
+ */
+export function derivedPresets(tpu) {
+  const v5 = tpu && tpu.topologies.find((t) => t.id === 'v5litepod-8');
+  const out = [
+    {
+      id: 'gpu_2proc',
+      title: 'x + y on two single-GPU processes (derived from add_1x1: GPU strings, device assignment [[0]])',
+      patch: {
+        backend: { platform: 'gpu', platform_version: 'cuda 12080' },
+        compile_options: { edits: { device_assignment: [[0]] } },
+        accelerator: { gpu_topology: { platform_version: 'NVIDIA H100 80GB HBM3', num_partitions: 1,
+          num_hosts_per_partition: 2, num_devices_per_host: 1 } },
+      },
+      note: 'Not captured on a GPU: the module and compile options are add_1x1\u2019s CPU capture with GPU strings put in. It illustrates the rule, not a real GPU key.',
+    },
+    {
+      id: 'flags_ab',
+      title: 'x + y with two XLA flags set (derived from add_1x1)',
+      patch: {
+        flags: { XLA_FLAGS: '--xla_cpu_multi_thread_eigen=false --xla_gpu_autotune_level=2' },
+        compile_options: { edits: { debug_options: { xla_cpu_multi_thread_eigen: false, xla_gpu_autotune_level: 2 } } },
+      },
+      note: 'add_1x1 with XLA_FLAGS set, and the same two settings in DebugOptions (XLA parses XLA_FLAGS into the compile options too). Computed, not captured.',
+    },
+    {
+      id: 'py313_zlib',
+      title: 'x + y on Python 3.13 without zstandard, profile main (derived from add_1x1)',
+      patch: { profile: 'main', compression: { python: '3.13', zstandard_installed: false } },
+      note: 'add_1x1 under the main profile, on a Python where the zstandard package is missing.',
+    },
+  ];
+  if (v5) {
+    out.push({
+      id: 'tpu_v5e_8',
+      title: 'x + y on a v5litepod-8 (derived from add_1x1; stand-in TPU fingerprint)',
+      patch: {
+        profile: 'main',
+        backend: { platform: 'tpu', platform_version: v5.platform_version },
+        accelerator: { fingerprint: v5.fingerprint },
+      },
+      note: 'Not captured on a TPU. The platform_version is a real v5 lite string; the topology fingerprint is a STAND-IN, not libtpu\u2019s value (fixtures/tpu_topologies.md).',
+      stand_in: true,
+    });
+  }
+  return out;
+}
+
+/** A newer libtpu build line for the false-hit case study (illustrative). */
+export const NEWER_LIBTPU_LINE = 'Built on Oct 1 2025 15:38:51 (1759358331) cl/000000000';
+
+/**
+ * Case studies: each is one click. preset: the baseline; patch: the
+ * perturbation over it. alt: an optional second scenario.
+ */
+export function caseStudies(fixtures) {
+  const mod = (id) => {
+    const m = fixtures[id] && fixtures[id].module;
+    return m ? { sym_name: m.sym_name, entry1_b64: m.entry1_b64, include_metadata: !!m.include_metadata,
+      ignore_callbacks: m.ignore_callbacks || 'NO' } : undefined;
+  };
+  return [
+    {
+      id: 'custom-partitioning',
+      title: 'custom_partitioning puts a Python object id into the program',
+      source: [issue(21159), 'jax-ml/jax#21159'],
+      text: 'A custom_partitioning op is lowered to a CustomSPMDPartitioning custom call whose backend_config holds the id of a Python object. The id differs in every process, so entry 1 differs on every run and the cache never hits. The baseline is the captured program with the pointer left in; the perturbation swaps in the bytes captured with jax_remove_custom_partitioning_ptr_from_cache_key on, where the pointer reads "REMOVED". Only entry 1 moves: with the switch on, the bytes no longer depend on the run.',
+      preset: 'custom_partitioning_off',
+      patch: { module: mod('custom_partitioning_on') },
+    },
+    {
+      id: 'source-lines',
+      title: 'Source locations in the module make a new key',
+      source: [issue(16649), 'jax-ml/jax#16649'],
+      text: 'Issue #16649 reported identical calls getting a new key on every run. Anything that differs between runs and lands in the module bytes does that, and source locations are a common way for the bytes to differ while the computation stays the same: with jax_compilation_cache_include_metadata_in_key on, each operation keeps its file, line and call stack, so the same function at another line (here) or in another checkout gets a new key. By default JAX strips the locations before hashing and the two keys are equal (second button).',
+      preset: 'lines_a_meta',
+      patch: { module: mod('lines_b_meta') },
+      alt: { label: 'Same move, default (locations stripped)', preset: 'lines_a_nometa', patch: { module: mod('lines_b_nometa') } },
+    },
+    {
+      id: 'gpu-multiprocess',
+      title: 'A multi-process GPU job compiles once, not once per process',
+      source: [upstreamUrl('strip'), 'cache_key.py: strip_device_assignment when platform is gpu'],
+      text: 'Each process of a multi-process GPU job sees a device assignment naming its own device: [[0]] in one, [[1]] in the next. On platform "gpu" JAX renumbers the assignment to 0\u2026R\u00b7C\u22121 before hashing, so every process computes the same key and one compilation serves all. On CPU and TPU the assignment is hashed as it is. (Derived preset: GPU strings over the CPU capture.)',
+      preset: 'gpu_2proc',
+      patch: { compile_options: { edits: { device_assignment: [[1]] } } },
+    },
+    {
+      id: 'libtpu-upgrade',
+      title: 'A libtpu upgrade used to give false cache hits',
+      source: [pull(27814), 'jax-ml/jax#27814'],
+      text: 'libtpu reports its build in platform_version (third line). Before PR #27814, under many setups the backend version did not reach the key, so a cache written with one libtpu was read back by another: a hit for an executable built by a different compiler. Since then entry 3 always hashes platform and platform_version, and an upgrade moves the key. The newer build line here is illustrative. Entry 6 is a labelled STAND-IN fingerprint: libtpu\u2019s real formula is not public, and whether it changes across libtpu releases is not known.',
+      preset: 'tpu_v5e_8',
+      patchFn: (resolved) => ({ backend: { platform_version: String(resolved.backend.platform_version).split('\n').slice(0, 2).concat(NEWER_LIBTPU_LINE).join('\n') } }),
+      stand_in: true,
+    },
+    {
+      id: 'flag-order',
+      title: 'Flag order does not matter: flags are sorted',
+      source: [pull(8090), 'jax-ml/jax#8090 (XLA flags enter the key)'],
+      source2: [upstreamUrl('flags'), '_hash_xla_flags at jax-v0.10.2'],
+      text: 'The same two XLA flags in the opposite order. JAX sorts the collected flags before hashing them, so the keys are equal. (Sorting is by code point, and there is no separator between flags: ["ab","c"] and ["a","bc"] feed the same bytes.)',
+      preset: 'flags_ab',
+      patch: { flags: { XLA_FLAGS: '--xla_gpu_autotune_level=2 --xla_cpu_multi_thread_eigen=false' } },
+    },
+    {
+      id: 'dump-flag',
+      title: 'A dump flag does not move the key',
+      source: [pull(8090), 'jax-ml/jax#8090 (dump flags excluded)'],
+      source2: [upstreamUrl('compile_options'), '_hash_serialized_compile_options at jax-v0.10.2'],
+      text: 'Turning on --xla_dump_to to look at what XLA does should not force a recompilation. A flag in XLA_FLAGS reaches the key twice: as text in entry 4, and parsed into DebugOptions inside the compile options (entry 5). JAX leaves the dump flags out of entry 4 and zeroes the matching DebugOptions fields in entry 5, so the key stays the same. Not every dump setting is zeroed in entry 5: try xla_dump_include_timestamp in the compile-options control.',
+      preset: 'add_1x1',
+      patch: {
+        flags: { XLA_FLAGS: '--xla_dump_to=/tmp/xla-dump --xla_dump_hlo_as_text' },
+        compile_options: { edits: { debug_options: { xla_dump_to: '/tmp/xla-dump', xla_dump_hlo_as_text: true } } },
+      },
+    },
+    {
+      id: 'pallas',
+      title: 'Pallas kernel paths (main profile)',
+      source: [pull(35699), 'jax-ml/jax#35699'],
+      text: 'A Pallas TPU kernel is embedded in the module as the base64 body of a tpu_custom_call, and strip-debuginfo does not reach inside it, so the kernel\u2019s file paths stayed in the key: the same kernel built in two checkouts never shared an entry. On main, JAX decodes each kernel body, strips its locations, and writes it back. Demonstrating it needs the live MLIR canonicaliser (the module text editor); with captured bytes only, this page can only switch to the main profile and point at the step.',
+      preset: 'add_1x1',
+      patch: { profile: 'main' },
+      needsMlir: true,
+    },
+    {
+      id: 'python314',
+      title: 'Python 3.14: the key says "zlib", the payload is zstd',
+      source: [`${UPSTREAM_FILE}#L${UPSTREAM.compression.line}`, 'get: compression'],
+      text: 'On Python 3.14 JAX (0.10.2 as well as main) compresses with the standard library\u2019s compression.zstd but reports "zlib" to the key. A Python 3.13 process without the zstandard package also reports "zlib" and writes zlib. The keys are equal, the payloads are not compatible.',
+      preset: 'py313_zlib',
+      patch: { compression: { python: '3.14', zstandard_installed: true } },
+    },
+  ];
+}

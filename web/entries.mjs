@@ -1,0 +1,107 @@
+// Exhibit 1: the eight entries in JAX's order, baseline and perturbed side by
+// side, with the cause and its consequences marked.
+import { el, setText, setAttr, link } from './dom.mjs';
+import { ENTRY_SOURCE, UPSTREAM, upstreamUrl } from './data.mjs';
+import { abbrev } from './state.mjs';
+
+const rows = [];
+let flip = false;
+
+function digestCell(cls, who) {
+  const code = el('code', { class: 'dg ' + cls });
+  return el('span', { class: 'dcell' }, el('span', { class: 'visually-hidden' }, who + ': '), code);
+}
+
+export function buildEntries(list) {
+  list.replaceChildren();
+  for (let i = 1; i <= 8; i++) {
+    const src = ENTRY_SOURCE[i - 1];
+    const li = el('li', { class: 'entry', 'data-testid': `entry-${i}`, 'data-role': 'same' },
+      el('div', { class: 'entry-head' },
+        el('span', { class: 'idx', 'aria-hidden': 'true' }, String(i)),
+        el('h3', { class: 'entry-name' }, el('span', { class: 'visually-hidden' }, `Entry ${i}: `), el('span', { class: 'nm' })),
+        el('span', { class: 'badge role-same role-badge' }, 'same'),
+        el('span', { class: 'badge stand-in', hidden: true }, 'stand-in'),
+        el('span', { class: 'spacer' }),
+        link(upstreamUrl(src), [el('code', { class: 'fn' }, UPSTREAM[src].label), ' \u2197'])),
+      el('p', { class: 'entry-summary' }),
+      el('p', { class: 'entry-bytes' },
+        el('span', { class: 'len' }), ' ',
+        el('code', { class: 'hex' }),
+        el('span', { class: 'hex-base', hidden: true }, ' (baseline: ', el('code', { class: 'hex-a' }), ')')),
+      el('p', { class: 'entry-parts hint', hidden: true }),
+      el('div', { class: 'digests' },
+        el('span', { 'aria-hidden': 'true' }), el('span', { class: 'colh', 'aria-hidden': 'true' }, 'baseline'), el('span', { class: 'colh', 'aria-hidden': 'true' }, 'perturbed'),
+        el('span', { class: 'colh2', 'aria-hidden': 'true' }), el('span', { class: 'colh colh2', 'aria-hidden': 'true' }, 'baseline'), el('span', { class: 'colh colh2', 'aria-hidden': 'true' }, 'perturbed'),
+        el('span', { class: 'dlabel' }, 'own digest'), digestCell('d-a', 'baseline'), digestCell('d-b', 'perturbed'),
+        el('span', { class: 'dlabel dlabel2' }, 'running'), digestCell('r-a', 'baseline'), digestCell('r-b', 'perturbed')),
+      el('p', { class: 'also hint', hidden: true }, 'Its own digest differs too: another ingredient moved as well.'));
+    list.append(li);
+    rows.push({
+      li,
+      nm: li.querySelector('.nm'),
+      badge: li.querySelector('.role-badge'),
+      standIn: li.querySelector('.stand-in'),
+      summary: li.querySelector('.entry-summary'),
+      len: li.querySelector('.len'),
+      hex: li.querySelector('.hex'),
+      hexBase: li.querySelector('.hex-base'),
+      hexA: li.querySelector('.hex-a'),
+      parts: li.querySelector('.entry-parts'),
+      da: li.querySelector('.d-a'), db: li.querySelector('.d-b'),
+      ra: li.querySelector('.r-a'), rb: li.querySelector('.r-b'),
+      also: li.querySelector('.also'),
+    });
+  }
+}
+
+function setDigest(code, hex, full, differs) {
+  setText(code, full ? hex : abbrev(hex));
+  setAttr(code, 'title', hex);
+  code.classList.toggle('differs', differs);
+}
+
+/** Renders a compareScenarios result. Returns true when any role changed. */
+export function renderEntries(list, cmp, { full, animate }) {
+  const { comparison: c, a, b } = cmp;
+  const also = new Set(c.also_changed || []);
+  const cons = new Set(c.consequences || []);
+  rows.forEach((r, i) => {
+    const n = i + 1;
+    const ea = a.entries[i];
+    const eb = b.entries[i];
+    const role = c.cause === n ? 'cause' : (cons.has(n) || (c.cause > 0 && n > c.cause) ? 'consequence' : 'same');
+    setAttr(r.li, 'data-role', role);
+    setAttr(r.li, 'data-digest', eb.digest);
+    setAttr(r.li, 'data-running', eb.running);
+    setAttr(r.li, 'data-baseline-digest', ea.digest);
+    setAttr(r.li, 'data-baseline-running', ea.running);
+    setText(r.badge, role);
+    r.badge.className = 'badge role-badge role-' + role;
+    setText(r.nm, eb.name);
+    setText(r.summary, eb.summary);
+    setText(r.len, `${eb.bytes_len} byte${eb.bytes_len === 1 ? '' : 's'}`);
+    setText(r.hex, eb.preview_hex === '' ? '(nothing)' : eb.preview_hex);
+    const bytesDiffer = ea.digest !== eb.digest;
+    r.hexBase.hidden = !bytesDiffer;
+    if (bytesDiffer) setText(r.hexA, ea.preview_hex === '' ? '(nothing)' : ea.preview_hex);
+    const parts = eb.parts || [];
+    r.parts.hidden = parts.length < 2;
+    if (parts.length >= 2) setText(r.parts, 'Fed in this order: ' + parts.map((p) => `${p.label} (${p.bytes_len} bytes${p.preview_hex ? ': ' + p.preview_hex : ''})`).join(' \u2192 '));
+    setDigest(r.da, ea.digest, full, bytesDiffer);
+    setDigest(r.db, eb.digest, full, bytesDiffer);
+    setDigest(r.ra, ea.running, full, ea.running !== eb.running);
+    setDigest(r.rb, eb.running, full, ea.running !== eb.running);
+    r.also.hidden = !(also.has(n) && role !== 'cause');
+    r.li.toggleAttribute('data-own-changed', bytesDiffer);
+    if (n === 6) r.standIn.hidden = !(b.accelerator && b.accelerator.stand_in);
+  });
+  list.classList.toggle('full', !!full);
+  if (animate) {
+    // Two identical keyframe sets, alternated, restart the flow without
+    // forcing a reflow.
+    flip = !flip;
+    list.classList.remove('flow-a', 'flow-b');
+    list.classList.add(flip ? 'flow-a' : 'flow-b');
+  }
+}

@@ -1,0 +1,129 @@
+// Case studies (one click each) and questions answered beside live exhibits.
+import { el, put, link } from './dom.mjs';
+import { caseStudies, upstreamUrl, UPSTREAM, issue, pull } from './data.mjs';
+import { abbrev } from './state.mjs';
+
+function srcLinks(keys) {
+  return el('p', { class: 'src-links' }, 'In the source (jax-v0.10.2): ',
+    keys.flatMap((k, i) => [i ? ', ' : '', link(upstreamUrl(k), el('code', { class: 'fn' }, UPSTREAM[k].label))]));
+}
+
+export function renderCases(ctx, root) {
+  const cases = caseStudies(ctx.fixtures);
+  put(root, ...cases.map((c) => {
+    const available = ctx.presets.has(c.preset);
+    const open = (preset, patch) => () => ctx.apply(preset, typeof patch === 'function' ? patch(ctx.resolvedOf(preset)) : patch, { focus: true, announce: true });
+    return el('article', { class: 'card', 'data-testid': `case-${c.id}`, 'aria-labelledby': `case-h-${c.id}` },
+      el('h3', { id: `case-h-${c.id}` }, c.title),
+      c.stand_in ? el('p', null, el('span', { class: 'badge stand-in' }, 'stand-in'), ' TPU fingerprint: not libtpu\u2019s value.') : null,
+      c.needsMlir ? el('p', null, el('span', { class: 'badge warnb' }, 'needs live MLIR'), ctx.mlir ? ' available in this build.' : ' not in this build.') : null,
+      el('p', null, c.text),
+      el('p', { class: 'src-links' }, 'Source: ', link(c.source[0], c.source[1]), c.source2 ? [', ', link(c.source2[0], c.source2[1])] : null),
+      el('div', { class: 'row' },
+        el('button', { type: 'button', 'data-case': c.id, disabled: !available }, 'Show this case'),
+        c.alt ? el('button', { type: 'button', class: 'secondary', 'data-case-alt': c.id, disabled: !ctx.presets.has(c.alt.preset) }, c.alt.label) : null));
+  }));
+  root.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-case],button[data-case-alt]');
+    if (!b) return;
+    const c = cases.find((x) => x.id === (b.getAttribute('data-case') || b.getAttribute('data-case-alt')));
+    if (!c) return;
+    if (b.hasAttribute('data-case-alt')) ctx.apply(c.alt.preset, c.alt.patch, { focus: true, announce: true });
+    else ctx.apply(c.preset, c.patchFn ? c.patchFn(ctx.resolvedOf(c.preset)) : c.patch, { focus: true, announce: true });
+  });
+}
+
+/** A small live comparison: both keys, equal or not, and the engine's sentence. */
+function miniCompare(ctx, a, b, labels) {
+  const r = ctx.engine.compareScenarios(a, b);
+  if (r.error) return el('p', { class: 'banner error' }, `${r.error.path}: ${r.error.message}`);
+  const equal = r.a.key === r.b.key;
+  return el('div', { class: 'mini' },
+    el('p', null, el('span', { class: 'mini-label' }, labels[0]), ' ', el('code', { class: 'key' }, r.a.key)),
+    el('p', null, el('span', { class: 'mini-label' }, labels[1]), ' ', el('code', { class: 'key' }, r.b.key)),
+    el('p', { class: equal ? 'verdict ok' : 'verdict miss' }, equal ? 'Equal keys: a cache hit.' : 'Different keys: a cache miss.'),
+    el('p', { class: 'hint' }, r.comparison.sentence));
+}
+
+export function renderQuestions(ctx, root) {
+  const fx = ctx.fixtures;
+  const mod = (id) => fx[id] ? { sym_name: fx[id].module.sym_name, entry1_b64: fx[id].module.entry1_b64, include_metadata: !!fx[id].module.include_metadata, ignore_callbacks: fx[id].module.ignore_callbacks || 'NO' } : null;
+  const S = (base, patch = {}) => Object.assign({ schema: 1, base }, patch);
+  const openBtn = (label, preset, patch) => el('button', { type: 'button', class: 'secondary', 'data-open': JSON.stringify([preset, patch]) }, label);
+
+  const items = [];
+
+  // 1. What goes into the key?
+  {
+    const r = ctx.engine.computeKey(S('add_1x1'));
+    const table = r.error ? el('p', { class: 'banner error' }, r.error.message) : el('div', { class: 'table-wrap' }, el('table', { class: 'mini-table' },
+      el('caption', null, 'Live: the eight entries of add_1x1 (captured from real JAX)'),
+      el('thead', null, el('tr', null, ['#', 'entry', 'bytes fed', 'own digest'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', null, r.entries.map((e) => el('tr', null, el('td', null, String(e.index)), el('td', null, e.name), el('td', null, String(e.bytes_len)), el('td', null, el('code', { title: e.digest }, abbrev(e.digest, 12))))))));
+    items.push(['what', 'What goes into the key?', [
+      'Eight things, always in the same order, all fed into one running SHA-256: the program (MLIR bytecode with source locations stripped by default), the jaxlib version, the platform and its version string, the XLA flags that are not on the exclusion list (sorted), the compile options with their debugging fields zeroed, a fingerprint of the accelerator topology, the name of the compression algorithm, and the string a custom hook returns (empty unless you install one).',
+      'The key is the module name, a dash, and the final digest. Because one hash object runs through all eight, a change in any entry changes every running digest after it: the first entry whose own digest differs is the cause, the rest are consequences.',
+    ], table, ['get', 'computation', 'canonicalize', 'platform', 'flags', 'compile_options', 'accelerator', 'string'], openBtn('Open it in the key exhibit', 'add_1x1', {})]);
+  }
+
+  // 2. Does a dump flag change the key?
+  {
+    const patch = { flags: { XLA_FLAGS: '--xla_dump_to=/tmp/xla-dump' }, compile_options: { edits: { debug_options: { xla_dump_to: '/tmp/xla-dump' } } } };
+    items.push(['dump', 'Does setting a dump flag change the key?', [
+      'No, for the dump flags JAX knows about. --xla_dump_to and the other names on the exclusion list are logged as “Not including XLA flag in cache key” and feed no bytes to entry 4, and the matching DebugOptions fields are set to zero before the compile options are hashed in entry 5. Dumping therefore does not force a recompilation.',
+      'Two caveats: a flag is excluded only by its exact name, and a few dump-related DebugOptions fields (xla_dump_include_timestamp, for one) are not zeroed, so setting them inside the compile options does move entry 5.',
+    ], miniCompare(ctx, S('add_1x1'), S('add_1x1', patch), ['Without dumping:', 'With --xla_dump_to:']),
+    ['flags', 'compile_options'], openBtn('Open it in the key exhibit', 'add_1x1', patch)]);
+  }
+
+  // 3. Identical functions, different keys
+  if (mod('lines_b_meta') && mod('lines_b_nometa')) {
+    items.push(['identical', 'Why can two identical functions get different keys?', [
+      'Because entry 1 hashes the module, and the module can carry more than the computation. With jax_compilation_cache_include_metadata_in_key on, every operation keeps its source location (file, line, call stack), so the same function at another line or in another checkout hashes differently. By default JAX runs strip-debuginfo first and the locations vanish.',
+      'Other things ride along in the module too: custom_partitioning stores a Python object id in backend_config (a new key on every run unless the pointer is removed), and before main, Pallas TPU kernels kept their own file paths inside an encoded body.',
+    ], el('div', null,
+      miniCompare(ctx, S('lines_a_meta'), S('lines_a_meta', { module: mod('lines_b_meta') }), ['Line A, metadata in key:', 'Line B, metadata in key:']),
+      miniCompare(ctx, S('lines_a_nometa'), S('lines_a_nometa', { module: mod('lines_b_nometa') }), ['Line A, default:', 'Line B, default:'])),
+    ['computation', 'canonicalize'], openBtn('Open it in the key exhibit', 'lines_a_meta', { module: mod('lines_b_meta') })]);
+  }
+
+  // 4. Multi-process GPU
+  if (ctx.presets.has('gpu_2proc')) {
+    const da1 = { compile_options: { edits: { device_assignment: [[1]] } } };
+    items.push(['gpu', 'Why does a multi-process GPU job compile once, not once per process?', [
+      'Every process of the job compiles the same program, but each one\u2019s device assignment names its own devices, and the compile options (entry 5) contain that assignment. On platform "gpu", JAX rewrites the assignment to the plain numbering 0, 1, \u2026 before hashing, so all processes arrive at one key: one compilation is written to the cache and the others read it. The rule looks at the platform string only; on CPU and TPU the assignment is hashed as given, and different assignments mean different keys.',
+    ], el('div', null,
+      miniCompare(ctx, S('gpu_2proc'), S('gpu_2proc', da1), ['GPU, process 0 ([[0]]):', 'GPU, process 1 ([[1]]):']),
+      miniCompare(ctx, S('add_1x1', { compile_options: { edits: { device_assignment: [[0]] } } }), S('add_1x1', da1), ['CPU, [[0]]:', 'CPU, [[1]]:'])),
+    ['compile_options', 'strip'], openBtn('Open it in the key exhibit', 'gpu_2proc', da1)]);
+  }
+
+  // 5. Debugging a miss
+  {
+    const log = (id) => (fx[id] && fx[id].capture && fx[id].capture.debug_log_formatted || []).join('\n');
+    const r = ctx.engine.compareLogs(log('add_1x1'), log('mul_2x2'));
+    items.push(['debug', 'How do I find out why I got a cache miss?', [
+      'Turn on the key\u2019s logger before compiling: logging.getLogger("jax._src.cache_key").setLevel(logging.DEBUG) (with a handler, for example logging.basicConfig()). For every key, JAX then logs each entry\u2019s own digest and the running digest after it, 16 lines in entry order, plus one line per XLA flag. Capture these lines from the run that wrote the cache and from the run that missed it.',
+      'Compare the two logs line by line. The first entry whose own digest differs names the ingredient that moved; every running digest after it differs only as a consequence. The “Paste two logs” panel does the pairing for you. Setting jax_explain_cache_misses also makes JAX log each miss with its key.',
+    ], el('div', { class: 'mini' },
+      el('p', { class: 'mini-label' }, 'Live: two real captured logs (add_1x1 and mul_2x2)'),
+      el('p', { class: 'hint' }, r.error ? r.error.message : r.sentence)),
+    ['log', 'get'], el('button', { type: 'button', class: 'secondary', 'data-open-logs': '1' }, 'Open the two-log panel with these logs')]);
+  }
+
+  put(root, ...items.map(([id, q, paras, exhibit, srcs, action]) => el('article', { class: 'question', id: `q-${id}`, 'data-testid': `question-${id}`, 'aria-labelledby': `q-h-${id}` },
+    el('h3', { id: `q-h-${id}` }, q),
+    el('div', { class: 'q-grid' },
+      el('div', { class: 'q-text' }, paras.map((p) => el('p', null, p)), srcLinks(srcs)),
+      el('div', { class: 'q-exhibit' }, exhibit, el('div', { class: 'row' }, action))))));
+
+  root.addEventListener('click', (e) => {
+    const b = e.target.closest('button[data-open],button[data-open-logs]');
+    if (!b) return;
+    if (b.hasAttribute('data-open-logs')) { ctx.loadExampleLogs(true); return; }
+    const [preset, patch] = JSON.parse(b.getAttribute('data-open'));
+    ctx.apply(preset, patch, { focus: true, announce: true });
+  });
+}
+
+export { issue, pull };

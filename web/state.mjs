@@ -1,0 +1,101 @@
+// Pure helpers for scenario patches (JSON merge patch, RFC 7386, as the
+// engine applies "base"). No DOM here.
+
+export function deepEqual(a, b) {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+}
+
+export const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+
+const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function getPath(obj, path) {
+  let cur = obj;
+  for (const k of path) {
+    if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}
+
+/** Sets obj[path] = value, creating objects on the way (replacing non-objects). */
+export function setPath(obj, path, value) {
+  let cur = obj;
+  for (const k of path.slice(0, -1)) {
+    if (!isObj(cur[k])) cur[k] = {};
+    cur = cur[k];
+  }
+  cur[path[path.length - 1]] = value;
+}
+
+/** Deletes obj[path] and then every parent object left empty. */
+export function deletePath(obj, path) {
+  const chain = [obj];
+  let cur = obj;
+  for (const k of path.slice(0, -1)) {
+    if (!isObj(cur[k])) return;
+    cur = cur[k];
+    chain.push(cur);
+  }
+  delete cur[path[path.length - 1]];
+  for (let i = path.length - 2; i >= 0; i--) {
+    if (Object.keys(chain[i + 1]).length === 0) delete chain[i][path[i]];
+    else break;
+  }
+}
+
+/**
+ * The patch that makes `resolvedBaseline` read `value` at `path`, applied to
+ * `patch` (mutated): when the value equals the baseline's, the path is
+ * removed from the patch, so patches stay minimal and links short. A value of
+ * undefined means "absent" (written as null, which deletes in a merge patch).
+ */
+export function patchValue(patch, resolvedBaseline, path, value) {
+  const base = getPath(resolvedBaseline, path);
+  const same = value === undefined ? base === undefined || base === null : deepEqual(value, base);
+  if (same) deletePath(patch, path);
+  else setPath(patch, path, value === undefined ? null : clone(value));
+}
+
+/** The scenario document: schema and base first, then the patch. */
+export function scenarioOf(presetId, patch) {
+  const out = { schema: 1, base: presetId };
+  const p = clone(patch) || {};
+  // defineProperty, not assignment: a key named "__proto__" from a hostile
+  // document stays an ordinary key (which the engine then rejects).
+  for (const k of Object.keys(p)) Object.defineProperty(out, k, { value: p[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** Splits a scenario (from a link or a file) into base and patch. */
+export function splitScenario(doc) {
+  const patch = clone(doc);
+  delete patch.schema;
+  const base = patch.base;
+  delete patch.base;
+  return { base, patch };
+}
+
+// Python str.split() with no argument: runs of these characters separate.
+const PY_WS = /[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
+export function pySplit(s) {
+  if (typeof s !== 'string' || s === '') return [];
+  return s.split(PY_WS).filter((x) => x !== '');
+}
+
+/** A short, human description of a patch: long strings are elided. */
+export function describePatch(patch) {
+  const text = JSON.stringify(patch, (k, v) => {
+    if (typeof v === 'string' && v.length > 48) return v.slice(0, 20) + `\u2026(${v.length} chars)`;
+    return v;
+  });
+  return text.length > 400 ? text.slice(0, 400) + '\u2026' : text;
+}
+
+export const abbrev = (hex, n = 16) => (typeof hex === 'string' && hex.length > n ? hex.slice(0, n) + '\u2026' : String(hex ?? ''));
