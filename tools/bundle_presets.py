@@ -7,6 +7,8 @@ Keeps each fixture's scenario, provenance and expected outputs, and the
 formatted DEBUG log (for the paste-two-logs demo); drops the module texts and
 the alternative bytecodes, which the first view does not need. Fixtures whose
 entry-1 bytes exceed 256 KiB (the large benchmark module) are left out.
+The derived presets (fixtures/derived/*.json: patches over a captured
+fixture, computed rather than captured) go under "derived".
 """
 import json
 import sys
@@ -26,7 +28,9 @@ def main(src: str, out: str) -> None:
         capture = fx.get("capture", {})
         fx["capture"] = {k: capture[k] for k in KEEP_CAPTURE if k in capture}
         presets[path.stem] = fx
-    Path(out).write_text(json.dumps({"schema": 1, "fixtures": presets},
+    derived = {p.stem: json.loads(p.read_text())
+               for p in sorted(Path(src, "derived").glob("*.json"))}
+    Path(out).write_text(json.dumps({"schema": 1, "fixtures": presets, "derived": derived},
                                     separators=(",", ":"), ensure_ascii=False))
 
 

@@ -83,6 +83,37 @@ std::string computeKeyJson(const std::string &scenario) {
   return r ? dump(resultToJson(*r)) : errorText(r.error());
 }
 
+/// Like computeKey, with entry 1's bytes given as a Uint8Array instead of
+/// base64 in the JSON (for large modules: no base64, no JSON string of
+/// hundreds of megabytes). `module.entry1_b64`/`module.text` in the scenario
+/// are replaced by these bytes.
+std::string computeKeyWithModuleBytes(const std::string &scenario,
+                                      const emscripten::val &bytes) {
+  auto doc = parseJsonText(scenario);
+  if (!doc)
+    return errorText(doc.error());
+  auto resolved = resolveBase(*doc, resolver());
+  if (!resolved)
+    return errorText(resolved.error());
+  Json &module = (*resolved)["module"];
+  if (!module.is_object())
+    module = Json::object();
+  module.erase("text");
+  module["entry1_b64"] = "";
+  auto s = scenarioFromJson(*resolved);
+  if (!s)
+    return errorText(s.error());
+  const size_t n = bytes["length"].as<size_t>();
+  Bytes entry1(n, '\0');
+  // One copy from the JS array straight into the engine's buffer.
+  emscripten::val(emscripten::typed_memory_view(
+                      n, reinterpret_cast<uint8_t *>(entry1.data())))
+      .call<void>("set", bytes);
+  s->module.entry1 = std::move(entry1);
+  auto r = computeKey(*s);
+  return r ? dump(resultToJson(*r)) : errorText(r.error());
+}
+
 /// The scenario after resolving "base": the full document the controls edit.
 std::string resolveScenario(const std::string &scenario) {
   auto doc = parseJsonText(scenario);
@@ -160,6 +191,7 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("version", &version);
   emscripten::function("registerFixture", &registerFixture);
   emscripten::function("computeKey", &computeKeyJson);
+  emscripten::function("computeKeyWithModuleBytes", &computeKeyWithModuleBytes);
   emscripten::function("resolveScenario", &resolveScenario);
   emscripten::function("compareScenarios", &compareScenarios);
   emscripten::function("compareLogs", &compareLogsJson);

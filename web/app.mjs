@@ -4,7 +4,6 @@
 // side. State is one thing: a preset id and a JSON merge patch over it.
 import { CacheKeyEngine } from './engine.mjs';
 import { el, put, $, $$, setText } from './dom.mjs';
-import { derivedPresets } from './data.mjs';
 import { patchValue, scenarioOf, splitScenario, describePatch, clone, abbrev } from './state.mjs';
 import { buildEntries, renderEntries } from './entries.mjs';
 import { setupControls, syncControls, renderControlNotes } from './controls.mjs';
@@ -388,11 +387,12 @@ async function boot() {
     const prov = fx.provenance || {};
     ctx.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
   }
-  for (const d of derivedPresets(ctx.tpu)) {
-    if (!ctx.presets.has(DEFAULT_PRESET)) break;
-    const doc = Object.assign({ schema: 1, base: DEFAULT_PRESET, title: d.title }, d.patch);
-    if (ctx.engine.registerFixture(d.id, doc).error) continue;
-    ctx.presets.set(d.id, { id: d.id, title: d.title, derived: true, note: d.note, doc, stand_in: d.stand_in });
+  // Derived presets are fixtures too (fixtures/derived/: a patch over a
+  // captured fixture), so the CLI resolves links that name them.
+  for (const [id, doc] of Object.entries(presets.derived || {})) {
+    if (!ctx.presets.has(doc.base) || ctx.engine.registerFixture(id, doc).error) continue;
+    const prov = doc.provenance || {};
+    ctx.presets.set(id, { id, title: doc.title || id, derived: true, note: prov.note || '', doc, stand_in: !!prov.stand_in });
   }
   if (!ctx.presets.has(DEFAULT_PRESET)) {
     setStatus('presets.json has no add_1x1 fixture; the page cannot show its default scenario.', 'error');

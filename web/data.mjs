@@ -118,58 +118,6 @@ export const PLATFORM_VERSIONS = [
   ['PJRT C API\ncuda 12', 'GPU through the plugin: PJRT C API / cuda 12'],
 ];
 
-/**
- * Presets derived from a captured fixture by a patch. They are registered
- * with the engine as fixtures so that a permalink can name them as its base;
- * the page labels them "derived" wherever it lists them. tpu: the TPU
- * topology entry (from tpu_topologies.json) some of them use.
- */
-export function derivedPresets(tpu) {
-  const v5 = tpu && tpu.topologies.find((t) => t.id === 'v5litepod-8');
-  const out = [
-    {
-      id: 'gpu_2proc',
-      title: 'x + y on two single-GPU processes (derived from add_1x1: GPU strings, device assignment [[0]])',
-      patch: {
-        backend: { platform: 'gpu', platform_version: 'cuda 12080' },
-        compile_options: { edits: { device_assignment: [[0]] } },
-        accelerator: { gpu_topology: { platform_version: 'NVIDIA H100 80GB HBM3', num_partitions: 1,
-          num_hosts_per_partition: 2, num_devices_per_host: 1 } },
-      },
-      note: 'Not captured on a GPU: the module and compile options are add_1x1\u2019s CPU capture with GPU strings put in. It illustrates the rule, not a real GPU key.',
-    },
-    {
-      id: 'flags_ab',
-      title: 'x + y with two XLA flags set (derived from add_1x1)',
-      patch: {
-        flags: { XLA_FLAGS: '--xla_cpu_multi_thread_eigen=false --xla_gpu_autotune_level=2' },
-        compile_options: { edits: { debug_options: { xla_cpu_multi_thread_eigen: false, xla_gpu_autotune_level: 2 } } },
-      },
-      note: 'add_1x1 with XLA_FLAGS set, and the same two settings in DebugOptions (XLA parses XLA_FLAGS into the compile options too). Computed, not captured.',
-    },
-    {
-      id: 'py313_zlib',
-      title: 'x + y on Python 3.13 without zstandard, profile main (derived from add_1x1)',
-      patch: { profile: 'main', compression: { python: '3.13', zstandard_installed: false } },
-      note: 'add_1x1 under the main profile, on a Python where the zstandard package is missing.',
-    },
-  ];
-  if (v5) {
-    out.push({
-      id: 'tpu_v5e_8',
-      title: 'x + y on a v5litepod-8 (derived from add_1x1; stand-in TPU fingerprint)',
-      patch: {
-        profile: 'main',
-        backend: { platform: 'tpu', platform_version: v5.platform_version },
-        accelerator: { fingerprint: v5.fingerprint },
-      },
-      note: 'Not captured on a TPU. The platform_version is a real v5 lite string; the topology fingerprint is a STAND-IN, not libtpu\u2019s value (fixtures/tpu_topologies.md).',
-      stand_in: true,
-    });
-  }
-  return out;
-}
-
 /** A newer libtpu build line for the false-hit case study (illustrative). */
 export const NEWER_LIBTPU_LINE = 'Built on Oct 1 2025 15:38:51 (1759358331) cl/000000000';
 

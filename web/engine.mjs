@@ -55,6 +55,17 @@ export class CacheKeyEngine {
     return decode(this.module.computeKey(asText(scenario)));
   }
 
+  /**
+   * computeKey with entry 1's bytes as a Uint8Array (large modules): the
+   * scenario's module.entry1_b64 / module.text are replaced by `bytes`.
+   */
+  computeKeyWithModuleBytes(scenario, bytes) {
+    if (!(bytes instanceof Uint8Array)) {
+      return { error: { path: 'module', message: 'entry-1 bytes must be a Uint8Array' } };
+    }
+    return decode(this.module.computeKeyWithModuleBytes(asText(scenario), bytes));
+  }
+
   /** The scenario with its "base" chain merged in. */
   resolveScenario(scenario) {
     return decode(this.module.resolveScenario(asText(scenario)));

@@ -1,6 +1,6 @@
 // Case studies (one click each) and questions answered beside live exhibits.
 import { el, put, link } from './dom.mjs';
-import { caseStudies, upstreamUrl, UPSTREAM, issue, pull } from './data.mjs';
+import { caseStudies, upstreamUrl, UPSTREAM } from './data.mjs';
 import { abbrev } from './state.mjs';
 
 function srcLinks(keys) {
@@ -126,4 +126,3 @@ export function renderQuestions(ctx, root) {
   });
 }
 
-export { issue, pull };

@@ -507,6 +507,16 @@ Expected<Json> resolveBase(const Json &document,
                            const FixtureResolver &resolver) {
   if (!document.is_object())
     return typeError("$", "a JSON object", document);
+  // The version belongs to the document itself: a patch must not inherit it
+  // from its base.
+  const Json *schema = member(document, "schema");
+  if (!schema)
+    return Error{"$.schema", "missing (this engine reads schema 1)"};
+  if (!schema->is_number_integer() || schema->get<int64_t>() != kScenarioSchema)
+    return Error{"$.schema", "unsupported scenario schema " +
+                                 schema->dump(-1, ' ', false,
+                                              Json::error_handler_t::replace) +
+                                 " (this engine reads schema 1)"};
   Json doc = document;
   for (int depth = 0; depth < 8; ++depth) {
     auto it = doc.find("base");

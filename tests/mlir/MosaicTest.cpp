@@ -192,11 +192,13 @@ TEST(Mosaic, WrongShapesOfJsonAreErrors) {
 
 TEST(Mosaic, RewriteBackendConfigUnit) {
   int calls = 0;
-  KernelStripper fake = [&](const Bytes &kernel) -> std::optional<Bytes> {
+  KernelStripper fake = [&](const Bytes &kernel) -> Expected<std::optional<Bytes>> {
     ++calls;
     if (kernel == "MLIR")
-      return Bytes("\x01\x02\xff", 3);
-    return std::nullopt;
+      return std::optional<Bytes>(Bytes("\x01\x02\xff", 3));
+    if (kernel == "fail")
+      return Error{"", "strip failed"};
+    return std::optional<Bytes>();
   };
   auto r = rewriteMosaicBackendConfig(
       "{\"b\": 1, \"custom_call_config\": {\"x\": [], \"body\": \"TUxJUg==\"},"
@@ -210,7 +212,11 @@ TEST(Mosaic, RewriteBackendConfigUnit) {
       "{\"custom_call_config\": {\"body\": \"T3RoZXI=\"}}", fake);
   ASSERT_TRUE(untouched);
   EXPECT_FALSE(*untouched);
-  EXPECT_EQ(calls, 2);
+  auto failed = rewriteMosaicBackendConfig(
+      "{\"custom_call_config\": {\"body\": \"ZmFpbA==\"}}", fake);
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("strip failed"), std::string::npos);
+  EXPECT_EQ(calls, 3);
 }
 
 TEST(Mosaic, RealPallasKernelIsBeyondMlir19) {

@@ -24,6 +24,7 @@ Expected<ComputationEntry> canonicalize(const ModuleSpec &module,
   if (!module.text)
     return Error{"", "no module text to canonicalise"};
   std::unique_ptr<mlir::MLIRContext> context = makeMlirContext();
+  DiagnosticCapture quiet(*context); // whatever else is emitted, not stderr
   auto parsed = parseMlirModule(*context, *module.text);
   if (!parsed)
     return parsed.takeError();

@@ -42,10 +42,12 @@ rewriteMosaicBackendConfig(const std::string &config,
   if (!kernel)
     return Error{"", "custom_call_config.body: base64.b64decode failed: " +
                          kernel.error().message};
-  std::optional<Bytes> stripped = strip(*kernel);
+  Expected<std::optional<Bytes>> stripped = strip(*kernel);
   if (!stripped)
+    return stripped.takeError();
+  if (!*stripped)
     return std::optional<std::string>();
-  *body = base64Encode(*stripped);
+  *body = base64Encode(**stripped);
   return std::optional<std::string>(pyJsonDumps(bc));
 }
 
@@ -59,14 +61,14 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module) {
     return std::nullopt;
 
   mlir::MLIRContext *context = module.getContext();
-  KernelStripper strip = [context](const Bytes &kernel) -> std::optional<Bytes> {
-    DiagnosticCapture quiet(*context); // a kernel that fails to parse is kept
+  KernelStripper strip =
+      [context](const Bytes &kernel) -> Expected<std::optional<Bytes>> {
     auto parsed = parseMlirModule(*context, kernel);
     if (!parsed)
-      return std::nullopt;
-    if (stripDebugInfo(**parsed))
-      return std::nullopt;
-    return writeMlirBytecode(**parsed);
+      return std::optional<Bytes>(); // the op is kept as it is
+    if (auto e = stripDebugInfo(**parsed))
+      return Error{"", "the kernel body: " + e->message};
+    return std::optional<Bytes>(writeMlirBytecode(**parsed));
   };
 
   for (size_t i = 0; i < calls.size(); ++i) {

@@ -20,9 +20,11 @@
 
 namespace cachekey {
 
-/// Kernel bytes (text or bytecode) → the stripped kernel's bytecode, or
-/// nullopt when the kernel does not parse.
-using KernelStripper = std::function<std::optional<Bytes>(const Bytes &kernel)>;
+/// Kernel bytes (text or bytecode) → the stripped kernel's bytecode; nullopt
+/// when the kernel does not parse (upstream catches that MLIRError); an Error
+/// when the strip itself fails (upstream does not catch that one).
+using KernelStripper =
+    std::function<Expected<std::optional<Bytes>>(const Bytes &kernel)>;
 
 /// The JSON half of the strip, for one `backend_config` string:
 ///  1. `bc = json.loads(config)` (pyJsonLoads); failure is an Error;
@@ -33,7 +35,8 @@ using KernelStripper = std::function<std::optional<Bytes>(const Bytes &kernel)>;
 ///     the op alone;
 ///  4. `base64.b64decode(body)` (pyB64Decode): a body that is not a str is an
 ///     Error (TypeError); non-ASCII or wrong padding is an Error;
-///  5. `strip(kernel)`; nullopt (the kernel does not parse) → nullopt;
+///  5. `strip(kernel)`; nullopt (the kernel does not parse) → nullopt; an
+///     Error is passed on;
 ///  6. the body becomes base64 (standard, padded) of the result, and the
 ///     whole object is written back with pyJsonDumps.
 /// Returns the new `backend_config` string.
