@@ -40,16 +40,16 @@ TEST(PyJson, LoadsAcceptsAndRejectsWhatCPythonDoes) {
 }
 
 TEST(PyJson, ErrorsCarryTheCharOffset) {
-  // CPython: "Expecting value: line 1 column 13 (char 12)".
+  // CPython: "Expecting value: line 1 column 13 (char 12)"; ours counts bytes.
   auto e = pyJsonLoads("{\"a\": [1, 2,, 3]}");
   ASSERT_FALSE(e);
-  EXPECT_NE(e.error().message.find("(char 12)"), std::string::npos)
+  EXPECT_NE(e.error().message.find("(byte 12)"), std::string::npos)
       << e.error().message;
   // After neutralised tokens the offset still points into the caller's text,
   // and the message does not echo the replacements.
   auto f = pyJsonLoads("[NaN, Infinity, \"\\ud800\", 1e999, x]");
   ASSERT_FALSE(f);
-  EXPECT_NE(f.error().message.find("(char 33)"), std::string::npos)
+  EXPECT_NE(f.error().message.find("(byte 33)"), std::string::npos)
       << f.error().message;
   EXPECT_EQ(f.error().message.find("003f"), std::string::npos)
       << f.error().message;

@@ -357,48 +357,14 @@ test('keyboard: controls are reachable, focus is visible, targets are at least 2
   assert.deepEqual(small, []);
 });
 
-test('a DOM update after a perturbation stays within 16 ms (median)', async () => {
-  // Three rounds of 25 perturbations; the best round's median is compared
-  // with the budget, so a busy machine does not fail the test by itself.
-  const medians = await page.evaluate(() => {
-    const input = document.getElementById('custom-hook');
-    const out = [];
-    for (let round = 0; round < 3; round++) {
-      const times = [];
-      for (let i = 0; i < 25; i++) {
-        const t = performance.now();
-        input.value = 'hook' + round + '-' + i;
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        times.push(performance.now() - t);
-      }
-      times.sort((a, b) => a - b);
-      out.push(times[12]);
-    }
-    return out;
-  });
-  const best = Math.min(...medians);
-  console.log(`# median DOM update after a perturbation: ${medians.map((m) => m.toFixed(2)).join(', ')} ms`);
-  assert.ok(best <= 16, `median ${best} ms`);
-});
-
-test('first view: transfer under 600 KB gzip, interactive within 1.5 s, no MLIR module loaded', async () => {
+// Budgets (DOM update time, first-view transfer, time to interactive) are
+// measured by bench/page_bench.mjs, not asserted here.
+test('first view loads no MLIR module', async () => {
   const p = await newPage(browser);
-  const bodies = [];
-  p.on('response', (r) => bodies.push(r.body().then((b) => [r.url(), b]).catch(() => [r.url(), Buffer.alloc(0)])));
+  const urls = [];
+  p.on('response', (r) => urls.push(new URL(r.url()).pathname));
   await open(p, server.url);
-  const files = await Promise.all(bodies);
-  const gz = files.map(([u, b]) => [new URL(u).pathname, zlib.gzipSync(b, { level: 9 }).length]);
-  const total = gz.reduce((a, [, n]) => a + n, 0);
-  console.log(`# first view: ${files.length} files, ${(total / 1024).toFixed(1)} KiB gzip: ${gz.map(([u, n]) => `${u} ${(n / 1024).toFixed(1)}`).join(', ')}`);
-  assert.ok(total <= 600 * 1024, String(total));
-  assert.ok(!files.some(([u]) => /mlir/.test(u)), 'the MLIR module is not part of the first view');
-  const times = [Number(await p.getAttribute('html', 'data-ready-ms'))];
-  for (let i = 0; i < 2; i++) {
-    await p.reload();
-    await p.waitForSelector('html[data-ready="true"]');
-    times.push(Number(await p.getAttribute('html', 'data-ready-ms')));
-  }
-  console.log(`# time to interactive (navigation start to ready): ${times.join(', ')} ms`);
-  assert.ok(Math.min(...times) <= 1500, times.join(','));
+  assert.ok(urls.some((u) => u.endsWith('cachekey_engine.wasm')), urls.join(','));
+  assert.ok(!urls.some((u) => /mlir/.test(u)), urls.join(','));
   await p.close();
 });

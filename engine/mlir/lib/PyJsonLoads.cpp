@@ -213,7 +213,7 @@ Expected<Neutralised> neutralise(const std::string &in) {
         } else if (!isFloat && digits > kIntMaxStrDigits) {
           return Error{"", "Exceeds the limit (4300 digits) for integer string "
                            "conversion: value has " +
-                               std::to_string(digits) + " digits (at char " +
+                               std::to_string(digits) + " digits (at byte " +
                                std::to_string(i) + ")"};
         } else if (!isFloat && !fits64(token)) {
           // Python ints have no size limit: keep the exact digits.
@@ -274,7 +274,7 @@ public:
     size_t from = what.find("] ");
     from = from == std::string::npos ? 0 : from + 2;
     size_t to = what.find("; last read:");
-    error = Error{"", "invalid JSON (char " + std::to_string(position - 1) +
+    error = Error{"", "invalid JSON (byte " + std::to_string(position - 1) +
                           "): " + what.substr(from, to == std::string::npos
                                                         ? std::string::npos
                                                         : to - from)};
