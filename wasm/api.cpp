@@ -12,6 +12,10 @@
 #include "cachekey/Permalink.h"
 #include "cachekey/Trace.h"
 
+#ifdef CACHEKEY_WITH_MLIR
+#include "cachekey/mlir/Canonicalize.h"
+#endif
+
 #include <emscripten/bind.h>
 
 #include <map>
@@ -188,6 +192,9 @@ std::string decodePermalinkJson(const std::string &fragment) {
 } // namespace
 
 EMSCRIPTEN_BINDINGS(cachekey) {
+#ifdef CACHEKEY_WITH_MLIR
+  registerMlirCanonicalizer(); // module text is canonicalised live
+#endif
   emscripten::function("version", &version);
   emscripten::function("registerFixture", &registerFixture);
   emscripten::function("computeKey", &computeKeyJson);

@@ -1,8 +1,8 @@
 //===- PyFloat.cpp - Python's repr() of a float ---------------------------===//
 #include "cachekey/mlir/PyFloat.h"
 
-#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace cachekey {
@@ -13,12 +13,18 @@ std::string pyFloatRepr(double x) {
   if (std::isinf(x))
     return x > 0 ? "Infinity" : "-Infinity";
 
-  // std::to_chars without a precision gives the shortest round-trip digits,
-  // the same digits CPython's repr picks (dtoa mode 0). Scientific form hands
-  // them over as "[-]d[.ddd]e±XX".
+  // The shortest round-trip digits, which CPython's repr picks (dtoa mode
+  // 0): the fewest significant digits whose correctly rounded decimal reads
+  // back as the same double. (Emscripten 3.1.6's libc++ has no floating-point
+  // std::to_chars, so both builds search with printf/strtod alike.) The form
+  // is "[-]d[.ddd]e±XX".
   char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
-  std::string sci(buf, res.ptr);
+  for (int precision = 0; precision < 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*e", precision, x);
+    if (std::strtod(buf, nullptr) == x)
+      break;
+  }
+  std::string sci(buf);
 
   std::string out;
   size_t i = 0;
