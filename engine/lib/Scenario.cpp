@@ -192,6 +192,14 @@ Expected<ModuleSpec> readModule(const Json &j, const std::string &path,
   } else {
     std::string t;
     TRY(readString(j, "text", path, t, true));
+    // MLIR 19's bytecode reader can crash on corrupt input (an upstream
+    // bug), and a scenario is untrusted; only `cachekey canonicalize FILE`
+    // reads bytecode.
+    if (t.compare(0, 4, "ML\xefR") == 0)
+      return Error{keyPath(path, "text"),
+                   "MLIR bytecode is not accepted in a scenario; give the "
+                   "module as text (generic form), or its entry-1 bytes as "
+                   "entry1_b64"};
     m.text = std::move(t);
   }
   TRY(readBool(j, "include_metadata", path, m.includeMetadata));
