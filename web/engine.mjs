@@ -17,16 +17,23 @@ const decode = (text) => {
 const asText = (scenario) => (typeof scenario === 'string' ? scenario : JSON.stringify(scenario));
 
 export class CacheKeyEngine {
-  /** @param {object} module the instantiated Embind module */
-  constructor(module) {
+  /**
+   * @param {object} module the instantiated Embind module
+   * @param {() => Promise<object>} [instantiate] makes a fresh instance, used
+   *   to recover after a trap
+   */
+  constructor(module, instantiate) {
     this.module = module;
+    this.instantiate = instantiate;
+    this.fixtures = new Map(); // re-registered on a fresh instance
+    this.restarting = null;
   }
 
   /**
    * Instantiates the wasm module.
    * @param {{factory?: Function, baseUrl?: string, wasmBinary?: Uint8Array}} options
-   *   factory: the Emscripten factory (createCacheKeyEngine); in a browser it
-   *   is imported from `${baseUrl}cachekey_engine.js` when omitted.
+   *   factory: the Emscripten factory (createCacheKeyEngine); defaults to the
+   *   global one that cachekey_engine.js defines.
    *   wasmBinary: the .wasm bytes (required under Node 20, whose fetch cannot
    *   read file paths).
    */
@@ -35,24 +42,58 @@ export class CacheKeyEngine {
     // defines the global factory.
     factory = factory || globalThis.createCacheKeyEngine;
     if (typeof factory !== 'function') throw new Error('cachekey_engine.js is not loaded');
-    const opts = { locateFile: (p) => baseUrl + p };
-    if (wasmBinary) opts.wasmBinary = wasmBinary;
-    return new CacheKeyEngine(await factory(opts));
+    const opts = () => {
+      const o = { locateFile: (p) => baseUrl + p };
+      if (wasmBinary) o.wasmBinary = wasmBinary;
+      return o;
+    };
+    const instantiate = () => factory(opts());
+    return new CacheKeyEngine(await instantiate(), instantiate);
+  }
+
+  /**
+   * Calls the binding. The engine reports bad input as {error}; a wasm trap
+   * (which only a bug in the engine or in MLIR could cause) is caught here:
+   * the broken instance is discarded and a fresh one is made in the
+   * background, so the caller gets an error and the next call works.
+   */
+  call(name, ...args) {
+    if (this.restarting) {
+      return { error: { path: 'engine', message: 'the engine is restarting after an internal error; try again in a moment' } };
+    }
+    try {
+      return decode(this.module[name](...args));
+    } catch (e) {
+      this.restart();
+      return { error: { path: 'engine', message: `the engine failed on this input (${e && e.message ? e.message : e}); it is being restarted` } };
+    }
+  }
+
+  restart() {
+    if (!this.instantiate || this.restarting) return this.restarting;
+    this.restarting = this.instantiate().then((m) => {
+      this.module = m;
+      for (const [id, text] of this.fixtures) m.registerFixture(id, text);
+    }).finally(() => { this.restarting = null; });
+    return this.restarting;
   }
 
   /** {engine, schema, profiles, mlir, fixtures} */
   version() {
-    return decode(this.module.version());
+    return this.call('version');
   }
 
   /** Makes a fixture (object or JSON text) available as a scenario "base". */
   registerFixture(id, fixture) {
-    return decode(this.module.registerFixture(String(id), asText(fixture)));
+    const text = asText(fixture);
+    const r = this.call('registerFixture', String(id), text);
+    if (!r.error) this.fixtures.set(String(id), text);
+    return r;
   }
 
   /** The key, eight entries, flag steps and trace for a scenario. */
   computeKey(scenario) {
-    return decode(this.module.computeKey(asText(scenario)));
+    return this.call('computeKey', asText(scenario));
   }
 
   /**
@@ -63,31 +104,31 @@ export class CacheKeyEngine {
     if (!(bytes instanceof Uint8Array)) {
       return { error: { path: 'module', message: 'entry-1 bytes must be a Uint8Array' } };
     }
-    return decode(this.module.computeKeyWithModuleBytes(asText(scenario), bytes));
+    return this.call('computeKeyWithModuleBytes', asText(scenario), bytes);
   }
 
   /** The scenario with its "base" chain merged in. */
   resolveScenario(scenario) {
-    return decode(this.module.resolveScenario(asText(scenario)));
+    return this.call('resolveScenario', asText(scenario));
   }
 
   /** {comparison: {cause, consequences, details, sentence, …}, a, b} */
   compareScenarios(a, b) {
-    return decode(this.module.compareScenarios(asText(a), asText(b)));
+    return this.call('compareScenarios', asText(a), asText(b));
   }
 
   /** Compares two pasted JAX DEBUG logs entry by entry. */
   compareLogs(logA, logB) {
-    return decode(this.module.compareLogs(String(logA), String(logB)));
+    return this.call('compareLogs', String(logA), String(logB));
   }
 
   /** {fragment, length, too_long, max_length} */
   encodePermalink(scenario) {
-    return decode(this.module.encodePermalink(asText(scenario)));
+    return this.call('encodePermalink', asText(scenario));
   }
 
   /** {scenario} or {error}: a fragment is treated as hostile input. */
   decodePermalink(fragment) {
-    return decode(this.module.decodePermalink(String(fragment)));
+    return this.call('decodePermalink', String(fragment));
   }
 }

@@ -102,3 +102,14 @@ test('two real captured logs are paired entry by entry', () => {
   const cut = engine.compareLogs(log('add_1x1'), log('add_1x1').slice(0, 500));
   assert.ok(cut.error);
 });
+
+test('a wasm trap is reported as an error and the engine recovers with its fixtures', async () => {
+  const e = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')) });
+  e.registerFixture('add_1x1', fixture('add_1x1'));
+  // Simulate a trap inside the instance (only an engine or MLIR bug could
+  // cause one; bad input is an {error}).
+  e.module.computeKey = () => { throw new WebAssembly.RuntimeError('unreachable'); };
+  assert.match(e.computeKey({ schema: 1, base: 'add_1x1' }).error.message, /being restarted/);
+  await e.restarting;
+  assert.equal(e.computeKey({ schema: 1, base: 'add_1x1' }).key, fixture('add_1x1').expected.key);
+});
