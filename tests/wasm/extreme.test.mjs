@@ -1,0 +1,83 @@
+// Large and extreme inputs in the wasm engine: each one works or gives a
+// clear error, and the instance stays usable afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const web = path.join(root, 'build/web');
+const require = createRequire(import.meta.url);
+const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
+const fixture = (id) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
+const add = fixture('add_1x1');
+const load = async (mlir) => {
+  const dir = mlir ? path.join(web, 'mlir') : web;
+  const name = mlir ? 'cachekey_engine_mlir' : 'cachekey_engine';
+  const e = await CacheKeyEngine.load({ factory: require(path.join(dir, name + '.js')),
+    wasmBinary: fs.readFileSync(path.join(dir, name + '.wasm')) });
+  e.registerFixture('add_1x1', add);
+  return e;
+};
+const usable = (e) => assert.equal(e.computeKey({ schema: 1, base: 'add_1x1' }).key, add.expected.key);
+
+test('100,000 flags', async () => {
+  const e = await load(false);
+  const flags = Array.from({ length: 100000 }, (_, i) => `--xla_flag_${i % 997}=${i}`).join(' ');
+  const r = e.computeKey({ schema: 1, base: 'add_1x1', flags: { XLA_FLAGS: flags } });
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  assert.equal(r.flags.length, 100000);
+  usable(e);
+});
+
+test('a device assignment of 4,096 devices', async () => {
+  const e = await load(false);
+  const da = Array.from({ length: 64 }, (_, r) => Array.from({ length: 64 }, (_, c) => 4095 - (r * 64 + c)));
+  const r = e.computeKey({ schema: 1, base: 'add_1x1', backend: { platform: 'gpu', platform_version: 'cuda 12080' },
+    compile_options: { edits: { device_assignment: da, num_replicas: 64, num_partitions: 64 } } });
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  assert.ok(r.compile_options.changes.some((c) => /renumbered/.test(c)));
+  usable(e);
+});
+
+test('200 MB of entry-1 bytes', async () => {
+  const e = await load(false);
+  const r = e.computeKeyWithModuleBytes({ schema: 1, base: 'add_1x1' }, new Uint8Array(200 << 20).fill(0x5a));
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  assert.equal(r.entries[0].bytes_len, 200 << 20);
+  usable(e);
+});
+
+test('a 50 MB MLIR text', async () => {
+  const e = await load(true);
+  const lines = ['module @jit_big {', '  "func.func"() <{function_type = (tensor<f32>) -> tensor<f32>, sym_name = "main"}> ({',
+    '  ^bb0(%arg0: tensor<f32>):'];
+  let size = 0;
+  let i = 0;
+  let prev = '%arg0';
+  while (size < 50 * 1024 * 1024) {
+    const l = `    %${i} = "stablehlo.add"(${prev}, %arg0) : (tensor<f32>, tensor<f32>) -> tensor<f32> loc("/home/user/project/model.py":${i}:7)`;
+    lines.push(l);
+    size += l.length + 1;
+    prev = `%${i++}`;
+  }
+  lines.push(`    "func.return"(${prev}) : (tensor<f32>) -> ()`, '  }) : () -> ()', '}');
+  const text = lines.join('\n');
+  const r = e.computeKey({ schema: 1, base: 'add_1x1', module: { entry1_b64: null, text } });
+  // Either a key or a clear error; never a trap.
+  if (r.error) assert.doesNotMatch(r.error.message, /failed on this input/);
+  else assert.equal(r.sym_name, 'jit_big');
+  usable(e);
+});
+
+test('a permalink that decompresses past the cap', async () => {
+  const e = await load(false);
+  const big = { schema: 1, base: 'add_1x1', custom_hook: 'x'.repeat(300 * 1024) };
+  const enc = e.encodePermalink(big);
+  assert.equal(enc.too_long, false, 'a repetitive scenario compresses into a short link');
+  const r = e.decodePermalink(enc.fragment);
+  assert.match(r.error.message, /cap/);
+  usable(e);
+});
