@@ -553,8 +553,10 @@ Expected<Json> resolveBase(const Json &document,
     if (patch.contains("module") && patch["module"].is_object() &&
         merged.contains("module") && merged["module"].is_object()) {
       Json &m = merged["module"];
-      if (patch["module"].contains("text"))
+      if (patch["module"].contains("text")) {
         m.erase("entry1_b64");
+        m.erase("sym_name"); // read from the text, unless the patch names it
+      }
       if (patch["module"].contains("entry1_b64"))
         m.erase("text");
       if (patch["module"].contains("ignore_callbacks"))

