@@ -1,24 +1,43 @@
 #!/usr/bin/env python3
 """Bundles the captured fixtures the page offers as presets.
 
-Usage: tools/bundle_presets.py FIXTURES_DIR OUT.json
+Usage: tools/bundle_presets.py FIXTURES_DIR OUT.json [MODULES_OUT.json]
 
 Keeps each fixture's scenario, provenance and expected outputs, and the
 formatted DEBUG log (for the paste-two-logs demo); drops the module texts and
 the alternative bytecodes, which the first view does not need. Fixtures whose
 entry-1 bytes exceed 256 KiB (the large benchmark module) are left out.
 The derived presets (fixtures/derived/*.json: patches over a captured
-fixture, computed rather than captured) go under "derived".
+fixture, computed rather than captured) go under "derived", except those
+whose module is MLIR text (they need the live MLIR canonicaliser): OUT.json
+lists only their id, title and note under "live".
+
+MODULES_OUT.json is what the page fetches together with the MLIR module,
+when the user opens the module text editor: each bundled fixture's module
+text in generic form (capture.module_generic, up to 64 KiB) under "texts",
+and the derived presets that need MLIR, whole, under "live".
 """
 import json
 import sys
 from pathlib import Path
 
 KEEP_CAPTURE = ("debug_log_formatted", "topology_fingerprint_hex")
+# Module texts longer than this (large_mlp's 2 MB) are not bundled: nobody
+# edits them in a text box, and the file is fetched whole.
+MAX_TEXT = 64 * 1024
 
 
-def main(src: str, out: str) -> None:
+def needs_mlir(doc: dict, derived: dict, depth: int = 0) -> bool:
+    module = doc.get("module")
+    if isinstance(module, dict) and isinstance(module.get("text"), str):
+        return True
+    base = doc.get("base")
+    return depth < 8 and base in derived and needs_mlir(derived[base], derived, depth + 1)
+
+
+def main(src: str, out: str, modules_out: str = "") -> None:
     presets = {}
+    texts = {}
     for path in sorted(Path(src).glob("*.json")):
         fx = json.loads(path.read_text())
         if not isinstance(fx, dict) or fx.get("schema") != 1 or "expected" not in fx:
@@ -26,13 +45,29 @@ def main(src: str, out: str) -> None:
         if len(fx["module"].get("entry1_b64", "")) > 256 * 1024 * 4 // 3:
             continue
         capture = fx.get("capture", {})
+        generic = capture.get("module_generic")
+        if isinstance(generic, str) and len(generic) <= MAX_TEXT:
+            texts[path.stem] = generic
         fx["capture"] = {k: capture[k] for k in KEEP_CAPTURE if k in capture}
         presets[path.stem] = fx
-    derived = {p.stem: json.loads(p.read_text())
-               for p in sorted(Path(src, "derived").glob("*.json"))}
-    Path(out).write_text(json.dumps({"schema": 1, "fixtures": presets, "derived": derived},
+    all_derived = {p.stem: json.loads(p.read_text())
+                   for p in sorted(Path(src, "derived").glob("*.json"))}
+    derived = {}
+    live_docs = {}
+    for name, doc in all_derived.items():
+        if needs_mlir(doc, all_derived):
+            live_docs[name] = doc
+        else:
+            derived[name] = doc
+    live = {name: {"title": doc.get("title", name), "base": doc.get("base"),
+                   "note": doc.get("provenance", {}).get("note", "")}
+            for name, doc in live_docs.items()}
+    Path(out).write_text(json.dumps({"schema": 1, "fixtures": presets, "derived": derived, "live": live},
                                     separators=(",", ":"), ensure_ascii=False))
+    if modules_out:
+        Path(modules_out).write_text(json.dumps({"schema": 1, "texts": texts, "live": live_docs},
+                                                separators=(",", ":"), ensure_ascii=False))
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    main(*sys.argv[1:4])

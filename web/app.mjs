@@ -5,8 +5,8 @@
 import { CacheKeyEngine } from './engine.mjs';
 import { el, put, $, $$, setText } from './dom.mjs';
 import { patchValue, scenarioOf, splitScenario, describePatch, clone, abbrev } from './state.mjs';
-import { buildEntries, renderEntries } from './entries.mjs';
-import { setupControls, syncControls, renderControlNotes } from './controls.mjs';
+import { buildEntries, renderEntries, liveProducers } from './entries.mjs';
+import { setupControls, syncControls, renderControlNotes, mlirReady, mlirFailed } from './controls.mjs';
 import { renderFlags } from './flags.mjs';
 import { traceText, compareLogsUi } from './logs.mjs';
 import { renderCases, renderQuestions } from './extras.mjs';
@@ -29,6 +29,14 @@ const ctx = {
   mlir: false,
   fixtures: {},
   presets: new Map(),
+  // Presets that need the live MLIR canonicaliser: {title, base, note} from
+  // presets.json; their documents come with mlir/modules.json.
+  live: new Map(),
+  // Module texts (generic form) of the captured fixtures, from
+  // mlir/modules.json, and entry1_b64 → fixture id.
+  texts: new Map(),
+  textByBytes: new Map(),
+  mlirLoad: null,
   tpu: null,
   state: { presetId: DEFAULT_PRESET, patch: {} },
   last: null,
@@ -37,7 +45,60 @@ const ctx = {
 };
 
 ctx.scenario = () => scenarioOf(ctx.state.presetId, ctx.state.patch);
-ctx.baseline = () => ({ schema: 1, base: ctx.state.presetId });
+
+/** The captured fixture a preset's module comes from (following "base"). */
+ctx.rootFixture = (presetId) => {
+  let id = presetId;
+  for (let i = 0; i < 8 && id !== undefined; i++) {
+    if (ctx.fixtures[id]) return id;
+    const p = ctx.presets.get(id);
+    id = p && p.doc ? p.doc.base : undefined;
+  }
+  return undefined;
+};
+
+/**
+ * The MLIR text (generic form) of a resolved module: its own text, or the
+ * bundled text of the fixture whose bytes it carries (hint: preferred
+ * fixture ids, for fixtures whose canonical bytes are identical).
+ */
+ctx.textFor = (module, hints = []) => {
+  if (!module) return undefined;
+  if (typeof module.text === 'string') return module.text;
+  for (const id of hints) {
+    if (id && ctx.texts.has(id) && ctx.fixtures[id] && ctx.fixtures[id].module.entry1_b64 === module.entry1_b64) return ctx.texts.get(id);
+  }
+  const id = ctx.textByBytes.get(module.entry1_b64);
+  return id === undefined ? undefined : ctx.texts.get(id);
+};
+
+/**
+ * The module member of a scenario that feeds entry 1 from text (the engine
+ * reads sym_name from the text: a patch giving text drops the base's).
+ */
+ctx.textModule = (text, includeMetadata) => ({ entry1_b64: null, text, include_metadata: !!includeMetadata });
+
+/**
+ * When the perturbed module is text, the baseline's module is computed live
+ * from its text too (the preset's fixture text), so that the two entry-1
+ * bytes come from the same MLIR and compare like for like. null: the baseline
+ * is the preset as it is (captured bytes, or a preset that is text already).
+ */
+ctx.liveBaselineModule = () => {
+  const m = ctx.state.patch.module;
+  if (!ctx.mlir || !m || typeof m !== 'object' || typeof m.text !== 'string') return null;
+  const base = ctx.baseResolved().module;
+  if (!base || typeof base.text === 'string') return null;
+  const text = ctx.textFor(base, [ctx.state.presetId, ctx.rootFixture(ctx.state.presetId)]);
+  if (text === undefined) return null;
+  return ctx.textModule(text, base.include_metadata);
+};
+ctx.baseline = () => {
+  const doc = { schema: 1, base: ctx.state.presetId };
+  const m = ctx.liveBaselineModule();
+  if (m) doc.module = m;
+  return doc;
+};
 ctx.resolvedOf = (presetId) => {
   if (!ctx.baseCache.has(presetId)) {
     const r = ctx.engine.resolveScenario({ schema: 1, base: presetId });
@@ -69,7 +130,11 @@ function announce(cmp) {
  */
 function update({ origin = null, sync = false, announce: forceAnnounce = false } = {}) {
   const t0 = performance.now();
+  const liveBase = ctx.liveBaselineModule();
   const cmp = ctx.engine.compareScenarios(ctx.baseline(), ctx.scenario());
+  const moduleError = cmp.error && /^(?:[ab]: )?\$\.module\b/.test(String(cmp.error.path)) ? `${String(cmp.error.path).replace(/^b: /, '').replace(/^a: /, 'baseline ')}: ${cmp.error.message}` : '';
+  E.moduleTextError.hidden = !moduleError;
+  setText(E.moduleTextError, moduleError ? `The module text cannot be used: ${moduleError}` : '');
   if (cmp.error) {
     E.scenarioError.hidden = false;
     setText(E.scenarioError, `This scenario cannot be computed: ${cmp.error.path}: ${cmp.error.message}`);
@@ -102,10 +167,11 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   E.controlsStatus.className = 'controls-status ' + (equal ? 'ok' : 'miss');
   put(E.details, ...(cmp.comparison.details || []).map((d) => el('li', null, d)));
   const meta = ctx.presets.get(ctx.state.presetId);
-  setText(E.baselineDesc, `${ctx.state.presetId}${meta ? ' \u2014 ' + meta.title : ''}${meta && meta.derived ? ' (derived)' : ''}`);
+  setText(E.baselineDesc, `${ctx.state.presetId}${meta ? ' \u2014 ' + meta.title : ''}${meta && meta.derived ? ' (derived)' : ''}${liveBase ? ' \u2014 its module computed live from the preset\u2019s text, like the perturbed one' : ''}`);
   const patchText = Object.keys(ctx.state.patch).length ? 'baseline + ' + describePatch(ctx.state.patch) : 'the baseline, unchanged (change an ingredient below)';
   setText(E.perturbedDesc, patchText);
   setText(E.notes, (cmp.b.notes || []).join(' '));
+  renderLiveKeyNote(cmp);
 
   renderFlags(E.flags, cmp.b, ctx.lastResolved);
   E.trace.textContent = traceText(cmp.b.trace, tracePrefix);
@@ -116,6 +182,16 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   lastKey = cmp.b.key;
   document.documentElement.setAttribute('data-update-ms', (performance.now() - t0).toFixed(2));
   return true;
+}
+
+/** Under the keys: which of them use an entry 1 computed in this page. */
+function renderLiveKeyNote(cmp) {
+  const { producers, a, b } = liveProducers(cmp);
+  E.liveKeyNote.hidden = !a && !b;
+  setText(E.moduleTextStatus, b ? `Entry 1 of the perturbed scenario is computed live by ${cmp.b.computation.producer}${a ? `, and the baseline\u2019s by ${cmp.a.computation.producer}` : ''}.` : '');
+  if (!a && !b) return;
+  const who = a && b ? 'Both keys use' : b ? 'The perturbed key uses' : 'The baseline key uses';
+  setText(E.liveKeyNote, `${who} an entry 1 computed live in this page by ${producers.join(', ')}. jaxlib\u2019s MLIR is a different version, so these bytes, and the keys, differ from the ones jaxlib computes for the same module: compare them with each other${a && b ? '' : ' only when both are live'}, not with a real JAX key.`);
 }
 
 // The link is re-encoded and written to the address bar a moment after the
@@ -147,7 +223,17 @@ ctx.apply = (presetId, patch, { focus = false, announce: a = false } = {}) => {
     h.focus({ preventScroll: true });
   }
 };
-ctx.setPreset = (id) => ctx.apply(id, {});
+ctx.setPreset = async (id) => {
+  if (!ctx.presets.has(id) && ctx.live.has(id)) {
+    try {
+      await ctx.loadMlir();
+    } catch {
+      syncControls(ctx.resolved(), null);
+      return;
+    }
+  }
+  ctx.apply(id, {});
+};
 ctx.reset = () => ctx.apply(ctx.state.presetId, {});
 
 // ------------------------------------------------------------------ permalinks
@@ -193,25 +279,70 @@ function hideLinkError() {
   E.linkError.hidden = true;
 }
 
+/** The id of a preset that needs MLIR, when an engine error names it as unknown. */
+function unknownLiveBase(error) {
+  const m = error && /unknown fixture "([^"]*)"/.exec(String(error.message));
+  return m && ctx.live.has(m[1]) && !ctx.presets.has(m[1]) ? m[1] : null;
+}
+
+/** Whether a scenario document needs the live MLIR canonicaliser. */
+function needsMlir(doc) {
+  if (ctx.mlir) return false;
+  const r = ctx.engine.resolveScenario(doc);
+  if (r.error) return !!unknownLiveBase(r.error);
+  return !!(r.module && typeof r.module.text === 'string');
+}
+
 /** Opens the scenario in location.hash, if there is one. */
-function applyHash() {
+async function applyHash() {
   const h = location.hash;
   if (!h || h === '#') return false;
   let id = h.slice(1);
   try { id = decodeURIComponent(id); } catch { /* keep raw */ }
   if (id.length < 200 && document.getElementById(id)) return false; // an in-page anchor
   let r = ctx.engine.decodePermalink(h);
+  // A link whose base is a preset that needs MLIR: the engine without MLIR
+  // does not know that preset; the engine with MLIR does.
+  if (r && r.error && unknownLiveBase(r.error)) {
+    const loaded = await loadMlirFor('link');
+    if (loaded !== true) return failLink(loaded);
+    r = ctx.engine.decodePermalink(h);
+  }
   // The engine lets a patch inherit "schema" from its base; a link must say
   // which version it is written in.
   if (r && r.scenario && r.scenario.schema === undefined) r = { error: { path: 'permalink $.schema', message: 'missing: the link does not say which scenario version it uses (this page reads schema 1)' } };
   if (!r || r.error || !r.scenario || typeof r.scenario !== 'object') {
     const e = (r && r.error) || { message: 'unreadable link' };
-    ctx.state = { presetId: DEFAULT_PRESET, patch: {} };
-    update({ sync: true });
-    showLinkError(`${e.path ? e.path + ': ' : ''}${e.message}.`);
-    return true;
+    return failLink(`${e.path ? e.path + ': ' : ''}${e.message}.`);
+  }
+  if (needsMlir(r.scenario)) {
+    const loaded = await loadMlirFor('link');
+    if (loaded !== true) return failLink(loaded);
   }
   return openScenario(r.scenario, 'link');
+}
+
+function failLink(message) {
+  ctx.state = { presetId: DEFAULT_PRESET, patch: {} };
+  update({ sync: true });
+  showLinkError(message);
+  return true;
+}
+
+/**
+ * Loads the MLIR module for a link or a file that needs it. Returns true, or
+ * the message to show.
+ */
+async function loadMlirFor(what) {
+  setStatus(`Loading the live MLIR canonicaliser: this ${what}\u2019s module is MLIR text.`);
+  try {
+    await ctx.loadMlir();
+    setStatus('');
+    return true;
+  } catch (e) {
+    setStatus('');
+    return `This ${what}\u2019s module is MLIR text, which needs the live MLIR canonicaliser, and it could not be loaded (${e.message}).`;
+  }
 }
 
 /** Opens a validated scenario document (from a link or a file). */
@@ -228,6 +359,7 @@ function openScenario(doc, from) {
         showLinkError(`${reg.error.path}: ${reg.error.message}.`);
         return false;
       }
+      ctx.openedDoc = doc;
       ctx.baseCache.delete(id);
       ctx.presets.set(id, { id, title: 'the scenario you opened', derived: true, local: true, note: 'a complete scenario from a ' + from });
       ensurePresetOption(id);
@@ -268,6 +400,11 @@ async function uploadScenario(file) {
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) { say('Not opened: a scenario is a JSON object.'); return; }
   if (doc.schema !== 1) { say(`Not opened: $.schema: ${doc.schema === undefined ? 'missing' : 'unsupported version ' + JSON.stringify(doc.schema)} (this page reads schema 1).`); return; }
+  if (needsMlir(doc)) {
+    say('Loading the live MLIR canonicaliser: this file\u2019s module is MLIR text\u2026');
+    const loaded = await loadMlirFor('file');
+    if (loaded !== true) { say(`Not opened: ${loaded}`); return; }
+  }
   const r = ctx.engine.computeKey(doc);
   if (r.error) { say(`Not opened: ${r.error.path}: ${r.error.message}`); return; }
   openScenario(doc, 'file');
@@ -275,32 +412,78 @@ async function uploadScenario(file) {
 }
 
 // ------------------------------------------------------------------ MLIR
-ctx.loadMlir = async () => {
-  const why = $('#module-text-why');
-  const src = 'mlir/cachekey_engine_mlir.js';
-  try {
-    const head = await fetch(src, { method: 'HEAD' });
-    if (!head.ok) throw new Error('not built');
-    await new Promise((res, rej) => {
-      const s = el('script', { src });
-      s.addEventListener('load', res);
-      s.addEventListener('error', () => rej(new Error('failed to load')));
-      document.head.append(s);
+// The engine with the live MLIR canonicaliser (mlir/, about 0.7 MB gzipped)
+// and the module texts (mlir/modules.json) are loaded together, only when
+// the user opens the module text editor, picks a preset or case that needs
+// them, or opens a link or file whose module is text. Never on first view.
+ctx.loadMlir = () => {
+  if (!ctx.mlirLoad) {
+    ctx.mlirLoad = loadMlirOnce().catch((e) => {
+      ctx.mlirLoad = null; // a later click may try again
+      document.documentElement.setAttribute('data-mlir', 'failed');
+      mlirFailed(e);
+      throw e;
     });
-    const factory = globalThis.createCacheKeyEngineMlir;
-    const eng = await CacheKeyEngine.load({ factory, baseUrl: 'mlir/' });
-    if (!eng.version().mlir) throw new Error('the module reports no MLIR');
-    for (const [id, fx] of Object.entries(ctx.fixtures)) eng.registerFixture(id, fx);
-    for (const p of ctx.presets.values()) if (p.doc) eng.registerFixture(p.id, p.doc);
-    ctx.engine = eng;
-    ctx.mlir = true;
-    $('#module-text').disabled = false;
-    $('#load-mlir').hidden = true;
-    setText(why, 'Live MLIR loaded. Text is canonicalised in the browser; its bytecode comes from a different MLIR release than jaxlib\u2019s, so compare text with text.');
-    update({ sync: true });
-  } catch (e) {
-    setText(why, 'The live MLIR canonicaliser is not part of this site (' + e.message + '). It is built separately (scripts/build-mlir-wasm) and served from mlir/cachekey_engine_mlir.js. Until then the presets\u2019 captured bytes are the only way to feed entry 1.');
   }
+  return ctx.mlirLoad;
+};
+
+async function loadMlirOnce() {
+  document.documentElement.setAttribute('data-mlir', 'loading');
+  const src = 'mlir/cachekey_engine_mlir.js';
+  const script = globalThis.createCacheKeyEngineMlir ? Promise.resolve() : new Promise((res, rej) => {
+    const s = el('script', { src });
+    s.addEventListener('load', res);
+    s.addEventListener('error', () => { s.remove(); rej(new Error(`${src} could not be loaded`)); });
+    document.head.append(s);
+  });
+  const [, modules] = await Promise.all([script, fetchJson('mlir/modules.json')]);
+  const factory = globalThis.createCacheKeyEngineMlir;
+  if (typeof factory !== 'function') throw new Error(`${src} did not define createCacheKeyEngineMlir`);
+  const eng = await CacheKeyEngine.load({ factory, baseUrl: 'mlir/' });
+  if (!eng.version().mlir) throw new Error('the module reports no MLIR');
+  for (const [id, fx] of Object.entries(ctx.fixtures)) eng.registerFixture(id, fx);
+  for (const p of ctx.presets.values()) if (p.doc && !p.local) eng.registerFixture(p.id, p.doc);
+  if (ctx.presets.has('opened_file') && ctx.openedDoc) eng.registerFixture('opened_file', ctx.openedDoc);
+  const live = (modules && modules.live) || {};
+  for (const [id, doc] of Object.entries(live)) {
+    if (!ctx.live.has(id) || eng.registerFixture(id, doc).error) continue;
+    const prov = doc.provenance || {};
+    ctx.presets.set(id, { id, title: doc.title || id, derived: true, live: true, note: prov.note || '', doc, stand_in: !!prov.stand_in });
+  }
+  for (const [id, text] of Object.entries((modules && modules.texts) || {})) {
+    if (typeof text !== 'string' || !ctx.fixtures[id]) continue;
+    ctx.texts.set(id, text);
+    const b64 = ctx.fixtures[id].module.entry1_b64;
+    if (!ctx.textByBytes.has(b64)) ctx.textByBytes.set(b64, id);
+  }
+  ctx.engine = eng;
+  ctx.mlir = true;
+  ctx.baseCache.clear();
+  document.documentElement.setAttribute('data-mlir', 'ready');
+  mlirReady();
+  const v = eng.version();
+  setText($('#about-engine'), `Engine: ${v.engine}; scenario schema ${v.schema}; profiles ${v.profiles.join(', ')}; live MLIR: ${v.mlir ? 'loaded' : 'no'}. ${Object.keys(ctx.fixtures).length} captured presets.`);
+}
+
+/**
+ * Opens the module text editor: loads MLIR, then feeds entry 1 of the
+ * perturbed scenario from the text of its module (and the baseline's from
+ * the preset's text), so that both are computed the same way.
+ */
+ctx.openEditor = async () => {
+  try {
+    await ctx.loadMlir();
+  } catch {
+    return false;
+  }
+  const r = ctx.resolved();
+  if (r.module && typeof r.module.text !== 'string') {
+    const text = ctx.textFor(r.module, [ctx.state.presetId, ctx.rootFixture(ctx.state.presetId)]);
+    if (text !== undefined) patchValue(ctx.state.patch, ctx.baseResolved(), ['module'], ctx.textModule(text, r.module.include_metadata));
+  }
+  update({ sync: true });
+  return true;
 };
 
 // ------------------------------------------------------------------ logs
@@ -341,6 +524,12 @@ function setupEmbed() {
 }
 
 // ------------------------------------------------------------------ boot
+async function fetchJson(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return r.json();
+}
+
 async function boot() {
   const t0 = performance.now();
   Object.assign(E, {
@@ -349,6 +538,7 @@ async function boot() {
     notes: $('#notes'), announce: $('#announce'), controlsStatus: $('#controls-status'), scenarioError: $('#scenario-error'), trace: $('#trace'),
     permalink: $('#permalink'), linkInfo: $('#link-info'), tooLong: $('#too-long'), tooLongText: $('#too-long-text'),
     linkError: $('#link-error'), uploadStatus: $('#upload-status'),
+    liveKeyNote: $('#live-key-note'), moduleTextError: $('#module-text-error'), moduleTextStatus: $('#module-text-status'),
     flags: {
       collected: $('#flags-collected'), tbody: $('#flags-tbody'), empty: $('#flags-empty'), bytes: $('#flags-bytes'),
       digest: $('#flags-digest'), exclCount: $('#excl-count'), exclProfile: $('#excl-profile'), exclList: $('#excl-list'),
@@ -359,11 +549,6 @@ async function boot() {
   });
   const postHeight = embed !== null ? setupEmbed() : null;
 
-  const fetchJson = async (url) => {
-    const r = await fetch(url);
-    if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
-    return r.json();
-  };
   let presets;
   try {
     const [engine, p, tpu] = await Promise.all([
@@ -394,6 +579,9 @@ async function boot() {
     const prov = doc.provenance || {};
     ctx.presets.set(id, { id, title: doc.title || id, derived: true, note: prov.note || '', doc, stand_in: !!prov.stand_in });
   }
+  for (const [id, stub] of Object.entries(presets.live || {})) {
+    if (stub && typeof stub === 'object' && !ctx.presets.has(id)) ctx.live.set(id, { id, title: String(stub.title || id), note: String(stub.note || '') });
+  }
   if (!ctx.presets.has(DEFAULT_PRESET)) {
     setStatus('presets.json has no add_1x1 fixture; the page cannot show its default scenario.', 'error');
     return;
@@ -415,7 +603,7 @@ async function boot() {
     E.logs.b.value = '';
     for (const n of [E.logs.sentence, E.logs.error, E.logs.table]) n.hidden = true;
   });
-  window.addEventListener('hashchange', () => applyHash());
+  window.addEventListener('hashchange', () => { applyHash(); });
   // In-page links scroll and move focus without replacing the scenario link
   // in the address bar.
   document.addEventListener('click', (e) => {
@@ -429,7 +617,7 @@ async function boot() {
     target.focus({ preventScroll: true });
   });
 
-  if (!applyHash()) update({ sync: true });
+  if (!(await applyHash())) update({ sync: true });
   if (embed === null) {
     renderCases(ctx, $('#cases-list'));
     renderQuestions(ctx, $('#questions-list'));

@@ -2,7 +2,7 @@
 // scenario path through ctx.change(path, value, origin); the patch over the
 // baseline preset is the only state. sync() writes the resolved perturbed
 // scenario back into the controls (skipping the fieldset being edited).
-import { el, put, $, setText } from './dom.mjs';
+import { el, put, $, setText, setAttr } from './dom.mjs';
 import { DEBUG_FIELDS, COMPRESSION_CHOICES, GPU_NAMES, PLATFORM_VERSIONS, PROFILE_CHANGES } from './data.mjs';
 import { deepEqual, getPath, clone } from './state.mjs';
 
@@ -49,6 +49,9 @@ function setModuleFrom(id, origin) {
   syncModule(ctx.resolved());
 }
 
+const isText = (r) => !!(r && r.module && typeof r.module.text === 'string');
+const textHints = () => [ctx.state.presetId, ctx.rootFixture(ctx.state.presetId)];
+
 function syncModule(r) {
   const id = moduleSourceId(r);
   let opt = ui.moduleSource.querySelector('option[value="__custom"]');
@@ -58,14 +61,45 @@ function syncModule(r) {
   } else if (opt) opt.remove();
   ui.moduleSource.value = id === '__text' ? '__custom' : id;
   const m = LINES.exec(id);
+  const text = isText(r);
+  const known = ctx.mlir && ctx.textFor(r.module, textHints()) !== undefined;
   ui.includeMetadata.checked = !!(r.module && r.module.include_metadata);
-  ui.includeMetadata.disabled = !m;
-  setText(ui.includeMetadataWhy, m
-    ? 'Switches between the bytes jaxlib hashed with and without locations (captured both ways).'
-    : 'Available for the lines_a / lines_b modules, which were captured both ways. For other modules only one set of bytes was captured, and this build cannot canonicalise text.');
-  if (ctx.mlir) {
-    if (document.activeElement !== ui.moduleText && r.module && typeof r.module.text === 'string') ui.moduleText.value = r.module.text;
+  ui.includeMetadata.disabled = !(text || m || known);
+  setText(ui.includeMetadataWhy, text
+    ? 'Canonicalises the text with its locations kept (jax_compilation_cache_include_metadata_in_key): then a location edit moves entry 1 too.'
+    : m ? 'Switches between the bytes jaxlib hashed with and without locations (captured both ways).'
+      : known ? 'Turns the module into text canonicalised live, with its locations kept.'
+        : ctx.mlir ? 'No text is bundled for these bytes: paste the module\u2019s text (generic form) to use it.'
+          : 'Available for the lines_a / lines_b modules, which were captured both ways. For other modules only one set of bytes was captured; open the module text to canonicalise it live.');
+  if (ctx.mlir && document.activeElement !== ui.moduleText) {
+    const t = ctx.textFor(r.module, textHints());
+    if (ui.moduleText.value !== (t ?? '')) ui.moduleText.value = t ?? '';
+    ui.moduleText.placeholder = t === undefined ? 'No text is bundled for this module. Paste MLIR in generic form.' : '';
   }
+}
+
+/** The live MLIR module is loaded: the editor opens. */
+export function mlirReady() {
+  ui.moduleText.disabled = false;
+  document.getElementById('module-text-box').hidden = false;
+  ui.loadMlir.hidden = true;
+  ui.loadMlir.disabled = false;
+  setText(ui.moduleTextWhy, 'Live MLIR loaded: the text is canonicalised in your browser (strip-debuginfo, and on main the Pallas kernel strip, then bytecode), for the perturbed module and, from the preset\u2019s own text, for the baseline, so the two compare like for like. Generic form only: this build registers no StableHLO dialect, so jaxlib\u2019s pretty form does not parse. Its MLIR release is not jaxlib\u2019s, so these keys are not the ones real JAX computes.');
+  const group = ui.preset.querySelector('optgroup[data-live]');
+  if (group) setAttr(group, 'label', 'Needs live MLIR (loaded)');
+}
+
+/** Loading the live MLIR module failed; the button stays for another try. */
+export function mlirFailed(e) {
+  ui.loadMlir.disabled = false;
+  ui.loadMlir.hidden = false;
+  setText(ui.moduleTextWhy, 'The live MLIR canonicaliser could not be loaded (' + e.message + '). It is built by scripts/build-web and served from mlir/. The presets\u2019 captured bytes still feed entry 1.');
+}
+
+/** A text edit (or the include_metadata switch in text mode). */
+function setModuleText(text, origin) {
+  if (text.trim() === '') ctx.change(['module'], ctx.baseResolved().module, origin);
+  else ctx.change(['module'], ctx.textModule(text, ui.includeMetadata.checked), origin);
 }
 
 // ---------------------------------------------------------------- compile options
@@ -318,9 +352,11 @@ export function setupControls(context) {
   // options
   const captured = [...ctx.presets.values()].filter((p) => !p.derived);
   const derived = [...ctx.presets.values()].filter((p) => p.derived);
+  const live = [...ctx.live.values()];
   put(ui.preset,
     el('optgroup', { label: 'Captured from real JAX 0.10.2' }, captured.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))),
-    derived.length ? el('optgroup', { label: 'Derived (a patch over a capture)' }, derived.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null);
+    derived.length ? el('optgroup', { label: 'Derived (a patch over a capture)' }, derived.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null,
+    live.length ? el('optgroup', { label: 'Needs live MLIR (loads about 0.7 MB)', 'data-live': '' }, live.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null);
   put(ui.moduleSource, ...Object.entries(ctx.fixtures).map(([id, fx]) => el('option', { value: id },
     `${id} — ${fx.module.sym_name}, ${Math.floor(fx.module.entry1_b64.length * 3 / 4)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
   put(q('profile-changes'), ...PROFILE_CHANGES.map((t) => el('li', null, t)));
@@ -344,17 +380,12 @@ export function setupControls(context) {
   ui.dbgField.addEventListener('change', syncDbgNote);
   syncDbgNote();
 
-  // MLIR text
-  if (ctx.mlir) {
-    ui.moduleText.disabled = false;
-    setText(ui.moduleTextWhy, 'Canonicalised in the browser (strip-debuginfo, bytecode). Its MLIR version writes different bytecode than jaxlib\u2019s, so a key from text will not equal jaxlib\u2019s key for the same module; compare text with text.');
-  } else {
-    ui.moduleText.disabled = true;
-    ui.moduleText.value = '';
-    ui.moduleText.placeholder = 'Not available in this build';
-    setText(ui.moduleTextWhy, 'Editing module text needs the live MLIR canonicaliser, which this engine build does not include (the engine reports mlir: false). It is a separate, larger module that the page never loads on first view. The presets carry the exact bytes jaxlib hashed, so their keys match real JAX.');
-    ui.loadMlir.hidden = false;
-  }
+  // MLIR text: the first view's engine has no MLIR; the editor loads it.
+  ui.moduleText.disabled = true;
+  ui.moduleText.value = '';
+  ui.moduleText.placeholder = 'Open module text to edit it';
+  setText(ui.moduleTextWhy, 'Editing module text needs the live MLIR canonicaliser, which the first view\u2019s engine does not include (it reports mlir: false). “Open module text” loads it (about 0.7 MB gzipped) with the presets\u2019 module texts. The presets carry the exact bytes jaxlib hashed, so their keys match real JAX; keys computed from text do not.');
+  ui.loadMlir.hidden = false;
 
   // events
   ui.preset.addEventListener('change', () => ctx.setPreset(ui.preset.value));
@@ -362,21 +393,37 @@ export function setupControls(context) {
   ui.reset.addEventListener('click', () => ctx.reset());
   ui.moduleSource.addEventListener('change', (e) => { if (ui.moduleSource.value !== '__custom') setModuleFrom(ui.moduleSource.value, e.target); });
   ui.includeMetadata.addEventListener('change', (e) => {
-    const m = LINES.exec(moduleSourceId(ctx.resolved()));
-    if (!m) return;
-    setModuleFrom(`lines_${m[1]}_${ui.includeMetadata.checked ? 'meta' : 'nometa'}`, e.target);
+    const patchText = getPath(ctx.state.patch, ['module', 'text']);
+    if (ctx.mlir && typeof patchText === 'string') {
+      setModuleText(ui.moduleText.value || patchText, e.target);
+      return;
+    }
+    const r = ctx.resolved();
+    const m = LINES.exec(moduleSourceId(r));
+    if (m && !isText(r)) {
+      setModuleFrom(`lines_${m[1]}_${ui.includeMetadata.checked ? 'meta' : 'nometa'}`, e.target);
+      return;
+    }
+    const t = ctx.mlir ? ctx.textFor(r.module, textHints()) : undefined;
+    if (t !== undefined) setModuleText(t, e.target);
+    else ui.includeMetadata.checked = !ui.includeMetadata.checked;
   });
+  // Edits are applied a moment after the last keystroke; data-module-pending
+  // is set on <html> meanwhile.
   let textTimer = 0;
   ui.moduleText.addEventListener('input', (e) => {
     clearTimeout(textTimer);
+    document.documentElement.setAttribute('data-module-pending', '');
     textTimer = setTimeout(() => {
-      const t = ui.moduleText.value;
-      const base = ctx.baseResolved();
-      if (t.trim() === '') ctx.change(['module'], base.module, e.target);
-      else ctx.change(['module'], { text: t, include_metadata: ui.includeMetadata.checked }, e.target);
+      document.documentElement.removeAttribute('data-module-pending');
+      setModuleText(ui.moduleText.value, e.target);
     }, 250);
   });
-  ui.loadMlir.addEventListener('click', () => ctx.loadMlir());
+  ui.loadMlir.addEventListener('click', async () => {
+    ui.loadMlir.disabled = true;
+    setText(ui.moduleTextWhy, 'Loading the live MLIR canonicaliser (about 0.7 MB gzipped)\u2026');
+    if (await ctx.openEditor()) ui.moduleText.focus();
+  });
 
   ui.jaxlib.addEventListener('input', (e) => ctx.change(['jaxlib_version'], ui.jaxlib.value, e.target));
   ui.platform.addEventListener('input', (e) => ctx.change(['backend', 'platform'], ui.platform.value, e.target));

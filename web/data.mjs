@@ -98,7 +98,7 @@ export const DEBUG_FIELDS = [
 export const PROFILE_CHANGES = [
   'Flags left out of entry 4: 24 names on 0.10.2; main adds --xla_gpu_per_fusion_autotune_cache_dir and --xla_tpu_compiler_variant (26).',
   'Debug fields zeroed in entry 5: 19 on 0.10.2; main also zeroes xla_gpu_per_fusion_autotune_cache_dir (field 310). JAX fills that field with a path under the cache directory whenever the persistent cache is on, so on 0.10.2 the cache directory\u2019s path is part of every key.',
-  'Entry 1 on main also strips Pallas TPU (Mosaic) kernel bodies of their locations; 0.10.2 does not.',
+  'Entry 1 on main also strips Pallas TPU (Mosaic) kernel bodies of their locations; 0.10.2 does not (case study: Pallas kernel paths, computed live).',
   'Custom-partitioning pointers: 0.10.2 has ignore_callbacks (NO / ALL / CUSTOM_PARTITIONING); main has a single switch that only rewrites CustomSPMDPartitioning calls.',
 ];
 
@@ -189,12 +189,16 @@ export function caseStudies(fixtures) {
     },
     {
       id: 'pallas',
-      title: 'Pallas kernel paths (main profile)',
+      title: 'Pallas kernel paths: stripped on main, hashed on 0.10.2',
       source: [pull(35699), 'jax-ml/jax#35699'],
-      text: 'A Pallas TPU kernel is embedded in the module as the base64 body of a tpu_custom_call, and strip-debuginfo does not reach inside it, so the kernel\u2019s file paths stayed in the key: the same kernel built in two checkouts never shared an entry. On main, JAX decodes each kernel body, strips its locations, and writes it back. Demonstrating it needs the live MLIR canonicaliser (the module text editor); with captured bytes only, this page can only switch to the main profile and point at the step.',
-      preset: 'add_1x1',
-      patch: { profile: 'main' },
+      text: 'A Pallas TPU kernel travels inside the module as the base64 body of a tpu_custom_call\u2019s backend_config, where strip-debuginfo does not reach: on 0.10.2 the kernel\u2019s file paths stay in the key, so the same kernel built in two checkouts never shares a cache entry. On main, JAX decodes each kernel body, strips its locations and writes it back before hashing. Here one small hand-written module is computed live (it loads the MLIR canonicaliser, about 0.7 MB gzipped), twice: the kernel\u2019s one source location differs, nothing else. On main the keys are equal; the second button makes the same move on 0.10.2, where entry 1 moves. (Derived, not captured: TPU fingerprint is a stand-in, and the live MLIR is not jaxlib\u2019s.)',
+      preset: 'pallas_kernel',
+      // The other checkout's module text, from the derived preset that holds it.
+      livePatch: (ctx) => ({ module: { text: ctx.resolvedOf('pallas_kernel_moved').module.text } }),
+      alt: { label: 'Same move on 0.10.2', preset: 'pallas_kernel_0102',
+        livePatch: (ctx) => ({ module: { text: ctx.resolvedOf('pallas_kernel_moved').module.text } }) },
       needsMlir: true,
+      stand_in: true,
     },
     {
       id: 'python314',

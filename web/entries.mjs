@@ -22,9 +22,11 @@ export function buildEntries(list) {
         el('h3', { class: 'entry-name' }, el('span', { class: 'visually-hidden' }, `Entry ${i}: `), el('span', { class: 'nm' })),
         el('span', { class: 'badge role-same role-badge' }, 'same'),
         el('span', { class: 'badge stand-in', hidden: true }, 'stand-in'),
+        i === 1 ? el('span', { class: 'badge live', 'data-testid': 'entry1-live-badge', hidden: true }) : null,
         el('span', { class: 'spacer' }),
         link(upstreamUrl(src), [el('code', { class: 'fn' }, UPSTREAM[src].label), ' \u2197'])),
       el('p', { class: 'entry-summary' }),
+      i === 1 ? el('p', { class: 'entry-live', 'data-testid': 'entry1-live', hidden: true }) : null,
       el('p', { class: 'entry-bytes' },
         el('span', { class: 'len' }), ' ',
         el('code', { class: 'hex' }),
@@ -42,6 +44,8 @@ export function buildEntries(list) {
       nm: li.querySelector('.nm'),
       badge: li.querySelector('.role-badge'),
       standIn: li.querySelector('.stand-in'),
+      liveBadge: li.querySelector('.badge.live'),
+      live: li.querySelector('.entry-live'),
       summary: li.querySelector('.entry-summary'),
       len: li.querySelector('.len'),
       hex: li.querySelector('.hex'),
@@ -59,6 +63,32 @@ function setDigest(code, hex, full, differs) {
   setText(code, full ? hex : abbrev(hex));
   setAttr(code, 'title', hex);
   code.classList.toggle('differs', differs);
+}
+
+/**
+ * Which sides of a comparison computed entry 1 live (from module text), and
+ * the producer strings (e.g. "MLIR19.1.7") of those that did.
+ */
+export function liveProducers(cmp) {
+  const a = !!(cmp.a.computation && cmp.a.computation.live);
+  const b = !!(cmp.b.computation && cmp.b.computation.live);
+  const producers = [...new Set([a ? cmp.a.computation.producer : null, b ? cmp.b.computation.producer : null].filter(Boolean))];
+  return { a, b, producers };
+}
+
+/** Entry 1 computed live: the producer, and the engine's own note on it. */
+function renderLive(r, cmp) {
+  const { a, b, producers } = liveProducers(cmp);
+  r.liveBadge.hidden = !a && !b;
+  r.live.hidden = !a && !b;
+  if (!a && !b) return;
+  setText(r.liveBadge, `live: ${producers.join(', ')}`);
+  const who = a && b ? 'Baseline and perturbed: computed live in this page from module text, producer'
+    : b ? 'Perturbed: computed live in this page from module text, producer' : 'Baseline: computed live in this page from module text, producer';
+  const notes = [...new Set([...(a ? cmp.a.notes || [] : []), ...(b ? cmp.b.notes || [] : [])]
+    .filter((t) => producers.some((p) => String(t).includes(p))))];
+  const mixed = a !== b ? ` The ${a ? 'perturbed' : 'baseline'} entry 1 is the bytes jaxlib hashed, so entry 1 differs even for the same module.` : '';
+  setText(r.live, `${who} ${producers.join(', ')}. ${notes.length ? notes.join(' ') : 'jaxlib\u2019s MLIR is a different version, so these bytes (and the key) differ from jaxlib\u2019s.'}${mixed}`);
 }
 
 /** Renders a compareScenarios result. Returns true when any role changed. */
@@ -95,6 +125,7 @@ export function renderEntries(list, cmp, { full, animate }) {
     r.also.hidden = !(also.has(n) && role !== 'cause');
     r.li.toggleAttribute('data-own-changed', bytesDiffer);
     if (n === 6) r.standIn.hidden = !(b.accelerator && b.accelerator.stand_in);
+    if (n === 1) renderLive(r, cmp);
   });
   list.classList.toggle('full', !!full);
   if (animate) {

@@ -11,25 +11,41 @@ function srcLinks(keys) {
 export function renderCases(ctx, root) {
   const cases = caseStudies(ctx.fixtures);
   put(root, ...cases.map((c) => {
-    const available = ctx.presets.has(c.preset);
-    const open = (preset, patch) => () => ctx.apply(preset, typeof patch === 'function' ? patch(ctx.resolvedOf(preset)) : patch, { focus: true, announce: true });
+    const has = (id) => ctx.presets.has(id) || ctx.live.has(id);
+    const available = has(c.preset);
     return el('article', { class: 'card', 'data-testid': `case-${c.id}`, 'aria-labelledby': `case-h-${c.id}` },
       el('h3', { id: `case-h-${c.id}` }, c.title),
       c.stand_in ? el('p', null, el('span', { class: 'badge stand-in' }, 'stand-in'), ' TPU fingerprint: not libtpu\u2019s value.') : null,
-      c.needsMlir ? el('p', null, el('span', { class: 'badge warnb' }, 'needs live MLIR'), ctx.mlir ? ' available in this build.' : ' not in this build.') : null,
+      c.needsMlir ? el('p', null, el('span', { class: 'badge warnb' }, 'needs live MLIR'), ' Computed live: the first click loads the MLIR canonicaliser (about 0.7 MB gzipped).') : null,
       el('p', null, c.text),
       el('p', { class: 'src-links' }, 'Source: ', link(c.source[0], c.source[1]), c.source2 ? [', ', link(c.source2[0], c.source2[1])] : null),
       el('div', { class: 'row' },
         el('button', { type: 'button', 'data-case': c.id, disabled: !available }, 'Show this case'),
-        c.alt ? el('button', { type: 'button', class: 'secondary', 'data-case-alt': c.id, disabled: !ctx.presets.has(c.alt.preset) }, c.alt.label) : null));
+        c.alt ? el('button', { type: 'button', class: 'secondary', 'data-case-alt': c.id, disabled: !has(c.alt.preset) }, c.alt.label) : null),
+      c.needsMlir ? el('p', { class: 'hint', 'data-case-status': c.id, 'aria-live': 'polite' }) : null);
   }));
-  root.addEventListener('click', (e) => {
+  root.addEventListener('click', async (e) => {
     const b = e.target.closest('button[data-case],button[data-case-alt]');
     if (!b) return;
     const c = cases.find((x) => x.id === (b.getAttribute('data-case') || b.getAttribute('data-case-alt')));
     if (!c) return;
-    if (b.hasAttribute('data-case-alt')) ctx.apply(c.alt.preset, c.alt.patch, { focus: true, announce: true });
-    else ctx.apply(c.preset, c.patchFn ? c.patchFn(ctx.resolvedOf(c.preset)) : c.patch, { focus: true, announce: true });
+    const which = b.hasAttribute('data-case-alt') ? c.alt : c;
+    if (c.needsMlir && !ctx.mlir) {
+      const status = root.querySelector(`[data-case-status="${CSS.escape(c.id)}"]`);
+      b.disabled = true;
+      if (status) status.textContent = 'Loading the live MLIR canonicaliser\u2026';
+      try {
+        await ctx.loadMlir();
+        if (status) status.textContent = '';
+      } catch (err) {
+        if (status) status.textContent = 'The live MLIR canonicaliser could not be loaded: ' + err.message;
+        return;
+      } finally {
+        b.disabled = false;
+      }
+    }
+    const patch = which.livePatch ? which.livePatch(ctx) : which.patchFn ? which.patchFn(ctx.resolvedOf(which.preset)) : which.patch;
+    ctx.apply(which.preset, patch, { focus: true, announce: true });
   });
 }
 

@@ -511,6 +511,67 @@ Expected<Json> parseJsonText(const std::string &text, const std::string &what) {
   return Error{"$", "malformed " + what + " JSON: " + sax.message};
 }
 
+namespace {
+/// Applies `patch` (without "base") over the fully resolved `merged`.
+Json applyPatch(Json merged, Json patch) {
+  // Union-valued members are replaced, not merged: a patch that picks a form
+  // (another accelerator form, compression as a name or a runtime, module
+  // bytes or module text) must not inherit the base's other form.
+  for (const char *k : {"accelerator", "compression"})
+    if (patch.contains(k) && merged.contains(k))
+      merged.erase(k);
+  if (patch.contains("module") && patch["module"].is_object() &&
+      merged.contains("module") && merged["module"].is_object()) {
+    Json &m = merged["module"];
+    if (patch["module"].contains("text")) {
+      m.erase("entry1_b64");
+      m.erase("sym_name"); // read from the text, unless the patch names it
+    }
+    if (patch["module"].contains("entry1_b64"))
+      m.erase("text");
+    if (patch["module"].contains("ignore_callbacks"))
+      m.erase("ignore_custom_partitioning");
+    if (patch["module"].contains("ignore_custom_partitioning"))
+      m.erase("ignore_callbacks");
+  }
+  // Annotations describe the fixture, not the patched scenario.
+  for (const char *k : {"id", "title", "description", "provenance",
+                        "expected", "capture", "notes"})
+    merged.erase(k);
+  merged.merge_patch(patch);
+  return merged;
+}
+
+/// Resolves `doc`'s base chain bottom-up: the base is resolved completely
+/// before this document's patch is applied, so a null in the patch deletes
+/// the key wherever in the chain it was set.
+Expected<Json> resolveChain(const Json &doc, const FixtureResolver &resolver,
+                            int depth) {
+  auto it = doc.find("base");
+  if (it == doc.end())
+    return doc;
+  if (depth >= 8)
+    return Error{"$.base", "base chain deeper than 8 fixtures"};
+  if (!it->is_string())
+    return typeError("$.base", "a fixture id string", *it);
+  std::string id = it->get<std::string>();
+  if (!resolver)
+    return Error{"$.base", "no fixtures are available to resolve \"" + id +
+                               "\""};
+  auto base = resolver(id);
+  if (!base)
+    return Error{"$.base", base.error().message};
+  if (!base->is_object())
+    return Error{"$.base", "fixture \"" + id + "\" is not a JSON object"};
+  auto resolved = resolveChain(*base, resolver, depth + 1);
+  if (!resolved)
+    return resolved;
+  Json patch = doc;
+  patch.erase("base");
+  return applyPatch(std::move(*resolved), std::move(patch));
+}
+} // namespace
+
 Expected<Json> resolveBase(const Json &document,
                            const FixtureResolver &resolver) {
   if (!document.is_object())
@@ -525,53 +586,7 @@ Expected<Json> resolveBase(const Json &document,
                                  schema->dump(-1, ' ', false,
                                               Json::error_handler_t::replace) +
                                  " (this engine reads schema 1)"};
-  Json doc = document;
-  for (int depth = 0; depth < 8; ++depth) {
-    auto it = doc.find("base");
-    if (it == doc.end())
-      return doc;
-    if (!it->is_string())
-      return typeError("$.base", "a fixture id string", *it);
-    std::string id = it->get<std::string>();
-    if (!resolver)
-      return Error{"$.base", "no fixtures are available to resolve \"" + id +
-                                 "\""};
-    auto base = resolver(id);
-    if (!base)
-      return Error{"$.base", base.error().message};
-    if (!base->is_object())
-      return Error{"$.base", "fixture \"" + id + "\" is not a JSON object"};
-    Json patch = doc;
-    patch.erase("base");
-    Json merged = *base;
-    // Union-valued members are replaced, not merged: a patch that picks a
-    // form (another accelerator form, compression as a name or a runtime,
-    // module bytes or module text) must not inherit the base's other form.
-    for (const char *k : {"accelerator", "compression"})
-      if (patch.contains(k) && merged.contains(k))
-        merged.erase(k);
-    if (patch.contains("module") && patch["module"].is_object() &&
-        merged.contains("module") && merged["module"].is_object()) {
-      Json &m = merged["module"];
-      if (patch["module"].contains("text")) {
-        m.erase("entry1_b64");
-        m.erase("sym_name"); // read from the text, unless the patch names it
-      }
-      if (patch["module"].contains("entry1_b64"))
-        m.erase("text");
-      if (patch["module"].contains("ignore_callbacks"))
-        m.erase("ignore_custom_partitioning");
-      if (patch["module"].contains("ignore_custom_partitioning"))
-        m.erase("ignore_callbacks");
-    }
-    // Annotations describe the fixture, not the patched scenario.
-    for (const char *k : {"id", "title", "description", "provenance",
-                          "expected", "capture", "notes"})
-      merged.erase(k);
-    merged.merge_patch(patch);
-    doc = std::move(merged);
-  }
-  return Error{"$.base", "base chain deeper than 8 fixtures"};
+  return resolveChain(document, resolver, 0);
 }
 
 Expected<Scenario> scenarioFromJson(const Json &j) {
