@@ -12,6 +12,7 @@
 #include "xla_subset.pb.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <map>
 #include <set>
@@ -155,10 +156,14 @@ std::string debugFieldLabel(uint32_t number) {
          std::to_string(number) + ")";
 }
 
+/// Parses a message the edits rewrite. JAX's copy goes through protobuf, which
+/// writes fields in number order; sorting here does the same for input that
+/// was not, and changes nothing for input a serializer wrote.
 Expected<WireMessage> parseNamed(const Bytes &bytes, const std::string &what) {
   auto m = WireMessage::parse(bytes);
   if (!m)
     return Error{"", what + ": " + m.error().message};
+  m->sortByNumber();
   return m;
 }
 
@@ -198,6 +203,13 @@ Expected<WireField> encodeDebugValue(const DebugOptionField &f, const Json &v,
   }
   if (!v.is_number_integer())
     return Error{path, "DebugOptions." + f.name + " is an integer (" + k + ")"};
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+    return Error{path, "DebugOptions." + f.name + ": integer out of range"};
+  if ((k.find("32") != std::string::npos || k == "enum") &&
+      (v.get<int64_t>() < INT32_MIN || v.get<int64_t>() > INT32_MAX))
+    return Error{path, "DebugOptions." + f.name + " is a " + k +
+                           ": " + std::to_string(v.get<int64_t>()) +
+                           " is out of range"};
   return WireField::makeVarint(f.number,
                                static_cast<uint64_t>(v.get<int64_t>()));
 }

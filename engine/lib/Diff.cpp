@@ -30,12 +30,18 @@ std::string rangeText(const std::vector<int> &xs) {
 }
 
 std::string quotedPy(const std::string &s) { return pyRepr(s); }
+
+std::string capitalised(std::string s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z')
+    s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
 } // namespace
 
 void writeSentence(Comparison &c) {
   if (c.cause == 0) {
     c.sentence = "Nothing moved: every entry's own digest is the same, so the "
-                 "keys are equal.";
+                 "hashes are equal.";
     return;
   }
   std::string s = "The cause is " + entryLabel(c.cause);
@@ -48,7 +54,7 @@ void writeSentence(Comparison &c) {
   }
   s += ".";
   if (!c.consequences.empty())
-    s += " " + rangeText(c.consequences) +
+    s += " " + capitalised(rangeText(c.consequences)) +
          " differ only as a consequence: their own digests are unchanged, "
          "but the running digest carries the change.";
   if (!c.alsoChanged.empty())
@@ -176,6 +182,32 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
   return out;
 }
 
+namespace {
+/// Inputs that differ but feed identical bytes: hash-string has no
+/// separator, so ["ab", "c"] and ["a", "bc"] collide.
+void noteCollisions(const KeyResult &a, const KeyResult &b,
+                    std::vector<std::string> &notes) {
+  const EntryResult &pa = a.entries[2], &pb = b.entries[2];
+  if (pa.bytes == pb.bytes &&
+      (pa.partBytes(0) != pb.partBytes(0) || pa.partBytes(1) != pb.partBytes(1)))
+    notes.push_back("platform " + pyRepr(pa.partBytes(0)) + " + " +
+                    pyRepr(pa.partBytes(1)) + " and " +
+                    pyRepr(pb.partBytes(0)) + " + " + pyRepr(pb.partBytes(1)) +
+                    " differ but feed the same bytes: hash-string puts no "
+                    "separator between strings");
+  std::vector<std::string> fa, fb;
+  for (const auto &f : a.flags)
+    if (f.included)
+      fa.push_back(f.flag);
+  for (const auto &f : b.flags)
+    if (f.included)
+      fb.push_back(f.flag);
+  if (a.entries[3].bytes == b.entries[3].bytes && fa != fb)
+    notes.push_back("the kept flags differ but feed the same bytes: flags are "
+                    "hashed one after another with no separator");
+}
+} // namespace
+
 Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   Comparison c;
   for (int i = 1; i <= kNumEntries; ++i) {
@@ -190,7 +222,26 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
       c.consequences.push_back(i);
     }
   }
+  std::vector<std::string> extra;
+  if (a.profile != b.profile)
+    extra.push_back(std::string("The profile changed (") +
+                    profileName(a.profile) + " \u2192 " + profileName(b.profile) +
+                    "): the two keys follow different versions of cache_key.py.");
+  if (c.cause == 0) {
+    noteCollisions(a, b, c.details);
+    if (a.symName != b.symName)
+      c.details.push_back("only the module name differs (" + pyRepr(a.symName) +
+                          " \u2192 " + pyRepr(b.symName) +
+                          "): it is the key's readable prefix, not hashed");
+  }
   writeSentence(c);
+  if (c.cause == 0 && !c.details.empty()) {
+    c.sentence += " But:";
+    for (const auto &d : c.details)
+      c.sentence += " " + d + ".";
+  }
+  for (const auto &e : extra)
+    c.sentence = e + " " + c.sentence;
   return c;
 }
 

@@ -39,13 +39,13 @@ Expected<WireMessage> WireMessage::parse(const Bytes &bytes) {
   WireMessage msg;
   while (true) {
     int at = in.CurrentPosition();
+    if (static_cast<size_t>(at) == bytes.size())
+      return msg;
     uint32_t tag = in.ReadTag();
-    if (tag == 0) {
-      if (static_cast<size_t>(in.CurrentPosition()) == bytes.size())
-        return msg;
-      return Error{"", "malformed protobuf: invalid tag at byte " +
+    if (tag == 0)
+      return Error{"", "malformed protobuf: invalid tag (field number 0 or a "
+                       "malformed varint) at byte " +
                            std::to_string(at)};
-    }
     WireField f;
     f.number = tag >> 3;
     if (f.number == 0)
@@ -137,6 +137,13 @@ size_t WireMessage::removeAll(uint32_t number) {
                               }),
                fields.end());
   return before - fields.size();
+}
+
+void WireMessage::sortByNumber() {
+  std::stable_sort(fields.begin(), fields.end(),
+                   [](const WireField &a, const WireField &b) {
+                     return a.number < b.number;
+                   });
 }
 
 void WireMessage::setSorted(WireField field) {

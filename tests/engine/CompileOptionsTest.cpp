@@ -171,3 +171,30 @@ TEST(CompileOptions, MalformedProtobufIsAnErrorWithOffset) {
   EXPECT_NE(r2.error().message.find("wire type 3"), std::string::npos)
       << r2.error().message;
 }
+
+// Found by fuzz_compile_options: DebugOptions fields out of number order made
+// the edits depend on where the zeroed fields sat; applying them twice moved
+// field 153. JAX's copy is re-serialized by protobuf (number order), so the
+// engine now orders edited messages the same way, and the edits are
+// idempotent.
+TEST(CompileOptions, RegressionUnsortedFieldsEditIdempotently) {
+  Bytes input = readText(sourcePath("tests/fuzz/regressions/compile_options_unsorted_debug_fields"));
+  ASSERT_FALSE(input.empty());
+  for (const char *platform : {"cpu", "gpu", "tpu"}) {
+    auto once = applyCacheKeyEdits(input, Profile::Main, platform);
+    ASSERT_TRUE(once) << once.error().str();
+    auto twice = applyCacheKeyEdits(once->output, Profile::Main, platform);
+    ASSERT_TRUE(twice);
+    EXPECT_EQ(toHex(once->output), toHex(twice->output)) << platform;
+  }
+}
+
+// A zero tag or a bad varint where a tag belongs is malformed, not the end.
+TEST(CompileOptions, ZeroOrBadTagsAreMalformed) {
+  for (const Bytes &bad : {Bytes("\x00", 1), Bytes("\xff"), Bytes("\xff\xff"),
+                           Bytes("\x08\x01\xff")}) {
+    auto r = applyCacheKeyEdits(bad, Profile::Main, "cpu");
+    ASSERT_FALSE(r) << toHex(bad);
+    EXPECT_NE(r.error().message.find("malformed protobuf"), std::string::npos);
+  }
+}

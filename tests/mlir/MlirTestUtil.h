@@ -3,6 +3,7 @@
 #ifndef CACHEKEY_TESTS_MLIRTESTUTIL_H
 #define CACHEKEY_TESTS_MLIRTESTUTIL_H
 
+#include "../engine/TestUtil.h" // sourcePath, readText, loadJson
 #include "cachekey/Scenario.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -18,23 +19,6 @@
 #include <string>
 
 namespace cachekey::test {
-
-inline std::string sourcePath(const std::string &rel) {
-  return std::string(CACHEKEY_SOURCE_DIR) + "/" + rel;
-}
-
-inline std::string readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-inline Json loadJson(const std::string &rel) {
-  Json j = Json::parse(readText(sourcePath(rel)), nullptr, false);
-  EXPECT_FALSE(j.is_discarded()) << rel;
-  return j;
-}
 
 /// `capture.<which>` of a fixture: real jaxlib module text, with locations.
 inline std::string fixtureModule(const std::string &id,

@@ -3,23 +3,14 @@
 // announcement, and no animation under prefers-reduced-motion.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, open, shot } from './helpers.mjs';
+import { newPage, open, shot, useBrowser } from './helpers.mjs';
 
-let server;
-let browser;
+const env = useBrowser(before, after);
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 test('every visible text meets WCAG AA contrast against its background', async () => {
-  const page = await newPage(browser);
-  await open(page, server.url);
+  const page = await newPage(env.browser);
+  await open(page, env.server.url);
   // show the parts that start hidden: a cause, the logs table, the flags
   await page.fill('[data-testid="xla-flags"]', '--xla_dump_to=/tmp/x --xla_gpu_autotune_level=1');
   await page.click('[data-testid="logs-example"]');
@@ -77,8 +68,8 @@ test('every visible text meets WCAG AA contrast against its background', async (
 });
 
 test('every control has a label', async () => {
-  const page = await newPage(browser);
-  await open(page, server.url);
+  const page = await newPage(env.browser);
+  await open(page, env.server.url);
   const unlabeled = await page.$$eval('input, select, textarea, button', (ns) => ns
     .filter((n) => !(n.labels && n.labels.length) && !n.getAttribute('aria-label') && !n.getAttribute('aria-labelledby') && !(n.tagName === 'BUTTON' && n.textContent.trim()))
     .map((n) => n.id || n.outerHTML.slice(0, 60)));
@@ -87,8 +78,8 @@ test('every control has a label', async () => {
 });
 
 test('tabbing through the page always shows where focus is', async () => {
-  const page = await newPage(browser);
-  await open(page, server.url);
+  const page = await newPage(env.browser);
+  await open(page, env.server.url);
   const invisible = [];
   for (let i = 0; i < 80; i++) {
     await page.keyboard.press('Tab');
@@ -105,8 +96,8 @@ test('tabbing through the page always shows where focus is', async () => {
 });
 
 test('digest changes are announced in an aria-live region', async () => {
-  const page = await newPage(browser);
-  await open(page, server.url);
+  const page = await newPage(env.browser);
+  await open(page, env.server.url);
   assert.equal(await page.getAttribute('[data-testid="announce"]', 'aria-live'), 'polite');
   await page.fill('[data-testid="jaxlib"]', '0.10.3');
   await page.waitForFunction(() => /Key changed\. The cause is entry 2/.test(document.querySelector('[data-testid="announce"]').textContent));
@@ -114,15 +105,15 @@ test('digest changes are announced in an aria-live region', async () => {
 });
 
 test('the running hash animates, except under prefers-reduced-motion', async () => {
-  const moving = await newPage(browser);
-  await open(moving, server.url);
+  const moving = await newPage(env.browser);
+  await open(moving, env.server.url);
   await moving.fill('[data-testid="custom-hook"]', 'x');
   assert.match(await moving.getAttribute('#entries', 'class'), /flow-[ab]/);
   assert.notEqual(await moving.$eval('[data-testid="entry-3"]', (e) => getComputedStyle(e).animationName), 'none');
   await moving.close();
 
-  const still = await newPage(browser, { reducedMotion: 'reduce' });
-  await open(still, server.url);
+  const still = await newPage(env.browser, { reducedMotion: 'reduce' });
+  await open(still, env.server.url);
   await still.fill('[data-testid="custom-hook"]', 'x');
   assert.doesNotMatch(await still.getAttribute('#entries', 'class'), /flow-/);
   assert.equal(await still.$eval('[data-testid="entry-3"]', (e) => getComputedStyle(e).animationName), 'none');
@@ -131,8 +122,8 @@ test('the running hash animates, except under prefers-reduced-motion', async () 
 });
 
 test('a narrow screen stacks the exhibits without horizontal scrolling', async () => {
-  const page = await newPage(browser, { viewport: { width: 390, height: 900 } });
-  await open(page, server.url);
+  const page = await newPage(env.browser, { viewport: { width: 390, height: 900 } });
+  await open(page, env.server.url);
   await page.fill('[data-testid="custom-hook"]', 'x');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);

@@ -91,3 +91,25 @@ export const shot = (page, name, selector) => (selector
 
 /** Waits until the page has written the scenario link (it is debounced). */
 export const linkSettled = (page) => page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+
+/**
+ * Starts the static server and Chromium before the file's tests and stops
+ * them after; returns an object whose `server` and `browser` are set once
+ * its `ready` promise resolves.
+ */
+export function useBrowser(before, after) {
+  let started;
+  // Later `before` hooks of the file may run alongside this one: they await
+  // `ready` before using the browser.
+  const ctx = { ready: new Promise((r) => { started = r; }) };
+  before(async () => {
+    ctx.server = await startServer();
+    ctx.browser = await launch();
+    started();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.server?.close();
+  });
+  return ctx;
+}

@@ -4,21 +4,16 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startServer, launch, newPage, open, roles, DEFAULT_KEY, nodeEngine, shot, fixture, artifacts } from './helpers.mjs';
+import { newPage, open, roles, DEFAULT_KEY, nodeEngine, shot, fixture, artifacts, useBrowser } from './helpers.mjs';
 
-let server;
-let browser;
+const env = useBrowser(before, after);
 let engine;
 
 before(async () => {
-  server = await startServer();
-  browser = await launch();
+  await env.ready;
   engine = await nodeEngine();
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+
 
 /**
  * A version-1 link around any text, made by hand: a zstd frame holding one
@@ -77,10 +72,10 @@ test('malformed, oversized and older-schema links show a message and the page st
     ['decompression bomb', link({ schema: 1, base: 'add_1x1', custom_hook: 'x'.repeat(3 << 20) })],
   ];
   assert.ok(cases.length >= 20);
-  const page = await newPage(browser);
+  const page = await newPage(env.browser);
   for (const [label, hash] of cases) {
     await page.goto('about:blank');
-    await open(page, server.url + hash);
+    await open(page, env.server.url + hash);
     const msg = await page.locator('[data-testid="link-error"]');
     assert.equal(await msg.isVisible(), true, `${label}: message shown`);
     const text = await msg.textContent();
@@ -105,7 +100,7 @@ test('malformed, oversized and older-schema links show a message and the page st
 test('markup in every string field arrives by link, renders as text and never runs', async () => {
   const payloads = ['<img src=x onerror=window.__xss=1>', '"><script>window.__xss=1</script>'];
   const add = fixture('add_1x1');
-  const page = await newPage(browser);
+  const page = await newPage(env.browser);
   for (const x of payloads) {
     const docs = [
       {
@@ -125,7 +120,7 @@ test('markup in every string field arrives by link, renders as text and never ru
       const ok = engine.computeKey(doc);
       assert.equal(ok.error, undefined, JSON.stringify(ok.error));
       await page.goto('about:blank');
-      await open(page, server.url + link(doc));
+      await open(page, env.server.url + link(doc));
       assert.equal(await page.isVisible('[data-testid="link-error"]'), false);
       await page.waitForTimeout(150);
       assert.equal(await page.evaluate(() => window.__xss), undefined, x);
@@ -169,17 +164,17 @@ test('embed mode renders one exhibit without page chrome and posts its height', 
 </script>
 <iframe src=${JSON.stringify(src)} title="cache key exhibit" style="width:900px;height:300px;border:0"></iframe>`;
   for (const exhibit of ['entries', 'flags', 'trace', 'logs']) {
-    const page = await newPage(browser, { viewport: { width: 1000, height: 900 } });
-    const src = server.url + '?embed=' + exhibit;
+    const page = await newPage(env.browser, { viewport: { width: 1000, height: 900 } });
+    const src = env.server.url + '?embed=' + exhibit;
     await page.route('**/__docs_parent.html', (route) => route.fulfill({ contentType: 'text/html', body: parentHtml(src) }));
-    await page.goto(server.url + '__docs_parent.html');
+    await page.goto(env.server.url + '__docs_parent.html');
     await page.waitForFunction(() => window.__msgs.length > 0, null, { timeout: 20000 });
     const frame = page.frames().find((f) => f.url().includes('embed=' + exhibit));
     await frame.waitForSelector('html[data-ready="true"]');
     await page.waitForTimeout(300);
     const msgs = await page.evaluate(() => window.__msgs);
     const last = msgs[msgs.length - 1];
-    assert.equal(last.origin, new URL(server.url).origin);
+    assert.equal(last.origin, new URL(env.server.url).origin);
     assert.ok(last.height > 100, JSON.stringify(msgs));
     assert.equal(await frame.isVisible('.site-header'), false, `${exhibit}: no header`);
     assert.equal(await frame.isVisible('#cases'), false);
@@ -208,8 +203,8 @@ test('embed mode renders one exhibit without page chrome and posts its height', 
 });
 
 test('an unknown exhibit name says so', async () => {
-  const page = await newPage(browser);
-  await page.goto(server.url + '?embed=%3Cb%3Ebold%3C%2Fb%3E');
+  const page = await newPage(env.browser);
+  await page.goto(env.server.url + '?embed=%3Cb%3Ebold%3C%2Fb%3E');
   await page.waitForFunction(() => /Unknown exhibit/.test(document.getElementById('status').textContent));
   assert.equal(await page.$$eval('b', (b) => b.length), 0);
   assert.deepEqual(page.errors, []);
@@ -217,8 +212,8 @@ test('an unknown exhibit name says so', async () => {
 });
 
 test('roles survive a reload of a permalink (same page, no state kept)', async () => {
-  const page = await newPage(browser);
-  await open(page, server.url + link({ schema: 1, base: 'add_1x1', jaxlib_version: '0.10.3' }));
+  const page = await newPage(env.browser);
+  await open(page, env.server.url + link({ schema: 1, base: 'add_1x1', jaxlib_version: '0.10.3' }));
   const r1 = await roles(page);
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]');

@@ -6,19 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { startServer, launch, newPage, open, roles, expectedRoles, fixture, shot, linkSettled } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, fixture, shot, linkSettled, useBrowser } from './helpers.mjs';
 
-let server;
-let browser;
+const env = useBrowser(before, after);
 
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 const SAME = expectedRoles(99);
 const ADD_TEXT = fixture('add_1x1').capture.module_generic;
@@ -26,7 +17,7 @@ const LINES_META_TEXT = fixture('lines_a_meta').capture.module_generic;
 
 /** A page that records every path it requests. */
 async function tracked() {
-  const page = await newPage(browser);
+  const page = await newPage(env.browser);
   page.paths = [];
   page.on('request', (r) => page.paths.push(new URL(r.url()).pathname));
   return page;
@@ -50,7 +41,7 @@ const keys = async (page) => [await page.textContent('[data-testid="baseline-key
 
 test('first view loads nothing under mlir/; opening the editor loads the module and the texts', async () => {
   const page = await tracked();
-  await open(page, server.url);
+  await open(page, env.server.url);
   await page.waitForTimeout(300);
   assert.ok(!page.paths.some((p) => p.includes('/mlir/')), page.paths.join(','));
   assert.equal(await page.$eval('#module-text', (t) => t.disabled), true);
@@ -81,7 +72,7 @@ test('first view loads nothing under mlir/; opening the editor loads the module 
 
 test('a location-only edit keeps every entry; an op edit makes entry 1 the cause', async () => {
   const page = await tracked();
-  await open(page, server.url);
+  await open(page, env.server.url);
   await openEditor(page);
 
   const moved = ADD_TEXT.replace('capture.py":137:29', 'capture.py":12:3');
@@ -104,7 +95,7 @@ test('a location-only edit keeps every entry; an op edit makes entry 1 the cause
 
 test('with include_metadata the same location edit makes entry 1 the cause', async () => {
   const page = await tracked();
-  await open(page, server.url);
+  await open(page, env.server.url);
   // A preset captured with metadata in the key: the baseline is computed
   // live from its text with locations kept, like the perturbed one.
   await page.selectOption('#preset', 'lines_a_meta');
@@ -141,7 +132,7 @@ test('with include_metadata the same location edit makes entry 1 the cause', asy
 
 test('malformed MLIR shows the line:column error; the page stays usable and the next edit works', async () => {
   const page = await tracked();
-  await open(page, server.url);
+  await open(page, env.server.url);
   await openEditor(page);
   await edit(page, ADD_TEXT.replace('"stablehlo.add"(%arg0, %arg1)', '"stablehlo.add"((%arg0, %arg1)'));
   await page.waitForSelector('[data-testid="module-text-error"]:not([hidden])');
@@ -169,7 +160,7 @@ test('malformed MLIR shows the line:column error; the page stays usable and the 
 
 test('a permalink of edited text reopens it, loading the MLIR module by itself', async () => {
   const page = await tracked();
-  await open(page, server.url);
+  await open(page, env.server.url);
   await openEditor(page);
   const edited = ADD_TEXT.replace('"stablehlo.add"', '"stablehlo.multiply"');
   await edit(page, edited);
@@ -194,7 +185,7 @@ test('a permalink of edited text reopens it, loading the MLIR module by itself',
 
 test('edited text too long for a link goes through a file, which loads the MLIR module too', async () => {
   const page = await tracked();
-  await open(page, server.url);
+  await open(page, env.server.url);
   await openEditor(page);
   // A comment of 24,000 pseudo-random hex digits: no link can hold it.
   let x = 12345;
@@ -211,7 +202,7 @@ test('edited text too long for a link goes through a file, which loads the MLIR 
   await page.close();
 
   const p2 = await tracked();
-  await open(p2, server.url);
+  await open(p2, env.server.url);
   assert.ok(!p2.paths.some((p) => p.includes('/mlir/')));
   await p2.setInputFiles('[data-testid="upload-scenario"]', file);
   await p2.waitForFunction(() => /Opened/.test(document.querySelector('[data-testid="upload-status"]').textContent), null, { timeout: 30000 });
@@ -225,7 +216,7 @@ test('edited text too long for a link goes through a file, which loads the MLIR 
 
 test('Pallas kernels (PR #35699), live: main strips the kernel\u2019s location, 0.10.2 hashes it', async () => {
   const page = await tracked();
-  await open(page, server.url);
+  await open(page, env.server.url);
   await page.click('[data-testid="case-pallas"] button[data-case]');
   await mlirReady(page);
   await page.waitForFunction(() => document.querySelector('#preset').value === 'pallas_kernel');

@@ -5,22 +5,17 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { startServer, launch, newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useBrowser } from './helpers.mjs';
 
-let server;
-let browser;
+const env = useBrowser(before, after);
 let page;
 
 before(async () => {
-  server = await startServer();
-  browser = await launch();
-  page = await newPage(browser);
-  await open(page, server.url);
+  await env.ready;
+  page = await newPage(env.browser);
+  await open(page, env.server.url);
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+
 beforeEach(async () => {
   await page.click('[data-testid="reset"]');
   if (await page.$eval('#preset', (s) => s.value) !== 'add_1x1') {
@@ -257,10 +252,10 @@ test('permalinks: one perturbation is a short link that reopens the same key and
     assert.match(hash, /^#s1=[A-Za-z0-9_-]+$/, label);
     const link = await page.inputValue('[data-testid="permalink"]');
     assert.ok(link.length <= 300, `${label}: ${link.length} chars`);
-    assert.equal(link, server.url + hash, label);
+    assert.equal(link, env.server.url + hash, label);
     const key = await finalKey();
     const r = await roles(page);
-    const p2 = await newPage(browser);
+    const p2 = await newPage(env.browser);
     await open(p2, link);
     assert.equal(await p2.textContent('[data-testid="final-key"]'), key, label);
     assert.deepEqual(await roles(p2), r, label);
@@ -274,7 +269,7 @@ test('permalinks: a case study with a derived preset round-trips; a huge module 
   await page.click('[data-testid="case-gpu-multiprocess"] button[data-case]');
   await linkSettled(page);
   const link = await page.inputValue('[data-testid="permalink"]');
-  const p2 = await newPage(browser);
+  const p2 = await newPage(env.browser);
   await open(p2, link);
   assert.equal(await p2.textContent('[data-testid="final-key"]'), await finalKey());
   assert.equal(await p2.$eval('#preset', (s) => s.value), 'gpu_2proc');
@@ -362,10 +357,10 @@ test('keyboard: controls are reachable, focus is visible, targets are at least 2
 // Budgets (DOM update time, first-view transfer, time to interactive) are
 // measured by bench/page_bench.mjs, not asserted here.
 test('first view loads no MLIR module', async () => {
-  const p = await newPage(browser);
+  const p = await newPage(env.browser);
   const urls = [];
   p.on('response', (r) => urls.push(new URL(r.url()).pathname));
-  await open(p, server.url);
+  await open(p, env.server.url);
   assert.ok(urls.some((u) => u.endsWith('cachekey_engine.wasm')), urls.join(','));
   assert.ok(!urls.some((u) => /mlir/.test(u)), urls.join(','));
   await p.close();

@@ -67,6 +67,11 @@ struct WireMessage {
 
   /// Removes every occurrence of `number`; returns how many there were.
   size_t removeAll(uint32_t number);
+
+  /// Orders the fields by number, keeping the order of equal numbers, as
+  /// protobuf's serializer writes a parsed message. A no-op on what a
+  /// protobuf serializer wrote.
+  void sortByNumber();
 };
 
 } // namespace cachekey
