@@ -469,6 +469,7 @@ Expected<CompressionSpec> readCompression(const Json &j,
                                           const std::string &path) {
   CompressionSpec c;
   if (j.is_string()) {
+    // Any string: `cache_key.get` hashes whatever name it is given.
     c.name = j.get<std::string>();
     return c;
   }
@@ -477,8 +478,10 @@ Expected<CompressionSpec> readCompression(const Json &j,
   TRY(checkKeys(j, path, {"python", "zstandard_installed"}));
   std::string py;
   TRY(readString(j, "python", path, py, true));
-  int major = 0, minor = 0;
-  if (std::sscanf(py.c_str(), "%d.%d", &major, &minor) != 2)
+  int major = 0, minor = 0, used = 0;
+  if (py.size() > 7 ||
+      std::sscanf(py.c_str(), "%d.%d%n", &major, &minor, &used) != 2 ||
+      used != static_cast<int>(py.size()) || major < 3 || minor < 0)
     return Error{keyPath(path, "python"),
                  "expected a Python version such as \"3.13\", got \"" + py +
                      "\""};

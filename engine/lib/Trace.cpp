@@ -142,44 +142,34 @@ std::vector<std::pair<bool, std::string>> singlePassFlags(const ParsedKey &k) {
   return k.flagLines;
 }
 
-Expected<Comparison> compareLogs(const std::string &logA,
-                                 const std::string &logB) {
-  ParsedLog logs[2] = {parseLog(logA), parseLog(logB)};
-  const char *names[2] = {"log A", "log B"};
-  for (int l = 0; l < 2; ++l) {
-    if (logs[l].keys.empty()) {
-      std::string msg = "no cache-key lines found. Enable them with "
-                        "logging.getLogger(\"jax._src.cache_key\")"
-                        ".setLevel(logging.DEBUG) and paste the lines that "
-                        "contain \"get_cache_key hash\"";
-      if (!logs[l].problems.empty())
-        msg += " (" + logs[l].problems.front() + ")";
-      return Error{names[l], msg};
-    }
-    const ParsedKey &k = logs[l].keys.front();
-    std::vector<std::string> missing;
-    for (int i = 0; i < kNumEntries; ++i) {
-      if (!k.digest[i])
-        missing.push_back(std::string("\"hash of serialized ") +
-                          kEntryNames[i] + "\"");
-      if (!k.running[i])
-        missing.push_back(std::string("\"hash after serializing ") +
-                          kEntryNames[i] + "\"");
-    }
-    if (!missing.empty()) {
-      std::string msg = "the key starting at line " +
-                        std::to_string(k.firstLine) + " is incomplete; missing " +
-                        std::to_string(missing.size()) + " of 16 digest lines: ";
-      for (size_t i = 0; i < missing.size() && i < 4; ++i)
-        msg += (i ? ", " : "") + missing[i];
-      if (missing.size() > 4)
-        msg += ", …";
-      if (!logs[l].problems.empty())
-        msg += ". Also: " + logs[l].problems.front();
-      return Error{names[l], msg};
-    }
+namespace {
+/// An Error when `k` lacks any of its 16 digest lines.
+std::optional<Error> checkComplete(const ParsedKey &k, const ParsedLog &log,
+                                   const std::string &name) {
+  std::vector<std::string> missing;
+  for (int i = 0; i < kNumEntries; ++i) {
+    if (!k.digest[i])
+      missing.push_back(std::string("\"hash of serialized ") + kEntryNames[i] +
+                        "\"");
+    if (!k.running[i])
+      missing.push_back(std::string("\"hash after serializing ") +
+                        kEntryNames[i] + "\"");
   }
-  const ParsedKey &a = logs[0].keys.front(), &b = logs[1].keys.front();
+  if (missing.empty())
+    return std::nullopt;
+  std::string msg = "the key starting at line " + std::to_string(k.firstLine) +
+                    " is incomplete; missing " +
+                    std::to_string(missing.size()) + " of 16 digest lines: ";
+  for (size_t i = 0; i < missing.size() && i < 4; ++i)
+    msg += (i ? ", " : "") + missing[i];
+  if (missing.size() > 4)
+    msg += ", \u2026";
+  if (!log.problems.empty())
+    msg += ". Also: " + log.problems.front();
+  return Error{name, msg};
+}
+
+Comparison compareKeys(const ParsedKey &a, const ParsedKey &b) {
   Comparison c;
   for (int i = 0; i < kNumEntries; ++i) {
     bool own = *a.digest[i] != *b.digest[i];
@@ -201,12 +191,64 @@ Expected<Comparison> compareLogs(const std::string &logA,
                         "bytes, so it cannot say more)");
   }
   writeSentence(c);
-  for (int l = 0; l < 2; ++l)
-    if (logs[l].keys.size() > 1)
-      c.sentence += " (" + std::string(names[l]) + " holds " +
-                    std::to_string(logs[l].keys.size()) +
-                    " key computations; the first of each was compared.)";
   return c;
+}
+} // namespace
+
+Expected<Comparison> compareLogs(const std::string &logA,
+                                 const std::string &logB,
+                                 const std::string &nameA,
+                                 const std::string &nameB) {
+  ParsedLog logs[2] = {parseLog(logA), parseLog(logB)};
+  const std::string names[2] = {nameA, nameB};
+  for (int l = 0; l < 2; ++l) {
+    if (logs[l].keys.empty()) {
+      std::string msg = "no cache-key lines found. Enable them with "
+                        "logging.getLogger(\"jax._src.cache_key\")"
+                        ".setLevel(logging.DEBUG) and paste the lines that "
+                        "contain \"get_cache_key hash\"";
+      if (!logs[l].problems.empty())
+        msg += " (" + logs[l].problems.front() + ")";
+      return Error{names[l], msg};
+    }
+  }
+  // A real run logs one key per compilation (JAX's own small programs
+  // included). Keys are paired in order; the first pair that differs is
+  // explained.
+  size_t pairs = std::min(logs[0].keys.size(), logs[1].keys.size());
+  Comparison result;
+  size_t chosen = 0;
+  for (size_t i = 0; i < pairs; ++i) {
+    for (int l = 0; l < 2; ++l)
+      if (auto e = checkComplete(logs[l].keys[i], logs[l], names[l]))
+        return *e;
+    Comparison c = compareKeys(logs[0].keys[i], logs[1].keys[i]);
+    if (i == 0 || (result.cause == 0 && c.cause != 0)) {
+      result = c;
+      chosen = i;
+    }
+    if (result.cause != 0)
+      break;
+  }
+  size_t na = logs[0].keys.size(), nb = logs[1].keys.size();
+  if (na > 1 || nb > 1) {
+    auto which = [&](int l) {
+      const auto &k = logs[l].keys[chosen];
+      return k.moduleName ? " (" + *k.moduleName + ")" : std::string();
+    };
+    std::string prefix = names[0] + " holds " + std::to_string(na) +
+                         " key computations and " + names[1] + " " +
+                         std::to_string(nb) + "; paired in order, ";
+    prefix += result.cause != 0
+                  ? "key " + std::to_string(chosen + 1) + which(0) +
+                        " is the first pair that differs. "
+                  : "all " + std::to_string(pairs) + " pairs are equal. ";
+    if (na != nb)
+      prefix += "The logs hold different numbers of keys, so the runs "
+                "compiled different sets of programs. ";
+    result.sentence = prefix + result.sentence;
+  }
+  return result;
 }
 
 } // namespace cachekey

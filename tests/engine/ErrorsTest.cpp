@@ -58,6 +58,11 @@ TEST(Errors, WrongTypesNameTheirPath) {
               "$.compile_options.edits.debug_options.xla_dump_to", "is a string");
 }
 
+TEST(Errors, CompressionRuntimeNeedsAPythonVersion) {
+  expectError(patchError({{"compression", {{"python", "3.9999999999999999999"}}}}),
+              "$.compression.python", "expected a Python version");
+}
+
 TEST(Errors, BadBase64NamesTheOffset) {
   expectError(patchError({{"compile_options", {{"proto_b64", "AAA*"}}}}),
               "$.compile_options.proto_b64", "character '*' at offset 3");

@@ -84,3 +84,17 @@ TEST(Trace, GarbledDigestAndEmptyLogAreReported) {
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("no cache-key lines"), std::string::npos);
 }
+
+TEST(Trace, SeveralKeysPerLogArePairedInOrder) {
+  // A real run logs a key per compiled program; here the first program is
+  // the same in both logs and the second differs.
+  std::string a = capturedLog("add_1x1") + capturedLog("add_1x1");
+  std::string b = capturedLog("add_1x1") + capturedLog("mul_2x2");
+  auto c = compareLogs(a, b);
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->cause, 1);
+  EXPECT_NE(c->sentence.find("key 2"), std::string::npos) << c->sentence;
+  auto same = compareLogs(a, a);
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->cause, 0);
+}

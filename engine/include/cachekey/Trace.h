@@ -53,10 +53,14 @@ ParsedLog parseLog(const std::string &text);
 /// as it does under DEBUG.
 std::vector<std::pair<bool, std::string>> singlePassFlags(const ParsedKey &key);
 
-/// Compares the first key of each log. Missing entries (a truncated log) are
-/// Errors naming the log and the entry.
+/// Compares two logs. A log may hold several key computations (one per
+/// compiled program); they are paired in order and the first pair whose
+/// digests differ is explained. Missing lines (a truncated log) are Errors
+/// naming the log (`nameA` / `nameB`) and the entry.
 Expected<Comparison> compareLogs(const std::string &logA,
-                                 const std::string &logB);
+                                 const std::string &logB,
+                                 const std::string &nameA = "log A",
+                                 const std::string &nameB = "log B");
 
 } // namespace cachekey
 

@@ -19,6 +19,8 @@
 #endif
 
 #include <cstdio>
+#include <new>
+#include <sys/stat.h>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -50,17 +52,30 @@ int fail(const Error &e) {
   return 2;
 }
 
+/// Largest input file the CLI reads (a 200 MB module as base64 JSON fits).
+constexpr size_t kMaxInputBytes = size_t(1) << 30;
+
 Expected<std::string> readFile(const std::string &path) {
-  std::ostringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-    return ss.str();
+  std::istream *in = &std::cin;
+  std::ifstream file;
+  if (path != "-") {
+    struct stat st;
+    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      return Error{path, "is a directory, not a file"};
+    file.open(path, std::ios::binary);
+    if (!file)
+      return Error{path, std::string("cannot read file: ") + std::strerror(errno)};
+    in = &file;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{path, std::string("cannot read file: ") + std::strerror(errno)};
-  ss << in.rdbuf();
-  return ss.str();
+  std::string out;
+  char buf[1 << 16];
+  while (*in) {
+    in->read(buf, sizeof buf);
+    out.append(buf, static_cast<size_t>(in->gcount()));
+    if (out.size() > kMaxInputBytes)
+      return Error{path, "input is larger than 1 GiB; the CLI refuses it"};
+  }
+  return out;
 }
 
 FixtureResolver resolverFor(const std::string &dir) {
@@ -139,15 +154,33 @@ void printExplain(const KeyResult &r) {
 
 } // namespace
 
+int run(int argc, char **argv);
+
 int main(int argc, char **argv) {
 #ifdef CACHEKEY_WITH_MLIR
   registerMlirCanonicalizer(); // module text is canonicalised live
 #endif
+  // Inputs are bounded, but a scenario can still ask for more memory than
+  // the machine has; say so instead of aborting.
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc &) {
+    std::cerr << "cachekey: out of memory\n";
+    return 2;
+  }
+}
+
+int run(int argc, char **argv) {
   if (argc < 2)
     return usage();
   std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    usage();
+    return 0;
+  }
   std::vector<std::string> files;
   bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
+  bool usedFixtures = false, usedProfile = false;
   std::string fixtures = CACHEKEY_DEFAULT_FIXTURES, profile = "main";
   if (const char *env = std::getenv("CACHEKEY_FIXTURES"))
     fixtures = env;
@@ -161,13 +194,33 @@ int main(int argc, char **argv) {
       includeMetadata = true;
     else if (a == "--ignore-custom-partitioning")
       ignoreCp = true;
-    else if ((a == "--fixtures" || a == "--profile") && i + 1 < argc)
+    else if (a == "--fixtures" || a == "--profile") {
+      if (i + 1 >= argc)
+        return std::cerr << "cachekey: " << a << " needs a value\n", usage();
       (a == "--fixtures" ? fixtures : profile) = argv[++i];
+      (a == "--fixtures" ? usedFixtures : usedProfile) = true;
+    }
     else if (a.size() > 1 && a[0] == '-' && a != "-")
       return std::cerr << "cachekey: unknown option " << a << "\n", usage();
     else
       files.push_back(a);
   }
+  // Refuse options the command does not use, rather than ignore them.
+  auto refuse = [&](bool used, const char *option) {
+    if (used)
+      std::cerr << "cachekey: " << option << " does not apply to " << cmd << "\n";
+    return used;
+  };
+  bool scenarios = cmd == "explain" || cmd == "diff" || cmd == "batch";
+  if (refuse(trace && cmd != "explain", "--trace") ||
+      refuse(json && cmd != "explain" && cmd != "diff" && cmd != "compare-logs",
+             "--json") ||
+      refuse(usedFixtures && !scenarios, "--fixtures") ||
+      refuse(usedProfile && cmd != "canonicalize",
+             "--profile (a scenario names its own profile)") ||
+      refuse((includeMetadata || ignoreCp) && cmd != "canonicalize",
+             "--include-metadata / --ignore-custom-partitioning"))
+    return usage();
   FixtureResolver resolver = resolverFor(fixtures);
 
   if (cmd == "explain") {
@@ -229,7 +282,7 @@ int main(int argc, char **argv) {
     auto b = readFile(files[1]);
     if (!b)
       return fail(b.error());
-    auto c = compareLogs(*a, *b);
+    auto c = compareLogs(*a, *b, files[0], files[1]);
     if (!c)
       return fail(c.error());
     if (json)
