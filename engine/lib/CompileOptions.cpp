@@ -542,9 +542,21 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
       if (!p.ParseFromString(da->payload))
         return Error{"", "DeviceAssignmentProto (ExecutableBuildOptionsProto "
                          "field 9) is malformed"};
+      // The counts come from the input bytes; bound them before allocating
+      // (no machine has a million devices; JAX would run out of memory).
+      const int64_t replicas = std::max(0, p.replica_count());
+      const int64_t computations = std::max(0, p.computation_count());
+      const int64_t limit = int64_t(1) << 20;
+      if (replicas > limit || computations > limit ||
+          replicas * computations > limit)
+        return Error{"", "DeviceAssignmentProto declares " +
+                             std::to_string(replicas) + "\u00d7" +
+                             std::to_string(computations) +
+                             " devices, more than the 1,048,576 this engine "
+                             "renumbers"};
       std::vector<std::vector<int64_t>> rows(
-          std::max(0, p.replica_count()),
-          std::vector<int64_t>(std::max(0, p.computation_count())));
+          static_cast<size_t>(replicas),
+          std::vector<int64_t>(static_cast<size_t>(computations)));
       for (size_t r = 0; r < rows.size(); ++r)
         for (size_t c = 0; c < rows[r].size(); ++c)
           rows[r][c] = static_cast<int64_t>(r * rows[r].size() + c);

@@ -198,3 +198,17 @@ TEST(CompileOptions, ZeroOrBadTagsAreMalformed) {
     EXPECT_NE(r.error().message.find("malformed protobuf"), std::string::npos);
   }
 }
+
+// Found by fuzz_compile_options: a DeviceAssignmentProto declaring billions
+// of devices made the GPU renumbering allocate without bound.
+TEST(CompileOptions, RegressionHugeDeviceAssignmentIsAnError) {
+  Bytes input = readText(sourcePath("tests/fuzz/regressions/compile_options_huge_device_assignment"));
+  ASSERT_FALSE(input.empty());
+  auto r = applyCacheKeyEdits(input, Profile::Main, "gpu");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("DeviceAssignmentProto declares"),
+            std::string::npos)
+      << r.error().message;
+  // cpu and tpu never renumber: the bytes pass through.
+  EXPECT_TRUE(applyCacheKeyEdits(input, Profile::Main, "cpu"));
+}
