@@ -258,3 +258,21 @@ TEST(Canonicalize, RegisteredCanonicalizerServesComputationEntry) {
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().path, "$.module.text");
 }
+
+// Reported by a tester: 3,000 nested regions overflowed MLIR's recursive
+// parser (a segfault). Deep nesting is now refused before parsing.
+TEST(Canonicalize, DeeplyNestedRegionsAreAnErrorNotACrash) {
+  const int n = 3000;
+  std::string text = "\"builtin.module\"() <{sym_name = \"a\"}> ({";
+  for (int i = 0; i < n; ++i)
+    text += "\"test.op\"() ({";
+  for (int i = 0; i < n; ++i)
+    text += "}) : () -> ()";
+  text += "}) : () -> ()";
+  ModuleSpec m;
+  m.text = text;
+  auto r = canonicalize(m, Profile::Main);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("nest more than"), std::string::npos)
+      << r.error().message;
+}

@@ -1,5 +1,7 @@
 //===- ModuleIO.cpp - Read and write MLIR modules -------------------------===//
 #include "cachekey/mlir/ModuleIO.h"
+
+#include <optional>
 #include "cachekey/mlir/RangeLocations.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -54,10 +56,51 @@ bool isMlirBytecode(const std::string &bytes) {
   return bytes.compare(0, 4, "ML\xEFR") == 0;
 }
 
+namespace {
+/// MLIR's parser recurses once per nested region, attribute or type; deep
+/// enough nesting overflows the stack (natively near 2,500 levels, sooner in
+/// wasm). Real modules nest a few dozen levels. Brackets inside string
+/// literals are not counted.
+constexpr int kMaxTextNesting = 256;
+
+std::optional<Error> checkNesting(const std::string &text) {
+  int depth = 0, line = 1;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n')
+      ++line;
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '{' || c == '[' || c == '(') {
+      if (++depth > kMaxTextNesting)
+        return Error{"", "cannot parse the module (MLIR text): " +
+                             std::to_string(line) +
+                             ": brackets nest more than " +
+                             std::to_string(kMaxTextNesting) +
+                             " levels deep, past what the parser's stack "
+                             "allows"};
+    } else if (c == '}' || c == ']' || c == ')')
+      depth = depth > 0 ? depth - 1 : 0;
+  }
+  return std::nullopt;
+}
+} // namespace
+
 Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 parseMlirModule(mlir::MLIRContext &context, const std::string &source) {
   DiagnosticCapture diagnostics(context);
   bool bytecode = isMlirBytecode(source);
+  if (!bytecode)
+    if (auto e = checkNesting(source))
+      return *e;
   // A copy: null-terminated for the lexer and suitably aligned for bytecode
   // resources, whatever the caller's string.
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(
