@@ -83,8 +83,8 @@ Expected<KeyResult> computeKey(const Scenario &s) {
                        "(fallback: the runtime has no topology)"
                      : "the topology fingerprint as 8 bytes, big-endian";
   if (r.accelerator.standIn)
-    r.notes.push_back("The accelerator fingerprint is a stand-in, not "
-                      "libtpu's value: " + r.accelerator.provenance);
+    r.notes.push_back("Entry 6 uses a stand-in topology fingerprint (not "
+                      "measured on a TPU): " + r.accelerator.provenance);
 
   // 7. compression
   r.compression = compressionName(s.compression, s.profile);
