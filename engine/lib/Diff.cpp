@@ -229,6 +229,13 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
                     "): the two keys follow different versions of cache_key.py.");
   if (c.cause == 0) {
     noteCollisions(a, b, c.details);
+    if (a.moduleOptions != b.moduleOptions && !a.computation.live &&
+        !b.computation.live)
+      c.details.push_back("the module options differ (" + a.moduleOptions +
+                          " \u2192 " + b.moduleOptions +
+                          ") but entry 1 holds bytes captured from jaxlib, "
+                          "which options cannot change; capture the module "
+                          "again with them, or give its text");
     if (a.symName != b.symName)
       c.details.push_back("only the module name differs (" + pyRepr(a.symName) +
                           " \u2192 " + pyRepr(b.symName) +

@@ -25,6 +25,15 @@ Expected<KeyResult> computeKey(const Scenario &s) {
     return comp.takeError();
   r.computation = std::move(*comp);
   r.symName = r.computation.symName;
+  {
+    static const char *callbacks[] = {"NO", "ALL", "CUSTOM_PARTITIONING"};
+    r.moduleOptions =
+        std::string("include_metadata=") +
+        (s.module.includeMetadata ? "true" : "false") + ", ignore_callbacks=" +
+        callbacks[static_cast<int>(s.module.ignoreCallbacks)] +
+        ", ignore_custom_partitioning=" +
+        (s.module.ignoreCustomPartitioning ? "true" : "false");
+  }
   // Moved, not copied: entry-1 bytes may be hundreds of megabytes.
   E[0].parts.push_back({"MLIR bytecode", 0, r.computation.bytes.size()});
   E[0].bytes = std::move(r.computation.bytes);

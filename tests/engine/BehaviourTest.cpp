@@ -188,3 +188,13 @@ TEST(Scenario, NullInAPatchDeletesThroughABaseChain) {
   EXPECT_EQ(kept.compression, "zlib");
   EXPECT_EQ(deleted.compression, "zstandard");
 }
+
+TEST(Behaviour, OptionsOverCapturedBytesAreNamedWhenNothingMoves) {
+  KeyResult a = mustCompute(patched("lines_a_nometa", Json::object()));
+  KeyResult b = mustCompute(patched(
+      "lines_a_nometa", {{"module", {{"include_metadata", true}}}}));
+  Comparison c = compareResults(a, b);
+  EXPECT_EQ(c.cause, 0);
+  EXPECT_NE(c.sentence.find("captured from jaxlib"), std::string::npos)
+      << c.sentence;
+}

@@ -64,6 +64,9 @@ struct KeyResult {
   std::vector<FlagStep> flags;
   /// Entry 1's provenance; its bytes live in entries[0].bytes.
   ComputationEntry computation;
+  /// The module options as given ("include_metadata=…, ignore_callbacks=…"),
+  /// for saying when options cannot change captured bytes.
+  std::string moduleOptions;
   EditedCompileOptions compileOptions;
   AcceleratorEntry accelerator;
   std::string compression;
