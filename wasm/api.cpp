@@ -144,11 +144,6 @@ std::string compareScenarios(const std::string &a, const std::string &b) {
   }
   Json j;
   j["comparison"] = comparisonToJson(compareResults(*ra, *rb));
-  std::vector<std::string> notes = ra->notes;
-  for (const auto &n : rb->notes)
-    if (std::find(notes.begin(), notes.end(), n) == notes.end())
-      notes.push_back(n);
-  j["comparison"]["notes"] = notes;
   j["a"] = resultToJson(*ra);
   j["b"] = resultToJson(*rb);
   return dump(j);

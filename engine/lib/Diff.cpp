@@ -3,6 +3,7 @@
 
 #include "cachekey/PyText.h"
 
+#include <algorithm>
 #include <map>
 
 namespace cachekey {
@@ -208,20 +209,32 @@ void noteCollisions(const KeyResult &a, const KeyResult &b,
 }
 } // namespace
 
+void classifyEntries(Comparison &c, const std::array<bool, kNumEntries> &own,
+                     const std::array<bool, kNumEntries> &running) {
+  for (int i = 1; i <= kNumEntries; ++i) {
+    if (own[i - 1] && c.cause == 0)
+      c.cause = i;
+    else if (own[i - 1])
+      c.alsoChanged.push_back(i);
+    else if (running[i - 1] && c.cause != 0)
+      c.consequences.push_back(i);
+  }
+}
+
 Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   Comparison c;
-  for (int i = 1; i <= kNumEntries; ++i) {
-    bool own = a.entries[i - 1].digest != b.entries[i - 1].digest;
-    bool run = a.entries[i - 1].running != b.entries[i - 1].running;
-    if (own && c.cause == 0) {
-      c.cause = i;
-      c.details = describeEntryChange(a, b, i);
-    } else if (own) {
-      c.alsoChanged.push_back(i);
-    } else if (run && c.cause != 0) {
-      c.consequences.push_back(i);
-    }
+  std::array<bool, kNumEntries> own{}, running{};
+  for (int i = 0; i < kNumEntries; ++i) {
+    own[i] = a.entries[i].digest != b.entries[i].digest;
+    running[i] = a.entries[i].running != b.entries[i].running;
   }
+  classifyEntries(c, own, running);
+  if (c.cause != 0)
+    c.details = describeEntryChange(a, b, c.cause);
+  c.notes = a.notes;
+  for (const auto &n : b.notes)
+    if (std::find(c.notes.begin(), c.notes.end(), n) == c.notes.end())
+      c.notes.push_back(n);
   std::vector<std::string> extra;
   if (a.profile != b.profile)
     extra.push_back(std::string("The profile changed (") +
@@ -260,6 +273,7 @@ Json comparisonToJson(const Comparison &c) {
   j["consequences"] = c.consequences;
   j["details"] = c.details;
   j["sentence"] = c.sentence;
+  j["notes"] = c.notes;
   return j;
 }
 

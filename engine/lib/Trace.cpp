@@ -171,16 +171,12 @@ std::optional<Error> checkComplete(const ParsedKey &k, const ParsedLog &log,
 
 Comparison compareKeys(const ParsedKey &a, const ParsedKey &b) {
   Comparison c;
+  std::array<bool, kNumEntries> own{}, running{};
   for (int i = 0; i < kNumEntries; ++i) {
-    bool own = *a.digest[i] != *b.digest[i];
-    bool run = *a.running[i] != *b.running[i];
-    if (own && c.cause == 0)
-      c.cause = i + 1;
-    else if (own)
-      c.alsoChanged.push_back(i + 1);
-    else if (run && c.cause != 0)
-      c.consequences.push_back(i + 1);
+    own[i] = *a.digest[i] != *b.digest[i];
+    running[i] = *a.running[i] != *b.running[i];
   }
+  classifyEntries(c, own, running);
   if (c.cause == 4) {
     auto fa = singlePassFlags(a), fb = singlePassFlags(b);
     if (!fa.empty() || !fb.empty())

@@ -29,7 +29,15 @@ struct Comparison {
   std::vector<std::string> details;
   /// One sentence naming the cause, its details and the consequences.
   std::string sentence;
+  /// Caveats of either side, once each (live MLIR bytes, stand-in
+  /// fingerprints).
+  std::vector<std::string> notes;
 };
+
+/// Fills `cause`, `alsoChanged` and `consequences` from which entries' own
+/// (`own[i]`) and running (`running[i]`) digests differ, entry i + 1.
+void classifyEntries(Comparison &c, const std::array<bool, kNumEntries> &own,
+                     const std::array<bool, kNumEntries> &running);
 
 /// Builds `sentence` from the other fields of `c`.
 void writeSentence(Comparison &c);

@@ -249,23 +249,17 @@ int run(int argc, char **argv) {
     if (!b)
       return fail(b.error());
     Comparison c = compareResults(*a, *b);
-    // Caveats of either side (live MLIR bytes, stand-in fingerprints), once.
-    std::vector<std::string> notes = a->notes;
-    for (const auto &n : b->notes)
-      if (std::find(notes.begin(), notes.end(), n) == notes.end())
-        notes.push_back(n);
     if (json) {
       Json j = comparisonToJson(c);
       j["key_a"] = a->key;
       j["key_b"] = b->key;
-      j["notes"] = notes;
       std::cout << dumpJson(j) << "\n";
     } else {
       std::cout << c.sentence << "\n";
       for (const auto &d : c.details)
         std::cout << "  - " << d << "\n";
       std::cout << "A: " << a->key << "\nB: " << b->key << "\n";
-      for (const auto &n : notes)
+      for (const auto &n : c.notes)
         std::cout << "note: " << n << "\n";
     }
     return c.cause == 0 ? 0 : 1;
