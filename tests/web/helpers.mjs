@@ -89,6 +89,23 @@ export const shot = (page, name, selector) => (selector
   ? page.locator(selector).screenshot({ path: path.join(artifacts, name) })
   : page.screenshot({ path: path.join(artifacts, name) }));
 
+/**
+ * Waits until the text of the first element matching `selector` matches
+ * `pattern`, then returns that text. For state the page writes
+ * asynchronously (clipboard results, announcements, debounced updates): a
+ * test never reads such state right after the action that causes it.
+ */
+export async function waitForText(page, selector, pattern, timeout = 10000) {
+  await page.waitForFunction(([sel, src, flags]) => {
+    const n = document.querySelector(sel);
+    return !!n && new RegExp(src, flags).test(n.textContent);
+  }, [selector, pattern.source, pattern.flags], { timeout });
+  return page.textContent(selector);
+}
+
+/** Waits until no CSS animation or transition is running (before a screenshot). */
+export const animationsDone = (page) => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+
 /** Waits until the page has written the scenario link (it is debounced). */
 export const linkSettled = (page) => page.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
 

@@ -163,6 +163,15 @@ test('embed mode renders one exhibit without page chrome and posts its height', 
   });
 </script>
 <iframe src=${JSON.stringify(src)} title="cache key exhibit" style="width:900px;height:300px;border:0"></iframe>`;
+  // The embed posts its height whenever its layout changes (ResizeObserver):
+  // wait until the parent has been told the frame's current height.
+  const heightSettled = (page) => page.waitForFunction(() => {
+    const f = document.querySelector('iframe');
+    const doc = f.contentDocument;
+    const last = window.__msgs[window.__msgs.length - 1];
+    return !!doc && !!last && f.style.height === last.height + 'px'
+      && last.height === Math.ceil(doc.documentElement.getBoundingClientRect().height);
+  }, null, { timeout: 10000 });
   for (const exhibit of ['entries', 'flags', 'trace', 'logs']) {
     const page = await newPage(env.browser, { viewport: { width: 1000, height: 900 } });
     const src = env.server.url + '?embed=' + exhibit;
@@ -171,7 +180,7 @@ test('embed mode renders one exhibit without page chrome and posts its height', 
     await page.waitForFunction(() => window.__msgs.length > 0, null, { timeout: 20000 });
     const frame = page.frames().find((f) => f.url().includes('embed=' + exhibit));
     await frame.waitForSelector('html[data-ready="true"]');
-    await page.waitForTimeout(300);
+    await heightSettled(page);
     const msgs = await page.evaluate(() => window.__msgs);
     const last = msgs[msgs.length - 1];
     assert.equal(last.origin, new URL(env.server.url).origin);
@@ -188,14 +197,15 @@ test('embed mode renders one exhibit without page chrome and posts its height', 
       assert.equal(await frame.$$eval('[data-testid="flag-row"]', (r) => r.length), 2);
     }
     if (exhibit === 'logs') await frame.click('[data-testid="logs-example"]');
+    await heightSettled(page);
+    const before = await page.evaluate(() => window.__msgs[window.__msgs.length - 1].height);
     // the height follows the content: a narrower frame is taller
-    await page.waitForTimeout(200);
-    await page.evaluate(() => { window.__msgs = []; document.querySelector('iframe').style.width = '520px'; });
-    await page.waitForFunction(() => window.__msgs.length > 0, null, { timeout: 5000 });
+    await page.evaluate(() => { document.querySelector('iframe').style.width = '520px'; });
+    await heightSettled(page);
     const after = await page.evaluate(() => window.__msgs[window.__msgs.length - 1].height);
-    assert.ok(after > last.height, `${exhibit}: ${after} > ${last.height}`);
+    assert.ok(after > before, `${exhibit}: ${after} > ${before}`);
     await page.evaluate(() => { document.querySelector('iframe').style.width = '900px'; });
-    await page.waitForTimeout(300);
+    await heightSettled(page);
     await page.locator('iframe').screenshot({ path: path.join(artifacts, `embed-${exhibit}.png`) });
     assert.deepEqual(page.errors, []);
     await page.close();

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { newPage, open, roles, expectedRoles, fixture, shot, linkSettled, useBrowser } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, fixture, shot, linkSettled, useBrowser, animationsDone } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 
@@ -42,7 +42,8 @@ const keys = async (page) => [await page.textContent('[data-testid="baseline-key
 test('first view loads nothing under mlir/; opening the editor loads the module and the texts', async () => {
   const page = await tracked();
   await open(page, env.server.url);
-  await page.waitForTimeout(300);
+  // Nothing is requested after start-up: wait for the network to go quiet.
+  await page.waitForLoadState('networkidle');
   assert.ok(!page.paths.some((p) => p.includes('/mlir/')), page.paths.join(','));
   assert.equal(await page.$eval('#module-text', (t) => t.disabled), true);
   assert.equal(await page.isVisible('[data-testid="open-module-text"]'), true);
@@ -87,7 +88,7 @@ test('a location-only edit keeps every entry; an op edit makes entry 1 the cause
   assert.deepEqual(await roles(page), expectedRoles(1), 'another op: entry 1 is the cause');
   assert.match(await page.textContent('[data-testid="sentence"]'), /entry 1 \(computation\)/);
   assert.match(await page.textContent('[data-testid="entry1-live"]'), /MLIR19\.1\.7/);
-  await page.waitForTimeout(500);
+  await animationsDone(page);
   await shot(page, 'mlir-editor.png');
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -245,7 +246,7 @@ test('Pallas kernels (PR #35699), live: main strips the kernel\u2019s location, 
   assert.deepEqual(await roles(page), expectedRoles(1), '0.10.2: the kernel\u2019s location moves entry 1');
   [a, b] = await keys(page);
   assert.notEqual(a, b);
-  await page.waitForTimeout(500);
+  await animationsDone(page);
   await shot(page, 'mlir-pallas.png', '#exhibit-entries');
   assert.deepEqual(page.errors, []);
   await page.close();

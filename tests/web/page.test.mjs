@@ -5,7 +5,7 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useBrowser } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useBrowser, waitForText, animationsDone } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 let page;
@@ -204,7 +204,9 @@ test('the trace is JAX\u2019s DEBUG lines and can be copied', async () => {
   assert.equal(trace[6], 'Including XLA flag in cache key: --xla_gpu_autotune_level=1');
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.click('[data-testid="copy-trace"]');
-  assert.match(await page.textContent('#copy-trace-status'), /copied|refused/);
+  // The copy is asynchronous (navigator.clipboard): wait for its outcome.
+  assert.equal(await waitForText(page, '#copy-trace-status', /copied|refused/), 'Trace copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), trace.join('\n'));
   await shot(page, 'exhibit-trace.png', '#exhibit-trace');
 });
 
@@ -225,7 +227,7 @@ test('two pasted real logs: the computation is named; a truncated log is reporte
 
   await page.fill('[data-testid="log-a"]', 'nothing to see\n<b>here</b>');
   await page.click('[data-testid="logs-compare"]');
-  assert.match(await page.textContent('[data-testid="logs-error"]'), /no cache-key lines/);
+  await waitForText(page, '[data-testid="logs-error"]', /no cache-key lines/);
   assert.deepEqual(page.errors, []);
 });
 
@@ -326,10 +328,11 @@ test('questions link to the upstream functions at the pinned tag', async () => {
 
 test('after a perturbation the entries exhibit marks cause and consequences (screenshot)', async () => {
   await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
-  await page.waitForTimeout(900);
+  // The announcement is debounced; the row animation ends by itself.
+  await waitForText(page, '[data-testid="announce"]', /Key changed/);
+  await animationsDone(page);
   await shot(page, 'exhibit-entries.png', '#exhibit-entries');
   await shot(page, 'controls.png', '#controls');
-  assert.match(await page.textContent('[data-testid="announce"]'), /Key changed/);
 });
 
 test('keyboard: controls are reachable, focus is visible, targets are at least 24px', async () => {
