@@ -318,9 +318,6 @@ async function applyHash() {
     if (loaded !== true) return failLink(loaded);
     r = ctx.engine.decodePermalink(h);
   }
-  // The engine lets a patch inherit "schema" from its base; a link must say
-  // which version it is written in.
-  if (r && r.scenario && r.scenario.schema === undefined) r = { error: { path: 'permalink $.schema', message: 'missing: the link does not say which scenario version it uses (this page reads schema 1)' } };
   if (!r || r.error || !r.scenario || typeof r.scenario !== 'object') {
     const e = (r && r.error) || { message: 'unreadable link' };
     return failLink(`${e.path ? e.path + ': ' : ''}${e.message}.`);

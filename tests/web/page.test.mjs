@@ -410,3 +410,22 @@ test('"what changed" compares any two releases with the engine\u2019s own descri
   assert.match(await page.textContent('[data-testid="profile-changes"]'), /the same way/);
   await shot(page, 'profile-compare.png', '#controls');
 });
+
+test('the page runs under its CSP without \'unsafe-eval\' and reports no violation', async () => {
+  const p = await newPage(env.browser);
+  await p.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  await open(p, env.server.url);
+  const csp = await p.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  assert.doesNotMatch(csp, /[^-]'unsafe-eval'|^'unsafe-eval'| 'unsafe-eval'/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
+  // Both engines run: the first view's and, once the editor opens, the one with MLIR.
+  await p.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
+  await p.click('[data-testid="open-module-text"]');
+  await p.waitForSelector('html[data-mlir="ready"]', { timeout: 30000 });
+  assert.deepEqual(await p.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(p.errors, []);
+  await p.close();
+});

@@ -40,7 +40,8 @@ constexpr uint32_t kFdoProfile = 14;            // ExecutableBuildOptionsProto
 struct DebugOptionField {
   std::string name;
   uint32_t number = 0;
-  /// "bool", "int", "enum", "string", "float" or "double".
+  /// "bool", "int32", "int64", "enum", "string" or "float", as in
+  /// fixtures/debug_options_fields.json ("int" when the table gives none).
   std::string kind;
 };
 

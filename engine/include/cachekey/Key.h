@@ -78,12 +78,18 @@ struct KeyResult {
 /// Computes the key and every entry for `scenario`.
 Expected<KeyResult> computeKey(const Scenario &scenario);
 
-/// The result as JSON: {"key", "sym_name", "profile", "entries": [{"index",
-/// "name", "summary", "bytes_len", "preview_hex", "digest", "running",
-/// "parts": [{"label", "bytes_len", "preview_hex"}]}], "flags": [{"flag",
-/// "source", "name", "included", "hashed_hex"}], "compile_options":
-/// {"changes"}, "accelerator": {...}, "compression", "trace", "notes"}.
-/// `previewBytes` bounds each hex preview.
+/// The result as JSON: {"key", "sym_name", "profile" (the profile id),
+/// "entries": [{"index", "name", "hashed", "summary", "bytes_len",
+/// "preview_hex", "digest", "running", "parts": [{"label", "bytes_len",
+/// "preview_hex"}]}] (always 8; an entry the profile does not hash has
+/// hashed false, no bytes and zero digests), "flags": [{"flag", "source",
+/// "name", "included", "hashed_hex"}] (sorted, as hashed), "collected":
+/// {"XLA_FLAGS", "LIBTPU_INIT_ARGS", "argv": [flag]} (collection order),
+/// "computation": {"producer", "live"}, "compile_options": {"changes"},
+/// "accelerator": {"fallback", "fingerprint", "provenance", "stand_in"},
+/// "fidelity": {"jax_key", "unreadable_kernels"}, "compression", "trace",
+/// "notes"}. Digests are 64 lowercase hex characters. `previewBytes` bounds
+/// each hex preview.
 Json resultToJson(const KeyResult &result, size_t previewBytes = 48);
 
 /// An Error as JSON: {"error": {"path", "message"}}.

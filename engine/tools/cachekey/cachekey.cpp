@@ -8,8 +8,8 @@
 //                              [--ignore-custom-partitioning]
 //   cachekey profiles [--json]
 //
-// Exit status: 0 success, 1 diff found a difference (diff only), 2 bad input
-// or usage. Errors are printed as "cachekey: <path>: <message>".
+// Exit status: 0 success, 1 a difference was found (diff and compare-logs),
+// 2 bad input or usage. Errors are printed as "cachekey: <path>: <message>".
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Diff.h"
