@@ -35,7 +35,8 @@ FixtureResolver resolver() {
   return [](const std::string &id) -> Expected<Json> {
     auto it = fixtures().find(id);
     if (it == fixtures().end())
-      return Error{"", "unknown fixture \"" + id + "\""};
+      return Error{"", "unknown fixture \"" + id + "\"",
+                   ErrorCode::UnknownFixture, "", id};
     return it->second;
   };
 }
@@ -158,20 +159,15 @@ std::string resolveScenario(const std::string &scenario) {
   return resolved ? dump(*resolved) : errorText(resolved.error());
 }
 
-/// {"comparison": …, "a": result, "b": result}; an error names "a" or "b".
+/// {"comparison": …, "a": result, "b": result}; an error's source is "a" or
+/// "b".
 std::string compareScenarios(const std::string &a, const std::string &b) {
   auto ra = computeFromText(a);
-  if (!ra) {
-    Error e = ra.takeError();
-    e.path = "a: " + e.path;
-    return errorText(e);
-  }
+  if (!ra)
+    return errorText(ra.takeError().from("a"));
   auto rb = computeFromText(b);
-  if (!rb) {
-    Error e = rb.takeError();
-    e.path = "b: " + e.path;
-    return errorText(e);
-  }
+  if (!rb)
+    return errorText(rb.takeError().from("b"));
   Json j;
   j["comparison"] = comparisonToJson(compareResults(*ra, *rb));
   j["a"] = resultToJson(*ra);
@@ -210,13 +206,10 @@ std::string decodePermalinkJson(const std::string &fragment) {
     return errorText(text.error());
   auto doc = parseJsonText(*text, "permalink scenario");
   if (!doc)
-    return errorText(Error{"permalink", doc.error().message});
+    return errorText(doc.takeError().from("permalink"));
   auto s = readScenario(*doc, resolver());
-  if (!s) {
-    Error e = s.takeError();
-    e.path = "permalink " + e.path;
-    return errorText(e);
-  }
+  if (!s)
+    return errorText(s.takeError().from("permalink"));
   return dump(Json{{"scenario", *doc}});
 }
 

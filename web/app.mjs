@@ -2,7 +2,7 @@
 // <script> before this module), registers every captured fixture as a
 // scenario base, and renders the baseline and the perturbed scenario side by
 // side. State is one thing: a preset id and a JSON merge patch over it.
-import { CacheKeyEngine } from './engine.mjs';
+import { CacheKeyEngine, errorText } from './engine.mjs';
 import { el, put, $, $$, setText } from './dom.mjs';
 import { patchValue, scenarioOf, splitScenario, describePatch, clone, abbrev } from './state.mjs';
 import { buildEntries, renderEntries, liveProducers } from './entries.mjs';
@@ -134,12 +134,13 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   const t0 = performance.now();
   const liveBase = ctx.liveBaselineModule();
   const cmp = ctx.engine.compareScenarios(ctx.baseline(), ctx.scenario());
-  const moduleError = cmp.error && /^(?:[ab]: )?\$\.module\b/.test(String(cmp.error.path)) ? `${String(cmp.error.path).replace(/^b: /, '').replace(/^a: /, 'baseline ')}: ${cmp.error.message}` : '';
+  const moduleError = cmp.error && String(cmp.error.path).startsWith('$.module')
+    ? `${cmp.error.source === 'a' ? 'baseline ' : ''}${cmp.error.path}: ${cmp.error.message}` : '';
   E.moduleTextError.hidden = !moduleError;
   setText(E.moduleTextError, moduleError ? `The module text cannot be used: ${moduleError}` : '');
   if (cmp.error) {
     E.scenarioError.hidden = false;
-    setText(E.scenarioError, `This scenario cannot be computed: ${cmp.error.path}: ${cmp.error.message}`);
+    setText(E.scenarioError, `This scenario cannot be computed: ${errorText(cmp.error)}`);
     E.entries.classList.add('stale');
     clearTimeout(linkTimer);
     document.documentElement.removeAttribute('data-link-pending');
@@ -291,8 +292,8 @@ function hideLinkError() {
 
 /** The id of a preset that needs MLIR, when an engine error names it as unknown. */
 function unknownLiveBase(error) {
-  const m = error && /unknown fixture "([^"]*)"/.exec(String(error.message));
-  return m && ctx.live.has(m[1]) && !ctx.presets.has(m[1]) ? m[1] : null;
+  const id = error && error.code === 'unknown_fixture' ? error.subject : null;
+  return id && ctx.live.has(id) && !ctx.presets.has(id) ? id : null;
 }
 
 /** Whether a scenario document needs the live MLIR canonicaliser. */
@@ -363,7 +364,7 @@ function openScenario(doc, from) {
       const id = 'opened_file';
       const reg = ctx.engine.registerFixture(id, doc);
       if (reg.error) {
-        showLinkError(`${reg.error.path}: ${reg.error.message}.`);
+        showLinkError(`${errorText(reg.error)}.`);
         return false;
       }
       ctx.openedDoc = doc;
@@ -413,7 +414,7 @@ async function uploadScenario(file) {
     if (loaded !== true) { say(`Not opened: ${loaded}`); return; }
   }
   const r = ctx.engine.computeKey(doc);
-  if (r.error) { say(`Not opened: ${r.error.path}: ${r.error.message}`); return; }
+  if (r.error) { say(`Not opened: ${errorText(r.error)}`); return; }
   openScenario(doc, 'file');
   say(`Opened ${file.name}: key ${r.key}.`);
 }

@@ -5,6 +5,7 @@
 import { el, put, $, setText, setAttr } from './dom.mjs';
 import { DEBUG_FIELDS, COMPRESSION_CHOICES, GPU_NAMES, PLATFORM_VERSIONS } from './data.mjs';
 import { deepEqual, getPath, clone } from './state.mjs';
+import { errorText } from './engine.mjs';
 
 const MODULE_KEYS = ['sym_name', 'entry1_b64', 'include_metadata', 'ignore_callbacks'];
 const pickModule = (m) => {
@@ -391,7 +392,7 @@ export function setupControls(context) {
   const showChanges = () => {
     const d = ctx.engine.profileDifferences(ui.profileFrom.value, ui.profileTo.value);
     if (d.error) {
-      put(ui.profileChanges, el('li', { class: 'error' }, `${d.error.path}: ${d.error.message}`));
+      put(ui.profileChanges, el('li', { class: 'error' }, errorText(d.error)));
       return;
     }
     put(ui.profileChanges, ...(d.differences.length ? d.differences.map((t) => el('li', null, t))

@@ -1,7 +1,10 @@
 // The JavaScript API over the wasm binding (wasm/api.cpp), in the manner of
 // sql.js: the C++ engine computes, the binding converts, this file gives
 // JavaScript callers plain objects. Every method returns either a result
-// object or {error: {path, message}}; none throws on bad input.
+// object or {error: {code, path, message, source?, subject?}} (the engine's
+// Error, see engine/include/cachekey/Support.h; `code` is a stable name such
+// as "unknown_fixture"); none throws on bad input. Callers branch on `code`
+// and never on the message.
 //
 // Browser:  const engine = await CacheKeyEngine.load({ baseUrl: './' });
 // Node:     const engine = await CacheKeyEngine.load({ wasmBinary: fs.readFileSync(...) , factory });
@@ -10,9 +13,20 @@ const decode = (text) => {
   try {
     return JSON.parse(text);
   } catch (e) {
-    return { error: { path: 'engine', message: 'engine returned malformed JSON: ' + e.message } };
+    return { error: { code: 'internal', source: 'engine', path: '', message: 'engine returned malformed JSON: ' + e.message } };
   }
 };
+
+/**
+ * An error as one line: "<source>: <path>: <message>", leaving out what is
+ * empty (the CLI prints the same).
+ * @param {{path?: string, message: string, source?: string}} error
+ * @returns {string}
+ */
+export function errorText(error) {
+  const where = [error.source, error.path].filter((x) => x).join(': ');
+  return where ? `${where}: ${error.message}` : String(error.message);
+}
 
 const asText = (scenario) => (typeof scenario === 'string' ? scenario : JSON.stringify(scenario));
 
@@ -59,13 +73,13 @@ export class CacheKeyEngine {
    */
   call(name, ...args) {
     if (this.restarting) {
-      return { error: { path: 'engine', message: 'the engine is restarting after an internal error; try again in a moment' } };
+      return { error: { code: 'internal', source: 'engine', path: '', message: 'the engine is restarting after an internal error; try again in a moment' } };
     }
     try {
       return decode(this.module[name](...args));
     } catch (e) {
       this.restart();
-      return { error: { path: 'engine', message: `the engine failed on this input (${e && e.message ? e.message : e}); it is being restarted` } };
+      return { error: { code: 'internal', source: 'engine', path: '', message: `the engine failed on this input (${e && e.message ? e.message : e}); it is being restarted` } };
     }
   }
 
@@ -122,7 +136,7 @@ export class CacheKeyEngine {
    */
   computeKeyWithModuleBytes(scenario, bytes) {
     if (!(bytes instanceof Uint8Array)) {
-      return { error: { path: 'module', message: 'entry-1 bytes must be a Uint8Array' } };
+      return { error: { code: 'type', path: '$.module', message: 'entry-1 bytes must be a Uint8Array' } };
     }
     return this.call('computeKeyWithModuleBytes', asText(scenario), bytes);
   }

@@ -2,6 +2,7 @@
 import { el, put, link } from './dom.mjs';
 import { caseStudies, upstreamUrl, UPSTREAM } from './data.mjs';
 import { abbrev } from './state.mjs';
+import { errorText } from './engine.mjs';
 
 function srcLinks(keys) {
   return el('p', { class: 'src-links' }, 'In the source (jax-v0.10.2): ',
@@ -52,7 +53,7 @@ export function renderCases(ctx, root) {
 /** A small live comparison: both keys, equal or not, and the engine's sentence. */
 function miniCompare(ctx, a, b, labels) {
   const r = ctx.engine.compareScenarios(a, b);
-  if (r.error) return el('p', { class: 'banner error' }, `${r.error.path}: ${r.error.message}`);
+  if (r.error) return el('p', { class: 'banner error' }, errorText(r.error));
   const equal = r.a.key === r.b.key;
   return el('div', { class: 'mini' },
     el('p', null, el('span', { class: 'mini-label' }, labels[0]), ' ', el('code', { class: 'key' }, r.a.key)),

@@ -162,7 +162,7 @@ std::string debugFieldLabel(uint32_t number) {
 Expected<WireMessage> parseNamed(const Bytes &bytes, const std::string &what) {
   auto m = WireMessage::parse(bytes);
   if (!m)
-    return Error{"", what + ": " + m.error().message};
+    return Error{"", what + ": " + m.error().message, m.error().code};
   m->sortByNumber();
   return m;
 }
@@ -517,21 +517,32 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
   if (!dbg)
     return dbg.takeError();
 
-  // 1. Zero the debug fields, keeping them present on the wire.
+  // 1. Zero the debug fields. jaxlib 0.7.0 and later keep a zero on the wire
+  //    (explicit presence); older jaxlibs leave it out (proto3).
+  const bool explicitZeroes = profileSpec(profile).explicitZeroes;
   for (const ZeroedField &z : zeroedDebugFields(profile)) {
     WireField zero = z.kind == ZeroKind::String
                          ? WireField::makeLen(z.number, "")
                          : WireField::makeVarint(z.number, 0);
     auto before = occurrences(*dbg, z.number);
-    if (before.size() != 1 || *before[0] != zero)
+    const bool unchanged = explicitZeroes
+                               ? before.size() == 1 && *before[0] == zero
+                               : before.empty();
+    if (!unchanged)
       result.changes.push_back(
           "DebugOptions." + std::string(z.name) + " (field " +
           std::to_string(z.number) + ") " +
           describeValue(before.empty() ? nullptr : before.back(),
                         z.kind == ZeroKind::String ? "string" : "int") +
           " → " + (z.kind == ZeroKind::String ? "\"\"" : "0") +
-          (before.empty() ? " (added: explicit presence keeps the zero)" : ""));
-    dbg->setSorted(std::move(zero));
+          (!explicitZeroes ? " (a zero is not written: proto3 implicit "
+                             "presence in this jaxlib)"
+           : before.empty() ? " (added: explicit presence keeps the zero)"
+                            : ""));
+    if (explicitZeroes)
+      dbg->setSorted(std::move(zero));
+    else
+      dbg->removeAll(z.number);
   }
   ebo->setMessage(field::kDebugOptions, dbg->serialize());
 

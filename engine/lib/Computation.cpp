@@ -24,7 +24,8 @@ Expected<ComputationEntry> computationEntry(const ModuleSpec &module,
     return Error{"$.module.text",
                  "this build has no MLIR: module text cannot be canonicalised "
                  "here; give module.entry1_b64 (entry-1 bytes captured from "
-                 "jaxlib) instead"};
+                 "jaxlib) instead",
+                 ErrorCode::NoMlir};
   auto e = gCanonicalizer(module, profile);
   if (!e)
     return e.takeError("$.module.text");

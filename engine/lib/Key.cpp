@@ -233,9 +233,14 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
 }
 
 Json errorToJson(const Error &error) {
-  Json out;
-  out["error"] = {{"path", error.path}, {"message", error.message}};
-  return out;
+  Json e = {{"code", errorCodeName(error.code)},
+            {"path", error.path},
+            {"message", error.message}};
+  if (!error.source.empty())
+    e["source"] = error.source;
+  if (!error.subject.empty())
+    e["subject"] = error.subject;
+  return Json{{"error", std::move(e)}};
 }
 
 } // namespace cachekey

@@ -21,12 +21,12 @@ Expected<Bytes> base64UrlDecode(const std::string &text) {
     if (c == '+' || c == '/' || c == '=')
       return Error{"", std::string("invalid base64url character '") + c +
                            "' at offset " + std::to_string(i) +
-                           " (links use '-' and '_' and no padding)"};
+                           " (links use '-' and '_' and no padding)", ErrorCode::Syntax};
     s[i] = c == '-' ? '+' : c == '_' ? '/' : c;
   }
   if (s.size() % 4 == 1)
     return Error{"", "invalid base64url length " + std::to_string(s.size()) +
-                         " (the link looks truncated)"};
+                         " (the link looks truncated)", ErrorCode::Syntax};
   while (s.size() % 4 != 0)
     s.push_back('=');
   auto bytes = base64Decode(s);
@@ -57,31 +57,31 @@ Expected<std::string> decodePermalink(const std::string &fragment,
   const std::string prefix = kPermalinkPrefix;
   if (f.compare(0, prefix.size(), prefix) != 0) {
     if (f.size() >= 3 && f[0] == 's' && f[2] == '=')
-      return Error{"permalink", "this link uses encoding version \"" +
+      return Error{"", "this link uses encoding version \"" +
                                     f.substr(1, 1) +
                                     "\", which this page does not read "
-                                    "(it reads version 1)"};
-    return Error{"permalink", "not a cachekey link (the fragment should start "
-                              "with \"s1=\")"};
+                                    "(it reads version 1)", ErrorCode::Syntax, "permalink"};
+    return Error{"", "not a cachekey link (the fragment should start "
+                              "with \"s1=\")", ErrorCode::Syntax, "permalink"};
   }
   if (f.size() > 4 * kPermalinkMaxChars)
-    return Error{"permalink", "link of " + std::to_string(f.size()) +
+    return Error{"", "link of " + std::to_string(f.size()) +
                                   " characters is far longer than any link "
-                                  "this page makes"};
+                                  "this page makes", ErrorCode::TooLarge, "permalink"};
   auto raw = base64UrlDecode(f.substr(prefix.size()));
   if (!raw)
-    return Error{"permalink", raw.error().message};
+    return Error{"", raw.error().message, ErrorCode::Syntax, "permalink"};
   // ZSTD_MAGICNUMBER 0xFD2FB528, little-endian.
   if (raw->size() < 4 || raw->compare(0, 4, "\x28\xb5\x2f\xfd") != 0)
-    return Error{"permalink", "the data is not a zstd frame"};
+    return Error{"", "the data is not a zstd frame", ErrorCode::Syntax, "permalink"};
   unsigned long long declared = ZSTD_getFrameContentSize(raw->data(), raw->size());
   if (declared == ZSTD_CONTENTSIZE_ERROR)
-    return Error{"permalink", "the zstd frame header is corrupt"};
+    return Error{"", "the zstd frame header is corrupt", ErrorCode::Syntax, "permalink"};
   if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > maxJsonBytes)
-    return Error{"permalink", "the scenario would decompress to " +
+    return Error{"", "the scenario would decompress to " +
                                   std::to_string(declared) +
                                   " bytes, more than the " +
-                                  std::to_string(maxJsonBytes) + "-byte cap"};
+                                  std::to_string(maxJsonBytes) + "-byte cap", ErrorCode::TooLarge, "permalink"};
   // Stream with a hard output cap, whatever the header claims.
   ZSTD_DCtx *dctx = ZSTD_createDCtx();
   ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, 20);
@@ -95,15 +95,15 @@ Expected<std::string> decodePermalink(const std::string &fragment,
     if (ZSTD_isError(ret)) {
       std::string why = ZSTD_getErrorName(ret);
       ZSTD_freeDCtx(dctx);
-      return Error{"permalink", "the compressed data is corrupt (zstd: " + why +
-                                    ")"};
+      return Error{"", "the compressed data is corrupt (zstd: " + why +
+                                    ")", ErrorCode::Syntax, "permalink"};
     }
     out.append(buf.data(), o.pos);
     if (out.size() > maxJsonBytes) {
       ZSTD_freeDCtx(dctx);
-      return Error{"permalink", "the scenario decompresses to more than the " +
+      return Error{"", "the scenario decompresses to more than the " +
                                     std::to_string(maxJsonBytes) +
-                                    "-byte cap"};
+                                    "-byte cap", ErrorCode::TooLarge, "permalink"};
     }
     if (ret == 0)
       break; // frame complete
@@ -112,9 +112,9 @@ Expected<std::string> decodePermalink(const std::string &fragment,
   }
   ZSTD_freeDCtx(dctx);
   if (ret != 0)
-    return Error{"permalink", "truncated zstd data (the link was cut short)"};
+    return Error{"", "truncated zstd data (the link was cut short)", ErrorCode::Syntax, "permalink"};
   if (in.pos != in.size)
-    return Error{"permalink", "unexpected data after the zstd frame"};
+    return Error{"", "unexpected data after the zstd frame", ErrorCode::Syntax, "permalink"};
   return out;
 }
 

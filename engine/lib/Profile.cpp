@@ -100,6 +100,8 @@ std::vector<ZeroedField> zeroed20() {
 
 constexpr const char *kXlaRuntimeError =
     "<class 'jaxlib.xla_extension.XlaRuntimeError'>";
+constexpr const char *kJaxlibXlaRuntimeError =
+    "<class 'jaxlib._jax.XlaRuntimeError'>";
 constexpr const char *kJaxRuntimeError =
     "<class 'jax.errors.JaxRuntimeError'>";
 
@@ -117,7 +119,7 @@ std::vector<ProfileSpec> makeProfiles() {
                /*hasBackendVersion=*/false, /*hashesRuntimeType=*/true,
                AcceleratorRule::Serialize, FallbackRule::DeviceKindsAndBackend,
                C::None, M::None, CompressionRule::ZstandardImport,
-               /*filtersEnvOverrides=*/false, excluded21(), zeroed18(),
+               /*filtersEnvOverrides=*/false, /*explicitZeroes=*/false, excluded21(), zeroed18(),
                kXlaRuntimeError,
                "the oldest profile: seven entries (no backend version); entry "
                "6 feeds topology.serialize(), and its fallback feeds the "
@@ -126,7 +128,7 @@ std::vector<ProfileSpec> makeProfiles() {
   v.push_back({P::V0_4_35, "0.4.35", {"0.4.34", "0.4.35"}, false, true,
                AcceleratorRule::Serialize, FallbackRule::DeviceKindsAndBackend,
                C::CustomPartitioningConfig, M::None,
-               CompressionRule::ZstandardImport, false, excluded21(),
+               CompressionRule::ZstandardImport, false, false, excluded21(),
                zeroed18(), kXlaRuntimeError,
                "jax_remove_custom_partitioning_ptr_from_cache_key replaces the "
                "backend_config of CustomSPMDPartitioning calls with "
@@ -137,35 +139,69 @@ std::vector<ProfileSpec> makeProfiles() {
                 "0.5.3"},
                false, true, AcceleratorRule::Serialize,
                FallbackRule::DeviceKindsAndBackend, C::IgnoreCallbacksEnum,
-               M::None, CompressionRule::ZstandardImport, true, excluded24(),
+               M::None, CompressionRule::ZstandardImport, true, false, excluded24(),
                zeroed19(), kXlaRuntimeError,
                "the ignore_callbacks argument (NO, ALL, CUSTOM_PARTITIONING); "
                "three more excluded flags (24); "
                "xla_gpu_experimental_autotune_cache_mode zeroed (19 fields); "
                "env_option_overrides named like an excluded flag dropped",
                kVerifiedOracle});
-  v.push_back({P::V0_8_1, "0.8.1",
-               {"0.6.0", "0.6.1", "0.6.2", "0.7.0", "0.7.1", "0.7.2", "0.8.0",
-                "0.8.1"},
-               true, true, AcceleratorRule::Serialize,
-               FallbackRule::DeviceKinds, C::IgnoreCallbacksEnum, M::None,
-               CompressionRule::StdlibZstdFirst, true, excluded24(),
-               zeroed19(), kXlaRuntimeError,
-               "entry 3 (backend version: platform, platform_version, "
-               "runtime_type) is new, so eight entries; the entry-6 fallback "
-               "feeds the device kinds only",
+  // 0.6.0 – 0.8.1 share cache_key.py's behaviour (entry 3 with
+  // runtime_type); they differ in what their jaxlib does: whether a zeroed
+  // DebugOptions field is written (from jaxlib 0.7.0), the exception class
+  // the fallback line names, and compilation_cache.py's Python 3.14 rule
+  // (from 0.7.1).
+  const char *entry3New =
+      "entry 3 (backend version: platform, platform_version, runtime_type) is "
+      "new, so eight entries; the entry-6 fallback feeds the device kinds "
+      "only";
+  v.push_back({P::V0_6_0, "0.6.0", {"0.6.0"}, true, true,
+               AcceleratorRule::Serialize, FallbackRule::DeviceKinds,
+               C::IgnoreCallbacksEnum, M::None,
+               CompressionRule::ZstandardImport, true, false, excluded24(),
+               zeroed19(), kXlaRuntimeError, entry3New, kVerifiedOracle});
+  v.push_back({P::V0_6_2, "0.6.2", {"0.6.1", "0.6.2"}, true, true,
+               AcceleratorRule::Serialize, FallbackRule::DeviceKinds,
+               C::IgnoreCallbacksEnum, M::None,
+               CompressionRule::ZstandardImport, true, false, excluded24(),
+               zeroed19(), kJaxlibXlaRuntimeError,
+               "the fallback line names jaxlib._jax.XlaRuntimeError (jaxlib's "
+               "extension module was renamed)",
+               kVerifiedOracle});
+  v.push_back({P::V0_7_0, "0.7.0", {"0.7.0"}, true, true,
+               AcceleratorRule::Serialize, FallbackRule::DeviceKinds,
+               C::IgnoreCallbacksEnum, M::None,
+               CompressionRule::ZstandardImport, true, true, excluded24(),
+               zeroed19(), kJaxlibXlaRuntimeError,
+               "jaxlib's DebugOptions keeps a zeroed field on the wire "
+               "(explicit presence), so entry 5 carries the zeros",
+               kVerifiedOracle});
+  v.push_back({P::V0_7_2, "0.7.2", {"0.7.1", "0.7.2"}, true, true,
+               AcceleratorRule::Serialize, FallbackRule::DeviceKinds,
+               C::IgnoreCallbacksEnum, M::None,
+               CompressionRule::StdlibZstdFirst, true, true, excluded24(),
+               zeroed19(), kJaxlibXlaRuntimeError,
+               "on Python 3.14 and later the key says \"zlib\" (the standard "
+               "library's zstd is imported first)",
+               kVerifiedOracle});
+  v.push_back({P::V0_8_1, "0.8.1", {"0.8.0", "0.8.1"}, true, true,
+               AcceleratorRule::Serialize, FallbackRule::DeviceKinds,
+               C::IgnoreCallbacksEnum, M::None,
+               CompressionRule::StdlibZstdFirst, true, true, excluded24(),
+               zeroed19(), kJaxRuntimeError,
+               "the fallback line names jax.errors.JaxRuntimeError",
                kVerifiedOracle});
   v.push_back({P::V0_9_2, "0.9.2",
                {"0.8.2", "0.8.3", "0.9.0", "0.9.0.1", "0.9.1", "0.9.2"}, true,
                false, AcceleratorRule::Serialize, FallbackRule::DeviceKinds,
                C::IgnoreCallbacksEnum, M::None,
-               CompressionRule::StdlibZstdFirst, true, excluded24(),
+               CompressionRule::StdlibZstdFirst, true, true, excluded24(),
                zeroed19(), kJaxRuntimeError,
                "entry 3 no longer feeds runtime_type", kVerifiedOracle});
   v.push_back({P::V0_10_2, "0.10.2", {"0.10.0", "0.10.1", "0.10.2"}, true,
                false, AcceleratorRule::Fingerprint, FallbackRule::DeviceKinds,
                C::IgnoreCallbacksEnum, M::None,
-               CompressionRule::StdlibZstdFirst, true, excluded24(),
+               CompressionRule::StdlibZstdFirst, true, true, excluded24(),
                zeroed19(), kJaxRuntimeError,
                "entry 6 feeds topology.fingerprint() as 8 bytes, big-endian, "
                "instead of the serialized topology",
@@ -174,7 +210,7 @@ std::vector<ProfileSpec> makeProfiles() {
   v.push_back({P::V0_11_0, "0.11.0", {"0.11.0"}, true, false,
                AcceleratorRule::Fingerprint, FallbackRule::DeviceKinds,
                C::IgnoreCustomPartitioningBool, M::SkipMissingBody,
-               CompressionRule::StdlibZstdFirst, true, excluded25(),
+               CompressionRule::StdlibZstdFirst, true, true, excluded25(),
                zeroed20(), kJaxRuntimeError,
                "ignore_custom_partitioning (a bool) replaces ignore_callbacks "
                "(no ALL mode); the Mosaic kernel step strips kernel bodies; "
@@ -183,14 +219,14 @@ std::vector<ProfileSpec> makeProfiles() {
   v.push_back({P::V0_11_2, "0.11.2", {"0.11.1", "0.11.2"}, true, false,
                AcceleratorRule::Fingerprint, FallbackRule::DeviceKinds,
                C::IgnoreCustomPartitioningBool, M::SkipMissingBody,
-               CompressionRule::StdlibZstdFirst, true, excluded26(),
+               CompressionRule::StdlibZstdFirst, true, true, excluded26(),
                zeroed20(), kJaxRuntimeError,
                "--xla_tpu_compiler_variant excluded (26 names)",
                kVerifiedOracle});
   v.push_back({P::V0_12_0_1, "0.12.0.1", {"0.12.0", "0.12.0.1"}, true, false,
                AcceleratorRule::Fingerprint, FallbackRule::DeviceKinds,
                C::IgnoreCustomPartitioningBool, M::DeleteDebugLocations,
-               CompressionRule::StdlibZstdFirst, true, excluded26(),
+               CompressionRule::StdlibZstdFirst, true, true, excluded26(),
                zeroed20(), kJaxRuntimeError,
                "the Mosaic step deletes custom_call_config.debug_locations "
                "and leaves the body alone when that member exists, strips "
@@ -228,10 +264,12 @@ Expected<Profile> parseProfile(const std::string &name) {
   for (const ProfileSpec &p : allProfiles())
     known += (known.empty() ? "" : ", ") + std::string(p.releases.front()) +
              (p.releases.size() > 1 ? std::string("\u2013") + p.id : "");
-  return Error{"", "unknown profile \"" + name +
-                       "\": expected a jax release from 0.4.30 to " +
-                       profileName(kNewestProfile) +
-                       " as pip spells it (" + known + ") or \"main\""};
+  return Error{"",
+               "unknown profile \"" + name +
+                   "\": expected a jax release from 0.4.30 to " +
+                   profileName(kNewestProfile) + " as pip spells it (" + known +
+                   ") or \"main\"",
+               ErrorCode::UnknownProfile, "", name};
 }
 
 } // namespace cachekey

@@ -50,7 +50,8 @@ const char *typeName(const Json &j) {
 }
 
 Error typeError(const std::string &path, const char *want, const Json &got) {
-  return Error{path, std::string("expected ") + want + ", got " + typeName(got)};
+  return Error{path, std::string("expected ") + want + ", got " + typeName(got),
+               ErrorCode::Type};
 }
 
 std::string keyPath(const std::string &path, const std::string &key) {
@@ -73,7 +74,8 @@ std::optional<Error> checkKeys(const Json &obj, const std::string &path,
       for (const char *a : allowed)
         list += std::string(list.empty() ? "" : ", ") + a;
       return Error{keyPath(path, it.key()),
-                   "unknown key (expected one of: " + list + ")"};
+                   "unknown key (expected one of: " + list + ")",
+                   ErrorCode::UnknownKey};
     }
   }
   return std::nullopt;
@@ -90,7 +92,7 @@ std::optional<Error> readString(const Json &obj, const char *key,
   const Json *v = member(obj, key);
   if (!v) {
     if (required)
-      return Error{keyPath(path, key), "missing (a string is required)"};
+      return Error{keyPath(path, key), "missing (a string is required)", ErrorCode::Missing};
     return std::nullopt;
   }
   if (!v->is_string())
@@ -181,9 +183,11 @@ Expected<ModuleSpec> readModule(const Json &j, const std::string &path,
   bool hasEntry1 = member(j, "entry1_b64") && !j["entry1_b64"].is_null();
   bool hasText = member(j, "text") && !j["text"].is_null();
   if (hasEntry1 == hasText)
-    return Error{path, hasEntry1 ? "give either entry1_b64 or text, not both"
-                                 : "missing: give entry1_b64 (captured entry-1 "
-                                   "bytes) or text (MLIR to canonicalise)"};
+    return Error{path,
+                 hasEntry1 ? "give either entry1_b64 or text, not both"
+                           : "missing: give entry1_b64 (captured entry-1 "
+                             "bytes) or text (MLIR to canonicalise)",
+                 hasEntry1 ? ErrorCode::Invalid : ErrorCode::Missing};
   TRY(readString(j, "sym_name", path, m.symName, hasEntry1));
   if (hasEntry1) {
     Bytes b;
@@ -199,7 +203,8 @@ Expected<ModuleSpec> readModule(const Json &j, const std::string &path,
       return Error{keyPath(path, "text"),
                    "MLIR bytecode is not accepted in a scenario; give the "
                    "module as text (generic form), or its entry-1 bytes as "
-                   "entry1_b64"};
+                   "entry1_b64",
+                   ErrorCode::Unsupported};
     m.text = std::move(t);
   }
   TRY(readBool(j, "include_metadata", path, m.includeMetadata));
@@ -399,7 +404,7 @@ Expected<AcceleratorSpec> readAccelerator(const Json &j,
     std::string p = keyPath(path, "cpu_topology");
     if (!t->is_object())
       return typeError(p, "an object", *t);
-    TRY(checkKeys(*t, p, {"devices", "target_machine"}));
+    TRY(checkKeys(*t, p, {"devices", "target_machine", "machine_attributes"}));
     CpuTopology topo;
     const Json *devs = member(*t, "devices");
     if (!devs || !devs->is_array())
@@ -419,10 +424,21 @@ Expected<AcceleratorSpec> readAccelerator(const Json &j,
                     INT32_MIN, INT32_MAX));
       topo.devices.push_back(dev);
     }
+    if (member(*t, "machine_attributes")) {
+      if (member(*t, "target_machine"))
+        return Error{keyPath(p, "machine_attributes"),
+                     "give target_machine or machine_attributes, not both"};
+      std::vector<std::string> attrs;
+      TRY(readStringArray(*t, "machine_attributes", p, attrs));
+      topo.machineAttributes = std::move(attrs);
+      return AcceleratorSpec(topo);
+    }
     const Json *tm = member(*t, "target_machine");
     std::string tp = keyPath(p, "target_machine");
     if (!tm || !tm->is_object())
-      return Error{tp, "expected an object with triple, cpu, features"};
+      return Error{tp, "expected an object with triple, cpu, features (or "
+                       "machine_attributes, for jaxlib before 0.9.1)",
+                   ErrorCode::Missing};
     TRY(checkKeys(*tm, tp, {"triple", "cpu", "features"}));
     TRY(readString(*tm, "triple", tp, topo.triple, false));
     TRY(readString(*tm, "cpu", tp, topo.cpu, false));
@@ -505,13 +521,16 @@ Expected<Json> parseJsonText(const std::string &text, const std::string &what) {
   };
   Json j = Json::parse(text, limitDepth, /*allow_exceptions=*/false);
   if (tooDeep)
-    return Error{"$", "malformed " + what + " JSON: nested deeper than " +
-                          std::to_string(kMaxDepth) + " levels"};
+    return Error{"$",
+                 "malformed " + what + " JSON: nested deeper than " +
+                     std::to_string(kMaxDepth) + " levels",
+                 ErrorCode::TooLarge};
   if (!j.is_discarded())
     return j;
   ErrorSax sax;
   Json::sax_parse(text, &sax);
-  return Error{"$", "malformed " + what + " JSON: " + sax.message};
+  return Error{"$", "malformed " + what + " JSON: " + sax.message,
+               ErrorCode::Syntax};
 }
 
 namespace {
@@ -554,16 +573,23 @@ Expected<Json> resolveChain(const Json &doc, const FixtureResolver &resolver,
   if (it == doc.end())
     return doc;
   if (depth >= 8)
-    return Error{"$.base", "base chain deeper than 8 fixtures"};
+    return Error{"$.base", "base chain deeper than 8 fixtures",
+                 ErrorCode::TooLarge};
   if (!it->is_string())
     return typeError("$.base", "a fixture id string", *it);
   std::string id = it->get<std::string>();
   if (!resolver)
-    return Error{"$.base", "no fixtures are available to resolve \"" + id +
-                               "\""};
+    return Error{"$.base",
+                 "no fixtures are available to resolve \"" + id + "\"",
+                 ErrorCode::UnknownFixture, "", id};
   auto base = resolver(id);
-  if (!base)
-    return Error{"$.base", base.error().message};
+  if (!base) {
+    Error e = base.takeError();
+    e.path = "$.base";
+    if (e.code == ErrorCode::UnknownFixture && e.subject.empty())
+      e.subject = id;
+    return e;
+  }
   if (!base->is_object())
     return Error{"$.base", "fixture \"" + id + "\" is not a JSON object"};
   auto resolved = resolveChain(*base, resolver, depth + 1);
@@ -583,12 +609,12 @@ Expected<Json> resolveBase(const Json &document,
   // from its base.
   const Json *schema = member(document, "schema");
   if (!schema)
-    return Error{"$.schema", "missing (this engine reads schema 1)"};
+    return Error{"$.schema", "missing (this engine reads schema 1)", ErrorCode::Missing};
   if (!schema->is_number_integer() || schema->get<int64_t>() != kScenarioSchema)
     return Error{"$.schema", "unsupported scenario schema " +
                                  schema->dump(-1, ' ', false,
                                               Json::error_handler_t::replace) +
-                                 " (this engine reads schema 1)"};
+                                 " (this engine reads schema 1)", ErrorCode::Unsupported};
   return resolveChain(document, resolver, 0);
 }
 
@@ -597,11 +623,11 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
     return typeError("$", "a JSON object", j);
   const Json *schema = member(j, "schema");
   if (!schema)
-    return Error{"$.schema", "missing (this engine reads schema 1)"};
+    return Error{"$.schema", "missing (this engine reads schema 1)", ErrorCode::Missing};
   if (!schema->is_number_integer() || schema->get<int64_t>() != kScenarioSchema)
     return Error{"$.schema",
                  "unsupported scenario schema " + schema->dump() +
-                     " (this engine reads schema 1)"};
+                     " (this engine reads schema 1)", ErrorCode::Unsupported};
   TRY(checkKeys(j, "$",
                 {"schema", "base", "profile", "module", "jaxlib_version",
                  "backend", "flags", "compile_options", "accelerator",
@@ -617,7 +643,7 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
 
   const Json *m = member(j, "module");
   if (!m)
-    return Error{"$.module", "missing"};
+    return Error{"$.module", "missing", ErrorCode::Missing};
   auto module = readModule(*m, "$.module", s.profile);
   if (!module)
     return module.takeError();
@@ -627,7 +653,7 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
 
   const Json *b = member(j, "backend");
   if (!b)
-    return Error{"$.backend", "missing (platform and platform_version)"};
+    return Error{"$.backend", "missing (platform and platform_version)", ErrorCode::Missing};
   if (!b->is_object())
     return typeError("$.backend", "an object", *b);
   TRY(checkKeys(*b, "$.backend", {"platform", "platform_version", "runtime_type"}));
@@ -644,7 +670,7 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
 
   const Json *c = member(j, "compile_options");
   if (!c)
-    return Error{"$.compile_options", "missing (proto_b64 is required)"};
+    return Error{"$.compile_options", "missing (proto_b64 is required)", ErrorCode::Missing};
   auto co = readCompileOptions(*c, "$.compile_options");
   if (!co)
     return co.takeError();
@@ -652,7 +678,7 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
 
   const Json *a = member(j, "accelerator");
   if (!a)
-    return Error{"$.accelerator", "missing"};
+    return Error{"$.accelerator", "missing", ErrorCode::Missing};
   auto acc = readAccelerator(*a, "$.accelerator");
   if (!acc)
     return acc.takeError();

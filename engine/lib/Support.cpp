@@ -5,6 +5,25 @@
 
 namespace cachekey {
 
+const char *errorCodeName(ErrorCode code) {
+  switch (code) {
+  case ErrorCode::Invalid: return "invalid";
+  case ErrorCode::Syntax: return "syntax";
+  case ErrorCode::Type: return "type";
+  case ErrorCode::Missing: return "missing";
+  case ErrorCode::UnknownKey: return "unknown_key";
+  case ErrorCode::UnknownFixture: return "unknown_fixture";
+  case ErrorCode::UnknownProfile: return "unknown_profile";
+  case ErrorCode::Unsupported: return "unsupported";
+  case ErrorCode::MalformedProto: return "malformed_proto";
+  case ErrorCode::NoMlir: return "no_mlir";
+  case ErrorCode::JaxRaises: return "jax_raises";
+  case ErrorCode::TooLarge: return "too_large";
+  case ErrorCode::Io: return "io";
+  }
+  return "invalid";
+}
+
 std::string toHex(const Bytes &bytes) {
   static const char digits[] = "0123456789abcdef";
   std::string out;

@@ -30,10 +30,15 @@ Bytes serializeCpuTopology(const CpuTopology &t) {
     dev->set_process_index(d.processIndex);
     dev->set_local_hardware_id(d.localHardwareId);
   }
-  auto *tm = p.mutable_target_machine_options();
-  tm->set_triple(t.triple);
-  tm->set_cpu(t.cpu);
-  tm->set_features(t.features);
+  if (t.machineAttributes) {
+    for (const auto &a : *t.machineAttributes)
+      p.add_machine_attributes(a);
+  } else {
+    auto *tm = p.mutable_target_machine_options();
+    tm->set_triple(t.triple);
+    tm->set_cpu(t.cpu);
+    tm->set_features(t.features);
+  }
   return serializeDeterministic(p);
 }
 

@@ -32,7 +32,7 @@ WireField WireField::makeLen(uint32_t number, Bytes payload) {
 Expected<WireMessage> WireMessage::parse(const Bytes &bytes) {
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     return Error{"", "message of " + std::to_string(bytes.size()) +
-                         " bytes is larger than protobuf's 2 GiB limit"};
+                         " bytes is larger than protobuf's 2 GiB limit", ErrorCode::MalformedProto};
   CodedInputStream in(reinterpret_cast<const uint8_t *>(bytes.data()),
                       static_cast<int>(bytes.size()));
   in.SetTotalBytesLimit(INT_MAX);
@@ -45,53 +45,53 @@ Expected<WireMessage> WireMessage::parse(const Bytes &bytes) {
     if (tag == 0)
       return Error{"", "malformed protobuf: invalid tag (field number 0 or a "
                        "malformed varint) at byte " +
-                           std::to_string(at)};
+                           std::to_string(at), ErrorCode::MalformedProto};
     WireField f;
     f.number = tag >> 3;
     if (f.number == 0)
       return Error{"", "malformed protobuf: field number 0 at byte " +
-                           std::to_string(at)};
+                           std::to_string(at), ErrorCode::MalformedProto};
     std::string where =
         " field " + std::to_string(f.number) + " at byte " + std::to_string(at);
     switch (tag & 7) {
     case 0:
       f.type = WireType::Varint;
       if (!in.ReadVarint64(&f.varint))
-        return Error{"", "malformed protobuf: truncated varint" + where};
+        return Error{"", "malformed protobuf: truncated varint" + where, ErrorCode::MalformedProto};
       break;
     case 1: {
       f.type = WireType::Fixed64;
       f.payload.resize(8);
       if (!in.ReadRaw(f.payload.data(), 8))
-        return Error{"", "malformed protobuf: truncated fixed64" + where};
+        return Error{"", "malformed protobuf: truncated fixed64" + where, ErrorCode::MalformedProto};
       break;
     }
     case 2: {
       f.type = WireType::Len;
       uint32_t len = 0;
       if (!in.ReadVarint32(&len))
-        return Error{"", "malformed protobuf: truncated length" + where};
+        return Error{"", "malformed protobuf: truncated length" + where, ErrorCode::MalformedProto};
       if (len > static_cast<uint32_t>(in.BytesUntilLimit()))
         return Error{"", "malformed protobuf: length-delimited" + where +
                              " declares " + std::to_string(len) +
                              " bytes but only " +
-                             std::to_string(in.BytesUntilLimit()) + " remain"};
+                             std::to_string(in.BytesUntilLimit()) + " remain", ErrorCode::MalformedProto};
       if (!in.ReadString(&f.payload, static_cast<int>(len)))
         return Error{"", "malformed protobuf: truncated length-delimited" +
-                             where};
+                             where, ErrorCode::MalformedProto};
       break;
     }
     case 5:
       f.type = WireType::Fixed32;
       f.payload.resize(4);
       if (!in.ReadRaw(f.payload.data(), 4))
-        return Error{"", "malformed protobuf: truncated fixed32" + where};
+        return Error{"", "malformed protobuf: truncated fixed32" + where, ErrorCode::MalformedProto};
       break;
     default:
       return Error{"", "malformed protobuf: wire type " +
                            std::to_string(tag & 7) + where +
                            " (groups and unknown wire types are not valid in "
-                           "these proto3 messages)"};
+                           "these proto3 messages)", ErrorCode::MalformedProto};
     }
     msg.fields.push_back(std::move(f));
   }

@@ -92,6 +92,32 @@ TEST(Errors, ModuleTextWithoutMlirSaysSo) {
               "$.module.text", "this build has no MLIR");
 }
 
+TEST(Errors, EveryErrorCarriesACodeAndTheJsonSaysIt) {
+  struct Case { const char *doc; ErrorCode code; const char *path; };
+  const Case cases[] = {
+      {R"({"schema":1,"base":"add_1x1","jaxlib_version":5})", ErrorCode::Type, "$.jaxlib_version"},
+      {R"({"schema":1,"base":"add_1x1","jaxlib":"x"})", ErrorCode::UnknownKey, "$.jaxlib"},
+      {R"({"schema":2})", ErrorCode::Unsupported, "$.schema"},
+      {R"({"schema":1,"base":"no_such_fixture"})", ErrorCode::UnknownFixture, "$.base"},
+      {R"({"schema":1,"base":"add_1x1","profile":"0.3"})", ErrorCode::UnknownProfile, "$.profile"},
+      {R"({"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"GmQ="}})", ErrorCode::MalformedProto, "$.compile_options.proto_b64"},
+      {R"({"schema":1,"module":{}})", ErrorCode::Missing, "$.module"},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.doc);
+    Error e = errorOf(c.doc);
+    EXPECT_EQ(errorCodeName(e.code), std::string(errorCodeName(c.code)));
+    EXPECT_EQ(e.path, c.path);
+    Json j = errorToJson(e)["error"];
+    EXPECT_EQ(j["code"], errorCodeName(c.code));
+    EXPECT_EQ(j["path"], c.path);
+    EXPECT_EQ(j["message"], e.message);
+  }
+  Error unknown = errorOf(R"({"schema":1,"base":"no_such_fixture"})");
+  EXPECT_EQ(unknown.subject, "no_such_fixture");
+  EXPECT_EQ(errorToJson(unknown)["error"]["subject"], "no_such_fixture");
+}
+
 TEST(Errors, BaseMustResolve) {
   expectError(errorOf("{\"schema\":1,\"base\":\"no_such_fixture\"}"), "$.base",
               "unknown fixture");

@@ -35,7 +35,8 @@ inline FixtureResolver fixtureResolver() {
     if (text.empty())
       text = readText(sourcePath("fixtures/derived/" + id + ".json"));
     if (text.empty())
-      return Error{"", "unknown fixture " + id};
+      return Error{"", "unknown fixture " + id, ErrorCode::UnknownFixture, "",
+                   id};
     return parseJsonText(text);
   };
 }

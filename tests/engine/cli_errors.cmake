@@ -8,6 +8,16 @@ endif()
 if(NOT err MATCHES "\\$\\.jaxlib_version: expected a string")
   message(FATAL_ERROR "unexpected message: ${err}")
 endif()
+# With --json the same error is also written to stdout as JSON, with its code.
+execute_process(COMMAND ${CLI} explain ${CMAKE_CURRENT_BINARY_DIR}/bad.json --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_QUIET)
+string(JSON code ERROR_VARIABLE jerr GET "${out}" error code)
+string(JSON path ERROR_VARIABLE jerr2 GET "${out}" error path)
+string(JSON source ERROR_VARIABLE jerr3 GET "${out}" error source)
+if(NOT rc EQUAL 2 OR NOT code STREQUAL "type" OR NOT path STREQUAL "$.jaxlib_version"
+   OR NOT source STREQUAL "${CMAKE_CURRENT_BINARY_DIR}/bad.json")
+  message(FATAL_ERROR "--json error output: rc=${rc} code=${code} path=${path} source=${source}: ${out}")
+endif()
 execute_process(COMMAND ${CLI} explain ${SRC}/fixtures/add_1x1.json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 file(READ ${SRC}/fixtures/add_1x1.json fx)

@@ -66,19 +66,28 @@ test('a perturbation through "base" moves exactly the flag entry', () => {
 
 test('bad input returns errors and the instance keeps working', () => {
   const bad = [
-    ['{', /malformed scenario JSON/],
-    ['[]', /expected a JSON object/],
-    ['{"schema":1,"base":"add_1x1","profile":"0.9"}', /unknown profile/],
-    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"AA*A"}}', /offset 2/],
-    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"GmQ="}}', /malformed protobuf/],
-    ['{"schema":1,"base":"add_1x1","module":{"entry1_b64":"%%%%"}}', /invalid base64/],
-    ['{"schema":1,"base":"nope"}', /unknown fixture/],
+    ['{', /malformed scenario JSON/, 'syntax', '$'],
+    ['[]', /expected a JSON object/, 'type', '$'],
+    ['{"schema":1,"base":"add_1x1","profile":"0.9"}', /unknown profile/, 'unknown_profile', '$.profile'],
+    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"AA*A"}}', /offset 2/, null, '$.compile_options.proto_b64'],
+    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"GmQ="}}', /malformed protobuf/, 'malformed_proto', '$.compile_options.proto_b64'],
+    ['{"schema":1,"base":"add_1x1","module":{"entry1_b64":"%%%%"}}', /invalid base64/, null, '$.module.entry1_b64'],
+    ['{"schema":1,"base":"nope"}', /unknown fixture/, 'unknown_fixture', '$.base'],
+    ['{"schema":1,"base":"add_1x1","jaxlib":"x"}', /unknown key/, 'unknown_key', '$.jaxlib'],
   ];
-  for (const [text, re] of bad) {
+  for (const [text, re, code, path] of bad) {
     const r = engine.computeKey(text);
     assert.ok(r.error, text);
     assert.match(r.error.message, re, text);
+    assert.equal(typeof r.error.code, 'string', text);
+    if (code) assert.equal(r.error.code, code, text);
+    assert.equal(r.error.path, path, text);
   }
+  // Which fixture is unknown is a field, not text to parse.
+  assert.equal(engine.computeKey('{"schema":1,"base":"nope"}').error.subject, 'nope');
+  // Which side of a comparison is wrong is a field too.
+  const side = engine.compareScenarios({ schema: 1, base: 'add_1x1' }, { schema: 1, base: 'add_1x1', jaxlib_version: 5 });
+  assert.deepEqual([side.error.source, side.error.code, side.error.path], ['b', 'type', '$.jaxlib_version']);
   assert.equal(engine.computeKey(fixture('add_1x1')).key, fixture('add_1x1').expected.key);
 });
 

@@ -92,7 +92,9 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// each hex preview.
 Json resultToJson(const KeyResult &result, size_t previewBytes = 48);
 
-/// An Error as JSON: {"error": {"path", "message"}}.
+/// An Error as JSON: {"error": {"code", "path", "message", "source"?,
+/// "subject"?}}; `code` is errorCodeName, and the optional members appear
+/// only when set.
 Json errorToJson(const Error &error);
 
 } // namespace cachekey

@@ -33,7 +33,11 @@ enum class Profile : uint8_t {
   V0_4_33,   // 0.4.30 – 0.4.33
   V0_4_35,   // 0.4.34 – 0.4.35
   V0_5_3,    // 0.4.36 – 0.5.3
-  V0_8_1,    // 0.6.0 – 0.8.1
+  V0_6_0,    // 0.6.0
+  V0_6_2,    // 0.6.1 – 0.6.2
+  V0_7_0,    // 0.7.0
+  V0_7_2,    // 0.7.1 – 0.7.2
+  V0_8_1,    // 0.8.0 – 0.8.1
   V0_9_2,    // 0.8.2 – 0.9.2
   V0_10_2,   // 0.10.0 – 0.10.2
   V0_11_0,   // 0.11.0
@@ -153,6 +157,10 @@ struct ProfileSpec {
   /// `env_option_overrides` named like an excluded flag are dropped from
   /// entry 5 (0.4.36 and later).
   bool filtersEnvOverrides;
+  /// A zeroed DebugOptions field is still written (explicit presence, the
+  /// DebugOptions of jaxlib 0.7.0 and later); before, proto3 leaves a zero
+  /// out.
+  bool explicitZeroes;
   /// `xla_flags_to_exclude_from_cache_key`, in upstream order.
   std::vector<std::string> excludedFlags;
   /// The zeroed `DebugOptions` fields, in upstream assignment order.

@@ -90,10 +90,14 @@ struct CpuDevice {
   int32_t localHardwareId = 0;
 };
 
-/// The fields of XLA's `CpuTopologyProto` that the fingerprint covers.
+/// The fields of XLA's `CpuTopologyProto` that the fingerprint covers: the
+/// devices, then either the LLVM target machine (`target_machine_options`,
+/// jaxlib 0.9.1 and later) or, in older jaxlibs, one `machine_attributes`
+/// string per host feature, in the order jaxlib wrote them.
 struct CpuTopology {
   std::vector<CpuDevice> devices;
   std::string triple, cpu, features;
+  std::optional<std::vector<std::string>> machineAttributes;
 };
 
 /// The scalar fields of XLA's `GpuTopologyProto`.
@@ -144,7 +148,8 @@ struct Scenario {
   std::string customHook;
 };
 
-/// Looks up a fixture's scenario JSON by id, for `"base"`.
+/// Looks up a fixture's scenario JSON by id, for `"base"`. An id it does not
+/// know is an Error with code UnknownFixture and the id as subject.
 using FixtureResolver = std::function<Expected<Json>(const std::string &id)>;
 
 /// Parses JSON text. The Error gives the line and column of a syntax error.

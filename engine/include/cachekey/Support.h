@@ -1,9 +1,12 @@
 //===- Support.h - Errors as values -----------------------------*- C++ -*-===//
 //
 // The engine never throws across its public boundary. Every fallible function
-// returns `Expected<T>`: either a value or an `Error` that names where the
-// problem is (a JSON path such as `$.compile_options.proto_b64`, or a byte
-// offset inside a decoded blob) and what is wrong with it.
+// returns `Expected<T>`: either a value or an `Error` with a code (what kind of
+// problem), a path (where: a JSON path such as `$.compile_options.proto_b64`,
+// or a byte offset inside a decoded blob), an optional source (which input:
+// "a", "b", "permalink", a file name) and a message (what is wrong, in plain
+// words). The CLI's `--json`, the wasm API and the page carry the same
+// fields; callers branch on the code, never on the message.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_SUPPORT_H
@@ -20,18 +23,61 @@ namespace cachekey {
 /// A byte string. Entries, digests and protobuf payloads are all raw bytes.
 using Bytes = std::string;
 
+/// What kind of problem an Error reports. Stable: the names (errorCodeName)
+/// are part of the CLI's and the wasm API's JSON.
+enum class ErrorCode : uint8_t {
+  Invalid,        ///< "invalid": a value is wrong (the default)
+  Syntax,         ///< "syntax": text does not parse (JSON, base64, MLIR)
+  Type,           ///< "type": a JSON value of the wrong type
+  Missing,        ///< "missing": a required member is absent
+  UnknownKey,     ///< "unknown_key": a member the schema does not define
+  UnknownFixture, ///< "unknown_fixture": `base` names an unknown fixture (subject: its id)
+  UnknownProfile, ///< "unknown_profile": not a reproduced jax release
+  Unsupported,    ///< "unsupported": valid, but not something this engine does
+  MalformedProto, ///< "malformed_proto": protobuf wire bytes do not parse
+  NoMlir,         ///< "no_mlir": needs the live MLIR canonicaliser, absent here
+  JaxRaises,      ///< "jax_raises": real JAX raises here, so it computes no key
+  TooLarge,       ///< "too_large": over a size or count limit
+  Io,             ///< "io": a file could not be read
+};
+
+/// The stable snake_case name of `code`, e.g. "unknown_fixture".
+const char *errorCodeName(ErrorCode code);
+
 /// A failure, reported as data.
 ///
 /// `path` locates the problem in the caller's input: a JSON path in the
 /// scenario (`$.flags.argv[2]`), optionally followed by a location inside a
 /// decoded value (`… at byte 17`). `message` says what is wrong in plain words.
+/// `code` says what kind of problem it is; `source` which of several inputs
+/// (empty for the only one); `subject` the name the problem is about, where
+/// there is one (the fixture id of an unknown fixture).
 struct Error {
   std::string path;
   std::string message;
+  ErrorCode code = ErrorCode::Invalid;
+  std::string source;
+  std::string subject;
 
-  /// "<path>: <message>", or just the message when there is no path.
+  Error() = default;
+  Error(std::string path, std::string message,
+        ErrorCode code = ErrorCode::Invalid, std::string source = "",
+        std::string subject = "")
+      : path(std::move(path)), message(std::move(message)), code(code),
+        source(std::move(source)), subject(std::move(subject)) {}
+
+  /// "<source>: <path>: <message>", leaving out what is empty.
   std::string str() const {
-    return path.empty() ? message : path + ": " + message;
+    std::string where = source;
+    if (!path.empty())
+      where += (where.empty() ? "" : ": ") + path;
+    return where.empty() ? message : where + ": " + message;
+  }
+
+  /// The same error, said to come from input `name` ("a", "b", a file).
+  Error from(std::string name) && {
+    source = std::move(name);
+    return std::move(*this);
   }
 };
 

@@ -13,11 +13,16 @@ namespace cachekey {
 
 namespace {
 
-/// An exception Python raises inside the step: JAX computes no key.
-Error raised(const std::string &exception) {
-  return Error{"", exception +
-                       " (JAX raises here, so the compile fails and there is "
-                       "no key)"};
+/// An exception Python raises inside the step: JAX computes no key. The step
+/// runs as a callback of MLIR's `walk`, whose Python bindings re-raise what
+/// the callback raised as a RuntimeError naming it; that is what reaches the
+/// compile.
+Error raised(const std::string &cause) {
+  return Error{"",
+               "RuntimeError: Exception raised in callback: " + cause +
+                   " (JAX raises here, so the compile fails and there is no "
+                   "key)",
+               ErrorCode::JaxRaises};
 }
 
 /// `base64.b64decode(body)`, strip, re-encode into `body`; nullopt when the
@@ -161,25 +166,37 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module, MosaicRule rule,
     if (!target) {
       if (rule == MosaicRule::DeleteDebugLocations)
         continue; // 0.12 checks presence and compares as a StringAttr
-      return Error{"", describeOp(op, i + 1) +
-                           ": call_target_name is missing or not a string "
-                           "(KeyError or AttributeError in JAX, so the "
-                           "compile fails and there is no key)"};
+      Error e = raised(op->getAttr("call_target_name")
+                           ? "AttributeError: call_target_name is not a string"
+                           : "KeyError: 'attempt to access a non-existent "
+                             "attribute' (call_target_name)");
+      e.message = describeOp(op, i + 1) + ": " + e.message;
+      return e;
     }
     if (target.getValue() != "tpu_custom_call")
       continue;
     auto config =
         mlir::dyn_cast_or_null<mlir::StringAttr>(op->getAttr("backend_config"));
-    if (!config)
-      return Error{"", describeOp(op, i + 1) +
-                           " (tpu_custom_call): backend_config is missing or "
-                           "not a string (JAX raises here, so the compile "
-                           "fails and there is no key)"};
+    if (!config) {
+      Error e = raised(
+          !op->getAttr("backend_config")
+              ? "KeyError: 'attempt to access a non-existent attribute' "
+                "(backend_config)"
+          : rule == MosaicRule::DeleteDebugLocations
+              ? "ValueError: Cannot cast attribute to StringAttr "
+                "(backend_config)"
+              : "AttributeError: backend_config is not a string attribute "
+                "(it has no .value)");
+      e.message = describeOp(op, i + 1) + " (tpu_custom_call): " + e.message;
+      return e;
+    }
     auto rewritten =
         rewriteMosaicBackendConfig(config.getValue().str(), strip, rule);
     if (!rewritten)
-      return Error{"", describeOp(op, i + 1) + " (tpu_custom_call): " +
-                           rewritten.error().message};
+      return Error{"",
+                   describeOp(op, i + 1) + " (tpu_custom_call): " +
+                       rewritten.error().message,
+                   rewritten.error().code};
     if (*rewritten)
       op->setAttr("backend_config", mlir::StringAttr::get(context, **rewritten));
   }

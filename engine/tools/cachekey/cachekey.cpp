@@ -51,7 +51,12 @@ int usage() {
   return 2;
 }
 
+/// Set by --json: errors are also written to stdout as errorToJson.
+bool gJsonErrors = false;
+
 int fail(const Error &e) {
+  if (gJsonErrors)
+    std::cout << errorToJson(e).dump(2) << "\n";
   std::cerr << "cachekey: " << e.str() << "\n";
   return 2;
 }
@@ -65,10 +70,11 @@ Expected<std::string> readFile(const std::string &path) {
   if (path != "-") {
     struct stat st;
     if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      return Error{path, "is a directory, not a file"};
+      return Error{"", "is a directory, not a file", ErrorCode::Io, path};
     file.open(path, std::ios::binary);
     if (!file)
-      return Error{path, std::string("cannot read file: ") + std::strerror(errno)};
+      return Error{"", std::string("cannot read file: ") + std::strerror(errno),
+                   ErrorCode::Io, path};
     in = &file;
   }
   std::string out;
@@ -77,7 +83,8 @@ Expected<std::string> readFile(const std::string &path) {
     in->read(buf, sizeof buf);
     out.append(buf, static_cast<size_t>(in->gcount()));
     if (out.size() > kMaxInputBytes)
-      return Error{path, "input is larger than 1 GiB; the CLI refuses it"};
+      return Error{"", "input is larger than 1 GiB; the CLI refuses it",
+                   ErrorCode::TooLarge, path};
   }
   return out;
 }
@@ -94,8 +101,10 @@ FixtureResolver resolverFor(const std::string &dir) {
     if (!text)
       text = readFile(dir + "/derived/" + id + ".json");
     if (!text)
-      return Error{"", "unknown fixture \"" + id + "\" (no " + dir + "/" + id +
-                           ".json or " + dir + "/derived/" + id + ".json)"};
+      return Error{"",
+                   "unknown fixture \"" + id + "\" (no " + dir + "/" + id +
+                       ".json or " + dir + "/derived/" + id + ".json)",
+                   ErrorCode::UnknownFixture, "", id};
     return parseJsonText(*text, "fixture " + id);
   };
 }
@@ -117,11 +126,8 @@ Expected<KeyResult> computeFromFile(const std::string &path,
   if (!text)
     return text.takeError();
   auto r = computeFromText(*text, resolver);
-  if (!r) {
-    Error e = r.takeError();
-    e.path = path + ": " + e.path;
-    return e;
-  }
+  if (!r)
+    return r.takeError().from(path);
   return r;
 }
 
@@ -236,6 +242,7 @@ int run(int argc, char **argv) {
       refuse((includeMetadata || ignoreCp) && cmd != "canonicalize",
              "--include-metadata / --ignore-custom-partitioning"))
     return usage();
+  gJsonErrors = json;
   FixtureResolver resolver = resolverFor(fixtures);
 
   if (cmd == "profiles") {
@@ -342,7 +349,7 @@ int run(int argc, char **argv) {
       m.ignoreCallbacks = IgnoreCallbacks::CustomPartitioning;
     auto e = computationEntry(m, *p);
     if (!e)
-      return fail(Error{files[0], e.error().message});
+      return fail(e.takeError().from(files[0]));
     std::cout.write(e->bytes.data(), static_cast<std::streamsize>(e->bytes.size()));
     return 0;
   }
