@@ -33,6 +33,8 @@ inline FixtureResolver fixtureResolver() {
   return [](const std::string &id) -> Expected<Json> {
     std::string text = readText(sourcePath("fixtures/" + id + ".json"));
     if (text.empty())
+      text = readText(sourcePath("fixtures/tpu/" + id + ".json"));
+    if (text.empty())
       text = readText(sourcePath("fixtures/derived/" + id + ".json"));
     if (text.empty())
       return Error{"", "unknown fixture " + id};
