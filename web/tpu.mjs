@@ -94,12 +94,12 @@ export function tpuPlatformVersionChoices(tpu) {
  */
 export function tpuCaseStudies(fixtures) {
   const fx = (id) => fixtures[id];
-  const take = (id, keys) => {
-    const f = fx(id);
-    if (!f) return undefined;
-    const out = {};
-    for (const k of keys) out[k] = f[k];
-    return out;
+  // The baseline capture, and the ingredients `keys` of the capture `expect`
+  // patched over it: the perturbed scenario is that capture.
+  const move = (preset, expect, keys) => {
+    const f = fx(expect);
+    const patch = f ? Object.fromEntries(keys.map((k) => [k, f[k]])) : undefined;
+    return { preset, patch, expect };
   };
   return [
     {
@@ -108,9 +108,7 @@ export function tpuCaseStudies(fixtures) {
       source: [pull(27814), 'jax-ml/jax#27814'],
       source2: [upstreamUrl('platform'), UPSTREAM.platform.label + ' at jax-v0.10.2'],
       text: 'The same sharded matmul compiled by jax 0.12.0.1 for a v5e:2x2 slice, once with libtpu 0.0.50 and once with 0.0.50.1, both builds that jax[tpu]==0.12.0.1 accepts. Both keys were captured with libtpu on a machine without a TPU. libtpu writes its build into platform_version, so entry 3 moves and with it the key: the new compiler does not reuse the old one\u2019s executables. The topology fingerprint of entry 6 stays the same: every libtpu build captured (0.0.42.1, 0.0.50, 0.0.50.1) computes the same value for the same topology. Before PR #27814, under many setups the backend version did not reach the key, and an upgrade could read back an executable built by the older compiler.',
-      preset: 'matmul_v5e_2x2__0.12.0.1__libtpu0.0.50',
-      patch: take('matmul_v5e_2x2__0.12.0.1', ['backend']),
-      expect: 'matmul_v5e_2x2__0.12.0.1',
+      ...move('matmul_v5e_2x2__0.12.0.1__libtpu0.0.50', 'matmul_v5e_2x2__0.12.0.1', ['backend']),
     },
     {
       id: 'tpu-v5e-v5p',
@@ -118,9 +116,7 @@ export function tpuCaseStudies(fixtures) {
       source: [upstreamUrl('accelerator'), UPSTREAM.accelerator.label + ' at jax-v0.10.2'],
       source2: [upstreamUrl('platform'), UPSTREAM.platform.label],
       text: 'The same sharded matmul on 4 chips of v5e (TPU v5 lite) and on 4 chips of v5p (TPU v5), both captured with jax 0.12.0.1 and libtpu 0.0.50.1. The module bytes are equal. Entry 3 moves first, because platform_version names the chip (TFRT TPU v5 lite, TFRT TPU v5); entry 6 moves with the topology\u2019s fingerprint; and entry 5 moves too, because make_mesh orders the devices of the two slices differently ([0, 1, 3, 2] on v5e, [0, 1, 2, 3] on v5p) and on TPU the device assignment is hashed as it is.',
-      preset: 'matmul_v5e_2x2__0.12.0.1',
-      patch: take('matmul_v5p_2x2x1__0.12.0.1', ['backend', 'compile_options', 'accelerator']),
-      expect: 'matmul_v5p_2x2x1__0.12.0.1',
+      ...move('matmul_v5e_2x2__0.12.0.1', 'matmul_v5p_2x2x1__0.12.0.1', ['backend', 'compile_options', 'accelerator']),
     },
     {
       id: 'tpu-4-vs-8',
@@ -128,9 +124,7 @@ export function tpuCaseStudies(fixtures) {
       source: [upstreamUrl('compile_options'), UPSTREAM.compile_options.label + ' at jax-v0.10.2'],
       source2: [upstreamUrl('accelerator'), UPSTREAM.accelerator.label],
       text: 'The same sharded matmul on a v5e:2x2 slice (4 chips, mesh 2x2) and on a v5e:2x4 slice (8 chips in 2 processes, mesh 2x4), both captured with jax 0.12.0.1 and libtpu 0.0.50.1. Entry 1 moves first: the module records the number of partitions and the shardings. Entry 5 carries the larger device assignment, and entry 6 the other topology\u2019s fingerprint. A cache filled on one slice size does not serve another.',
-      preset: 'matmul_v5e_2x2__0.12.0.1',
-      patch: take('matmul_v5e_2x4__0.12.0.1', ['module', 'compile_options', 'accelerator']),
-      expect: 'matmul_v5e_2x4__0.12.0.1',
+      ...move('matmul_v5e_2x2__0.12.0.1', 'matmul_v5e_2x4__0.12.0.1', ['module', 'compile_options', 'accelerator']),
     },
     {
       id: 'tpu-pallas-lines',
@@ -138,10 +132,8 @@ export function tpuCaseStudies(fixtures) {
       source: [pull(35699), 'jax-ml/jax#35699'],
       source2: [upstreamUrl('canonicalize'), UPSTREAM.canonicalize.label + ' at jax-v0.10.2'],
       text: 'The same Pallas add-one kernel (pl.pallas_call on int32[8,128]) defined at two source lines, compiled for device 0 of a v5e:2x2 slice and captured with libtpu. On jax 0.12.0.1 the kernel\u2019s locations sit in a debug_locations member of the tpu_custom_call\u2019s backend_config, which JAX deletes before hashing: the captured entry-1 bytes are equal and so are the keys. The second button makes the same move on jax 0.10.2 (libtpu 0.0.42.1), where the locations live inside the encoded kernel body that strip-debuginfo does not reach: entry 1 moves.',
-      preset: 'pallas_a__0.12.0.1',
-      patch: take('pallas_b__0.12.0.1', ['module']),
-      expect: 'pallas_b__0.12.0.1',
-      alt: { label: 'Same move on jax 0.10.2', preset: 'pallas_a__0.10.2', patch: take('pallas_b__0.10.2', ['module']), expect: 'pallas_b__0.10.2' },
+      ...move('pallas_a__0.12.0.1', 'pallas_b__0.12.0.1', ['module']),
+      alt: { label: 'Same move on jax 0.10.2', ...move('pallas_a__0.10.2', 'pallas_b__0.10.2', ['module']) },
     },
   ].filter((c) => c.patch !== undefined);
 }

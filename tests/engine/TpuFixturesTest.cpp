@@ -9,8 +9,6 @@
 
 #include "cachekey/Diff.h"
 
-#include <dirent.h>
-
 #include <map>
 #include <set>
 
@@ -18,19 +16,7 @@ using namespace cachekey;
 using namespace cachekey::test;
 
 namespace {
-std::vector<std::string> tpuFixtureIds() {
-  std::vector<std::string> ids;
-  if (DIR *d = opendir(sourcePath("fixtures/tpu").c_str())) {
-    while (dirent *e = readdir(d)) {
-      std::string n = e->d_name;
-      if (n.size() > 5 && n.substr(n.size() - 5) == ".json")
-        ids.push_back(n.substr(0, n.size() - 5));
-    }
-    closedir(d);
-  }
-  std::sort(ids.begin(), ids.end());
-  return ids;
-}
+std::vector<std::string> tpuFixtureIds() { return jsonIdsIn("fixtures/tpu"); }
 
 Json tpuFixture(const std::string &id) {
   return loadJson("fixtures/tpu/" + id + ".json");
@@ -64,20 +50,8 @@ class TpuFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TpuFixture, ReproducesRealJax) {
   Json fx = tpuFixture(GetParam());
-  const Json &expected = fx["expected"];
   ASSERT_EQ(fx["profile"].get<std::string>(), fx["provenance"]["jax"].get<std::string>());
-  KeyResult r = mustCompute(fx);
-  ASSERT_EQ(expected["entries"].size(), 8u);
-  for (int i = 0; i < kNumEntries; ++i) {
-    SCOPED_TRACE(kEntryNames[i]);
-    EXPECT_EQ(expected["entries"][i]["name"].get<std::string>(), r.entries[i].name);
-    EXPECT_EQ(expected["entries"][i]["digest"].get<std::string>(),
-              toHex(r.entries[i].digest));
-    EXPECT_EQ(expected["entries"][i]["running"].get<std::string>(),
-              toHex(r.entries[i].running));
-  }
-  EXPECT_EQ(expected["key"].get<std::string>(), r.key);
-  EXPECT_EQ(expected["trace"].get<std::vector<std::string>>(), r.trace);
+  expectMatchesCapture(fx["expected"], mustCompute(fx));
 }
 
 TEST_P(TpuFixture, FeedsTheCapturedBytes) {
@@ -131,86 +105,54 @@ TEST(TpuFixtures, AllCapturesArePresent) {
   EXPECT_TRUE(have.count("matmul_v5e_2x2__0.12.0.1__libtpu0.0.50"));
 }
 
-// Same jax 0.12.0.1, libtpu 0.0.50 -> 0.0.50.1: only entry 3 (the
-// platform_version carries libtpu's build line) moves; the topology
-// fingerprint of entry 6 is the same under both builds.
-TEST(TpuFixtures, LibtpuUpgradeMovesEntry3NotEntry6) {
-  for (const char *program :
-       {"add_v5e_1x1", "add_v5e_2x2_dev0", "matmul_v5e_2x2", "matmul_v5e_2x4",
-        "matmul_v5p_2x2x1"}) {
-    SCOPED_TRACE(program);
-    KeyResult older = computeTpu(std::string(program) + "__0.12.0.1__libtpu0.0.50");
-    KeyResult newer = computeTpu(std::string(program) + "__0.12.0.1");
-    EXPECT_NE(older.key, newer.key);
-    EXPECT_EQ(movedEntries(older, newer), std::vector<int>{3});
-    Comparison c = compareResults(older, newer);
-    EXPECT_EQ(c.cause, 3);
-    EXPECT_TRUE(c.alsoChanged.empty());
-    EXPECT_EQ(older.accelerator.fingerprint, newer.accelerator.fingerprint);
+namespace {
+/// Two captures and what moved between them, as the captures show it.
+struct TpuPair {
+  std::string what, before, after;
+  std::vector<int> moved; // entries whose own digest differs; empty: equal keys
+};
+
+std::vector<TpuPair> tpuPairs() {
+  std::vector<TpuPair> out;
+  // Same jax 0.12.0.1, libtpu 0.0.50 -> 0.0.50.1: only entry 3 moves (the
+  // platform_version carries the build line); entry 6's fingerprint is the
+  // same under both builds.
+  for (std::string p : {"add_v5e_1x1", "add_v5e_2x2_dev0", "matmul_v5e_2x2",
+                        "matmul_v5e_2x4", "matmul_v5p_2x2x1"})
+    out.push_back({"libtpu upgrade", p + "__0.12.0.1__libtpu0.0.50", p + "__0.12.0.1", {3}});
+  for (std::string jax : {"0.10.2", "0.12.0.1"}) {
+    // 4 and 8 v5e chips: the module (partitions), the device assignment
+    // and the topology move.
+    out.push_back({"4 vs 8 chips", "matmul_v5e_2x2__" + jax, "matmul_v5e_2x4__" + jax, {1, 5, 6}});
+    // v5e and v5p: the same module; platform_version names the chip, the
+    // topology differs, and make_mesh orders the devices differently.
+    out.push_back({"v5e vs v5p", "matmul_v5e_2x2__" + jax, "matmul_v5p_2x2x1__" + jax, {3, 5, 6}});
+    // On TPU the device assignment is hashed as it is (JAX renumbers it on
+    // "gpu" only): device 3 instead of device 0 moves entry 5.
+    out.push_back({"device 0 vs 3", "add_v5e_2x2_dev0__" + jax, "add_v5e_2x2_dev3__" + jax, {5}});
+    // The fingerprint describes the whole slice, not the devices used.
+    out.push_back({"1x1 vs 2x2", "add_v5e_1x1__" + jax, "add_v5e_2x2_dev0__" + jax, {6}});
+    // With metadata in the key the kernel's source line is hashed.
+    out.push_back({"Pallas, metadata", "pallas_a_meta__" + jax, "pallas_b_meta__" + jax, {1}});
   }
+  // The Pallas kernel at two source lines: jax 0.12.0.1 deletes its
+  // debug_locations, so the captured entry-1 bytes and the keys are equal;
+  // jax 0.10.2 keeps the locations inside the kernel body.
+  out.push_back({"Pallas", "pallas_a__0.12.0.1", "pallas_b__0.12.0.1", {}});
+  out.push_back({"Pallas", "pallas_a__0.10.2", "pallas_b__0.10.2", {1}});
+  return out;
 }
+} // namespace
 
-// The same sharded matmul on 4 and on 8 v5e chips: the module (partition
-// count), the compile options (device assignment) and the topology move.
-TEST(TpuFixtures, FourVersusEightChips) {
-  for (const char *jax : {"0.10.2", "0.12.0.1"}) {
-    SCOPED_TRACE(jax);
-    KeyResult four = computeTpu(std::string("matmul_v5e_2x2__") + jax);
-    KeyResult eight = computeTpu(std::string("matmul_v5e_2x4__") + jax);
-    EXPECT_EQ(movedEntries(four, eight), (std::vector<int>{1, 5, 6}));
-    EXPECT_EQ(compareResults(four, eight).cause, 1);
-  }
-}
-
-// A v5e slice and a v5p slice of 4 chips: the module is the same; the
-// platform_version names the chip, the topology differs, and make_mesh
-// orders the devices differently, so the device assignment does too.
-TEST(TpuFixtures, V5eVersusV5p) {
-  for (const char *jax : {"0.10.2", "0.12.0.1"}) {
-    SCOPED_TRACE(jax);
-    KeyResult v5e = computeTpu(std::string("matmul_v5e_2x2__") + jax);
-    KeyResult v5p = computeTpu(std::string("matmul_v5p_2x2x1__") + jax);
-    EXPECT_EQ(movedEntries(v5e, v5p), (std::vector<int>{3, 5, 6}));
-    EXPECT_EQ(compareResults(v5e, v5p).cause, 3);
-  }
-}
-
-// On TPU the device assignment is hashed as it is: the same single-device
-// program on device 3 instead of device 0 of the same v5e:2x2 gets another
-// key, through entry 5 only (on "gpu" JAX would renumber it to [[0]]).
-TEST(TpuFixtures, DeviceAssignmentHashedAsIs) {
-  for (const char *jax : {"0.10.2", "0.12.0.1"}) {
-    SCOPED_TRACE(jax);
-    KeyResult dev0 = computeTpu(std::string("add_v5e_2x2_dev0__") + jax);
-    KeyResult dev3 = computeTpu(std::string("add_v5e_2x2_dev3__") + jax);
-    EXPECT_EQ(movedEntries(dev0, dev3), std::vector<int>{5});
-    // And the single device of v5e:1x1 differs from device 0 of v5e:2x2 in
-    // the topology only: the fingerprint describes the whole slice.
-    KeyResult one = computeTpu(std::string("add_v5e_1x1__") + jax);
-    EXPECT_EQ(movedEntries(one, dev0), std::vector<int>{6});
-  }
-}
-
-// The Pallas add-one kernel defined at two source lines. jax 0.12.0.1
-// deletes the kernel's debug_locations before hashing: the captured entry-1
-// bytes are equal and so are the keys. jax 0.10.2 keeps the locations inside
-// the kernel body; with metadata in the key both releases differ.
-TEST(TpuFixtures, PallasSourceLines) {
-  KeyResult a12 = computeTpu("pallas_a__0.12.0.1");
-  KeyResult b12 = computeTpu("pallas_b__0.12.0.1");
-  EXPECT_EQ(a12.entries[0].bytes, b12.entries[0].bytes);
-  EXPECT_EQ(a12.key, b12.key);
-  EXPECT_TRUE(movedEntries(a12, b12).empty());
-
-  KeyResult a10 = computeTpu("pallas_a__0.10.2");
-  KeyResult b10 = computeTpu("pallas_b__0.10.2");
-  EXPECT_EQ(movedEntries(a10, b10), std::vector<int>{1});
-
-  for (const char *jax : {"0.10.2", "0.12.0.1"}) {
-    SCOPED_TRACE(jax);
-    KeyResult am = computeTpu(std::string("pallas_a_meta__") + jax);
-    KeyResult bm = computeTpu(std::string("pallas_b_meta__") + jax);
-    EXPECT_EQ(movedEntries(am, bm), std::vector<int>{1});
+TEST(TpuFixtures, WhatTheCapturesShow) {
+  for (const auto &p : tpuPairs()) {
+    SCOPED_TRACE(p.what + ": " + p.before + " -> " + p.after);
+    KeyResult before = computeTpu(p.before);
+    KeyResult after = computeTpu(p.after);
+    EXPECT_EQ(movedEntries(before, after), p.moved);
+    EXPECT_EQ(before.key == after.key, p.moved.empty());
+    Comparison c = compareResults(before, after);
+    EXPECT_EQ(c.cause, p.moved.empty() ? 0 : p.moved.front());
   }
 }
 
