@@ -4,6 +4,8 @@
 #include "cachekey/PyText.h"
 #include "cachekey/Trace.h"
 
+#include <algorithm>
+
 namespace cachekey {
 
 Expected<KeyResult> computeKey(const Scenario &s) {
@@ -118,8 +120,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   r.compression = compressionName(s.compression, s.profile);
   E[6].append("compression", hashStringBytes(r.compression));
   E[6].summary = "the compression algorithm's name";
-  if (s.compression.python && r.compression == "zlib" &&
-      s.compression.zstandardInstalled)
+  if (writesStdlibZstd(s.compression, s.profile))
     r.notes.push_back("On Python " + *s.compression.python +
                       " JAX compresses with the standard library's zstd but "
                       "the key says \"zlib\": a process that really writes "
@@ -191,6 +192,23 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
                      {"included", f.included},
                      {"hashed_hex", toHex(f.hashed)}});
   out["flags"] = std::move(flags);
+  // The same flags per source, in collection order (before sorting).
+  std::vector<const FlagStep *> order;
+  for (const auto &f : r.flags)
+    order.push_back(&f);
+  std::sort(order.begin(), order.end(), [](const FlagStep *a, const FlagStep *b) {
+    return a->collected < b->collected;
+  });
+  Json collected = Json::object();
+  for (FlagSource src : {FlagSource::XlaFlags, FlagSource::LibtpuInitArgs,
+                         FlagSource::Argv}) {
+    Json list = Json::array();
+    for (const FlagStep *f : order)
+      if (f->source == src)
+        list.push_back(f->flag);
+    collected[flagSourceName(src)] = std::move(list);
+  }
+  out["collected"] = std::move(collected);
   out["computation"] = {{"producer", r.computation.producer},
                         {"live", r.computation.live}};
   out["compile_options"] = {{"changes", r.compileOptions.changes}};

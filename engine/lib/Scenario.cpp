@@ -680,17 +680,23 @@ Expected<Scenario> readScenario(const Json &document,
   return scenarioFromJson(*resolved);
 }
 
-std::string compressionName(const CompressionSpec &spec, Profile profile) {
+bool writesStdlibZstd(const CompressionSpec &spec, Profile profile) {
   if (!spec.python)
-    return spec.name;
+    return false;
   int major = 0, minor = 0;
   std::sscanf(spec.python->c_str(), "%d.%d", &major, &minor);
   // From jax 0.7.1 the standard library's compression.zstd is imported first
   // (Python 3.14 and later), leaving `zstandard` as None: the key says "zlib".
-  bool stdlibZstd =
-      profileSpec(profile).compression == CompressionRule::StdlibZstdFirst &&
-      (major > 3 || (major == 3 && minor >= 14));
-  return !stdlibZstd && spec.zstandardInstalled ? "zstandard" : "zlib";
+  return profileSpec(profile).compression == CompressionRule::StdlibZstdFirst &&
+         (major > 3 || (major == 3 && minor >= 14));
+}
+
+std::string compressionName(const CompressionSpec &spec, Profile profile) {
+  if (!spec.python)
+    return spec.name;
+  return !writesStdlibZstd(spec, profile) && spec.zstandardInstalled
+             ? "zstandard"
+             : "zlib";
 }
 
 } // namespace cachekey

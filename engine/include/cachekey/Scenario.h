@@ -168,6 +168,11 @@ Expected<Scenario> readScenario(const Json &document,
 /// main, Python is older than 3.14; otherwise "zlib".
 std::string compressionName(const CompressionSpec &spec, Profile profile);
 
+/// True when, for a runtime, JAX writes the payload with the standard
+/// library's zstd while the key says "zlib" (Python 3.14 and later, from jax
+/// 0.7.1 on), whether or not the zstandard package is installed.
+bool writesStdlibZstd(const CompressionSpec &spec, Profile profile);
+
 } // namespace cachekey
 
 #endif // CACHEKEY_SCENARIO_H
