@@ -3,7 +3,8 @@
 
 Usage: tools/bundle_presets.py FIXTURES_DIR OUT.json [MODULES_OUT.json]
 
-Keeps each fixture's scenario, provenance and expected outputs, and the
+Keeps each fixture's scenario (fixtures/*.json, then the TPU captures in
+fixtures/tpu/*.json), provenance and expected outputs, and the
 formatted DEBUG log (for the paste-two-logs demo); drops the module texts and
 the alternative bytecodes, which the first view does not need. Fixtures whose
 entry-1 bytes exceed 256 KiB (the large benchmark module) are left out.
@@ -38,7 +39,8 @@ def needs_mlir(doc: dict, derived: dict, depth: int = 0) -> bool:
 def main(src: str, out: str, modules_out: str = "") -> None:
     presets = {}
     texts = {}
-    for path in sorted(Path(src).glob("*.json")):
+    # The CPU captures, then the TPU captures (fixtures/tpu/, libtpu).
+    for path in sorted(Path(src).glob("*.json")) + sorted(Path(src, "tpu").glob("*.json")):
         fx = json.loads(path.read_text())
         if not isinstance(fx, dict) or fx.get("schema") != 1 or "expected" not in fx:
             continue

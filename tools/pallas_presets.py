@@ -75,7 +75,9 @@ def text_module(text: str) -> dict:
 NOTE = ("Not captured: a hand-written module (tools/pallas_presets.py) with one "
         "tpu_custom_call whose base64 kernel body carries a file location, as a "
         "Pallas TPU kernel does. Entry 1 is computed by the live MLIR canonicaliser, "
-        "whose MLIR release differs from jaxlib's. TPU fingerprint: stand-in.")
+        "whose MLIR release differs from jaxlib's. Entries 3 and 6: libtpu's real values for a "
+        "v5e:2x4 slice (fixtures/tpu_topologies.json); the rest is the CPU capture add_1x1. "
+        "Real Pallas captures: fixtures/tpu/pallas_*.")
 
 
 def main(out_dir: str = "fixtures") -> None:
@@ -84,7 +86,7 @@ def main(out_dir: str = "fixtures") -> None:
         "pallas_kernel": {
             "schema": 1, "base": "tpu_v5e_8", "id": "pallas_kernel",
             "title": "A Pallas TPU kernel call, profile main (derived; needs live MLIR)",
-            "provenance": {"derived_from": "tpu_v5e_8", "computed_not_captured": True, "stand_in": True,
+            "provenance": {"derived_from": "tpu_v5e_8", "computed_not_captured": True,
                            "needs_mlir": True, "note": NOTE},
             "profile": "main",
             "module": text_module(module_text("/home/alice/src/kernels/add_one.py", 11)),
@@ -92,14 +94,14 @@ def main(out_dir: str = "fixtures") -> None:
         "pallas_kernel_moved": {
             "schema": 1, "base": "pallas_kernel", "id": "pallas_kernel_moved",
             "title": "The same kernel built in another checkout (derived; needs live MLIR)",
-            "provenance": {"derived_from": "pallas_kernel", "computed_not_captured": True, "stand_in": True,
+            "provenance": {"derived_from": "pallas_kernel", "computed_not_captured": True,
                            "needs_mlir": True, "note": NOTE},
             "module": text_module(module_text("/srv/ci/checkout/kernels/add_one.py", 47)),
         },
         "pallas_kernel_0102": {
             "schema": 1, "base": "pallas_kernel", "id": "pallas_kernel_0102",
             "title": "A Pallas TPU kernel call, profile 0.10.2 (derived; needs live MLIR)",
-            "provenance": {"derived_from": "pallas_kernel", "computed_not_captured": True, "stand_in": True,
+            "provenance": {"derived_from": "pallas_kernel", "computed_not_captured": True,
                            "needs_mlir": True, "note": NOTE},
             "profile": "0.10.2",
         },

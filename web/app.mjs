@@ -580,7 +580,7 @@ async function boot() {
     if (r.error) continue;
     ctx.fixtures[id] = fx;
     const prov = fx.provenance || {};
-    ctx.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
+    ctx.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}${prov.libtpu ? `, libtpu ${prov.libtpu}, TPU topology ${prov.topology} without a TPU` : ''}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
   }
   // Derived presets are fixtures too (fixtures/derived/: a patch over a
   // captured fixture), so the CLI resolves links that name them.

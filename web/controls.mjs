@@ -6,6 +6,7 @@ import { el, put, $, setText, setAttr } from './dom.mjs';
 import { DEBUG_FIELDS, COMPRESSION_CHOICES, GPU_NAMES, PLATFORM_VERSIONS } from './data.mjs';
 import { deepEqual, getPath, clone } from './state.mjs';
 import { errorText } from './engine.mjs';
+import { tpuGroups, tpuById, tpuByFingerprint, tpuLabel, tpuAccelerator, tpuNote, libtpuBuilds, libtpuForProfile, tpuPlatformVersion, tpuPlatformVersionChoices } from './tpu.mjs';
 
 const MODULE_KEYS = ['sym_name', 'entry1_b64', 'include_metadata', 'ignore_callbacks'];
 const pickModule = (m) => {
@@ -20,6 +21,7 @@ const LINES = /^lines_([ab])_(meta|nometa)$/;
 let ctx;
 let ui;
 let accelKind = 'captured';
+let libtpuChosen = false; // the user picked a libtpu build: keep it across profiles
 
 const numOrUndef = (input) => {
   const v = input.value.trim();
@@ -187,10 +189,6 @@ function showAccelPanel(kind) {
   for (const k of ['cpu', 'gpu', 'tpu', 'fallback']) $('#accel-' + k).hidden = k !== kind;
 }
 
-function tpuProvenance(t) {
-  return `stand-in for ${t.id}, not libtpu's value (fixtures/tpu_topologies.json)`;
-}
-
 function syncAccel(r) {
   accelKind = detectAccelKind(r);
   showAccelPanel(accelKind);
@@ -208,7 +206,7 @@ function syncAccel(r) {
   } else if (!ui.gpuName.value) ui.gpuName.value = GPU_NAMES[0];
   let customFp = ui.tpuTopology.querySelector('option[value="__custom"]');
   if (a.fingerprint) {
-    const t = (ctx.tpu ? ctx.tpu.topologies : []).find((x) => x.fingerprint.value === a.fingerprint.value);
+    const t = tpuByFingerprint(ctx.tpu, a.fingerprint.value);
     if (t) {
       ui.tpuTopology.value = t.id;
       if (customFp) customFp.remove();
@@ -218,15 +216,18 @@ function syncAccel(r) {
       ui.tpuTopology.value = '__custom';
     }
   }
+  if (!libtpuChosen && ctx.tpu) ui.tpuLibtpu.value = libtpuForProfile(ctx.tpu, r.profile);
   syncTpuNote(a.fingerprint);
   if (a.device_kinds) ui.deviceKinds.value = a.device_kinds.join(', ');
   else if (!ui.deviceKinds.value) ui.deviceKinds.value = 'cpu';
 }
 
 function syncTpuNote(fp) {
-  const t = ctx.tpu && ctx.tpu.topologies.find((x) => x.id === ui.tpuTopology.value);
-  if (t) setText(ui.tpuText, `${t.id}: ${t.device_kind}, ${t.chips} chips, ${t.topology}. Fingerprint ${t.fingerprint.value} is a stand-in, not what libtpu computes (libtpu is closed source). It will never match a real TPU key.`);
-  else if (fp) setText(ui.tpuText, `Fingerprint ${fp.value}: ${fp.stand_in ? 'a stand-in, not libtpu\u2019s value.' : 'given as measured'} ${fp.provenance || ''}`);
+  const t = tpuById(ctx.tpu, ui.tpuTopology.value);
+  ui.tpuStandIn.hidden = !(t ? t.fingerprint.stand_in : fp && fp.stand_in);
+  ui.tpuBackend.disabled = !t || tpuPlatformVersion(t, ui.tpuLibtpu.value) === undefined;
+  if (t) setText(ui.tpuText, tpuNote(t, ui.tpuLibtpu.value));
+  else if (fp) setText(ui.tpuText, `Fingerprint ${fp.value}: ${fp.stand_in ? 'a stand-in, not libtpu\u2019s value.' : 'given in the scenario, not one of the measured topologies.'} ${fp.provenance || ''}`);
 }
 
 function accelValue(kind) {
@@ -247,12 +248,12 @@ function accelValue(kind) {
     return { gpu_topology: { platform_version: ui.gpuName.value, num_partitions: nums[0], num_hosts_per_partition: nums[1], num_devices_per_host: nums[2] } };
   }
   if (kind === 'tpu') {
-    const t = ctx.tpu && ctx.tpu.topologies.find((x) => x.id === ui.tpuTopology.value);
+    const t = tpuById(ctx.tpu, ui.tpuTopology.value);
     if (!t) {
       const cur = ctx.resolved().accelerator;
-      return cur && cur.fingerprint ? cur : { error: 'choose a TPU slice' };
+      return cur && cur.fingerprint ? cur : { error: 'choose a TPU topology' };
     }
-    return { fingerprint: { value: t.fingerprint.value, provenance: tpuProvenance(t), stand_in: !!t.fingerprint.stand_in } };
+    return tpuAccelerator(t);
   }
   const kinds = ui.deviceKinds.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (!kinds.length) return { error: 'give at least one device_kind' };
@@ -365,16 +366,20 @@ export function setupControls(context) {
     accelKind: q('accel-kind'), cpuName: q('cpu-name'), cpuDevices: q('cpu-devices'),
     gpuName: q('gpu-name'), gpuPartitions: q('gpu-partitions'), gpuHosts: q('gpu-hosts'), gpuDevices: q('gpu-devices'),
     tpuTopology: q('tpu-topology'), tpuText: q('tpu-standin-text'), tpuBackend: q('tpu-backend'),
+    tpuLibtpu: q('tpu-libtpu'), tpuStandIn: document.querySelector('#accel-tpu .stand-in'),
     deviceKinds: q('device-kinds'), accelNote: q('accel-note'),
     compression: q('compression'), compressionNote: q('compression-note'), customHook: q('custom-hook'),
   };
 
   // options
-  const captured = [...ctx.presets.values()].filter((p) => !p.derived);
+  const onTpu = (p) => !!(ctx.fixtures[p.id] && ctx.fixtures[p.id].backend && ctx.fixtures[p.id].backend.platform === 'tpu');
+  const captured = [...ctx.presets.values()].filter((p) => !p.derived && !onTpu(p));
+  const capturedTpu = [...ctx.presets.values()].filter((p) => !p.derived && onTpu(p));
   const derived = [...ctx.presets.values()].filter((p) => p.derived);
   const live = [...ctx.live.values()];
   put(ui.preset,
     el('optgroup', { label: 'Captured from real JAX 0.10.2' }, captured.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))),
+    capturedTpu.length ? el('optgroup', { label: 'Captured from real JAX with libtpu (TPU, deviceless)' }, capturedTpu.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null,
     derived.length ? el('optgroup', { label: 'Derived (a patch over a capture)' }, derived.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null,
     live.length ? el('optgroup', { label: 'Needs live MLIR (loads about 0.7 MB)', 'data-live': '' }, live.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null);
   put(ui.moduleSource, ...Object.entries(ctx.fixtures).map(([id, fx]) => el('option', { value: id },
@@ -406,9 +411,10 @@ export function setupControls(context) {
   put(q('gpu-list'), ...GPU_NAMES.map((n) => el('option', { value: n })));
   put(ui.pvPick, el('option', { value: '' }, 'Pick one…'),
     ...PLATFORM_VERSIONS.map(([v, label]) => el('option', { value: v }, label)),
-    ...(ctx.tpu ? ctx.tpu.topologies.map((t) => el('option', { value: t.platform_version }, `TPU ${t.id}: ${t.platform_version.split('\n')[1] || ''} (${t.platform_version_match})`)) : []));
-  put(ui.tpuTopology, ...(ctx.tpu ? ctx.tpu.topologies.map((t) => el('option', { value: t.id }, `${t.id} — ${t.device_kind}, ${t.topology} (stand-in fingerprint)`)) : []));
-  if (ctx.tpu) ui.tpuTopology.value = 'v5litepod-8';
+    ...tpuPlatformVersionChoices(ctx.tpu).map(([v, label]) => el('option', { value: v }, label)));
+  put(ui.tpuTopology, ...tpuGroups(ctx.tpu).map(([gen, ts]) => el('optgroup', { label: gen }, ts.map((t) => el('option', { value: t.id }, tpuLabel(t))))));
+  put(ui.tpuLibtpu, ...libtpuBuilds(ctx.tpu).map((b) => el('option', { value: b.libtpu }, `libtpu ${b.libtpu} (jax ${b.jax})`)));
+  if (tpuById(ctx.tpu, 'v5e:2x4')) ui.tpuTopology.value = 'v5e:2x4';
   put(ui.compression, ...COMPRESSION_CHOICES.map(([id, label]) => el('option', { value: id }, label)));
   ui.dbgField.addEventListener('change', syncDbgNote);
 
@@ -563,10 +569,11 @@ export function setupControls(context) {
     n.addEventListener('input', (e) => applyAccel(e.target));
   }
   ui.tpuTopology.addEventListener('change', (e) => { syncTpuNote(); applyAccel(e.target); });
+  ui.tpuLibtpu.addEventListener('change', () => { libtpuChosen = true; syncTpuNote(); });
   ui.tpuBackend.addEventListener('click', () => {
-    const t = ctx.tpu && ctx.tpu.topologies.find((x) => x.id === ui.tpuTopology.value);
-    if (!t) return;
-    ctx.change(['backend'], Object.assign({}, ctx.resolved().backend, { platform: 'tpu', platform_version: t.platform_version }), ui.tpuBackend);
+    const pv = tpuPlatformVersion(tpuById(ctx.tpu, ui.tpuTopology.value), ui.tpuLibtpu.value);
+    if (pv === undefined) return;
+    ctx.change(['backend'], Object.assign({}, ctx.resolved().backend, { platform: 'tpu', platform_version: pv }), ui.tpuBackend);
     const r = ctx.resolved();
     ui.platform.value = r.backend.platform;
     ui.platformVersion.value = r.backend.platform_version;

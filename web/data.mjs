@@ -92,9 +92,6 @@ export const PLATFORM_VERSIONS = [
   ['PJRT C API\ncuda 12', 'GPU through the plugin: PJRT C API / cuda 12'],
 ];
 
-/** A newer libtpu build line for the false-hit case study (illustrative). */
-export const NEWER_LIBTPU_LINE = 'Built on Oct 1 2025 15:38:51 (1759358331) cl/000000000';
-
 /**
  * Case studies: each is one click. preset: the baseline; patch: the
  * perturbation over it. alt: an optional second scenario.
@@ -132,15 +129,6 @@ export function caseStudies(fixtures) {
       patch: { compile_options: { edits: { device_assignment: [[1]] } } },
     },
     {
-      id: 'libtpu-upgrade',
-      title: 'A libtpu upgrade used to give false cache hits',
-      source: [pull(27814), 'jax-ml/jax#27814'],
-      text: 'libtpu reports its build in platform_version (third line). Before PR #27814, under many setups the backend version did not reach the key, so a cache written with one libtpu was read back by another: a hit for an executable built by a different compiler. Since then entry 3 always hashes platform and platform_version, and an upgrade moves the key. The newer build line here is illustrative. Entry 6 is a labelled STAND-IN fingerprint: libtpu\u2019s real formula is not public, and whether it changes across libtpu releases is not known.',
-      preset: 'tpu_v5e_8',
-      patchFn: (resolved) => ({ backend: { platform_version: String(resolved.backend.platform_version).split('\n').slice(0, 2).concat(NEWER_LIBTPU_LINE).join('\n') } }),
-      stand_in: true,
-    },
-    {
       id: 'flag-order',
       title: 'Flag order does not matter: flags are sorted',
       source: [pull(8090), 'jax-ml/jax#8090 (XLA flags enter the key)'],
@@ -165,14 +153,13 @@ export function caseStudies(fixtures) {
       id: 'pallas',
       title: 'Pallas kernel paths: stripped on main, hashed on 0.10.2',
       source: [pull(35699), 'jax-ml/jax#35699'],
-      text: 'A Pallas TPU kernel travels inside the module as the base64 body of a tpu_custom_call\u2019s backend_config, where strip-debuginfo does not reach: on 0.10.2 the kernel\u2019s file paths stay in the key, so the same kernel built in two checkouts never shares a cache entry. On main, JAX decodes each kernel body, strips its locations and writes it back before hashing. Here one small hand-written module is computed live (it loads the MLIR canonicaliser, about 0.7 MB gzipped), twice: the kernel\u2019s one source location differs, nothing else. On main the keys are equal; the second button makes the same move on 0.10.2, where entry 1 moves. (Derived, not captured: TPU fingerprint is a stand-in, and the live MLIR is not jaxlib\u2019s.)',
+      text: 'A Pallas TPU kernel travels inside the module as the base64 body of a tpu_custom_call\u2019s backend_config, where strip-debuginfo does not reach: on 0.10.2 the kernel\u2019s file paths stay in the key, so the same kernel built in two checkouts never shares a cache entry. On main, JAX decodes each kernel body, strips its locations and writes it back before hashing. Here one small hand-written module is computed live (it loads the MLIR canonicaliser, about 0.7 MB gzipped), twice: the kernel\u2019s one source location differs, nothing else. On main the keys are equal; the second button makes the same move on 0.10.2, where entry 1 moves. (Derived, not captured: the live MLIR is not jaxlib\u2019s. A real Pallas kernel captured with libtpu: the case \u201cA Pallas kernel at another source line\u201d.)',
       preset: 'pallas_kernel',
       // The other checkout's module text, from the derived preset that holds it.
       livePatch: (ctx) => ({ module: { text: ctx.resolvedOf('pallas_kernel_moved').module.text } }),
       alt: { label: 'Same move on 0.10.2', preset: 'pallas_kernel_0102',
         livePatch: (ctx) => ({ module: { text: ctx.resolvedOf('pallas_kernel_moved').module.text } }) },
       needsMlir: true,
-      stand_in: true,
     },
     {
       id: 'python314',

@@ -1,6 +1,7 @@
 // Case studies (one click each) and questions answered beside live exhibits.
 import { el, put, link } from './dom.mjs';
 import { caseStudies, upstreamUrl, UPSTREAM } from './data.mjs';
+import { tpuCaseStudies } from './tpu.mjs';
 import { abbrev } from './state.mjs';
 import { errorText } from './engine.mjs';
 
@@ -10,7 +11,7 @@ function srcLinks(keys) {
 }
 
 export function renderCases(ctx, root) {
-  const cases = caseStudies(ctx.fixtures);
+  const cases = [...caseStudies(ctx.fixtures), ...tpuCaseStudies(ctx.fixtures)];
   put(root, ...cases.map((c) => {
     const has = (id) => ctx.presets.has(id) || ctx.live.has(id);
     const available = has(c.preset);

@@ -6,9 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <dirent.h>
+
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace cachekey::test {
 
@@ -32,6 +36,8 @@ inline Json loadJson(const std::string &rel) {
 inline FixtureResolver fixtureResolver() {
   return [](const std::string &id) -> Expected<Json> {
     std::string text = readText(sourcePath("fixtures/" + id + ".json"));
+    if (text.empty())
+      text = readText(sourcePath("fixtures/tpu/" + id + ".json"));
     if (text.empty())
       text = readText(sourcePath("fixtures/derived/" + id + ".json"));
     if (text.empty())
@@ -64,6 +70,38 @@ inline KeyResult mustCompute(const Json &doc) {
     return KeyResult{};
   }
   return std::move(*r);
+}
+
+/// The ids (file names without ".json") of the JSON files in source folder
+/// `dir`, sorted.
+inline std::vector<std::string> jsonIdsIn(const std::string &dir) {
+  std::vector<std::string> ids;
+  if (DIR *d = opendir(sourcePath(dir).c_str())) {
+    while (dirent *e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n.size() > 5 && n.substr(n.size() - 5) == ".json")
+        ids.push_back(n.substr(0, n.size() - 5));
+    }
+    closedir(d);
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+/// Checks a result against a captured fixture's `expected` block: the key,
+/// each entry's name, own digest and running digest, and the trace.
+inline void expectMatchesCapture(const Json &expected, const KeyResult &r) {
+  ASSERT_EQ(expected["entries"].size(), 8u);
+  for (int i = 0; i < kNumEntries; ++i) {
+    SCOPED_TRACE(kEntryNames[i]);
+    EXPECT_EQ(expected["entries"][i]["name"].get<std::string>(), r.entries[i].name);
+    EXPECT_EQ(expected["entries"][i]["digest"].get<std::string>(),
+              toHex(r.entries[i].digest));
+    EXPECT_EQ(expected["entries"][i]["running"].get<std::string>(),
+              toHex(r.entries[i].running));
+  }
+  EXPECT_EQ(expected["key"].get<std::string>(), r.key);
+  EXPECT_EQ(expected["trace"].get<std::vector<std::string>>(), r.trace);
 }
 
 } // namespace cachekey::test

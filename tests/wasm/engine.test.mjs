@@ -20,18 +20,22 @@ const engine = await CacheKeyEngine.load({
 });
 const cli = path.join(root, 'build/native/bin/cachekey');
 
-const fixtureIds = fs.readdirSync(path.join(root, 'fixtures'))
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => f.slice(0, -5))
-  .filter((id) => {
-    const j = JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
-    return j.schema === 1 && j.expected;
-  });
-const fixture = (id) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
+// The captured fixtures: CPU (fixtures/), then TPU (fixtures/tpu/, libtpu).
+const fixtureFile = new Map();
+for (const dir of ['fixtures', 'fixtures/tpu']) {
+  for (const f of fs.readdirSync(path.join(root, dir)).filter((n) => n.endsWith('.json'))) {
+    const file = path.join(root, dir, f);
+    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (j.schema === 1 && j.expected) fixtureFile.set(f.slice(0, -5), file);
+  }
+}
+const fixtureIds = [...fixtureFile.keys()];
+const fixture = (id) => JSON.parse(fs.readFileSync(fixtureFile.get(id), 'utf8'));
 for (const id of fixtureIds) assert.deepEqual(engine.registerFixture(id, fixture(id)), { ok: true });
 
 test('there are real fixtures to check', () => {
   assert.ok(fixtureIds.length >= 10, fixtureIds.join(','));
+  assert.ok(fixtureIds.filter((id) => fixture(id).backend.platform === 'tpu').length >= 34, 'TPU captures');
 });
 
 for (const id of fixtureIds) {
@@ -46,10 +50,11 @@ for (const id of fixtureIds) {
       assert.equal(r.entries[i].running, e.running, e.name);
     });
     assert.deepEqual(r.trace, fx.expected.trace);
+    if (fx.backend.platform === 'tpu') assert.equal(r.accelerator.stand_in, false, 'libtpu\u2019s own value');
   });
 
   test(`fixture ${id}: native CLI and wasm outputs are identical`, () => {
-    const native = JSON.parse(execFileSync(cli, ['explain', '--json', path.join(root, 'fixtures', id + '.json')],
+    const native = JSON.parse(execFileSync(cli, ['explain', '--json', fixtureFile.get(id)],
       { maxBuffer: 64 << 20 }).toString());
     assert.deepEqual(engine.computeKey(fixture(id)), native);
   });
@@ -102,6 +107,27 @@ test('permalinks round-trip and hostile links are refused', () => {
     assert.ok(r.error, f);
   }
   assert.equal(engine.computeKey(fixture('add_1x1')).key, fixture('add_1x1').expected.key);
+});
+
+test('a scenario based on a TPU capture resolves by id in wasm and in the CLI alike', () => {
+  const older = fixture('matmul_v5e_2x2__0.12.0.1__libtpu0.0.50');
+  const scenario = { schema: 1, base: 'matmul_v5e_2x2__0.12.0.1', backend: older.backend };
+  assert.equal(engine.computeKey(scenario).key, older.expected.key);
+  const native = JSON.parse(execFileSync(cli, ['explain', '--json', '-', '--fixtures', path.join(root, 'fixtures')],
+    { input: JSON.stringify(scenario) }).toString());
+  assert.equal(native.key, older.expected.key);
+});
+
+test('two real TPU logs: a libtpu upgrade is entry 3; the forced fallback is entry 6', () => {
+  const log = (id) => fixture(id).capture.debug_log_formatted.join('\n');
+  const r = engine.compareLogs(log('matmul_v5e_2x2__0.12.0.1__libtpu0.0.50'), log('matmul_v5e_2x2__0.12.0.1'));
+  assert.equal(r.error, undefined, JSON.stringify(r.error));
+  assert.equal(r.cause, 3);
+  assert.deepEqual(r.also_changed, []);
+  // The fallback's INFO lines are part of a real log too.
+  const f = engine.compareLogs(log('fallback_matmul_v5e_2x2__0.12.0.1'), log('matmul_v5e_2x2__0.12.0.1'));
+  assert.equal(f.error, undefined, JSON.stringify(f.error));
+  assert.equal(f.cause, 6);
 });
 
 test('two real captured logs are paired entry by entry', () => {

@@ -135,13 +135,14 @@ test('compile options (DebugOptions, overrides, device assignment, replicas, fdo
   await expectCause(5, 'fdo_profile');
 });
 
-test('accelerator: TPU (stand-in, labelled), GPU and the device_kind fallback move entry 6', async () => {
+test('accelerator: TPU (measured with libtpu), GPU and the device_kind fallback move entry 6', async () => {
   await page.selectOption('[data-testid="accel-kind"]', 'tpu');
   await expectCause(6, 'tpu');
-  assert.equal(await page.isVisible('[data-testid="entry-6"] .stand-in'), true, 'entry 6 says stand-in');
-  assert.equal(await page.isVisible('#accel-tpu .stand-in'), true, 'the control says stand-in');
-  await page.selectOption('[data-testid="tpu-topology"]', 'v4-32');
-  await expectCause(6, 'tpu v4-32');
+  // The TPU topologies are libtpu's own values (tests/web/tpu.test.mjs checks them).
+  assert.equal(await page.isVisible('[data-testid="entry-6"] .stand-in'), false, 'entry 6: no stand-in');
+  assert.equal(await page.isVisible('#accel-tpu .stand-in'), false, 'the control: no stand-in');
+  await page.selectOption('[data-testid="tpu-topology"]', 'v4:2x2x4');
+  await expectCause(6, 'tpu v4:2x2x4');
 
   await page.click('[data-testid="reset"]');
   assert.equal(await page.isVisible('[data-testid="entry-6"] .stand-in'), false);
@@ -302,11 +303,11 @@ test('permalinks: a case study with a derived preset round-trips; a huge module 
 
 test('case studies: each is one click and shows the expected outcome', async () => {
   const cases = [
-    ['custom-partitioning', 1], ['source-lines', 1], ['gpu-multiprocess', 0], ['libtpu-upgrade', 3],
+    ['custom-partitioning', 1], ['source-lines', 1], ['gpu-multiprocess', 0],
     ['flag-order', 0], ['dump-flag', 0], ['python314', 0],
   ];
   // The Pallas case is computed live (it loads the MLIR module first):
-  // tests/web/mlir.test.mjs.
+  // tests/web/mlir.test.mjs. The TPU cases: tests/web/tpu.test.mjs.
   for (const [id, cause] of cases) {
     await page.click(`[data-testid="case-${id}"] button[data-case]`);
     assert.deepEqual(await roles(page), expectedRoles(cause || 99), id);
@@ -315,8 +316,6 @@ test('case studies: each is one click and shows the expected outcome', async () 
   }
   await page.click('[data-testid="case-source-lines"] button[data-case-alt]');
   assert.deepEqual(await roles(page), expectedRoles(99), 'lines without metadata: same key');
-  await page.click('[data-testid="case-libtpu-upgrade"] button[data-case]');
-  assert.equal(await page.isVisible('[data-testid="entry-6"] .stand-in'), true);
   await shot(page, 'cases.png', '#cases');
   await shot(page, 'questions.png', '#questions');
 });

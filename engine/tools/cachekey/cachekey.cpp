@@ -96,14 +96,18 @@ FixtureResolver resolverFor(const std::string &dir) {
             c == '.'))
         return Error{"", "fixture id \"" + id +
                              "\" may only use letters, digits, '_', '-', '.'"};
-    // Captured fixtures, then the derived presets (patches over them).
+    // Captured fixtures (CPU, then TPU), then the derived presets (patches
+    // over them).
     auto text = readFile(dir + "/" + id + ".json");
+    if (!text)
+      text = readFile(dir + "/tpu/" + id + ".json");
     if (!text)
       text = readFile(dir + "/derived/" + id + ".json");
     if (!text)
       return Error{"",
                    "unknown fixture \"" + id + "\" (no " + dir + "/" + id +
-                       ".json or " + dir + "/derived/" + id + ".json)",
+                       ".json, " + dir + "/tpu/" + id + ".json or " + dir +
+                       "/derived/" + id + ".json)",
                    ErrorCode::UnknownFixture, "", id};
     return parseJsonText(*text, "fixture " + id);
   };
