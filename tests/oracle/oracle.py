@@ -132,23 +132,27 @@ def engine_releases(profiles) -> list[str]:
 class EngineTarget:
     """How scenarios of one jax release are adapted to the engine at hand."""
 
-    def __init__(self, engine: str, version: str):
+    def __init__(self, engine: str, version: str, forced_profile: str | None = None):
         self.engine = engine
         self.version = version
         self.profiles = engine_profiles(engine)
         self.legacy = self.profiles is None
-        if self.legacy:
+        self.forced = forced_profile is not None
+        if self.forced:
+            self.profile = forced_profile
+        elif self.legacy:
             self.profile = LEGACY_PROFILES.get(version)
         else:
             self.profile = version if version in engine_releases(self.profiles) else None
 
     def adapt(self, scenario: dict) -> dict:
         """The scenario as this engine reads it."""
-        if not self.legacy:
+        if not self.legacy and not self.forced:
             return scenario
         out = json.loads(json.dumps(scenario))
         out["profile"] = self.profile
-        out["backend"].pop("runtime_type", None)
+        if self.legacy:
+            out["backend"].pop("runtime_type", None)
         return out
 
 
@@ -421,6 +425,9 @@ def main(argv=None) -> int:
     parser.add_argument("--real-only", action="store_true",
                         help="run real JAX only: build and self-check the scenarios, compare nothing")
     parser.add_argument("--summary-json", help="also write the counts and release facts here")
+    parser.add_argument("--engine-profile",
+                        help="send this profile instead of the release's (to see how far another "
+                             "profile is from a release)")
     args = parser.parse_args(argv)
 
     indices = args.only if args.only else list(range(args.count))
@@ -471,7 +478,7 @@ def main(argv=None) -> int:
                                         f"({summary['mosaic_cases']} Mosaic, {raised} where JAX raises) "
                                         f"in {t2 - t1:.1f}s; nothing compared")
 
-    target = EngineTarget(args.engine, harness.version)
+    target = EngineTarget(args.engine, harness.version, args.engine_profile)
     summary["engine_profile"] = target.profile
     summary["engine_legacy"] = target.legacy
     if target.profile is None:

@@ -176,6 +176,13 @@ class RealJax:
             self.clients[n] = client
             self.topologies[n] = self._describe_topology(client, topology, candidates)
             candidates = self.topologies[n].pop("_candidates", candidates)
+        any_topology = next(iter(self.topologies.values()))
+        self.features["topology"] = (
+            "fingerprint()" if any_topology["fingerprint"] is not None else
+            "serialize(): CpuTopologyProto with target_machine"
+            if "target_machine" in any_topology["cpu_topology"] else
+            "serialize(): CpuTopologyProto with machine_attributes")
+        self.features["client_device_counts"] = sorted(self.clients)
 
     # -- set-up ------------------------------------------------------------
 
@@ -207,6 +214,7 @@ class RealJax:
         return {
             "callbacks": callbacks,
             "runtime_error": f"{runtime_error.__module__}.{runtime_error.__qualname__}",
+            "runtime_error_repr": repr(runtime_error),
             "_runtime_error_class": runtime_error,
             "make_cpu_client_num_devices":
                 "num_devices" in inspect.signature(xc.make_cpu_client).parameters,
