@@ -38,6 +38,7 @@ import venvs  # noqa: E402
 
 DEFAULT_ENGINE = os.path.join(REPO, "build", "native", "bin", "cachekey")
 SWEEP_DOC = os.path.join(REPO, "docs", "oracle-sweep.md")
+NOTES_MARKER = "<!-- notes: kept by tools/oracle --all-releases -->"
 LAST_LINE = re.compile(r"^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$")
 
 
@@ -93,8 +94,17 @@ def sweep(args, rest: list[str]) -> int:
         os.makedirs(os.path.dirname(summary_path), exist_ok=True)
         if os.path.exists(summary_path):
             os.remove(summary_path)
+        # A release the engine has no profile for still proves its install and
+        # real-JAX side: it runs with --real-only and says so in the table.
+        extra = []
+        if not args.real_only and os.access(args.engine, os.X_OK):
+            import oracle
+            if oracle.EngineTarget(args.engine, version).profile is None:
+                extra = ["--real-only"]
+        failures = os.path.join(REPO, "build", "oracle-failures", version)
         status, last, marker, text, reason = run_release(
-            version, rest + ["--summary-json", summary_path], capture=True)
+            version, rest + extra + ["--summary-json", summary_path, "--failures-dir", failures],
+            capture=True)
         seconds = time.monotonic() - t0
         date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
         if reason:
@@ -117,7 +127,8 @@ def sweep(args, rest: list[str]) -> int:
         passed, failed, skipped = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
         total_failed += failed
         rows.append({"release": version, "jaxlib": marker["jaxlib"], "python": marker["python_version"],
-                     "profile": summary.get("engine_profile") or ("(real JAX only)" if args.real_only else "none"),
+                     "profile": summary.get("engine_profile") or (
+                         "(real JAX only)" if args.real_only else "none: real JAX only"),
                      "passed": passed, "failed": failed, "skipped": skipped,
                      "unreadable": summary.get("unreadable_by_mlir19", 0),
                      "mosaic": summary.get("mosaic_cases", 0), "raised": summary.get("real_jax_raised", 0),
@@ -135,7 +146,9 @@ def sweep(args, rest: list[str]) -> int:
 
 
 def write_sweep_doc(args, releases, source, rows, problems) -> None:
-    """docs/oracle-sweep.md: the table and the releases that did not run."""
+    """docs/oracle-sweep.md: the table and the releases that did not run.
+
+    Everything from the NOTES_MARKER line on (hand-written findings) is kept."""
     mode = "real JAX only (scenarios built and self-checked, no engine)" if args.real_only else \
         f"engine `{os.path.relpath(args.engine, REPO)}`"
     lines = [
@@ -172,8 +185,14 @@ def write_sweep_doc(args, releases, source, rows, problems) -> None:
         f = r["features"]
         lines.append(f"| {r['release']} | {f.get('callbacks', '?')} | {f.get('topology', '?')} | "
                      f"{f.get('make_cpu_client_num_devices', '?')} | {f.get('sharding_rule', '?')} |")
+    notes = ""
+    if os.path.exists(args.sweep_doc):
+        with open(args.sweep_doc, encoding="utf-8") as fh:
+            old = fh.read()
+        if NOTES_MARKER in old:
+            notes = old[old.index(NOTES_MARKER):]
     with open(args.sweep_doc, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(lines) + "\n")
+        fh.write("\n".join(lines) + "\n" + ("\n" + notes if notes else ""))
 
 
 def topology_check(version: str) -> int:
