@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
   size_t bytes = 0;
   for (int i = 0; i < runs; ++i) {
     auto t0 = Clock::now();
-    auto e = canonicalize(spec, Profile::Main);
+    auto e = canonicalize(spec, kNewestProfile);
     endToEnd.push_back(msSince(t0));
     if (!e) {
       std::fprintf(stderr, "%s\n", e.error().str().c_str());

@@ -3,13 +3,14 @@
 // Only a binding: every function takes and returns JSON text (UTF-8 strings,
 // which Embind converts faithfully), and delegates to the engine. Errors are
 // returned as {"error": {"path", "message"}}; nothing throws, so the instance
-// never aborts on bad input. The JS API over this is web/engine.js.
+// never aborts on bad input. The JS API over this is web/engine.mjs.
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Computation.h"
 #include "cachekey/Diff.h"
 #include "cachekey/Key.h"
 #include "cachekey/Permalink.h"
+#include "cachekey/ProfileInfo.h"
 #include "cachekey/Trace.h"
 
 #ifdef CACHEKEY_WITH_MLIR
@@ -60,13 +61,42 @@ std::string version() {
   Json j;
   j["engine"] = "cachekey 0.1.0";
   j["schema"] = kScenarioSchema;
-  j["profiles"] = {"main", "0.10.2"};
-  j["mlir"] = hasCanonicalizer();
   Json ids = Json::array();
+  for (const ProfileSpec &p : allProfiles())
+    ids.push_back(p.id);
+  j["profiles"] = std::move(ids);
+  j["mlir"] = hasCanonicalizer();
+  Json fixtureIds = Json::array();
   for (const auto &kv : fixtures())
-    ids.push_back(kv.first);
-  j["fixtures"] = ids;
+    fixtureIds.push_back(kv.first);
+  j["fixtures"] = std::move(fixtureIds);
   return dump(j);
+}
+
+/// Every profile (profilesToJson): {"newest", "aliases", "profiles": [...]}.
+std::string profiles() { return dump(profilesToJson()); }
+
+/// One profile by id, release or "main" (profileToJson), or an error.
+std::string describeProfile(const std::string &name) {
+  auto p = parseProfile(name);
+  if (!p)
+    return errorText(p.takeError("profile"));
+  return dump(profileToJson(*p));
+}
+
+/// {"from", "to", "differences": [sentences]} between two profiles (ids,
+/// releases or "main"), or an error naming "from" or "to".
+std::string profileDifferencesJson(const std::string &from,
+                                   const std::string &to) {
+  auto a = parseProfile(from);
+  if (!a)
+    return errorText(a.takeError("from"));
+  auto b = parseProfile(to);
+  if (!b)
+    return errorText(b.takeError("to"));
+  return dump(Json{{"from", profileName(*a)},
+                   {"to", profileName(*b)},
+                   {"differences", profileDifferences(*a, *b)}});
 }
 
 /// Makes a fixture available to scenarios' "base". Returns {"ok": true} or
@@ -198,6 +228,9 @@ EMSCRIPTEN_BINDINGS(cachekey) {
 #endif
   emscripten::function("version", &version);
   emscripten::function("registerFixture", &registerFixture);
+  emscripten::function("profiles", &profiles);
+  emscripten::function("describeProfile", &describeProfile);
+  emscripten::function("profileDifferences", &profileDifferencesJson);
   emscripten::function("computeKey", &computeKeyJson);
   emscripten::function("computeKeyWithModuleBytes", &computeKeyWithModuleBytes);
   emscripten::function("resolveScenario", &resolveScenario);

@@ -108,6 +108,8 @@ ctx.resolvedOf = (presetId) => {
 };
 ctx.baseResolved = () => ctx.resolvedOf(ctx.state.presetId);
 ctx.resolved = () => ctx.lastResolved || ctx.baseResolved();
+/** The engine's description of profile `id` (an id from a result). */
+ctx.profileOf = (id) => (ctx.profiles && ctx.profiles.profiles || []).find((p) => p.id === id) || null;
 
 // ------------------------------------------------------------------ update
 const E = {};
@@ -153,6 +155,14 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   const keyChanged = cmp.b.key !== lastKey;
   renderEntries(E.entries, cmp, { full: fullDigests, animate: keyChanged && lastKey !== null && !reducedMotion.matches });
   setText(E.finalKey, cmp.b.key);
+  // Where the engine cannot reproduce JAX (a kernel MLIR 19 cannot read), it
+  // says so beside the key.
+  const notJax = (r) => !!(r.fidelity && r.fidelity.unreadable_kernels > 0);
+  $('[data-testid="baseline-key-not-jax"]').hidden = !notJax(cmp.a);
+  $('[data-testid="final-key-not-jax"]').hidden = !notJax(cmp.b);
+  const why = [cmp.a, cmp.b].filter(notJax).flatMap((r) => r.notes.filter((n) => n.startsWith("Not JAX's key")));
+  setText($('[data-testid="not-jax-key"]'), [...new Set(why)].join(' '));
+  $('[data-testid="not-jax-key"]').hidden = why.length === 0;
   setText(E.baselineKey, cmp.a.key);
   const equal = cmp.a.key === cmp.b.key;
   const nameOnly = !equal && cmp.a.entries[7].running === cmp.b.entries[7].running;
@@ -173,7 +183,7 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   setText(E.notes, (cmp.b.notes || []).join(' '));
   renderLiveKeyNote(cmp);
 
-  renderFlags(E.flags, cmp.b, ctx.lastResolved);
+  renderFlags(E.flags, cmp.b, ctx.profileOf(cmp.b.profile));
   E.trace.textContent = traceText(cmp.b.trace, tracePrefix);
   renderControlNotes(cmp.b);
   if (ctx.lastResolved && (sync || origin)) syncControls(ctx.lastResolved, origin);
@@ -565,6 +575,8 @@ async function boot() {
   }
   const v = ctx.engine.version();
   ctx.mlir = !!v.mlir;
+  // The releases and their rules, as the engine knows them (never copied here).
+  ctx.profiles = ctx.engine.profiles();
   for (const [id, fx] of Object.entries(presets.fixtures || {})) {
     const r = ctx.engine.registerFixture(id, fx);
     if (r.error) continue;

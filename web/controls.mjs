@@ -3,7 +3,7 @@
 // baseline preset is the only state. sync() writes the resolved perturbed
 // scenario back into the controls (skipping the fieldset being edited).
 import { el, put, $, setText, setAttr } from './dom.mjs';
-import { DEBUG_FIELDS, COMPRESSION_CHOICES, GPU_NAMES, PLATFORM_VERSIONS, PROFILE_CHANGES } from './data.mjs';
+import { DEBUG_FIELDS, COMPRESSION_CHOICES, GPU_NAMES, PLATFORM_VERSIONS } from './data.mjs';
 import { deepEqual, getPath, clone } from './state.mjs';
 
 const MODULE_KEYS = ['sym_name', 'entry1_b64', 'include_metadata', 'ignore_callbacks'];
@@ -291,6 +291,11 @@ export function syncControls(r, origin) {
   };
   ui.preset.value = ctx.state.presetId;
   ui.profile.value = r.profile || 'main';
+  if (ui.profile.value === '' && r.profile) {
+    // A release this page lists under another spelling: add it as given.
+    ui.profile.append(el('option', { value: r.profile }, r.profile));
+    ui.profile.value = r.profile;
+  }
   const meta = ctx.presets.get(ctx.state.presetId);
   setText(ui.presetNote, meta ? (meta.derived ? 'Derived, not captured: ' + meta.note : 'Captured from real JAX (' + (meta.provenance || 'jax 0.10.2') + ').') : '');
   if (want(1)) syncModule(r);
@@ -318,14 +323,27 @@ export function renderControlNotes(result) {
   const acc = result.accelerator || {};
   setText(ui.accelNote, acc.fallback ? 'Fallback: each device_kind is hashed as a string, in device order.'
     : `Fingerprint fed as 8 bytes, big-endian: ${acc.fingerprint || ''}. ${acc.provenance || ''}`);
-  const name = result.compression;
-  let note = `Fed to the hash: "${name}".`;
-  const c = ctx.resolved().compression;
-  const [major, minor] = c && typeof c === 'object' ? String(c.python).split('.').map(Number) : [0, 0];
-  if (major > 3 || (major === 3 && minor >= 14)) {
-    note += ' On Python 3.14+ JAX writes the payload with compression.zstd but reports "zlib": a process that really uses zlib computes the same key for an incompatible payload.';
-  }
-  setText(ui.compressionNote, note);
+  const stdlib = (result.notes || []).find((n) => /standard library's zstd/.test(n));
+  setText(ui.compressionNote, `Fed to the hash: "${result.compression}".${stdlib ? ' ' + stdlib : ''}`);
+  currentProfile = result.profile;
+  const profile = ctx.profileOf(result.profile);
+  setText(ui.profileNote, profile ? `Profile ${profile.id}: jax ${profile.releases.join(', ')}; ${profile.entry_count} entries. ${profile.changes}.` : '');
+  syncDbgNote();
+}
+
+/** The profile id of the last result (set by renderControlNotes). */
+let currentProfile = null;
+
+/** The note under the DebugOptions field picker, from the engine's profile. */
+function syncDbgNote() {
+  const f = DEBUG_FIELDS.find((x) => x.name === ui.dbgField.value);
+  if (!f) return;
+  const profile = currentProfile ? ctx.profileOf(currentProfile) : null;
+  const zeroed = profile && profile.zeroed_fields.some((z) => z.name === f.name);
+  setText(ui.dbgNote, !profile ? '' : zeroed
+    ? `Zeroed before hashing by jax ${profile.id}: setting it does not move the key.`
+    : `Not zeroed by jax ${profile.id}: setting it moves the key.`);
+  ui.dbgValue.placeholder = f.kind === 'bool' ? 'true or false' : f.kind === 'int' ? 'a whole number' : 'text';
 }
 
 // ---------------------------------------------------------------- setup
@@ -334,6 +352,7 @@ export function setupControls(context) {
   const q = (id) => document.getElementById(id);
   ui = {
     preset: q('preset'), presetNote: q('preset-note'), profile: q('profile'), reset: q('reset'),
+    profileNote: q('profile-note'), profileFrom: q('profile-from'), profileTo: q('profile-to'), profileChanges: q('profile-changes'),
     moduleSource: q('module-source'), includeMetadata: q('include-metadata'), includeMetadataWhy: q('include-metadata-why'),
     moduleText: q('module-text'), moduleTextWhy: q('module-text-why'), loadMlir: q('load-mlir'),
     jaxlib: q('jaxlib'), platform: q('platform'), platformVersion: q('platform-version'), pvPick: q('platform-version-pick'),
@@ -359,7 +378,28 @@ export function setupControls(context) {
     live.length ? el('optgroup', { label: 'Needs live MLIR (loads about 0.7 MB)', 'data-live': '' }, live.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null);
   put(ui.moduleSource, ...Object.entries(ctx.fixtures).map(([id, fx]) => el('option', { value: id },
     `${id} — ${fx.module.sym_name}, ${Math.floor(fx.module.entry1_b64.length * 3 / 4)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
-  put(q('profile-changes'), ...PROFILE_CHANGES.map((t) => el('li', null, t)));
+  // Releases, grouped by the profile (behaviour) that covers them.
+  const profiles = (ctx.profiles && ctx.profiles.profiles) || [];
+  const newest = ctx.profiles ? ctx.profiles.newest : '';
+  const releaseOptions = () => profiles.slice().reverse().map((p) => el('optgroup', { label: `profile ${p.id}` },
+    p.releases.slice().reverse().map((r) => el('option', { value: r }, `jax ${r}`))));
+  put(ui.profile, el('option', { value: 'main' }, `main (the newest: jax ${newest})`), ...releaseOptions());
+  put(ui.profileFrom, ...releaseOptions());
+  put(ui.profileTo, el('option', { value: 'main' }, `main (jax ${newest})`), ...releaseOptions());
+  ui.profileFrom.value = '0.10.2';
+  ui.profileTo.value = 'main';
+  const showChanges = () => {
+    const d = ctx.engine.profileDifferences(ui.profileFrom.value, ui.profileTo.value);
+    if (d.error) {
+      put(ui.profileChanges, el('li', { class: 'error' }, `${d.error.path}: ${d.error.message}`));
+      return;
+    }
+    put(ui.profileChanges, ...(d.differences.length ? d.differences.map((t) => el('li', null, t))
+      : [el('li', null, `jax ${ui.profileFrom.value} and ${ui.profileTo.value} compute the key the same way (profile ${d.from}).`)]));
+  };
+  ui.profileFrom.addEventListener('change', showChanges);
+  ui.profileTo.addEventListener('change', showChanges);
+  showChanges();
   put(ui.dbgField, ...DEBUG_FIELDS.map((f) => el('option', { value: f.name },
     `${f.name} (${f.kind}, field ${f.number})`)));
   put(q('gpu-list'), ...GPU_NAMES.map((n) => el('option', { value: n })));
@@ -369,16 +409,7 @@ export function setupControls(context) {
   put(ui.tpuTopology, ...(ctx.tpu ? ctx.tpu.topologies.map((t) => el('option', { value: t.id }, `${t.id} — ${t.device_kind}, ${t.topology} (stand-in fingerprint)`)) : []));
   if (ctx.tpu) ui.tpuTopology.value = 'v5litepod-8';
   put(ui.compression, ...COMPRESSION_CHOICES.map(([id, label]) => el('option', { value: id }, label)));
-  const syncDbgNote = () => {
-    const f = DEBUG_FIELDS.find((x) => x.name === ui.dbgField.value);
-    if (!f) return;
-    setText(ui.dbgNote, f.zeroed === 'both' ? 'Zeroed before hashing on both profiles: setting it does not move the key.'
-      : f.zeroed === 'main' ? 'Zeroed before hashing on main only: on 0.10.2 it moves the key.'
-        : 'Not zeroed: setting it moves the key.');
-    ui.dbgValue.placeholder = f.kind === 'bool' ? 'true or false' : f.kind === 'int' ? 'a whole number' : 'text';
-  };
   ui.dbgField.addEventListener('change', syncDbgNote);
-  syncDbgNote();
 
   // MLIR text: the first view's engine has no MLIR; the editor loads it.
   ui.moduleText.disabled = true;

@@ -1,6 +1,5 @@
 // Facts the page shows next to the engine's output: links to the upstream
-// functions, the flag exclusion lists, the DebugOptions fields the controls
-// offer, the derived presets, the case studies and the questions.
+// functions, the DebugOptions fields the controls offer, the derived presets, the case studies and the questions.
 // The prose is this project's own; upstream code is only linked to.
 
 export const UPSTREAM_FILE = 'https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/cache_key.py';
@@ -45,62 +44,37 @@ export const ENTRY_PLAIN = [
   'the custom hook',
 ];
 
-const EXCLUDED_0102 = [
-  '--xla_dump_compress_protos', '--xla_dump_module_metadata', '--xla_dump_max_hlo_modules',
-  '--xla_dump_include_timestamp', '--xla_dump_hlo_pass_re', '--xla_dump_hlo_module_re',
-  '--xla_dump_hlo_snapshots', '--xla_dump_fusion_visualization', '--xla_dump_hlo_as_url',
-  '--xla_dump_hlo_as_proto', '--xla_dump_hlo_as_text', '--xla_dump_hlo_as_long_text',
-  '--xla_dump_hlo_as_html', '--xla_dump_hlo_as_dot', '--xla_dump_to',
-  '--xla_force_host_platform_device_count', '--xla_dump_disable_metadata',
-  '--xla_dump_hlo_pipeline_re', '--xla_tpu_sdc_checker_streamz_metric',
-  '--xla_tpu_sdc_checker_enable_sdc_event_callbacks',
-  '--xla_tpu_sdc_checker_enable_coresweep_ng_callbacks',
-  '--xla_tpu_sdc_checker_no_logging_if_callbacks_are_present', '--xla_gpu_cuda_data_dir',
-  '--xla_gpu_experimental_autotune_cache_mode',
-];
-export const EXCLUDED_FLAGS = {
-  '0.10.2': EXCLUDED_0102,
-  main: [...EXCLUDED_0102, '--xla_gpu_per_fusion_autotune_cache_dir', '--xla_tpu_compiler_variant'],
-};
-
 /**
  * DebugOptions fields offered by the compile-options control (names, numbers
  * and kinds from the engine's table, fixtures/debug_options_fields.json).
- * zeroed: which profiles zero the field before hashing.
+ * Whether a profile zeroes a field comes from the engine (describeProfile).
  */
 export const DEBUG_FIELDS = [
-  ['xla_gpu_autotune_level', 123, 'int', 'none'],
-  ['xla_dump_to', 109, 'string', 'both'],
-  ['xla_dump_hlo_as_text', 112, 'bool', 'both'],
-  ['xla_dump_hlo_as_proto', 113, 'bool', 'both'],
-  ['xla_dump_hlo_as_dot', 114, 'bool', 'both'],
-  ['xla_dump_hlo_as_url', 115, 'bool', 'both'],
-  ['xla_dump_hlo_as_html', 116, 'bool', 'both'],
-  ['xla_dump_hlo_as_long_text', 164, 'bool', 'both'],
-  ['xla_dump_hlo_module_re', 110, 'string', 'both'],
-  ['xla_dump_hlo_pass_re', 111, 'string', 'both'],
-  ['xla_dump_hlo_pipeline_re', 154, 'string', 'both'],
-  ['xla_dump_hlo_snapshots', 118, 'bool', 'both'],
-  ['xla_dump_max_hlo_modules', 132, 'int', 'both'],
-  ['xla_dump_module_metadata', 144, 'bool', 'both'],
-  ['xla_dump_fusion_visualization', 149, 'bool', 'both'],
-  ['xla_dump_compress_protos', 151, 'bool', 'both'],
-  ['xla_dump_disable_metadata', 153, 'bool', 'both'],
-  ['xla_force_host_platform_device_count', 102, 'int', 'both'],
-  ['xla_gpu_cuda_data_dir', 61, 'string', 'both'],
-  ['xla_gpu_experimental_autotune_cache_mode', 324, 'int', 'both'],
-  ['xla_gpu_per_fusion_autotune_cache_dir', 310, 'string', 'main'],
-  ['xla_dump_include_timestamp', 131, 'bool', 'none'],
-  ['xla_dump_large_constants', 290, 'bool', 'none'],
-  ['xla_enable_dumping', 253, 'bool', 'none'],
-].map(([name, number, kind, zeroed]) => ({ name, number, kind, zeroed }));
-
-export const PROFILE_CHANGES = [
-  'Flags left out of entry 4: 24 names on 0.10.2; main adds --xla_gpu_per_fusion_autotune_cache_dir and --xla_tpu_compiler_variant (26).',
-  'Debug fields zeroed in entry 5: 19 on 0.10.2; main also zeroes xla_gpu_per_fusion_autotune_cache_dir (field 310). JAX fills that field with a path under the cache directory whenever the persistent cache is on, so on 0.10.2 the cache directory\u2019s path is part of every key.',
-  'Entry 1 on main also strips Pallas TPU (Mosaic) kernel bodies of their locations; 0.10.2 does not (case study: Pallas kernel paths, computed live).',
-  'Custom-partitioning pointers: 0.10.2 has ignore_callbacks (NO / ALL / CUSTOM_PARTITIONING); main has a single switch that only rewrites CustomSPMDPartitioning calls.',
-];
+  ['xla_gpu_autotune_level', 123, 'int'],
+  ['xla_dump_to', 109, 'string'],
+  ['xla_dump_hlo_as_text', 112, 'bool'],
+  ['xla_dump_hlo_as_proto', 113, 'bool'],
+  ['xla_dump_hlo_as_dot', 114, 'bool'],
+  ['xla_dump_hlo_as_url', 115, 'bool'],
+  ['xla_dump_hlo_as_html', 116, 'bool'],
+  ['xla_dump_hlo_as_long_text', 164, 'bool'],
+  ['xla_dump_hlo_module_re', 110, 'string'],
+  ['xla_dump_hlo_pass_re', 111, 'string'],
+  ['xla_dump_hlo_pipeline_re', 154, 'string'],
+  ['xla_dump_hlo_snapshots', 118, 'bool'],
+  ['xla_dump_max_hlo_modules', 132, 'int'],
+  ['xla_dump_module_metadata', 144, 'bool'],
+  ['xla_dump_fusion_visualization', 149, 'bool'],
+  ['xla_dump_compress_protos', 151, 'bool'],
+  ['xla_dump_disable_metadata', 153, 'bool'],
+  ['xla_force_host_platform_device_count', 102, 'int'],
+  ['xla_gpu_cuda_data_dir', 61, 'string'],
+  ['xla_gpu_experimental_autotune_cache_mode', 324, 'int'],
+  ['xla_gpu_per_fusion_autotune_cache_dir', 310, 'string'],
+  ['xla_dump_include_timestamp', 131, 'bool'],
+  ['xla_dump_large_constants', 290, 'bool'],
+  ['xla_enable_dumping', 253, 'bool'],
+].map(([name, number, kind]) => ({ name, number, kind }));
 
 /** Compression choices: the label and the scenario value. */
 export const COMPRESSION_CHOICES = [

@@ -83,6 +83,26 @@ export class CacheKeyEngine {
     return this.call('version');
   }
 
+  /**
+   * Every reproduced jax release, grouped by profile:
+   * {newest, aliases: {main}, profiles: [{id, releases, entries, entry3,
+   * entry6, fallback, callbacks, mosaic, compression, excluded_flags,
+   * zeroed_fields: [{name, number, kind}], log_formats, changes, verified}]}.
+   */
+  profiles() {
+    return this.call('profiles');
+  }
+
+  /** One profile (as in profiles()) by id, release or "main", or {error}. */
+  describeProfile(name) {
+    return this.call('describeProfile', String(name));
+  }
+
+  /** {from, to, differences: [sentence]} between two profiles, or {error}. */
+  profileDifferences(from, to) {
+    return this.call('profileDifferences', String(from), String(to));
+  }
+
   /** Makes a fixture (object or JSON text) available as a scenario "base". */
   registerFixture(id, fixture) {
     const text = asText(fixture);

@@ -102,6 +102,9 @@ export function renderEntries(list, cmp, { full, animate }) {
     const eb = b.entries[i];
     const role = c.cause === n ? 'cause' : (cons.has(n) || (c.cause > 0 && n > c.cause) ? 'consequence' : 'same');
     setAttr(r.li, 'data-role', role);
+    // Entry 3 does not exist before jax 0.6.0: the row says so.
+    setAttr(r.li, 'data-hashed', String(eb.hashed !== false));
+    r.li.classList.toggle('not-hashed', eb.hashed === false);
     setAttr(r.li, 'data-digest', eb.digest);
     setAttr(r.li, 'data-running', eb.running);
     setAttr(r.li, 'data-baseline-digest', ea.digest);
@@ -110,7 +113,7 @@ export function renderEntries(list, cmp, { full, animate }) {
     r.badge.className = 'badge role-badge role-' + role;
     setText(r.nm, eb.name);
     setText(r.summary, eb.summary);
-    setText(r.len, `${eb.bytes_len} byte${eb.bytes_len === 1 ? '' : 's'}`);
+    setText(r.len, eb.hashed === false ? 'not hashed by this release' : `${eb.bytes_len} byte${eb.bytes_len === 1 ? '' : 's'}`);
     setText(r.hex, eb.preview_hex === '' ? '(nothing)' : eb.preview_hex);
     const bytesDiffer = ea.digest !== eb.digest;
     r.hexBase.hidden = !bytesDiffer;

@@ -1,29 +1,22 @@
 // Exhibit 3: entry 4, step by step. The engine decides (flags: flag, source,
 // name, included, hashed_hex; trace: JAX's log lines); the page only lays the
-// steps out. Collection order is shown with a Python-compatible split.
+// steps out, in collection order (result.collected) and then sorted, with the
+// profile's exclusion list as the engine describes it.
 import { el, put, setText } from './dom.mjs';
-import { EXCLUDED_FLAGS } from './data.mjs';
-import { pySplit } from './state.mjs';
 
 const FLAG_LINE = /^(Including|Not including) XLA flag in cache key: /;
 
-function collected(flags) {
-  const groups = [];
-  const xla = pySplit(flags.XLA_FLAGS);
-  const tpu = pySplit(flags.LIBTPU_INIT_ARGS);
-  const prefixes = ['--xla', ...((flags.extra_prefixes || []).filter((p) => typeof p === 'string'))];
-  const argv = (flags.argv || []).filter((a) => typeof a === 'string' && prefixes.some((p) => a.startsWith(p)));
-  groups.push(['XLA_FLAGS', xla], ['LIBTPU_INIT_ARGS', tpu], ['argv', argv]);
-  return groups;
-}
-
-export function renderFlags(root, result, resolved) {
+/**
+ * @param {object} root the exhibit's nodes
+ * @param {object} result the engine's result (flags, collected, trace, profile)
+ * @param {{excluded_flags: string[], id: string}} profile describeProfile(result.profile)
+ */
+export function renderFlags(root, result, profile) {
   const flags = result.flags || [];
-  const profile = result.profile || 'main';
-  const excl = new Set(EXCLUDED_FLAGS[profile] || EXCLUDED_FLAGS.main);
+  const excl = new Set((profile && profile.excluded_flags) || []);
 
   // 1. collected, per source, in collection order
-  const groups = collected((resolved && resolved.flags) || {});
+  const groups = Object.entries(result.collected || {});
   put(root.collected, ...groups.map(([src, list]) => el('div', { class: 'chip-group' },
     el('span', { class: 'chip-src' }, src + ': '),
     list.length ? list.map((f) => el('code', { class: 'chip' }, f)) : el('span', { class: 'hint' }, src === 'argv' ? 'no matching element' : 'unset or empty'))));
@@ -50,6 +43,6 @@ export function renderFlags(root, result, resolved) {
     el('span', { class: 'hint' }, ` ${f.hashed_hex.length / 2} bytes`))) : [el('span', { class: 'hint' }, 'No bytes: nothing is kept.')]));
   setText(root.digest, result.entries[3].digest);
   setText(root.exclCount, String(excl.size));
-  setText(root.exclProfile, profile);
+  setText(root.exclProfile, (profile && profile.id) || '');
   setText(root.exclList, [...excl].join('  '));
 }

@@ -82,13 +82,6 @@ export function splitScenario(doc) {
   return { base, patch };
 }
 
-// Python str.split() with no argument: runs of these characters separate.
-const PY_WS = /[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
-export function pySplit(s) {
-  if (typeof s !== 'string' || s === '') return [];
-  return s.split(PY_WS).filter((x) => x !== '');
-}
-
 /** A short, human description of a patch: long strings are elided. */
 export function describePatch(patch) {
   const text = JSON.stringify(patch, (k, v) => {

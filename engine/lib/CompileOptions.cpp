@@ -574,11 +574,11 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
   co->setMessage(field::kExecutableBuildOptions, ebo->serialize());
 
   // 2. Drop excluded env_option_overrides (list names with dashes stripped;
-  //    the override's own name is compared as given).
+  //    the override's own name is compared as given); from jax 0.4.36.
   auto entries = readOverrides(*co);
   if (!entries)
     return entries.takeError();
-  if (!entries->empty()) {
+  if (profileSpec(profile).filtersEnvOverrides && !entries->empty()) {
     std::unordered_set<std::string> excluded;
     for (const auto &name : excludedFlagNames(profile))
       excluded.insert(pyStripChars(name, "-"));

@@ -128,7 +128,14 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
                   quotedPy(eb.bytes));
     break;
   case 3:
-    for (size_t i = 0; i < 2; ++i)
+    if (ea.hashed != eb.hashed) {
+      out.push_back(std::string("entry 3 is ") +
+                    (ea.hashed ? "hashed on the first side only"
+                               : "hashed on the second side only") +
+                    " (jax 0.6.0 added it)");
+      break;
+    }
+    for (size_t i = 0; i < std::min(ea.parts.size(), eb.parts.size()); ++i)
       if (ea.partBytes(i) != eb.partBytes(i))
         out.push_back(ea.parts[i].label + " " + quotedPy(ea.partBytes(i)) +
                       " → " + quotedPy(eb.partBytes(i)));
@@ -189,7 +196,7 @@ namespace {
 void noteCollisions(const KeyResult &a, const KeyResult &b,
                     std::vector<std::string> &notes) {
   const EntryResult &pa = a.entries[2], &pb = b.entries[2];
-  if (pa.bytes == pb.bytes &&
+  if (pa.parts.size() >= 2 && pb.parts.size() >= 2 && pa.bytes == pb.bytes &&
       (pa.partBytes(0) != pb.partBytes(0) || pa.partBytes(1) != pb.partBytes(1)))
     notes.push_back("platform " + pyRepr(pa.partBytes(0)) + " + " +
                     pyRepr(pa.partBytes(1)) + " and " +
@@ -225,7 +232,8 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   Comparison c;
   std::array<bool, kNumEntries> own{}, running{};
   for (int i = 0; i < kNumEntries; ++i) {
-    own[i] = a.entries[i].digest != b.entries[i].digest;
+    own[i] = a.entries[i].digest != b.entries[i].digest ||
+             a.entries[i].hashed != b.entries[i].hashed;
     running[i] = a.entries[i].running != b.entries[i].running;
   }
   classifyEntries(c, own, running);

@@ -27,6 +27,7 @@ std::vector<FlagStep> collectFlags(const FlagInputs &in, Profile profile) {
     FlagStep step;
     step.flag = std::move(flag);
     step.source = source;
+    step.collected = steps.size();
     steps.push_back(std::move(step));
   };
   // An unset or empty variable contributes nothing (Python `if value:`).

@@ -4,19 +4,19 @@
 #include "cachekey/PyText.h"
 #include "cachekey/Trace.h"
 
-namespace cachekey {
+#include <algorithm>
 
-const std::array<const char *, kNumEntries> kEntryNames = {
-    "computation",     "jax_lib version",    "backend version", "XLA flags",
-    "compile_options", "accelerator_config", "compression",     "custom_hook"};
+namespace cachekey {
 
 Expected<KeyResult> computeKey(const Scenario &s) {
   KeyResult r;
   r.profile = s.profile;
   auto &E = r.entries;
+  const ProfileSpec &profile = profileSpec(s.profile);
   for (int i = 0; i < kNumEntries; ++i) {
     E[i].index = i + 1;
     E[i].name = kEntryNames[i];
+    E[i].hashed = hashesEntry(s.profile, static_cast<EntryKind>(i + 1));
   }
 
   // 1. computation
@@ -53,11 +53,22 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   E[1].append("jaxlib version", s.jaxlibVersion);
   E[1].summary = "the jaxlib version string, UTF-8, not stripped";
 
-  // 3. backend version
-  E[2].append("platform", hashStringBytes(s.platform));
-  E[2].append("platform_version", hashStringBytes(s.platformVersion));
-  E[2].summary = "platform, then platform_version, each with ASCII whitespace "
-                 "stripped from both ends; no separator";
+  // 3. backend version (0.6.0 and later)
+  if (profile.hasBackendVersion) {
+    E[2].append("platform", hashStringBytes(s.platform));
+    E[2].append("platform_version", hashStringBytes(s.platformVersion));
+    if (profile.hashesRuntimeType)
+      E[2].append("runtime_type", hashStringBytes(s.runtimeType));
+    E[2].summary = std::string(profile.hashesRuntimeType
+                                   ? "platform, platform_version, then "
+                                     "runtime_type"
+                                   : "platform, then platform_version") +
+                   ", each with ASCII whitespace stripped from both ends; no "
+                   "separator";
+  } else {
+    E[2].summary = std::string("not hashed: jax ") + profile.id +
+                   " and older have no backend version entry";
+  }
 
   // 4. XLA flags
   r.flags = collectFlags(s.flags, s.profile);
@@ -84,13 +95,23 @@ Expected<KeyResult> computeKey(const Scenario &s) {
                                  : ")");
 
   // 6. accelerator_config
-  r.accelerator = acceleratorEntry(s.accelerator);
+  auto accelerator = acceleratorEntry(s);
+  if (!accelerator)
+    return accelerator.takeError();
+  r.accelerator = std::move(*accelerator);
   for (auto &p : r.accelerator.parts)
     E[5].append(p.first, p.second);
-  E[5].summary = r.accelerator.fallback
-                     ? "the device_kind of every device, each stripped "
-                       "(fallback: the runtime has no topology)"
-                     : "the topology fingerprint as 8 bytes, big-endian";
+  E[5].summary =
+      r.accelerator.fallback
+          ? (profile.fallback == FallbackRule::DeviceKinds
+                 ? "the device_kind of every device, each stripped "
+                   "(fallback: the runtime has no topology)"
+                 : "the device_kind of every device, then platform, "
+                   "platform_version and runtime_type, each stripped "
+                   "(fallback: the runtime has no topology)")
+      : profile.accelerator == AcceleratorRule::Serialize
+          ? "the serialized topology proto (topology.serialize())"
+          : "the topology fingerprint as 8 bytes, big-endian";
   if (r.accelerator.standIn)
     r.notes.push_back("Entry 6 uses a stand-in topology fingerprint (not "
                       "measured on a TPU): " + r.accelerator.provenance);
@@ -99,8 +120,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   r.compression = compressionName(s.compression, s.profile);
   E[6].append("compression", hashStringBytes(r.compression));
   E[6].summary = "the compression algorithm's name";
-  if (s.compression.python && r.compression == "zlib" &&
-      s.compression.zstandardInstalled)
+  if (writesStdlibZstd(s.compression, s.profile))
     r.notes.push_back("On Python " + *s.compression.python +
                       " JAX compresses with the standard library's zstd but "
                       "the key says \"zlib\": a process that really writes "
@@ -112,6 +132,8 @@ Expected<KeyResult> computeKey(const Scenario &s) {
 
   Sha256 running;
   for (EntryResult &e : r.entries) {
+    if (!e.hashed)
+      continue;
     running.update(e.bytes);
     e.running = running.runningDigest();
     // Entry 1 starts from an empty hash, so its own digest is the running
@@ -119,6 +141,17 @@ Expected<KeyResult> computeKey(const Scenario &s) {
     e.digest = e.index == 1 ? e.running : Sha256::of(e.bytes);
   }
   r.key = r.symName + "-" + toHex(r.entries[kNumEntries - 1].running);
+  if (profile.mosaic != MosaicRule::None && r.computation.unreadableKernels > 0)
+    r.notes.push_back(
+        "Not JAX's key: " + std::to_string(r.computation.unreadableKernels) +
+        " Mosaic kernel bod" +
+        (r.computation.unreadableKernels == 1 ? "y" : "ies") +
+        " could not be read by " + r.computation.producer +
+        " (" + r.computation.unreadableDetail +
+        "). jax " + profile.id +
+        " strips the locations inside kernels its own MLIR can read, so "
+        "entry 1 here (and every running digest after it) can differ from "
+        "JAX's.");
   r.trace = traceLines(r, s);
   return r;
 }
@@ -133,6 +166,7 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
     Json j;
     j["index"] = e.index;
     j["name"] = e.name;
+    j["hashed"] = e.hashed;
     j["summary"] = e.summary;
     j["bytes_len"] = e.bytes.size();
     j["preview_hex"] = hexPreview(e.bytes, previewBytes);
@@ -158,6 +192,23 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
                      {"included", f.included},
                      {"hashed_hex", toHex(f.hashed)}});
   out["flags"] = std::move(flags);
+  // The same flags per source, in collection order (before sorting).
+  std::vector<const FlagStep *> order;
+  for (const auto &f : r.flags)
+    order.push_back(&f);
+  std::sort(order.begin(), order.end(), [](const FlagStep *a, const FlagStep *b) {
+    return a->collected < b->collected;
+  });
+  Json collected = Json::object();
+  for (FlagSource src : {FlagSource::XlaFlags, FlagSource::LibtpuInitArgs,
+                         FlagSource::Argv}) {
+    Json list = Json::array();
+    for (const FlagStep *f : order)
+      if (f->source == src)
+        list.push_back(f->flag);
+    collected[flagSourceName(src)] = std::move(list);
+  }
+  out["collected"] = std::move(collected);
   out["computation"] = {{"producer", r.computation.producer},
                         {"live", r.computation.live}};
   out["compile_options"] = {{"changes", r.compileOptions.changes}};
@@ -172,6 +223,9 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   acc["provenance"] = r.accelerator.provenance;
   acc["stand_in"] = r.accelerator.standIn;
   out["accelerator"] = std::move(acc);
+  out["fidelity"] = {{"jax_key", !r.computation.live &&
+                                     r.computation.unreadableKernels == 0},
+                     {"unreadable_kernels", r.computation.unreadableKernels}};
   out["compression"] = r.compression;
   out["trace"] = r.trace;
   out["notes"] = r.notes;

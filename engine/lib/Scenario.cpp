@@ -365,14 +365,14 @@ Expected<AcceleratorSpec> readAccelerator(const Json &j,
     return typeError(path, "an object", j);
   TRY(checkKeys(j, path,
                 {"fingerprint", "cpu_topology", "gpu_topology", "device_kinds",
-                 "error"}));
+                 "error", "error_type"}));
   size_t forms = j.count("fingerprint") + j.count("cpu_topology") +
                  j.count("gpu_topology") + j.count("device_kinds");
   if (forms != 1)
     return Error{path, "expected exactly one of: fingerprint, cpu_topology, "
                        "gpu_topology, device_kinds (got " +
                            std::to_string(forms) + ")"};
-  if (j.count("error") && !j.count("device_kinds"))
+  if ((j.count("error") || j.count("error_type")) && !j.count("device_kinds"))
     return Error{keyPath(path, "error"),
                  "only the device_kinds fallback carries a runtime error"};
   if (const Json *f = member(j, "fingerprint")) {
@@ -630,9 +630,10 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
     return Error{"$.backend", "missing (platform and platform_version)"};
   if (!b->is_object())
     return typeError("$.backend", "an object", *b);
-  TRY(checkKeys(*b, "$.backend", {"platform", "platform_version"}));
+  TRY(checkKeys(*b, "$.backend", {"platform", "platform_version", "runtime_type"}));
   TRY(readString(*b, "platform", "$.backend", s.platform, true));
   TRY(readString(*b, "platform_version", "$.backend", s.platformVersion, true));
+  TRY(readString(*b, "runtime_type", "$.backend", s.runtimeType, false));
 
   if (const Json *f = member(j, "flags")) {
     auto flags = readFlags(*f, "$.flags");
@@ -656,8 +657,10 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
   if (!acc)
     return acc.takeError();
   s.accelerator = std::move(*acc);
-  if (auto *kinds = std::get_if<DeviceKinds>(&s.accelerator))
+  if (auto *kinds = std::get_if<DeviceKinds>(&s.accelerator)) {
     TRY(readString(*a, "error", "$.accelerator", kinds->error, false));
+    TRY(readString(*a, "error_type", "$.accelerator", kinds->errorType, false));
+  }
 
   if (const Json *comp = member(j, "compression")) {
     auto cs = readCompression(*comp, "$.compression");
@@ -677,15 +680,23 @@ Expected<Scenario> readScenario(const Json &document,
   return scenarioFromJson(*resolved);
 }
 
-std::string compressionName(const CompressionSpec &spec, Profile) {
+bool writesStdlibZstd(const CompressionSpec &spec, Profile profile) {
   if (!spec.python)
-    return spec.name;
+    return false;
   int major = 0, minor = 0;
   std::sscanf(spec.python->c_str(), "%d.%d", &major, &minor);
-  // Both profiles import the standard library's compression.zstd first (3.14
-  // and later) and then leave `zstandard` as None, so the key says "zlib".
-  bool stdlibZstd = major > 3 || (major == 3 && minor >= 14);
-  return !stdlibZstd && spec.zstandardInstalled ? "zstandard" : "zlib";
+  // From jax 0.7.1 the standard library's compression.zstd is imported first
+  // (Python 3.14 and later), leaving `zstandard` as None: the key says "zlib".
+  return profileSpec(profile).compression == CompressionRule::StdlibZstdFirst &&
+         (major > 3 || (major == 3 && minor >= 14));
+}
+
+std::string compressionName(const CompressionSpec &spec, Profile profile) {
+  if (!spec.python)
+    return spec.name;
+  return !writesStdlibZstd(spec, profile) && spec.zstandardInstalled
+             ? "zstandard"
+             : "zlib";
 }
 
 } // namespace cachekey

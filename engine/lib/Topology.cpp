@@ -61,43 +61,71 @@ Bytes bigEndian64(uint64_t value) {
   return out;
 }
 
-AcceleratorEntry acceleratorEntry(const AcceleratorSpec &spec) {
+Expected<AcceleratorEntry> acceleratorEntry(const Scenario &s) {
+  const ProfileSpec &profile = profileSpec(s.profile);
+  const bool serialize = profile.accelerator == AcceleratorRule::Serialize;
   AcceleratorEntry e;
-  auto useFingerprint = [&](uint64_t fp) {
+  // A rebuilt topology proto: its bytes (before 0.10.0) or their
+  // fingerprint (0.10.0 and later).
+  auto useProto = [&](const Bytes &proto, const std::string &what) {
+    uint64_t fp = fingerprint64(proto);
     e.fingerprint = fp;
-    e.parts.emplace_back("fingerprint (8 bytes, big-endian)", bigEndian64(fp));
+    if (serialize) {
+      e.parts.emplace_back("serialized " + what + " (" +
+                               std::to_string(proto.size()) + " bytes)",
+                           proto);
+      e.provenance = what + " as topology.serialize() returns it";
+    } else {
+      e.parts.emplace_back("fingerprint (8 bytes, big-endian)", bigEndian64(fp));
+      e.provenance = "FarmHash Fingerprint64 of " + what + " (" +
+                     std::to_string(proto.size()) + " bytes)";
+    }
   };
-  if (auto *f = std::get_if<FingerprintSpec>(&spec)) {
-    useFingerprint(f->value);
+  if (auto *f = std::get_if<FingerprintSpec>(&s.accelerator)) {
+    if (serialize)
+      return Error{"$.accelerator.fingerprint",
+                   std::string("profile ") + profile.id +
+                       " feeds topology.serialize(), the serialized topology "
+                       "proto, which a fingerprint alone cannot give; "
+                       "describe the topology (cpu_topology or gpu_topology) "
+                       "instead"};
+    e.fingerprint = f->value;
+    e.parts.emplace_back("fingerprint (8 bytes, big-endian)",
+                         bigEndian64(f->value));
     e.provenance = f->provenance;
     e.standIn = f->standIn;
-  } else if (auto *c = std::get_if<CpuTopology>(&spec)) {
-    Bytes proto = serializeCpuTopology(*c);
-    useFingerprint(fingerprint64(proto));
-    e.provenance = "FarmHash Fingerprint64 of CpuTopologyProto (" +
-                   std::to_string(proto.size()) + " bytes, " +
-                   std::to_string(c->devices.size()) + " devices)";
-  } else if (auto *g = std::get_if<GpuTopology>(&spec)) {
-    Bytes proto = serializeGpuTopology(*g);
-    useFingerprint(fingerprint64(proto));
-    e.provenance = "FarmHash Fingerprint64 of GpuTopologyProto (" +
-                   std::to_string(proto.size()) +
-                   " bytes); not checked against a real GPU runtime";
+  } else if (auto *c = std::get_if<CpuTopology>(&s.accelerator)) {
+    useProto(serializeCpuTopology(*c), "CpuTopologyProto");
+    e.provenance += ", " + std::to_string(c->devices.size()) + " devices";
+  } else if (auto *g = std::get_if<GpuTopology>(&s.accelerator)) {
+    useProto(serializeGpuTopology(*g), "GpuTopologyProto");
+    e.provenance += "; not checked against a real GPU runtime";
   } else {
-    const auto &k = std::get<DeviceKinds>(spec);
+    const auto &k = std::get<DeviceKinds>(s.accelerator);
     e.fallback = true;
     e.provenance = "device_kind fallback (runtime has no topology)";
     for (size_t i = 0; i < k.kinds.size(); ++i)
       e.parts.emplace_back("device_kind[" + std::to_string(i) + "]",
                            hashStringBytes(k.kinds[i]));
+    if (profile.fallback == FallbackRule::DeviceKindsAndBackend) {
+      e.parts.emplace_back("platform", hashStringBytes(s.platform));
+      e.parts.emplace_back("platform_version",
+                           hashStringBytes(s.platformVersion));
+      e.parts.emplace_back("runtime_type", hashStringBytes(s.runtimeType));
+    }
   }
   return e;
 }
 
-std::string fallbackLogLine(const DeviceKinds &kinds) {
-  return "get (_hash_accelerator_config): unable to hash accelerator config, "
-         "falling back to hashing devices " +
-         kinds.error + " (type <class 'jax.errors.JaxRuntimeError'>)";
+std::string fallbackLogLine(const DeviceKinds &kinds, Profile profile) {
+  const ProfileSpec &p = profileSpec(profile);
+  std::string type = kinds.errorType.empty() ? p.fallbackErrorType
+                                             : kinds.errorType;
+  return std::string("get (_hash_accelerator_config): unable to hash "
+                     "accelerator config, falling back to hashing devices") +
+         (p.fallback == FallbackRule::DeviceKindsAndBackend ? " + platform: "
+                                                            : " ") +
+         kinds.error + " (type " + type + ")";
 }
 
 } // namespace cachekey

@@ -48,6 +48,8 @@ std::vector<std::string> traceLines(const KeyResult &r, const Scenario &s) {
   std::vector<std::string> lines;
   for (int i = 0; i < kNumEntries; ++i) {
     const EntryResult &e = r.entries[i];
+    if (!e.hashed)
+      continue;
     // The real pass, then the fresh pass: side effects (log lines) twice.
     for (int pass = 0; pass < 2; ++pass) {
       if (i == 3)
@@ -55,7 +57,7 @@ std::vector<std::string> traceLines(const KeyResult &r, const Scenario &s) {
           lines.push_back(flagLogLine(f));
       if (i == 5 && r.accelerator.fallback)
         lines.push_back(
-            fallbackLogLine(std::get<DeviceKinds>(s.accelerator)));
+            fallbackLogLine(std::get<DeviceKinds>(s.accelerator), r.profile));
     }
     lines.push_back(kFresh + e.name + ": " + toHex(e.digest));
     lines.push_back(kRunning + e.name + ": " + toHex(e.running));

@@ -76,10 +76,10 @@ TEST(CompileOptions, MainProfileAlsoZeroesPerFusionAutotuneCacheDir) {
   e.debugOptions = {{"xla_gpu_per_fusion_autotune_cache_dir", "/cache"}};
   auto in = applyStructuredEdits(base, e);
   ASSERT_TRUE(in) << in.error().str();
-  auto main = applyCacheKeyEdits(*in, Profile::Main, "cpu");
+  auto main = applyCacheKeyEdits(*in, Profile::V0_11_2, "cpu");
   auto old = applyCacheKeyEdits(*in, Profile::V0_10_2, "cpu");
   ASSERT_TRUE(main && old);
-  EXPECT_EQ(zeroedDebugFields(Profile::Main).size(), 20u);
+  EXPECT_EQ(zeroedDebugFields(Profile::V0_11_2).size(), 20u);
   EXPECT_EQ(zeroedDebugFields(Profile::V0_10_2).size(), 19u);
   auto dm = WireMessage::parse(debugOptionsOf(main->output));
   auto d0 = WireMessage::parse(debugOptionsOf(old->output));
@@ -161,12 +161,12 @@ TEST(CompileOptions, DiffNamesTheDebugOptionsField) {
 
 TEST(CompileOptions, MalformedProtobufIsAnErrorWithOffset) {
   Bytes base = b64(vectorsNamed("default_1x1", "cpu")["proto_b64"]);
-  auto r = applyCacheKeyEdits(base.substr(0, base.size() - 3), Profile::Main,
+  auto r = applyCacheKeyEdits(base.substr(0, base.size() - 3), Profile::V0_11_2,
                               "cpu");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("at byte"), std::string::npos)
       << r.error().message;
-  auto r2 = applyCacheKeyEdits(Bytes("\x0b\x01", 2), Profile::Main, "cpu");
+  auto r2 = applyCacheKeyEdits(Bytes("\x0b\x01", 2), Profile::V0_11_2, "cpu");
   ASSERT_FALSE(r2);
   EXPECT_NE(r2.error().message.find("wire type 3"), std::string::npos)
       << r2.error().message;
@@ -181,9 +181,9 @@ TEST(CompileOptions, RegressionUnsortedFieldsEditIdempotently) {
   Bytes input = readText(sourcePath("tests/fuzz/regressions/compile_options_unsorted_debug_fields"));
   ASSERT_FALSE(input.empty());
   for (const char *platform : {"cpu", "gpu", "tpu"}) {
-    auto once = applyCacheKeyEdits(input, Profile::Main, platform);
+    auto once = applyCacheKeyEdits(input, Profile::V0_11_2, platform);
     ASSERT_TRUE(once) << once.error().str();
-    auto twice = applyCacheKeyEdits(once->output, Profile::Main, platform);
+    auto twice = applyCacheKeyEdits(once->output, Profile::V0_11_2, platform);
     ASSERT_TRUE(twice);
     EXPECT_EQ(toHex(once->output), toHex(twice->output)) << platform;
   }
@@ -193,7 +193,7 @@ TEST(CompileOptions, RegressionUnsortedFieldsEditIdempotently) {
 TEST(CompileOptions, ZeroOrBadTagsAreMalformed) {
   for (const Bytes &bad : {Bytes("\x00", 1), Bytes("\xff"), Bytes("\xff\xff"),
                            Bytes("\x08\x01\xff")}) {
-    auto r = applyCacheKeyEdits(bad, Profile::Main, "cpu");
+    auto r = applyCacheKeyEdits(bad, Profile::V0_11_2, "cpu");
     ASSERT_FALSE(r) << toHex(bad);
     EXPECT_NE(r.error().message.find("malformed protobuf"), std::string::npos);
   }
@@ -204,11 +204,11 @@ TEST(CompileOptions, ZeroOrBadTagsAreMalformed) {
 TEST(CompileOptions, RegressionHugeDeviceAssignmentIsAnError) {
   Bytes input = readText(sourcePath("tests/fuzz/regressions/compile_options_huge_device_assignment"));
   ASSERT_FALSE(input.empty());
-  auto r = applyCacheKeyEdits(input, Profile::Main, "gpu");
+  auto r = applyCacheKeyEdits(input, Profile::V0_11_2, "gpu");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("DeviceAssignmentProto declares"),
             std::string::npos)
       << r.error().message;
   // cpu and tpu never renumber: the bytes pass through.
-  EXPECT_TRUE(applyCacheKeyEdits(input, Profile::Main, "cpu"));
+  EXPECT_TRUE(applyCacheKeyEdits(input, Profile::V0_11_2, "cpu"));
 }

@@ -15,7 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   m.ignoreCustomPartitioning = size % 2;
   m.ignoreCallbacks = size % 3 == 0 ? IgnoreCallbacks::All : IgnoreCallbacks::No;
   m.includeMetadata = size % 5 == 0;
-  for (Profile p : {Profile::Main, Profile::V0_10_2})
+  // Every callback and Mosaic rule, one profile of each.
+  for (Profile p : {Profile::V0_4_33, Profile::V0_4_35, Profile::V0_10_2,
+                    Profile::V0_11_2, Profile::V0_12_0_1})
     (void)canonicalize(m, p);
   return 0;
 }

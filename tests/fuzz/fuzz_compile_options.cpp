@@ -7,11 +7,11 @@ using namespace cachekey;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   Bytes proto(reinterpret_cast<const char *>(data), size);
   for (const char *platform : {"cpu", "gpu", "tpu"}) {
-    auto r = applyCacheKeyEdits(proto, Profile::Main, platform);
+    auto r = applyCacheKeyEdits(proto, Profile::V0_11_2, platform);
     if (!r)
       continue;
     // The edits are idempotent: editing the output again changes nothing.
-    auto again = applyCacheKeyEdits(r->output, Profile::Main, platform);
+    auto again = applyCacheKeyEdits(r->output, Profile::V0_11_2, platform);
     if (!again || again->output != r->output)
       __builtin_trap();
     (void)describeCompileOptionsDiff(proto, r->output);

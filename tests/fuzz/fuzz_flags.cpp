@@ -20,8 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     in.libtpuInitArgs = parts[1];
   for (size_t i = 2; i < parts.size(); ++i)
     (i % 3 == 0 ? in.extraPrefixes : in.argv).push_back(parts[i]);
-  for (Profile p : {Profile::Main, Profile::V0_10_2}) {
-    auto steps = collectFlags(in, p);
+  for (const ProfileSpec &spec : allProfiles()) {
+    auto steps = collectFlags(in, spec.profile);
     for (size_t i = 1; i < steps.size(); ++i)
       if (steps[i].flag < steps[i - 1].flag)
         __builtin_trap(); // must be sorted

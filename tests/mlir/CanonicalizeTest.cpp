@@ -12,7 +12,7 @@ using namespace cachekey::test;
 namespace {
 
 Expected<ComputationEntry> run(const std::string &text,
-                               Profile profile = Profile::Main,
+                               Profile profile = Profile::V0_11_2,
                                bool includeMetadata = false) {
   ModuleSpec m;
   m.text = text;
@@ -20,7 +20,7 @@ Expected<ComputationEntry> run(const std::string &text,
   return canonicalize(m, profile);
 }
 
-Bytes mustRun(const std::string &text, Profile profile = Profile::Main,
+Bytes mustRun(const std::string &text, Profile profile = Profile::V0_11_2,
               bool includeMetadata = false) {
   auto e = run(text, profile, includeMetadata);
   if (!e) {
@@ -35,7 +35,7 @@ Bytes mustRun(const std::string &text, Profile profile = Profile::Main,
 TEST(Canonicalize, LinesFixturesAgreeWithoutMetadata) {
   // Same function at two source lines: strip-debuginfo must erase the
   // difference (JAX's own keys for these two fixtures are equal).
-  for (Profile p : {Profile::Main, Profile::V0_10_2}) {
+  for (Profile p : {Profile::V0_11_2, Profile::V0_10_2}) {
     Bytes a = mustRun(fixtureModule("lines_a_nometa"), p);
     Bytes b = mustRun(fixtureModule("lines_b_nometa"), p);
     ASSERT_FALSE(a.empty());
@@ -47,15 +47,15 @@ TEST(Canonicalize, LinesFixturesDifferWithMetadata) {
   std::string a = fixtureModule("lines_a_nometa");
   std::string b = fixtureModule("lines_b_nometa");
   ASSERT_NE(a, b);
-  EXPECT_NE(mustRun(a, Profile::Main, true), mustRun(b, Profile::Main, true));
+  EXPECT_NE(mustRun(a, Profile::V0_11_2, true), mustRun(b, Profile::V0_11_2, true));
   EXPECT_NE(mustRun(a, Profile::V0_10_2, true),
             mustRun(b, Profile::V0_10_2, true));
 }
 
 TEST(Canonicalize, MetadataKeepsLocationsAndCanonicalDropsThem) {
   std::string a = fixtureModule("lines_a_nometa");
-  ReadBack meta(mustRun(a, Profile::Main, true));
-  ReadBack canon(mustRun(a, Profile::Main, false));
+  ReadBack meta(mustRun(a, Profile::V0_11_2, true));
+  ReadBack canon(mustRun(a, Profile::V0_11_2, false));
   ASSERT_TRUE(meta.module && canon.module);
   EXPECT_NE(meta.printed().find("capture.py"), std::string::npos);
   EXPECT_EQ(canon.printed().find("capture.py"), std::string::npos);
@@ -114,10 +114,10 @@ TEST(Canonicalize, PrettyAndGenericFormsOfPlainModules) {
 
 TEST(Canonicalize, BytecodeInputGivesTheSameBytes) {
   std::string text = fixtureModule("lines_b_nometa");
-  Bytes withLocations = mustRun(text, Profile::Main, /*includeMetadata=*/true);
+  Bytes withLocations = mustRun(text, Profile::V0_11_2, /*includeMetadata=*/true);
   ASSERT_EQ(withLocations.compare(0, 4, "ML\xEFR"), 0);
   EXPECT_EQ(mustRun(withLocations), mustRun(text));
-  EXPECT_EQ(mustRun(withLocations, Profile::Main, true), withLocations);
+  EXPECT_EQ(mustRun(withLocations, Profile::V0_11_2, true), withLocations);
 }
 
 TEST(Canonicalize, CustomPartitioningRemovedOnlyWhenAsked) {
@@ -130,7 +130,7 @@ TEST(Canonicalize, CustomPartitioningRemovedOnlyWhenAsked) {
       m.includeMetadata = includeMetadata;
 
       m.ignoreCustomPartitioning = false;
-      auto off = canonicalize(m, Profile::Main);
+      auto off = canonicalize(m, Profile::V0_11_2);
       ASSERT_TRUE(off) << off.error().str();
       ReadBack offBack(off->bytes);
       ASSERT_EQ(offBack.backendConfigs().size(), 1u);
@@ -138,7 +138,7 @@ TEST(Canonicalize, CustomPartitioningRemovedOnlyWhenAsked) {
       EXPECT_FALSE(offBack.backendConfigs()[0].empty());
 
       m.ignoreCustomPartitioning = true;
-      auto on = canonicalize(m, Profile::Main);
+      auto on = canonicalize(m, Profile::V0_11_2);
       ASSERT_TRUE(on) << on.error().str();
       EXPECT_EQ(ReadBack(on->bytes).backendConfigs(),
                 std::vector<std::string>{"REMOVED"});
@@ -179,7 +179,7 @@ TEST(Canonicalize, OnlyZeroTenTwoAllRewritesHostCallbacks) {
   EXPECT_EQ(configs(Profile::V0_10_2), V{"140650980882704"});
   // main has no ALL: its one option only covers custom partitioning.
   m.ignoreCustomPartitioning = true;
-  EXPECT_EQ(configs(Profile::Main), V{"140650980882704"});
+  EXPECT_EQ(configs(Profile::V0_11_2), V{"140650980882704"});
 
   m = ModuleSpec();
   m.text = other;
@@ -236,7 +236,7 @@ TEST(Canonicalize, OtherFailuresAreErrors) {
   EXPECT_NE(pretty.error().message.find("5:10: "), std::string::npos)
       << pretty.error().message;
   ModuleSpec none;
-  EXPECT_FALSE(canonicalize(none, Profile::Main));
+  EXPECT_FALSE(canonicalize(none, Profile::V0_11_2));
 }
 
 TEST(Canonicalize, RegisteredCanonicalizerServesComputationEntry) {
@@ -245,16 +245,16 @@ TEST(Canonicalize, RegisteredCanonicalizerServesComputationEntry) {
   ModuleSpec m;
   m.text = fixtureModule("lines_a_nometa");
   m.symName = "jit_same_body";
-  auto e = computationEntry(m, Profile::Main);
+  auto e = computationEntry(m, Profile::V0_11_2);
   ASSERT_TRUE(e) << e.error().str();
   EXPECT_EQ(e->bytes, mustRun(*m.text));
   m.symName = "jit_other";
-  auto mismatch = computationEntry(m, Profile::Main);
+  auto mismatch = computationEntry(m, Profile::V0_11_2);
   ASSERT_FALSE(mismatch);
   EXPECT_EQ(mismatch.error().path, "$.module.sym_name");
   m.symName.clear();
   m.text = "not mlir";
-  auto bad = computationEntry(m, Profile::Main);
+  auto bad = computationEntry(m, Profile::V0_11_2);
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().path, "$.module.text");
 }
@@ -271,7 +271,7 @@ TEST(Canonicalize, DeeplyNestedRegionsAreAnErrorNotACrash) {
   text += "}) : () -> ()";
   ModuleSpec m;
   m.text = text;
-  auto r = canonicalize(m, Profile::Main);
+  auto r = canonicalize(m, Profile::V0_11_2);
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("nest more than"), std::string::npos)
       << r.error().message;

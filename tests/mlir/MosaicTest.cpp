@@ -67,7 +67,7 @@ std::string bodyOf(const std::string &config) {
 TEST(Mosaic, KernelsDifferingOnlyInLocationsAgreeOnMain) {
   std::string a = tpuModule(backendConfig(base64Encode(kernelText("/home/alice/src", 10))));
   std::string b = tpuModule(backendConfig(base64Encode(kernelText("/tmp/ci/checkout", 70))));
-  auto mainA = run(a, Profile::Main), mainB = run(b, Profile::Main);
+  auto mainA = run(a, Profile::V0_11_2), mainB = run(b, Profile::V0_11_2);
   ASSERT_TRUE(mainA) << mainA.error().str();
   ASSERT_TRUE(mainB) << mainB.error().str();
   EXPECT_EQ(mainA->bytes, mainB->bytes);
@@ -80,7 +80,7 @@ TEST(Mosaic, KernelsDifferingOnlyInLocationsAgreeOnMain) {
 
 TEST(Mosaic, RewrittenConfigIsPythonJsonWithAStrippedKernel) {
   std::string text = kernelText("/home/alice/src", 10);
-  auto e = run(tpuModule(backendConfig(base64Encode(text))), Profile::Main);
+  auto e = run(tpuModule(backendConfig(base64Encode(text))), Profile::V0_11_2);
   std::string config = onlyConfig(e);
   // json.dumps(bc, separators=(",", ":")): compact, insertion order,
   // ensure_ascii, float repr; only the body changed.
@@ -104,7 +104,7 @@ TEST(Mosaic, RewrittenConfigIsPythonJsonWithAStrippedKernel) {
 
 TEST(Mosaic, BytecodeKernelAndLaxBase64AreStrippedAlike) {
   std::string text = kernelText("/home/alice/src", 10);
-  std::string viaText = onlyConfig(run(tpuModule(backendConfig(base64Encode(text))), Profile::Main));
+  std::string viaText = onlyConfig(run(tpuModule(backendConfig(base64Encode(text))), Profile::V0_11_2));
   // The same kernel as bytecode (with its locations), and its base64 broken
   // into MIME-style lines with a stray character: b64decode skips both.
   ModuleSpec m;
@@ -118,7 +118,7 @@ TEST(Mosaic, BytecodeKernelAndLaxBase64AreStrippedAlike) {
   for (size_t i = 0; i < b64.size(); ++i)
     lax += (i && i % 60 == 0 ? "\\n" : "") + std::string(1, b64[i]);
   lax = "!" + lax;
-  std::string viaBytecode = onlyConfig(run(tpuModule(backendConfig(lax)), Profile::Main));
+  std::string viaBytecode = onlyConfig(run(tpuModule(backendConfig(lax)), Profile::V0_11_2));
   EXPECT_EQ(bodyOf(viaBytecode), bodyOf(viaText));
 }
 
@@ -127,7 +127,7 @@ TEST(Mosaic, UnparseableKernelLeavesTheOpAlone) {
                              std::string("ML\xEFR\x03junk", 9),
                              std::string("module { %0 = }")}) {
     std::string config = backendConfig(base64Encode(kernel));
-    auto e = run(tpuModule(config), Profile::Main);
+    auto e = run(tpuModule(config), Profile::V0_11_2);
     EXPECT_EQ(onlyConfig(e), config) << "not even re-serialised";
   }
 }
@@ -140,21 +140,21 @@ TEST(Mosaic, MissingOrEmptyBodyLeavesTheOpAlone) {
         std::string("{\"custom_call_config\": {}}"),
         std::string("{\"other\": 1.50}"),
         std::string(" {} ")}) {
-    EXPECT_EQ(onlyConfig(run(tpuModule(config), Profile::Main)), config);
+    EXPECT_EQ(onlyConfig(run(tpuModule(config), Profile::V0_11_2)), config);
   }
 }
 
 TEST(Mosaic, OtherTargetsAreNotRead) {
   std::string config = "not JSON at all";
   EXPECT_EQ(onlyConfig(run(customCallModule("tpu_custom_call_v2", config),
-                           Profile::Main)),
+                           Profile::V0_11_2)),
             config);
 }
 
 TEST(Mosaic, MalformedJsonIsAnErrorNamingTheOp) {
   for (std::string config : {std::string("{\"custom_call_config\": "),
                              std::string("not JSON"), std::string("{'a': 1}")}) {
-    auto e = run(tpuModule(config), Profile::Main);
+    auto e = run(tpuModule(config), Profile::V0_11_2);
     ASSERT_FALSE(e) << config;
     EXPECT_NE(e.error().message.find("stablehlo.custom_call"), std::string::npos)
         << e.error().message;
@@ -171,7 +171,7 @@ TEST(Mosaic, WrongBase64PaddingIsAnError) {
     b64.pop_back();
   if (b64.size() % 4 == 0) // make sure the padding is actually needed
     b64 += "QQ";
-  auto e = run(tpuModule(backendConfig(b64)), Profile::Main);
+  auto e = run(tpuModule(backendConfig(b64)), Profile::V0_11_2);
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("Incorrect padding"), std::string::npos)
       << e.error().message;
@@ -185,7 +185,7 @@ TEST(Mosaic, WrongShapesOfJsonAreErrors) {
         std::string("{\"custom_call_config\": null}"),
         std::string("{\"custom_call_config\": {\"body\": 5}}"),
         std::string("{\"custom_call_config\": {\"body\": \"TUxJ\\u00e9\"}}")}) {
-    auto e = run(tpuModule(config), Profile::Main);
+    auto e = run(tpuModule(config), Profile::V0_11_2);
     EXPECT_FALSE(e) << config;
   }
 }
@@ -238,7 +238,7 @@ TEST(Mosaic, RealPallasKernelIsBeyondMlir19) {
   EXPECT_EQ(body->compare(0, 4, "ML\xEFR"), 0);
   EXPECT_NE(body->find("MLIR23"), std::string::npos) << "producer of the body";
 
-  auto onMain = run(text, Profile::Main);
+  auto onMain = run(text, Profile::V0_11_2);
   auto onOld = run(text, Profile::V0_10_2);
   ASSERT_TRUE(onMain) << onMain.error().str();
   ASSERT_TRUE(onOld) << onOld.error().str();

@@ -5,9 +5,12 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useBrowser, waitForText, animationsDone } from './helpers.mjs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useBrowser, waitForText, animationsDone, root } from './helpers.mjs';
 
 const env = useBrowser(before, after);
+const CLI = path.join(root, 'build/native/bin/cachekey');
 let page;
 
 before(async () => {
@@ -367,4 +370,43 @@ test('first view loads no MLIR module', async () => {
   assert.ok(urls.some((u) => u.endsWith('cachekey_engine.wasm')), urls.join(','));
   assert.ok(!urls.some((u) => /mlir/.test(u)), urls.join(','));
   await p.close();
+});
+
+test('the release picker lists every reproduced jax release; an old one hashes seven entries', async () => {
+  const profiles = JSON.parse(execFileSync(CLI, ['profiles', '--json'], { encoding: 'utf8' }));
+  const releases = profiles.profiles.flatMap((p) => p.releases);
+  const offered = await page.$$eval('[data-testid="profile"] option', (os) => os.map((o) => o.value));
+  for (const r of releases) assert.ok(offered.includes(r), r);
+  assert.ok(offered.includes('main'));
+  // jax 0.5.3 has no backend-version entry: entry 3 is not hashed there.
+  await page.selectOption('[data-testid="profile"]', '0.5.3');
+  await page.waitForFunction(() => document.querySelector('[data-testid="entry-3"]').getAttribute('data-hashed') === 'false');
+  assert.match(await page.textContent('[data-testid="entry-3"] .len'), /not hashed/);
+  assert.match(await page.textContent('[data-testid="profile-note"]'), /0\.4\.36.*0\.5\.3/);
+  assert.notEqual(await page.textContent('[data-testid="final-key"]'), DEFAULT_KEY);
+  await linkSettled(page);
+  const link = await page.inputValue('[data-testid="permalink"]');
+  const p2 = await newPage(env.browser);
+  await open(p2, link);
+  assert.equal(await p2.$eval('#profile', (s) => s.value), '0.5.3', 'the permalink carries the release');
+  assert.equal(await p2.getAttribute('[data-testid="entry-3"]', 'data-hashed'), 'false');
+  await p2.close();
+});
+
+test('"what changed" compares any two releases with the engine\u2019s own description', async () => {
+  await page.click('[data-testid="profile-compare"] summary');
+  await page.selectOption('[data-testid="profile-from"]', '0.10.2');
+  await page.selectOption('[data-testid="profile-to"]', '0.12.0.1');
+  const items = await page.$$eval('[data-testid="profile-changes"] li', (ls) => ls.map((l) => l.textContent));
+  const expected = JSON.parse(execFileSync(CLI, ['profiles', '--json'], { encoding: 'utf8' }));
+  const excl = (id) => expected.profiles.find((p) => p.id === id).excluded_flags;
+  // The page names every flag the newer release adds to the exclusion list.
+  for (const f of excl('0.12.0.1').filter((x) => !excl('0.10.2').includes(x))) {
+    assert.ok(items.some((t) => t.includes(f)), f);
+  }
+  assert.ok(items.some((t) => /Mosaic/.test(t)));
+  await page.selectOption('[data-testid="profile-from"]', '0.12.0');
+  await page.selectOption('[data-testid="profile-to"]', 'main');
+  assert.match(await page.textContent('[data-testid="profile-changes"]'), /the same way/);
+  await shot(page, 'profile-compare.png', '#controls');
 });

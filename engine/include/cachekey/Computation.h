@@ -22,6 +22,11 @@ struct ComputationEntry {
   /// "captured from jaxlib" or the MLIR producer that wrote the bytecode.
   std::string producer;
   bool live = false; // true when computed here rather than captured
+  /// Mosaic kernel bodies the live canonicaliser could not read (their
+  /// locations were not stripped, where jaxlib's MLIR may strip them).
+  int unreadableKernels = 0;
+  /// The first such parse error.
+  std::string unreadableDetail;
 };
 
 /// A live canonicaliser: module text (or bytecode) → entry-1 bytes.

@@ -29,6 +29,7 @@ struct FlagStep {
   std::string name;      // text before the first '=' (Python split("=")[0])
   bool included = false; // false: name is on the exclusion list
   Bytes hashed;          // bytes fed to the hash (hash-string), empty if excluded
+  size_t collected = 0;  // position in collection order, before sorting
 };
 
 /// Collects flags in JAX's order (XLA_FLAGS split, LIBTPU_INIT_ARGS split,

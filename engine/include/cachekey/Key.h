@@ -22,10 +22,6 @@
 
 namespace cachekey {
 
-/// Number of entries, and their exact names as JAX logs them.
-constexpr int kNumEntries = 8;
-extern const std::array<const char *, kNumEntries> kEntryNames;
-
 /// One labelled piece of an entry's bytes: `size` bytes at `offset` in
 /// `EntryResult::bytes`. Pieces are fed in order, with nothing between them.
 struct EntryPart {
@@ -36,7 +32,10 @@ struct EntryPart {
 
 /// One of the eight entries.
 struct EntryResult {
-  int index = 0;     // 1…8
+  int index = 0;     // 1…8: the ingredient (EntryKind), the same in every profile
+  /// False when the profile does not hash this entry at all (entry 3 before
+  /// jax 0.6.0): no bytes, no digests, no log lines.
+  bool hashed = true;
   std::string name;  // e.g. "XLA flags"
   std::string summary; // what is hashed, in plain words
   std::vector<EntryPart> parts;
@@ -57,7 +56,7 @@ struct EntryResult {
 
 /// Everything computed for one scenario.
 struct KeyResult {
-  Profile profile = Profile::Main;
+  Profile profile = kNewestProfile;
   std::string symName;
   std::string key; // "<sym_name>-<64 lowercase hex>"
   std::array<EntryResult, kNumEntries> entries;

@@ -109,6 +109,10 @@ struct GpuTopology {
 struct DeviceKinds {
   std::vector<std::string> kinds;
   std::string error; // the runtime's message, quoted in JAX's INFO line
+  /// The exception class as Python prints it in that line, e.g.
+  /// "<class 'jax.errors.JaxRuntimeError'>"; empty means the profile's
+  /// default (ProfileSpec::fallbackErrorType).
+  std::string errorType;
 };
 
 using AcceleratorSpec =
@@ -124,11 +128,15 @@ struct CompressionSpec {
 
 /// Every ingredient of one key.
 struct Scenario {
-  Profile profile = Profile::Main;
+  Profile profile = kNewestProfile;
   ModuleSpec module;
   std::string jaxlibVersion;
   std::string platform;
   std::string platformVersion;
+  /// `backend.runtime_type`, fed by releases before 0.8.2 (entry 3, or the
+  /// entry-6 fallback before 0.6.0). "pjrt_ifrt" is what jaxlib's PjRt
+  /// clients report (measured on jaxlib 0.10.2, CPU).
+  std::string runtimeType = "pjrt_ifrt";
   FlagInputs flags;
   CompileOptionsSpec compileOptions;
   AcceleratorSpec accelerator;
@@ -159,6 +167,11 @@ Expected<Scenario> readScenario(const Json &document,
 /// itself, or, for a runtime, "zstandard" when the package imports and, on
 /// main, Python is older than 3.14; otherwise "zlib".
 std::string compressionName(const CompressionSpec &spec, Profile profile);
+
+/// True when, for a runtime, JAX writes the payload with the standard
+/// library's zstd while the key says "zlib" (Python 3.14 and later, from jax
+/// 0.7.1 on), whether or not the zstandard package is installed.
+bool writesStdlibZstd(const CompressionSpec &spec, Profile profile);
 
 } // namespace cachekey
 

@@ -49,12 +49,18 @@ struct AcceleratorEntry {
   bool fallback = false;
 };
 
-/// Computes entry 6 for `spec`.
-AcceleratorEntry acceleratorEntry(const AcceleratorSpec &spec);
+/// Computes entry 6 for `scenario.accelerator` under `scenario.profile`:
+/// the fingerprint as 8 bytes, big-endian (0.10.0 and later) or the
+/// serialized topology proto (`topology.serialize()`, before 0.10.0); for
+/// the fallback, each `device_kind` through hash-string, followed before
+/// 0.6.0 by platform, platform_version and runtime_type. The Error says why
+/// a spec cannot give the bytes a profile feeds (a bare fingerprint under a
+/// profile that hashes the serialized topology).
+Expected<AcceleratorEntry> acceleratorEntry(const Scenario &scenario);
 
-/// JAX's INFO line for the fallback (logged by the `jax._src.cache_key`
-/// logger, so it appears in DEBUG traces, twice).
-std::string fallbackLogLine(const DeviceKinds &kinds);
+/// JAX's INFO line for the fallback under `profile` (logged by the
+/// `jax._src.cache_key` logger, so it appears in DEBUG traces, twice).
+std::string fallbackLogLine(const DeviceKinds &kinds, Profile profile);
 
 } // namespace cachekey
 

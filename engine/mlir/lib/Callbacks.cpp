@@ -9,9 +9,16 @@
 namespace cachekey {
 
 CallbackRemoval callbackRemovalFor(const ModuleSpec &module, Profile profile) {
-  if (profile == Profile::Main)
+  switch (profileSpec(profile).callbacks) {
+  case CallbackRule::None:
+    return CallbackRemoval::None;
+  case CallbackRule::CustomPartitioningConfig:
+  case CallbackRule::IgnoreCustomPartitioningBool:
     return module.ignoreCustomPartitioning ? CallbackRemoval::CustomPartitioning
                                            : CallbackRemoval::None;
+  case CallbackRule::IgnoreCallbacksEnum:
+    break;
+  }
   switch (module.ignoreCallbacks) {
   case IgnoreCallbacks::No:
     return CallbackRemoval::None;

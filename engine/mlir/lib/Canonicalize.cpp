@@ -45,9 +45,12 @@ Expected<ComputationEntry> canonicalize(const ModuleSpec &module,
     mlir::OwningOpRef<mlir::ModuleOp> canonical = cloneModule(original);
     if (auto e = stripDebugInfo(*canonical))
       return *e;
-    if (stripsMosaicKernels(profile))
-      if (auto e = stripMosaicKernels(*canonical))
-        return *e;
+    MosaicReport report;
+    if (auto e = stripMosaicKernels(*canonical, profileSpec(profile).mosaic,
+                                    &report))
+      return *e;
+    entry.unreadableKernels = report.unreadableKernels;
+    entry.unreadableDetail = report.firstError;
     bytes = serialize(*canonical, removal);
   }
   if (!bytes)

@@ -11,47 +11,123 @@
 
 namespace cachekey {
 
-Expected<std::optional<std::string>>
-rewriteMosaicBackendConfig(const std::string &config,
-                           const KernelStripper &strip) {
-  auto parsed = pyJsonLoads(config);
-  if (!parsed)
-    return Error{"", "backend_config is not valid JSON for json.loads: " +
-                         parsed.error().message};
-  PyJson &bc = *parsed;
-  if (!bc.is_object())
-    return Error{"", std::string("backend_config JSON is a ") +
-                         pyTypeName(bc) + ", not a dict ('" + pyTypeName(bc) +
-                         "' object has no attribute 'get')"};
-  auto cfg = bc.find("custom_call_config");
-  if (cfg == bc.end())
-    return std::optional<std::string>(); // {}.get("body") is None
-  if (!cfg->is_object())
-    return Error{"", std::string("custom_call_config is a ") +
-                         pyTypeName(*cfg) + ", not a dict ('" +
-                         pyTypeName(*cfg) +
-                         "' object has no attribute 'get')"};
-  auto body = cfg->find("body");
-  if (body == cfg->end() || !pyTruthy(*body))
-    return std::optional<std::string>();
-  if (!body->is_string())
-    return Error{"", std::string("custom_call_config.body is a ") +
-                         pyTypeName(*body) +
-                         ", which base64.b64decode does not accept"};
-  auto kernel = pyB64Decode(body->get_ref<const std::string &>());
+namespace {
+
+/// An exception Python raises inside the step: JAX computes no key.
+Error raised(const std::string &exception) {
+  return Error{"", exception +
+                       " (JAX raises here, so the compile fails and there is "
+                       "no key)"};
+}
+
+/// `base64.b64decode(body)`, strip, re-encode into `body`; nullopt when the
+/// kernel does not parse.
+Expected<bool> stripBody(PyJson &body, const KernelStripper &strip) {
+  if (!body.is_string())
+    return raised(std::string("TypeError: custom_call_config.body is a ") +
+                  pyTypeName(body) + ", which base64.b64decode does not accept");
+  auto kernel = pyB64Decode(body.get_ref<const std::string &>());
   if (!kernel)
-    return Error{"", "custom_call_config.body: base64.b64decode failed: " +
-                         kernel.error().message};
+    return raised("binascii.Error: custom_call_config.body: " +
+                  kernel.error().message);
   Expected<std::optional<Bytes>> stripped = strip(*kernel);
   if (!stripped)
     return stripped.takeError();
   if (!*stripped)
+    return false;
+  body = base64Encode(**stripped);
+  return true;
+}
+
+Expected<std::optional<std::string>>
+skipMissingBody(PyJson &bc, const KernelStripper &strip) {
+  if (!bc.is_object())
+    return raised(std::string("AttributeError: backend_config JSON is a ") +
+                  pyTypeName(bc) + ", not a dict ('" + pyTypeName(bc) +
+                  "' object has no attribute 'get')");
+  auto cfg = bc.find("custom_call_config");
+  if (cfg == bc.end())
+    return std::optional<std::string>(); // {}.get("body") is None
+  if (!cfg->is_object())
+    return raised(std::string("AttributeError: custom_call_config is a ") +
+                  pyTypeName(*cfg) + ", not a dict ('" + pyTypeName(*cfg) +
+                  "' object has no attribute 'get')");
+  auto body = cfg->find("body");
+  if (body == cfg->end() || !pyTruthy(*body))
     return std::optional<std::string>();
-  *body = base64Encode(**stripped);
+  auto done = stripBody(*body, strip);
+  if (!done)
+    return done.takeError();
+  if (!*done)
+    return std::optional<std::string>();
   return std::optional<std::string>(pyJsonDumps(bc));
 }
 
-std::optional<Error> stripMosaicKernels(mlir::ModuleOp module) {
+Expected<std::optional<std::string>>
+deleteDebugLocations(PyJson &bc, const KernelStripper &strip) {
+  if (!bc.is_object())
+    return raised(std::string("TypeError: backend_config JSON is a ") +
+                  pyTypeName(bc) + ", which cannot be indexed by the key "
+                                   "'custom_call_config'");
+  auto cfg = bc.find("custom_call_config");
+  if (cfg == bc.end())
+    return raised("KeyError: 'custom_call_config'");
+  PyJson &ccc = *cfg;
+  // `"debug_locations" in ccc`, as Python evaluates it for each JSON type.
+  bool has = false;
+  if (ccc.is_object()) {
+    has = ccc.contains("debug_locations");
+  } else if (ccc.is_array()) {
+    for (const PyJson &x : ccc)
+      has = has || (x.is_string() && x.get_ref<const std::string &>() ==
+                                          "debug_locations");
+  } else if (ccc.is_string()) {
+    has = ccc.get_ref<const std::string &>().find("debug_locations") !=
+          std::string::npos;
+  } else {
+    return raised(std::string("TypeError: argument of type '") +
+                  pyTypeName(ccc) + "' is not iterable (custom_call_config)");
+  }
+  if (has) {
+    if (!ccc.is_object())
+      return raised(std::string("TypeError: custom_call_config is a ") +
+                    pyTypeName(ccc) +
+                    ", which does not support deleting 'debug_locations'");
+    ccc.erase("debug_locations");
+    return std::optional<std::string>(pyJsonDumps(bc));
+  }
+  if (!ccc.is_object())
+    return raised(std::string("TypeError: custom_call_config is a ") +
+                  pyTypeName(ccc) + ", which cannot be indexed by 'body'");
+  auto body = ccc.find("body");
+  if (body == ccc.end())
+    return raised("KeyError: 'body'");
+  auto done = stripBody(*body, strip);
+  if (!done)
+    return done.takeError();
+  if (!*done)
+    return std::optional<std::string>();
+  return std::optional<std::string>(pyJsonDumps(bc));
+}
+
+} // namespace
+
+Expected<std::optional<std::string>>
+rewriteMosaicBackendConfig(const std::string &config,
+                           const KernelStripper &strip, MosaicRule rule) {
+  auto parsed = pyJsonLoads(config);
+  if (!parsed)
+    return raised("json.JSONDecodeError: backend_config is not valid JSON: " +
+                  parsed.error().message);
+  if (rule == MosaicRule::DeleteDebugLocations)
+    return deleteDebugLocations(*parsed, strip);
+  return skipMissingBody(*parsed, strip);
+}
+
+std::optional<Error> stripMosaicKernels(mlir::ModuleOp module, MosaicRule rule,
+                                        MosaicReport *report) {
+  if (rule == MosaicRule::None)
+    return std::nullopt;
   llvm::SmallVector<mlir::Operation *> calls;
   module->walk([&](mlir::Operation *op) {
     if (op->getName().getStringRef() == "stablehlo.custom_call")
@@ -62,10 +138,17 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module) {
 
   mlir::MLIRContext *context = module.getContext();
   KernelStripper strip =
-      [context](const Bytes &kernel) -> Expected<std::optional<Bytes>> {
+      [context, report](const Bytes &kernel) -> Expected<std::optional<Bytes>> {
     auto parsed = parseMlirModule(*context, kernel);
-    if (!parsed)
-      return std::optional<Bytes>(); // the op is kept as it is
+    if (!parsed) {
+      // Upstream leaves such an op alone too, but only when *its* MLIR
+      // cannot read the kernel; jaxlib's newer MLIR reads its own bytecode.
+      if (report) {
+        if (report->unreadableKernels++ == 0)
+          report->firstError = parsed.error().message;
+      }
+      return std::optional<Bytes>();
+    }
     if (auto e = stripDebugInfo(**parsed))
       return Error{"", "the kernel body: " + e->message};
     return std::optional<Bytes>(writeMlirBytecode(**parsed));
@@ -75,9 +158,14 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module) {
     mlir::Operation *op = calls[i];
     auto target =
         mlir::dyn_cast_or_null<mlir::StringAttr>(op->getAttr("call_target_name"));
-    if (!target)
+    if (!target) {
+      if (rule == MosaicRule::DeleteDebugLocations)
+        continue; // 0.12 checks presence and compares as a StringAttr
       return Error{"", describeOp(op, i + 1) +
-                           ": call_target_name is missing or not a string"};
+                           ": call_target_name is missing or not a string "
+                           "(KeyError or AttributeError in JAX, so the "
+                           "compile fails and there is no key)"};
+    }
     if (target.getValue() != "tpu_custom_call")
       continue;
     auto config =
@@ -85,8 +173,10 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module) {
     if (!config)
       return Error{"", describeOp(op, i + 1) +
                            " (tpu_custom_call): backend_config is missing or "
-                           "not a string"};
-    auto rewritten = rewriteMosaicBackendConfig(config.getValue().str(), strip);
+                           "not a string (JAX raises here, so the compile "
+                           "fails and there is no key)"};
+    auto rewritten =
+        rewriteMosaicBackendConfig(config.getValue().str(), strip, rule);
     if (!rewritten)
       return Error{"", describeOp(op, i + 1) + " (tpu_custom_call): " +
                            rewritten.error().message};

@@ -4,8 +4,9 @@
 //   cachekey diff A.json B.json [--json] [--fixtures DIR]
 //   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out)
 //   cachekey compare-logs A.log B.log [--json]
-//   cachekey canonicalize FILE [--profile main|0.10.2] [--include-metadata]
+//   cachekey canonicalize FILE [--profile RELEASE] [--include-metadata]
 //                              [--ignore-custom-partitioning]
+//   cachekey profiles [--json]
 //
 // Exit status: 0 success, 1 diff found a difference (diff only), 2 bad input
 // or usage. Errors are printed as "cachekey: <path>: <message>".
@@ -13,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "cachekey/Diff.h"
 #include "cachekey/Key.h"
+#include "cachekey/ProfileInfo.h"
 #include "cachekey/Trace.h"
 #ifdef CACHEKEY_WITH_MLIR
 #include "cachekey/mlir/Canonicalize.h"
@@ -42,8 +44,9 @@ int usage() {
          "  cachekey diff A.json B.json [--json] [--fixtures DIR]\n"
          "  cachekey batch [--fixtures DIR]   (one scenario per stdin line)\n"
          "  cachekey compare-logs A.log B.log [--json]\n"
-         "  cachekey canonicalize FILE [--profile main|0.10.2] "
+         "  cachekey canonicalize FILE [--profile RELEASE] "
          "[--include-metadata] [--ignore-custom-partitioning]\n"
+         "  cachekey profiles [--json]   (the jax releases reproduced)\n"
          "A scenario file of '-' reads standard input.\n";
   return 2;
 }
@@ -129,6 +132,11 @@ std::string dumpJson(const Json &j, int indent = 2) {
 void printExplain(const KeyResult &r) {
   std::cout << "profile " << profileName(r.profile) << "\n\n";
   for (const auto &e : r.entries) {
+    if (!e.hashed) {
+      std::cout << e.index << ". " << e.name << "  (not hashed)\n"
+                << "   " << e.summary << "\n";
+      continue;
+    }
     std::cout << e.index << ". " << e.name << "  (" << e.bytes.size()
               << " bytes)\n"
               << "   hashes:  " << e.summary << "\n"
@@ -148,7 +156,12 @@ void printExplain(const KeyResult &r) {
       std::cout << "   source:  " << r.accelerator.provenance
                 << (r.accelerator.standIn ? "  [STAND-IN]" : "") << "\n";
   }
-  std::cout << "\nkey: " << r.key << "\n";
+  std::cout << "\nkey: " << r.key
+            << (r.computation.unreadableKernels
+                    ? "  [NOT JAX'S KEY: a Mosaic kernel MLIR 19 cannot read; "
+                      "see the note]"
+                    : "")
+            << "\n";
   for (const auto &n : r.notes)
     std::cout << "note: " << n << "\n";
 }
@@ -214,7 +227,8 @@ int run(int argc, char **argv) {
   };
   bool scenarios = cmd == "explain" || cmd == "diff" || cmd == "batch";
   if (refuse(trace && cmd != "explain", "--trace") ||
-      refuse(json && cmd != "explain" && cmd != "diff" && cmd != "compare-logs",
+      refuse(json && cmd != "explain" && cmd != "diff" &&
+                 cmd != "compare-logs" && cmd != "profiles",
              "--json") ||
       refuse(usedFixtures && !scenarios, "--fixtures") ||
       refuse(usedProfile && cmd != "canonicalize",
@@ -224,6 +238,23 @@ int run(int argc, char **argv) {
     return usage();
   FixtureResolver resolver = resolverFor(fixtures);
 
+  if (cmd == "profiles") {
+    if (!files.empty())
+      return usage();
+    if (json) {
+      std::cout << dumpJson(profilesToJson()) << "\n";
+      return 0;
+    }
+    for (const ProfileSpec &p : allProfiles()) {
+      std::cout << "profile " << p.id << (p.profile == kNewestProfile ? " (main)" : "")
+                << "\n  releases: ";
+      for (size_t i = 0; i < p.releases.size(); ++i)
+        std::cout << (i ? ", " : "") << p.releases[i];
+      std::cout << "\n  changes:  " << p.changes << "\n  verified: "
+                << p.verified << "\n";
+    }
+    return 0;
+  }
   if (cmd == "explain") {
     if (files.size() != 1 || (trace && json))
       return usage();
@@ -306,9 +337,8 @@ int run(int argc, char **argv) {
     ModuleSpec m;
     m.text = *text;
     m.includeMetadata = includeMetadata;
-    if (*p == Profile::Main)
-      m.ignoreCustomPartitioning = ignoreCp;
-    else if (ignoreCp)
+    m.ignoreCustomPartitioning = ignoreCp;
+    if (ignoreCp)
       m.ignoreCallbacks = IgnoreCallbacks::CustomPartitioning;
     auto e = computationEntry(m, *p);
     if (!e)

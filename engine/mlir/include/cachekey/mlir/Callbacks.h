@@ -30,8 +30,10 @@ enum class CallbackRemoval {
   All,                ///< the above, and call_target_name ending in "callback"
 };
 
-/// The removal `profile` applies for `module`: main reads
-/// `ignoreCustomPartitioning`; 0.10.2 reads `ignoreCallbacks`.
+/// The removal `profile` applies for `module`, by its CallbackRule: none
+/// before 0.4.34; `ignoreCustomPartitioning` for the bool config (0.4.34 –
+/// 0.4.35) and the bool argument (0.11.0 and later); `ignoreCallbacks` for
+/// the IgnoreCallbacks enum (0.4.36 – 0.10.2).
 CallbackRemoval callbackRemovalFor(const ModuleSpec &module, Profile profile);
 
 /// Walks every op of `module`. An op that has a `call_target_name` must hold

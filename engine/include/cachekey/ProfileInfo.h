@@ -1,0 +1,39 @@
+//===- ProfileInfo.h - Profiles described for readers -----------*- C++ -*-===//
+//
+// The facts of a profile (Profile.h) as JSON and as sentences, for
+// `cachekey profiles`, the wasm `describeProfile` and the page's "what
+// changed between two releases". The page renders these; it keeps no copy of
+// JAX's rules.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_PROFILEINFO_H
+#define CACHEKEY_PROFILEINFO_H
+
+#include "cachekey/Profile.h"
+#include "cachekey/Scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace cachekey {
+
+/// The profile as JSON: {"id", "releases", "entries": [{"index", "name",
+/// "hashed"}], "entry3", "entry6", "fallback", "callbacks", "mosaic",
+/// "compression", "filters_env_overrides", "excluded_flags",
+/// "zeroed_fields": [{"name", "number", "kind"}], "log_formats", "changes",
+/// "verified"}. Strings describe the behaviour in plain words.
+Json profileToJson(Profile profile);
+
+/// Every profile, oldest first, as `profileToJson`, under {"newest",
+/// "aliases": {"main": id}, "profiles": [...]}.
+Json profilesToJson();
+
+/// What differs between two profiles, one sentence per difference (entries,
+/// entry 3, entry 6, fallback, callbacks, Mosaic step, compression,
+/// override filtering, flags added to or removed from the exclusion list,
+/// fields added to or removed from the zeroed list); empty when equal.
+std::vector<std::string> profileDifferences(Profile from, Profile to);
+
+} // namespace cachekey
+
+#endif // CACHEKEY_PROFILEINFO_H
