@@ -133,6 +133,7 @@ def sweep(args, rest: list[str]) -> int:
                      "unreadable": summary.get("unreadable_by_mlir19", 0),
                      "mosaic": summary.get("mosaic_cases", 0), "raised": summary.get("real_jax_raised", 0),
                      "features": summary.get("features", {}),
+                     "failure_kinds": summary.get("failure_kinds", {}),
                      "seconds": round(seconds, 1), "install_seconds": marker.get("install_seconds"),
                      "date": date})
         print(f"{version}: {last} ({seconds:.0f}s)", flush=True)
@@ -168,6 +169,14 @@ def write_sweep_doc(args, releases, source, rows, problems) -> None:
         lines.append(f"| {r['release']} | {r['jaxlib']} | {r['profile']} | {r['python']} | {r['passed']} | "
                      f"{r['failed']} | {skipped} | {r['mosaic']} ({r['raised']}) | "
                      f"`{r['features'].get('runtime_error', '?')}` | {r['date']} |")
+    failing = [r for r in rows if r["failure_kinds"]]
+    if failing:
+        lines += ["", "## What failed, per release", "",
+                  "The first difference of each failed case (other than the key itself), counted. "
+                  "Reports: `build/oracle-failures/<release>/`.", ""]
+        for r in failing:
+            lines.append(f"- **{r['release']}**: " + "; ".join(
+                f"{n} × {k}" for k, n in r["failure_kinds"].items()))
     lines += ["", "## Releases that did not run", ""]
     if problems:
         for version, reason in problems:

@@ -188,6 +188,12 @@ def engine_canonicalize(target: EngineTarget, scenario: dict):
 
 # -- comparisons -----------------------------------------------------------
 
+def hashed_entries(engine: dict) -> list[dict]:
+    """The engine's entries that its profile hashes (it also lists, with
+    ``"hashed": false``, an entry a release does not have)."""
+    return [e for e in engine.get("entries") or [] if e.get("hashed", True) is not False]
+
+
 def compare(real: dict, engine: dict) -> list[str]:
     """Human-readable differences between the real result and the engine's."""
     if "error" in engine:
@@ -196,7 +202,7 @@ def compare(real: dict, engine: dict) -> list[str]:
     problems = []
     if engine.get("key") != real["key"]:
         problems.append(f"key: real {real['key']} engine {engine.get('key')}")
-    entries = engine.get("entries") or []
+    entries = hashed_entries(engine)
     if len(entries) != len(real["entries"]):
         problems.append(f"engine returned {len(entries)} entries, real JAX {len(real['entries'])}")
     for i, (r, e) in enumerate(zip(real["entries"], entries), start=1):
@@ -248,7 +254,7 @@ def compare_mosaic_text(harness, target: EngineTarget, recipe: dict, scenario: d
         err = engine["error"]
         return [f"text form: engine error at {err.get('path')}: {err.get('message')}"], 0
     problems = []
-    entries = engine.get("entries") or []
+    entries = hashed_entries(engine)
     if [e.get("name") for e in entries] != [e["name"] for e in real["entries"]]:
         problems.append(f"text form: entry names {[e.get('name') for e in entries]}")
     else:
@@ -287,6 +293,10 @@ def compare_mosaic_text(harness, target: EngineTarget, recipe: dict, scenario: d
             continue
         problems.append(f"tpu_custom_call {i}: real JAX's backend_config {r[:160]!r} is not in the "
                         f"engine's entry 1 (engine-only strings: {[c[:120] for c in engine_only][:3]!r})")
+    notice = (engine.get("fidelity") or {}).get("unreadable_kernels")
+    if notice is not None and notice != unreadable:
+        problems.append(f"the engine reports {notice} kernel(s) its MLIR cannot read; the oracle found "
+                        f"{unreadable} body(ies) real JAX stripped and the engine left as they were")
     return problems, unreadable
 
 
@@ -304,6 +314,16 @@ def same_kernel(harness, a_b64, b_b64) -> bool:
                 == set(ckref.mlir_bytecode_strings(base64.b64decode(b_b64))))
     except ValueError:
         return False
+
+
+def failure_kind(problems: list[str]) -> str:
+    """A short class of a failed case for summaries: its first difference
+    other than the key, up to the first colon ("entry 5 (compile_options)
+    digest", "engine error at $.accelerator...", "real JAX raises ...")."""
+    first = next((p for p in problems if not p.startswith("key:")), problems[0])
+    if first.startswith("real JAX raises"):
+        return first.split(":")[0]
+    return first.split(": ")[0]
 
 
 # -- one run ---------------------------------------------------------------
@@ -493,8 +513,12 @@ def main(argv=None) -> int:
     t3 = time.monotonic()
 
     passed = failed = unreadable = 0
+    kinds: dict = {}
     for c in cases:
         problems, u = c.check(harness, target)
+        if problems:
+            kind = failure_kind(problems)
+            kinds[kind] = kinds.get(kind, 0) + 1
         if not problems:
             if u:
                 unreadable += 1
@@ -508,6 +532,7 @@ def main(argv=None) -> int:
               f"{os.path.relpath(path, REPO)}", file=sys.stderr)
 
     summary["unreadable_by_mlir19"] = unreadable
+    summary["failure_kinds"] = dict(sorted(kinds.items(), key=lambda kv: -kv[1]))
     print(f"oracle: jax {harness.version} (engine profile {target.profile}), seed {args.seed}, "
           f"{len(indices)} cases ({summary['mosaic_cases']} Mosaic, {raised} where real JAX raises); "
           f"start-up {t1 - t0:.1f}s, real JAX {t2 - t1:.1f}s, engine {t3 - t2:.1f}s", file=sys.stderr)
