@@ -369,6 +369,28 @@ def evaluate(harness, target: EngineTarget, cases: list[Case]) -> None:
         setattr(c, attr, r)
 
 
+def check_release_fixtures(target: EngineTarget, version: str):
+    """(count, [(file, problems)]) for the fixtures captured under this release
+    (fixtures/<version>/*.json, written by ``tools/capture --jax``): the engine
+    must reproduce each one's ``expected`` key, entries and trace.  None when
+    the release has no such directory."""
+    directory = os.path.join(REPO, "fixtures", version)
+    if not os.path.isdir(directory):
+        return None
+    names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
+    docs = []
+    for n in names:
+        with open(os.path.join(directory, n), encoding="utf-8") as f:
+            docs.append(json.load(f))
+    results = run_engine(target, docs, [True] * len(docs))
+    bad = []
+    for n, doc, result in zip(names, docs, results):
+        problems = compare(doc["expected"], result)
+        if problems:
+            bad.append((n, problems))
+    return len(names), bad
+
+
 def make_case(harness, seed: int, index: int, recipe: dict | None = None) -> Case:
     """Run one recipe (by default case ``index`` of ``seed``) through real JAX."""
     recipe = recipe if recipe is not None else generator.make_recipe(seed, index)
@@ -512,6 +534,8 @@ def main(argv=None) -> int:
     evaluate(harness, target, cases)
     t3 = time.monotonic()
 
+    fixture_failures = check_release_fixtures(target, harness.version) if not args.only else None
+
     passed = failed = unreadable = 0
     kinds: dict = {}
     for c in cases:
@@ -531,6 +555,15 @@ def main(argv=None) -> int:
         print(f"FAIL case {c.index}: {problems[0]} ({len(problems)} differences) -> "
               f"{os.path.relpath(path, REPO)}", file=sys.stderr)
 
+    if fixture_failures is not None:
+        checked, bad = fixture_failures
+        summary["fixtures_checked"] = checked
+        for name, problems in bad:
+            print(f"FAIL fixture fixtures/{harness.version}/{name}: {problems[0]}", file=sys.stderr)
+        print(f"oracle: fixtures/{harness.version}: {checked - len(bad)} of {checked} captured keys "
+              f"reproduced", file=sys.stderr)
+        passed += checked - len(bad)
+        failed += len(bad)
     summary["unreadable_by_mlir19"] = unreadable
     summary["failure_kinds"] = dict(sorted(kinds.items(), key=lambda kv: -kv[1]))
     print(f"oracle: jax {harness.version} (engine profile {target.profile}), seed {args.seed}, "

@@ -197,7 +197,19 @@ def ensure(version: str, log=sys.stderr) -> dict:
 
 
 if __name__ == "__main__":
-    # python3 tests/oracle/venvs.py VERSION ...  : build the venvs, print their markers
+    # python3 tests/oracle/venvs.py --python VERSION : build the venv, print its interpreter
+    #                                                  (exit 3 when no suitable Python exists)
+    # python3 tests/oracle/venvs.py VERSION ...      : build the venvs, print their markers
+    if sys.argv[1:2] == ["--python"] and len(sys.argv) == 3:
+        try:
+            print(ensure(sys.argv[2])["python"])
+        except Skip as e:
+            print(f"{sys.argv[2]}: {e}", file=sys.stderr)
+            sys.exit(3)
+        except InstallError as e:
+            print(f"{sys.argv[2]}: {e}", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(0)
     status = 0
     for v in sys.argv[1:]:
         try:
