@@ -2,9 +2,11 @@
 //
 // JAX feeds all eight entries into one `hashlib.sha256()` object and, when
 // its logger is at DEBUG, reads `digest()` after every entry without ending
-// the hash. This wrapper gives the same two operations over mbed TLS's
-// SHA-256 (the same library in the native and wasm builds): `update` and
-// `runningDigest`, which clones the context and finishes the clone.
+// the hash. This wrapper gives the same two operations, `update` and
+// `runningDigest` (which copies the context and finishes the copy), over
+// OpenSSL's libcrypto in the native build (Sha256OpenSsl.cpp: the CPU's SHA
+// extensions, as Python's hashlib) and over mbed TLS in the wasm build
+// (Sha256MbedTls.cpp: portable C).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_SHA256_H
@@ -21,7 +23,10 @@ namespace cachekey {
 using Digest = std::array<uint8_t, 32>;
 
 /// Lowercase hex of a digest (64 characters), as Python's `digest().hex()`.
-std::string toHex(const Digest &digest);
+inline std::string toHex(const Digest &digest) {
+  return toHex(Bytes(reinterpret_cast<const char *>(digest.data()),
+                     digest.size()));
+}
 
 /// An incremental SHA-256 (FIPS 180-4) that can report the digest of what it
 /// has seen so far and keep going, like Python's `hashlib.sha256`.

@@ -1,4 +1,9 @@
-//===- Sha256.cpp - Running SHA-256 over mbed TLS -------------------------===//
+//===- Sha256MbedTls.cpp - Running SHA-256 over mbed TLS (wasm) ------------===//
+//
+// The WebAssembly build's SHA-256: mbed TLS, portable C. The native build
+// uses OpenSSL's libcrypto instead (Sha256OpenSsl.cpp).
+//
+//===----------------------------------------------------------------------===//
 #include "cachekey/Sha256.h"
 
 #include <mbedtls/sha256.h>
@@ -46,11 +51,6 @@ Digest Sha256::of(const Bytes &bytes) {
   Sha256 h;
   h.update(bytes);
   return h.runningDigest();
-}
-
-std::string toHex(const Digest &digest) {
-  return toHex(Bytes(reinterpret_cast<const char *>(digest.data()),
-                     digest.size()));
 }
 
 } // namespace cachekey
