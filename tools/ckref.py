@@ -119,10 +119,12 @@ def b64(data: bytes) -> str:
 
 
 def encode_len_field(number: int, payload: bytes) -> bytes:
+    """A length-delimited field (tag, length, payload)."""
     return encode_varint((number << 3) | WIRE_LEN) + encode_varint(len(payload)) + payload
 
 
 def encode_varint_field(number: int, value: int) -> bytes:
+    """A varint field (tag, value)."""
     return encode_varint((number << 3) | WIRE_VARINT) + encode_varint(value)
 
 

@@ -212,6 +212,7 @@ def make_mosaic(rng: random.Random) -> dict:
 
 
 def get_path(recipe: dict, path: str):
+    """The value at dotted ``path`` in ``recipe``."""
     node = recipe
     for part in path.split("."):
         node = node[part]
@@ -219,6 +220,7 @@ def get_path(recipe: dict, path: str):
 
 
 def set_path(recipe: dict, path: str, value) -> None:
+    """Set the value at dotted ``path`` in ``recipe``."""
     parts = path.split(".")
     node = recipe
     for part in parts[:-1]:
@@ -227,6 +229,7 @@ def set_path(recipe: dict, path: str, value) -> None:
 
 
 def neutral_recipe() -> dict:
+    """A recipe with every knob at its NEUTRAL value."""
     recipe: dict = {"module": {}, "backend": {}, "flags": {}, "compile_options": {}, "accelerator": {}}
     for path, value in NEUTRAL.items():
         set_path(recipe, path, _copy(value))

@@ -48,6 +48,7 @@ def project_python() -> str:
 
 
 def oracle_command(python: str, rest: list[str]) -> list[str]:
+    """The command line that runs oracle.py under ``python``."""
     return [python, os.path.join(HERE, "oracle.py"), *rest]
 
 
@@ -220,6 +221,7 @@ def topology_check(version: str) -> int:
 
 
 def main(argv=None) -> int:
+    """Dispatch ``tools/oracle``'s arguments; return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--jax")

@@ -454,6 +454,7 @@ def write_failure(args, harness, target, case: Case, problems: list[str], shrink
 
 
 def main(argv=None) -> int:
+    """Run the oracle on the installed jax; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=500)

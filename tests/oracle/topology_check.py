@@ -31,6 +31,7 @@ import ckref  # noqa: E402
 
 
 def main() -> int:
+    """Print the JSON report for ``--devices N``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devices", type=int, default=1)
     args = parser.parse_args()
