@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import inspect
 import json
 import logging
 import os
@@ -293,21 +294,35 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
     calls = []
     real_get = cache_key.get
 
+    # How this release's get() takes the callback setting (a feature test):
+    # the IgnoreCallbacks enum (0.4.36-0.10.x) or the ignore_custom_partitioning
+    # bool (0.11+).  The recorder passes it on positionally, as get() does to
+    # its helpers.
+    get_params = inspect.signature(cache_key.get).parameters
+    if "ignore_callbacks" in get_params:
+        callbacks_param, callbacks_default = "ignore_callbacks", cache_key.IgnoreCallbacks.NO
+    elif "ignore_custom_partitioning" in get_params:
+        callbacks_param, callbacks_default = "ignore_custom_partitioning", False
+    else:
+        raise RuntimeError(f"jax {jax.__version__}: cache_key.get takes no callback setting; "
+                           "tools/capture supports jax 0.4.36 and later")
+
     def recording_get(module, devices, compile_options, backend,
-                      compression_algorithm="zstandard",
-                      ignore_callbacks=cache_key.IgnoreCallbacks.NO):
+                      compression_algorithm="zstandard", *rest, **kwargs):
+        ignore = rest[0] if rest else kwargs.get(callbacks_param, callbacks_default)
         include_metadata = bool(jax_config.compilation_cache_include_metadata_in_key.value)
         entry1 = ckref.BytesRecorder()
-        cache_key._hash_computation(entry1, module, ignore_callbacks)
+        cache_key._hash_computation(entry1, module, ignore)
         with module.context:
-            canonical = cache_key._canonicalize_ir(module, ignore_callbacks)
-            metadata = cache_key._serialize_ir(module, ignore_callbacks)
+            canonical = cache_key._canonicalize_ir(module, ignore)
+            metadata = cache_key._serialize_ir(module, ignore)
             pretty = module.operation.get_asm(enable_debug_info=True)
             generic = module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
         record = {
             "sym_name": ir.StringAttr(module.operation.attributes["sym_name"]).value,
             "include_metadata": include_metadata,
-            "ignore_callbacks": ignore_callbacks.name,
+            "callbacks": ({"ignore_callbacks": ignore.name} if callbacks_param == "ignore_callbacks"
+                          else {"ignore_custom_partitioning": bool(ignore)}),
             "entry1": bytes(entry1.data),
             "canonical": canonical,
             "metadata": metadata,
@@ -317,6 +332,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
             "compile_options": compile_options.SerializeAsString(),
             "platform": backend.platform,
             "platform_version": backend.platform_version,
+            "runtime_type": getattr(backend, "runtime_type", None),
             "compression": compression_algorithm,
             "env": {k: os.environ.get(k) for k in ("XLA_FLAGS", "LIBTPU_INIT_ARGS")},
             "argv": list(sys.argv),
@@ -330,7 +346,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
         cache_key.hashlib = shim
         try:
             key = real_get(module, devices, compile_options, backend,
-                           compression_algorithm, ignore_callbacks)
+                           compression_algorithm, ignore)
         finally:
             cache_key.hashlib = hashlib
         record["key"] = key
@@ -355,8 +371,9 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
     # The running hash is the first SHA-256 object; with DEBUG on, one fresh
     # object per entry follows, each fed exactly that entry's bytes.
     running, fresh = call["hashers"][0], call["hashers"][1:]
-    if len(fresh) != 8:
-        raise RuntimeError(f"expected 8 fresh hash objects, got {len(fresh)}")
+    entries = ckref.entries_from_trace(call["trace"])
+    if len(fresh) != len(entries):
+        raise RuntimeError(f"{len(fresh)} fresh hash objects for {len(entries)} logged entries")
     entry_bytes = [b"".join(h.fed) for h in fresh]
     if b"".join(running.fed) != b"".join(entry_bytes):
         raise RuntimeError("running hash was fed different bytes than the fresh ones")
@@ -368,8 +385,12 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
 
     # Accelerator: the topology of the whole client (jaxlib ignores the list).
     topology = xla_client.get_topology_for_devices(call["devices"])
+    if not hasattr(topology, "fingerprint"):
+        raise RuntimeError(f"jax {jax.__version__}: DeviceTopology has no fingerprint(); "
+                           "tools/capture supports jaxlib 0.10 and later")
     fingerprint = int(topology.fingerprint())
-    if entry_bytes[5] != fingerprint.to_bytes(8, "big"):
+    accel_index = [e["name"] for e in entries].index("accelerator_config")
+    if entry_bytes[accel_index] != fingerprint.to_bytes(8, "big"):
         raise RuntimeError("entry 6 is not the 8-byte big-endian fingerprint")
     client = call["devices"][0].client
     candidates = ckref.cpu_target_machine_candidates(jax, jnp)
@@ -378,20 +399,22 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
 
     prefixes = call["prefixes"]
     argv_flags = [a for a in call["argv"] if a.startswith("--xla") or any(a.startswith(p) for p in prefixes)]
-    entries = ckref.entries_from_trace(call["trace"])
+    backend_fields = {"platform": call["platform"], "platform_version": call["platform_version"]}
+    if jax.__version__ != PROFILE:  # the 0.10.2 fixtures keep their original form
+        backend_fields["runtime_type"] = call["runtime_type"]
     scenario = {
         "schema": 1,
         "id": fixture_id,
         "title": spec["title"],
-        "profile": PROFILE,
+        "profile": jax.__version__,
         "module": {
             "sym_name": call["sym_name"],
             "entry1_b64": ckref.b64(call["entry1"]),
             "include_metadata": call["include_metadata"],
-            "ignore_callbacks": call["ignore_callbacks"],
+            **call["callbacks"],
         },
         "jaxlib_version": jaxlib_version,
-        "backend": {"platform": call["platform"], "platform_version": call["platform_version"]},
+        "backend": backend_fields,
         "flags": {
             "XLA_FLAGS": call["env"]["XLA_FLAGS"],
             "LIBTPU_INIT_ARGS": call["env"]["LIBTPU_INIT_ARGS"],
@@ -418,9 +441,10 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
                 "that jax.jit made while compiling with the persistent cache enabled.",
                 "module.entry1_b64 is exactly what the running SHA-256 was fed for entry 1 "
                 "(recorded from the hash object during the real call).",
-                "jaxlib 0.10.2 has no DeviceTopology.serialize(); capture.topology_serialized_b64 is "
-                "the CpuTopologyProto rebuilt from the client devices and the executable's target "
-                "machine options, accepted because its FarmHash Fingerprint64 equals jaxlib's fingerprint().",
+                "capture.topology_serialized_b64 is the CpuTopologyProto rebuilt from the client "
+                "devices and the executable's target machine options (jaxlib 0.10.2 has no "
+                "DeviceTopology.serialize()), accepted because its FarmHash Fingerprint64 equals "
+                "jaxlib's fingerprint().",
             ],
         },
         "capture": {
@@ -430,7 +454,7 @@ def run_worker(fixture_id: str, out_path: str, command: str) -> None:
             "metadata_b64": ckref.b64(call["metadata"]),
             "topology_serialized_b64": ckref.b64(topo_bytes),
             "topology_fingerprint_hex": f"{fingerprint:016x}",
-            "entry_bytes_b64": {name: ckref.b64(data) for name, data in zip(ckref.ENTRY_NAMES[1:], entry_bytes[1:])},
+            "entry_bytes_b64": {e["name"]: ckref.b64(data) for e, data in zip(entries[1:], entry_bytes[1:])},
             "devices_passed": [{"id": int(d.id), "process_index": int(d.process_index),
                                 "local_hardware_id": int(d.local_hardware_id),
                                 "device_kind": d.device_kind} for d in call["devices"]],
@@ -769,6 +793,8 @@ def main(argv=None) -> int:
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--worker-out", help=argparse.SUPPRESS)
     parser.add_argument("--command", default="tools/capture", help=argparse.SUPPRESS)
+    parser.add_argument("--programs-only", action="store_true",
+                        help="by default capture the program fixtures only (what --jax uses)")
     args = parser.parse_args(argv)
 
     if args.worker == "debug_options_fields":
@@ -778,9 +804,10 @@ def main(argv=None) -> int:
         run_worker(args.worker, args.worker_out, args.command)
         return 0
 
-    command = "tools/capture" + "".join(" " + a for a in (argv if argv is not None else sys.argv[1:]))
+    command = os.environ.get("CACHEKEY_CAPTURE_COMMAND") or (
+        "tools/capture" + "".join(" " + a for a in (argv if argv is not None else sys.argv[1:])))
     extra = ["json_dumps_golden", "debug_options_fields"]
-    wanted = args.ids or list(PROGRAM_FIXTURES) + extra
+    wanted = args.ids or list(PROGRAM_FIXTURES) + ([] if args.programs_only else extra)
     unknown = [i for i in wanted if i not in PROGRAM_FIXTURES and i not in extra]
     if unknown:
         parser.error(f"unknown fixture ids: {unknown}")

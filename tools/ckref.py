@@ -119,10 +119,12 @@ def b64(data: bytes) -> str:
 
 
 def encode_len_field(number: int, payload: bytes) -> bytes:
+    """A length-delimited field (tag, length, payload)."""
     return encode_varint((number << 3) | WIRE_LEN) + encode_varint(len(payload)) + payload
 
 
 def encode_varint_field(number: int, value: int) -> bytes:
+    """A varint field (tag, value)."""
     return encode_varint((number << 3) | WIRE_VARINT) + encode_varint(value)
 
 
@@ -283,14 +285,19 @@ ENTRY_NAMES = [
     "computation", "jax_lib version", "backend version", "XLA flags",
     "compile_options", "accelerator_config", "compression", "custom_hook",
 ]
+# jax 0.4.30-0.5.3 have no "backend version" entry (7 entries).
+ENTRY_NAMES_WITHOUT_BACKEND = [n for n in ENTRY_NAMES if n != "backend version"]
 
 FRESH_RE = re.compile(r"get_cache_key hash of serialized (.+): ([0-9a-f]{64})$")
 RUNNING_RE = re.compile(r"get_cache_key hash after serializing (.+): ([0-9a-f]{64})$")
 
 
+def entries_from_trace(trace: list[str], allowed=(ENTRY_NAMES, ENTRY_NAMES_WITHOUT_BACKEND)) -> list[dict]:
+    """Pair the fresh and running digest lines of a real DEBUG trace.
 
-def entries_from_trace(trace: list[str]) -> list[dict]:
-    """Pair the fresh and running digest lines of a real DEBUG trace."""
+    The entry names, in order, must be one of ``allowed`` (by default the
+    eight names of jax >= 0.6.0 or the seven of earlier releases).
+    """
     fresh, running = [], []
     for line in trace:
         m = FRESH_RE.match(line)
@@ -299,17 +306,16 @@ def entries_from_trace(trace: list[str]) -> list[dict]:
         m = RUNNING_RE.match(line)
         if m:
             running.append((m.group(1), m.group(2)))
-    if len(fresh) != 8 or len(running) != 8:
-        raise RuntimeError(f"expected 8+8 digest lines, got {len(fresh)}+{len(running)}")
+    if not fresh or len(fresh) != len(running):
+        raise RuntimeError(f"unpaired digest lines: {len(fresh)} fresh, {len(running)} running")
     out = []
     for (name_f, dig), (name_r, run) in zip(fresh, running):
         if name_f != name_r:
             raise RuntimeError(f"entry order mismatch: {name_f} vs {name_r}")
         out.append({"name": name_f, "digest": dig, "running": run})
-    if [e["name"] for e in out] != ENTRY_NAMES:
+    if [e["name"] for e in out] not in [list(a) for a in allowed]:
         raise RuntimeError(f"unexpected entry names {[e['name'] for e in out]}")
     return out
-
 
 
 class TraceHandler(logging.Handler):
@@ -441,3 +447,119 @@ def describe_cpu_topology(client_devices, candidates: list[dict], fingerprint: i
         if fingerprint64(data) == fingerprint:
             return topo, data
     raise RuntimeError(f"no rebuilt CpuTopologyProto fingerprints to jaxlib's {fingerprint:016x}")
+
+
+def cpu_topology_parts(data: bytes) -> dict:
+    """Devices, field-4 strings (``machine_attributes``) and field-5 target
+    machine of a CpuTopologyProto, in wire order, plus any other field numbers.
+
+    jaxlib before 0.10 serializes its CPU topology as devices (field 1) and
+    one field-4 string per LLVM host feature ("+avx2", "-xop", ...), with no
+    target machine; later jaxlib writes field 5 instead.
+    """
+    out = {"devices": [], "machine_attributes": [], "target_machine": None, "other_fields": []}
+    for number, _, value, _ in parse_fields(data):
+        if number == 1:
+            out["devices"].append({"process_index": single_field(value, 2, 0),
+                                   "local_hardware_id": single_field(value, 3, 0)})
+        elif number == 4:
+            out["machine_attributes"].append(value.decode("utf-8"))
+        elif number == 5:
+            out["target_machine"] = {k: single_field(value, n, b"").decode("utf-8")
+                                     for n, k in ((1, "triple"), (2, "cpu"), (3, "features"))}
+        else:
+            out["other_fields"].append(number)
+    return out
+
+
+def unwrap_cpu_topology_proto(data: bytes) -> bytes:
+    """The CpuTopologyProto inside ``DeviceTopology.serialize()`` output.
+
+    Older jaxlib returns the CpuTopologyProto itself; newer jaxlib wraps it in
+    a message whose ``google.protobuf.Any`` field names
+    ``type.googleapis.com/xla.CpuTopologyProto``.  Returns ``data`` unchanged
+    when no such wrapper is found.
+    """
+    try:
+        fields = parse_fields(data)
+    except ValueError:
+        return data
+    for _, wire, value, _ in fields:
+        if wire != WIRE_LEN or b"type.googleapis.com/xla.CpuTopologyProto" not in value:
+            continue
+        try:
+            if single_field(value, 1, b"") == b"type.googleapis.com/xla.CpuTopologyProto":
+                return single_field(value, 2, b"")
+        except ValueError:
+            continue
+    return data
+
+
+# ---------------------------------------------------------------------------
+# MLIR bytecode: the string table (enough to read attribute strings back from
+# bytecode that this jaxlib's MLIR cannot parse, e.g. another MLIR version's)
+# ---------------------------------------------------------------------------
+
+def _mlir_varint(buf: bytes, pos: int) -> tuple[int, int]:
+    """MLIR bytecode's prefix varint: the trailing zero bits of the first byte
+    give the number of extra bytes (a zero first byte: 8 extra bytes)."""
+    if pos >= len(buf):
+        raise ValueError("truncated varint")
+    first = buf[pos]
+    if first & 1:
+        return first >> 1, pos + 1
+    if first == 0:
+        if pos + 9 > len(buf):
+            raise ValueError("truncated varint")
+        return int.from_bytes(buf[pos + 1:pos + 9], "little"), pos + 9
+    extra = (first & -first).bit_length() - 1  # trailing zeros
+    size = extra + 1
+    if pos + size > len(buf):
+        raise ValueError("truncated varint")
+    value = int.from_bytes(buf[pos:pos + size], "little") >> size
+    return value, pos + size
+
+
+def mlir_bytecode_strings(data: bytes) -> list[bytes]:
+    """The strings of an MLIR bytecode file's string section, in table order.
+
+    Layout: magic ``ML\\xefR``, version (varint), NUL-terminated producer,
+    then sections (a byte: id in the low 7 bits, 0x80 when aligned; varint
+    length; for an aligned section a varint alignment and padding); the string
+    section (id 0) holds a count, the sizes (NUL included) in reverse order,
+    then the NUL-terminated strings.  Raises ValueError on anything else.
+    """
+    if not data.startswith(b"ML\xefR"):
+        raise ValueError("not MLIR bytecode")
+    pos = 4
+    _, pos = _mlir_varint(data, pos)
+    end = data.index(b"\x00", pos)
+    pos = end + 1
+    while pos < len(data):
+        id_and_aligned = data[pos]
+        pos += 1
+        length, pos = _mlir_varint(data, pos)
+        if id_and_aligned & 0x80:
+            alignment, pos = _mlir_varint(data, pos)
+            while pos % alignment:
+                if data[pos] != 0xCB:
+                    raise ValueError("bad section padding")
+                pos += 1
+        section = data[pos:pos + length]
+        pos += length
+        if id_and_aligned & 0x7F != 0:
+            continue
+        count, p = _mlir_varint(section, 0)
+        sizes = []
+        for _ in range(count):
+            size, p = _mlir_varint(section, p)
+            sizes.append(size)
+        out = []
+        for size in reversed(sizes):
+            chunk = section[p:p + size]
+            if len(chunk) != size or not chunk.endswith(b"\x00"):
+                raise ValueError("bad string table")
+            out.append(chunk[:-1])
+            p += size
+        return out
+    raise ValueError("no string section")

@@ -125,6 +125,7 @@ NEUTRAL = {
     "jaxlib_version": None,
     "backend.platform": "cpu",
     "backend.platform_version": "cpu",
+    "backend.runtime_type": "pjrt_ifrt",
     "flags.XLA_FLAGS": None,
     "flags.LIBTPU_INIT_ARGS": None,
     "flags.argv": ["oracle"],
@@ -145,12 +146,73 @@ NEUTRAL = {
     "accelerator.error": None,
     "compression": "zlib",
     "custom_hook": "",
+    "mosaic": None,
 }
 
 CLIENT_DEVICE_COUNTS = [1, 2, 3, 4, 8]
 
+# backend.runtime_type: hashed by jax 0.6.0-0.8.1 (entry 3) and 0.4.30-0.5.3
+# (entry-6 fallback); the CPU client says "tfrt" (0.4.x) or "pjrt_ifrt".
+RUNTIME_TYPES = ["pjrt_ifrt", "pjrt_ifrt", "tfrt", "", " pjrt_ifrt\n", "\u3000tfrt", "ifrt\nproxy",
+                 "caf\u00e9"]
+
+# Mosaic (tpu_custom_call) knobs: how each op's backend_config is written.
+MOSAIC_CONFIG_FORMS = [("json_dict", 76), ("missing", 4), ("dict_attr", 4), ("empty_string", 4),
+                       ("invalid_json", 4), ("json_list", 4), ("json_number", 4)]
+MOSAIC_CC_FORMS = [("dict", 82), ("missing", 5), ("string", 5), ("list", 4), ("null", 4)]
+MOSAIC_BODIES = [("kernel_text", 20), ("kernel_bytecode", 12), ("pallas", 12), ("missing", 8),
+                 ("empty", 8), ("null", 4), ("number", 3), ("false", 3), ("invalid_base64", 5),
+                 ("non_ascii", 3), ("junk_base64", 3), ("unparsable", 8), ("urlsafe", 3),
+                 ("kernel_text_unpadded", 3)]
+MOSAIC_DEBUG_LOCATIONS = ["/src/kernels/scale.py:12:4", "", {"0": "loc(\"a.py\":1:2)"}, None, [1, 2]]
+MOSAIC_EXTRA_CONFIG = [
+    ["serialization_format", 1], ["needs_layout_passes", True], ["vmem_limit_bytes", 1 << 40],
+    ["cost", 1.5], ["ratio", 1e-7], ["neg_zero", -0.0], ["name", "k\u00e9rnel"], ["emoji", "\U0001F600"],
+    ["ctrl", "a\x01b\n\t\"q\"\\"], ["nested", {"b": [1, 2.0, None], "a": {}}], ["nan", float("nan")],
+    ["inf", float("-inf")], ["big", 1e300], ["bigint", 12345678901234567890], ["float_int", 3.0],
+    ["slash", "a/b"], ["small", 5e-324], ["third", 1 / 3], ["lone_surrogate", "\ud800x"],
+]
+MOSAIC_EXTRA_TOP = [["flags", {"x": 1}], ["output_memory_colors", [1]], ["kernel_name", "k"],
+                    ["\u00e9", 1], ["body", "top-level body is not the kernel"]]
+MOSAIC_TARGETS = [("tpu_custom_call", 92), ("tpu_custom_call_v2", 3), ("CustomSPMDPartitioning", 2),
+                  ("xla_python_cpu_callback", 3)]
+MOSAIC_DUMPS_STYLES = [("spaced", 50), ("compact", 25), ("indent", 10), ("raw_unicode", 15)]
+
+
+def _weighted(rng: random.Random, table):
+    total = sum(w for _, w in table)
+    r = rng.random() * total
+    for value, w in table:
+        r -= w
+        if r < 0:
+            return value
+    return table[-1][0]
+
+
+def _mosaic_op(rng: random.Random) -> dict:
+    op = {
+        "target": _weighted(rng, MOSAIC_TARGETS),
+        "config_form": _weighted(rng, MOSAIC_CONFIG_FORMS),
+        "custom_call_config": _weighted(rng, MOSAIC_CC_FORMS),
+        "body": _weighted(rng, MOSAIC_BODIES),
+        "extra_config": rng.sample(MOSAIC_EXTRA_CONFIG, k=rng.choice([0, 0, 1, 2, 3])),
+        "extra_top": rng.sample(MOSAIC_EXTRA_TOP, k=rng.choice([0, 0, 0, 1, 2])),
+        "config_first": rng.random() < 0.8,
+        "dumps_style": _weighted(rng, MOSAIC_DUMPS_STYLES),
+        "duplicate_key": rng.random() < 0.05,
+    }
+    if rng.random() < 0.45:
+        op["debug_locations"] = rng.choice(MOSAIC_DEBUG_LOCATIONS)
+    return op
+
+
+def make_mosaic(rng: random.Random) -> dict:
+    """Recipe of a Mosaic program: 1-3 custom calls, mostly tpu_custom_call."""
+    return {"ops": [_mosaic_op(rng) for _ in range(rng.choice([1, 1, 1, 2, 3]))]}
+
 
 def get_path(recipe: dict, path: str):
+    """The value at dotted ``path`` in ``recipe``."""
     node = recipe
     for part in path.split("."):
         node = node[part]
@@ -158,6 +220,7 @@ def get_path(recipe: dict, path: str):
 
 
 def set_path(recipe: dict, path: str, value) -> None:
+    """Set the value at dotted ``path`` in ``recipe``."""
     parts = path.split(".")
     node = recipe
     for part in parts[:-1]:
@@ -166,6 +229,7 @@ def set_path(recipe: dict, path: str, value) -> None:
 
 
 def neutral_recipe() -> dict:
+    """A recipe with every knob at its NEUTRAL value."""
     recipe: dict = {"module": {}, "backend": {}, "flags": {}, "compile_options": {}, "accelerator": {}}
     for path, value in NEUTRAL.items():
         set_path(recipe, path, _copy(value))
@@ -341,4 +405,12 @@ def make_recipe(seed: int, index: int) -> dict:
     # Entry 8.
     if rng.random() < 0.2:
         recipe["custom_hook"] = rng.choice(CUSTOM_HOOKS)
+
+    # Knobs added for the multi-release oracle come from a second stream, so
+    # the draws above (and the cases of existing seeds) stay as they were.
+    rng2 = random.Random(f"cachekey-oracle/{seed}/{index}/releases")
+    recipe["backend"]["runtime_type"] = rng2.choice(RUNTIME_TYPES)
+    if rng2.random() < 0.15:
+        recipe["module"]["program"] = "mosaic"
+        recipe["mosaic"] = make_mosaic(rng2)
     return recipe

@@ -1,0 +1,221 @@
+"""Per-release virtual environments with a real jax/jaxlib (CPU) for the oracle.
+
+Standard library only: this module runs under whatever Python starts
+``tools/oracle`` and builds, for one jax release, a venv of its own outside the
+tree::
+
+    /var/cache/cachekey/venvs/jax-<VERSION>-py<X.Y>      (CACHEKEY_VENV_ROOT overrides the parent)
+
+The interpreter is Python 3.11 for releases up to 0.10.2 and Python 3.12 from
+0.11.0 (which requires >= 3.12).  It is looked up as ``python3.X`` on PATH
+(a pyenv shim that refuses to run does not count), then under ``pyenv root``
+(``versions/3.X*/bin/python3.X``), then in /usr/bin and /usr/local/bin.
+
+A venv is complete when its marker file ``cachekey-venv.json`` exists; it is
+written only after ``import jax, jaxlib`` reported the requested versions.  A
+venv without a marker (an interrupted install) is deleted and rebuilt.  pip's
+own wheel cache is left on, so a rebuilt venv does not download again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import fcntl
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RELEASES_FILE = os.path.join(HERE, "releases.json")
+DEFAULT_ROOT = "/var/cache/cachekey/venvs"
+MARKER = "cachekey-venv.json"
+
+
+class Skip(Exception):
+    """The release cannot run here for a reason outside the oracle (no Python)."""
+
+
+class InstallError(Exception):
+    """pip or the import check failed; the message says which and why."""
+
+
+def version_tuple(version: str) -> tuple:
+    """``"0.9.0.1"`` -> ``(0, 9, 0, 1)``; non-numeric parts compare as -1."""
+    out = []
+    for part in version.split("."):
+        m = re.match(r"\d+", part)
+        out.append(int(m.group(0)) if m else -1)
+    return tuple(out)
+
+
+def load_releases() -> list[dict]:
+    """The release list in tests/oracle/releases.json (oldest first)."""
+    with open(RELEASES_FILE, encoding="utf-8") as f:
+        return json.load(f)["releases"]
+
+
+def release_info(version: str) -> dict:
+    """The releases.json row for ``version``, or a default row for an unlisted one."""
+    for row in load_releases():
+        if row["jax"] == version:
+            return row
+    python = "3.12" if version_tuple(version) >= (0, 11) else "3.11"
+    return {"jax": version, "jaxlib": None, "python": python, "group": None, "yanked": False}
+
+
+def _python_minor(path: str):
+    try:
+        out = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.decode().strip() if out.returncode == 0 else None
+
+
+def find_python(minor: str) -> str | None:
+    """An interpreter whose ``sys.version_info[:2]`` is ``minor`` ("3.12"), or None."""
+    candidates = []
+    on_path = shutil.which(f"python{minor}")
+    if on_path:
+        candidates.append(on_path)
+    try:
+        root = subprocess.run(["pyenv", "root"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              timeout=60, check=False).stdout.decode().strip()
+    except (OSError, subprocess.TimeoutExpired):
+        root = ""
+    roots = [root] if root else []
+    roots.append(os.path.expanduser("~/.pyenv"))
+    for r in roots:
+        found = glob.glob(os.path.join(r, "versions", f"{minor}*", "bin", f"python{minor}"))
+        found.sort(key=lambda p: version_tuple(p.split(os.sep)[-3]), reverse=True)
+        candidates += found
+    candidates += [f"/usr/bin/python{minor}", f"/usr/local/bin/python{minor}"]
+    seen = set()
+    for c in candidates:
+        if c in seen or not os.path.exists(c):
+            continue
+        seen.add(c)
+        if _python_minor(c) == minor:
+            return c
+    return None
+
+
+def venv_root() -> str:
+    """Parent directory of the per-release venvs."""
+    return os.environ.get("CACHEKEY_VENV_ROOT", DEFAULT_ROOT)
+
+
+def venv_path(version: str, python_minor: str) -> str:
+    """Where the venv of ``version`` on ``python_minor`` lives."""
+    return os.path.join(venv_root(), f"jax-{version}-py{python_minor}")
+
+
+def read_marker(path: str) -> dict | None:
+    """The marker of a complete venv, or None."""
+    try:
+        with open(os.path.join(path, MARKER), encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _tail(text: str, lines: int = 12) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def ensure(version: str, log=sys.stderr) -> dict:
+    """Make sure the venv for jax ``version`` exists; return its marker.
+
+    The marker holds ``python`` (the venv's interpreter), ``jax``, ``jaxlib``,
+    ``python_version``, ``created`` and ``install_seconds``.  Raises Skip when
+    no suitable Python exists here, InstallError when pip or the import fails.
+    Concurrent callers for the same venv wait on a lock file.
+    """
+    info = release_info(version)
+    minor = info["python"]
+    path = venv_path(version, minor)
+    marker = read_marker(path)
+    if marker:
+        return marker
+    base_python = find_python(minor)
+    if base_python is None:
+        raise Skip(f"jax {version} needs Python {minor}, and none was found (python{minor} on PATH, "
+                   f"pyenv root versions/{minor}*, /usr/bin, /usr/local/bin)")
+    os.makedirs(venv_root(), exist_ok=True)
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        marker = read_marker(path)
+        if marker:
+            return marker
+        if os.path.exists(path):
+            shutil.rmtree(path)
+        t0 = time.monotonic()
+        print(f"oracle: creating {path} with {base_python}", file=log, flush=True)
+        proc = subprocess.run([base_python, "-m", "venv", path], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, check=False)
+        if proc.returncode != 0:
+            raise InstallError(f"python{minor} -m venv failed: {_tail(proc.stdout.decode('utf-8', 'replace'))}")
+        py = os.path.join(path, "bin", "python")
+        reqs = [f"jax=={version}"]
+        reqs.append(f"jaxlib=={info['jaxlib']}" if info["jaxlib"] else f"jax[cpu]=={version}")
+        print(f"oracle: pip install {' '.join(reqs)} (Python {minor})", file=log, flush=True)
+        proc = subprocess.run([py, "-m", "pip", "install", "--disable-pip-version-check",
+                               "--progress-bar", "off", "-q", *reqs],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+        if proc.returncode != 0:
+            raise InstallError(f"pip install {' '.join(reqs)} failed on Python {minor}:\n"
+                               f"{_tail(proc.stdout.decode('utf-8', 'replace'))}")
+        env = dict(os.environ, JAX_PLATFORMS="cpu")
+        proc = subprocess.run([py, "-c", "import json, sys, jax, jaxlib; print(json.dumps("
+                               "[jax.__version__, jaxlib.__version__, sys.version.split()[0]]))"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
+        if proc.returncode != 0:
+            raise InstallError(f"import jax failed after installing {' '.join(reqs)}:\n"
+                               f"{_tail(proc.stderr.decode('utf-8', 'replace'))}")
+        jax_v, jaxlib_v, py_v = json.loads(proc.stdout.decode().strip().splitlines()[-1])
+        if jax_v != version:
+            raise InstallError(f"installed jax reports {jax_v}, not {version}")
+        freeze = subprocess.run([py, "-m", "pip", "freeze", "--disable-pip-version-check"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+        marker = {
+            "python": py, "base_python": base_python, "python_version": py_v,
+            "jax": jax_v, "jaxlib": jaxlib_v,
+            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "install_seconds": round(time.monotonic() - t0, 1),
+            "packages": freeze.stdout.decode().split(),
+        }
+        with open(os.path.join(path, MARKER), "w", encoding="utf-8") as f:
+            json.dump(marker, f, indent=1)
+        print(f"oracle: jax {jax_v} / jaxlib {jaxlib_v} on Python {py_v} ready in "
+              f"{marker['install_seconds']}s", file=log, flush=True)
+        return marker
+
+
+if __name__ == "__main__":
+    # python3 tests/oracle/venvs.py --python VERSION : build the venv, print its interpreter
+    #                                                  (exit 3 when no suitable Python exists)
+    # python3 tests/oracle/venvs.py VERSION ...      : build the venvs, print their markers
+    if sys.argv[1:2] == ["--python"] and len(sys.argv) == 3:
+        try:
+            print(ensure(sys.argv[2])["python"])
+        except Skip as e:
+            print(f"{sys.argv[2]}: {e}", file=sys.stderr)
+            sys.exit(3)
+        except InstallError as e:
+            print(f"{sys.argv[2]}: {e}", file=sys.stderr)
+            sys.exit(1)
+        sys.exit(0)
+    status = 0
+    for v in sys.argv[1:]:
+        try:
+            m = ensure(v)
+            print(json.dumps({k: m[k] for k in ("jax", "jaxlib", "python_version", "python", "install_seconds")}))
+        except (Skip, InstallError) as e:
+            print(f"{v}: {type(e).__name__}: {e}")
+            status = 1
+    sys.exit(status)
