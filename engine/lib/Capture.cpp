@@ -1,0 +1,354 @@
+//===- Capture.cpp - Scenarios captured from a real run -------------------===//
+#include "cachekey/Capture.h"
+
+#include "cachekey/Sha256.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+
+namespace cachekey {
+
+namespace {
+
+/// Prefixes an error's path with the file it came from.
+Error inFile(const std::string &file, Error e) {
+  e.path = e.path.empty() ? file : file + ": " + e.path;
+  return e;
+}
+
+Expected<std::string> getString(const Json &obj, const char *key,
+                                const std::string &path) {
+  auto it = obj.find(key);
+  if (it == obj.end())
+    return Error{path + "." + key, "missing"};
+  if (!it->is_string())
+    return Error{path + "." + key,
+                 std::string("expected a string, got ") + it->type_name()};
+  return it->get<std::string>();
+}
+
+const Json *getObject(const Json &obj, const char *key) {
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_object() ? &*it : nullptr;
+}
+
+bool isHexDigest(const std::string &s) {
+  return s.size() == 64 && std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+Digest digestFromHex(const std::string &hex) {
+  Digest d{};
+  for (size_t i = 0; i < d.size(); ++i)
+    d[i] = static_cast<uint8_t>(std::stoi(hex.substr(2 * i, 2), nullptr, 16));
+  return d;
+}
+
+/// Entry index (1…8) of a name as JAX logs it, or 0.
+int entryIndex(const std::string &name) {
+  for (int i = 0; i < kNumEntries; ++i)
+    if (name == kEntryNames[i])
+      return i + 1;
+  return 0;
+}
+
+Expected<Bytes> zstdDecompress(const Bytes &data, size_t size,
+                               const std::string &path) {
+  Bytes out(size, '\0');
+  size_t n = ZSTD_decompress(out.data(), out.size(), data.data(), data.size());
+  if (ZSTD_isError(n))
+    return Error{path, std::string("not a zstd frame of the declared size: ") +
+                           ZSTD_getErrorName(n)};
+  if (n != size)
+    return Error{path, "decompressed to " + std::to_string(n) +
+                           " bytes, the capture says " + std::to_string(size)};
+  return out;
+}
+
+/// Loads entry 1 as described by `capture.entry1` into `program`.
+Expected<bool> loadEntry1(CapturedProgram &program, const Json &info,
+                          const CaptureFileReader &read) {
+  const std::string path = "$.capture.entry1";
+  auto sha = getString(info, "sha256", path);
+  if (!sha)
+    return sha.takeError();
+  if (!isHexDigest(*sha))
+    return Error{path + ".sha256", "expected 64 lowercase hex digits"};
+  program.entry1Sha256 = *sha;
+  auto storage = getString(info, "storage", path);
+  if (!storage)
+    return storage.takeError();
+  auto bytesIt = info.find("bytes");
+  if (bytesIt == info.end() || !bytesIt->is_number_unsigned())
+    return Error{path + ".bytes", "expected a non-negative integer"};
+  size_t size = bytesIt->get<size_t>();
+  Json &module = program.scenario["module"];
+  if (*storage == "inline") {
+    if (!module.contains("entry1_b64"))
+      return Error{"$.module.entry1_b64",
+                   "missing, but $.capture.entry1.storage is \"inline\""};
+    return true;
+  }
+  if (*storage == "omitted") {
+    program.entry1Omitted = true;
+    module["entry1_b64"] = ""; // a placeholder; see computeCapturedKey
+    return true;
+  }
+  if (*storage != "sidecar")
+    return Error{path + ".storage", "expected \"inline\", \"sidecar\" or "
+                                    "\"omitted\", got \"" + *storage + "\""};
+  auto file = getString(info, "file", path);
+  if (!file)
+    return file.takeError();
+  auto encoding = getString(info, "encoding", path);
+  if (!encoding)
+    return encoding.takeError();
+  if (size > (size_t(1) << 30))
+    return Error{path + ".bytes", "larger than 1 GiB; refused"};
+  auto raw = read(*file);
+  if (!raw)
+    return Error{path + ".file", raw.error().str()};
+  Bytes bytes;
+  if (*encoding == "zstd") {
+    auto d = zstdDecompress(*raw, size, path + ".file (" + *file + ")");
+    if (!d)
+      return d.takeError();
+    bytes = std::move(*d);
+  } else if (*encoding == "raw") {
+    bytes = std::move(*raw);
+  } else {
+    return Error{path + ".encoding",
+                 "expected \"zstd\" or \"raw\", got \"" + *encoding + "\""};
+  }
+  if (bytes.size() != size)
+    return Error{path + ".bytes", "the sidecar " + *file + " holds " +
+                                      std::to_string(bytes.size()) +
+                                      " bytes, the capture says " +
+                                      std::to_string(size)};
+  if (toHex(Sha256::of(bytes)) != *sha)
+    return Error{path + ".sha256",
+                 "the sidecar " + *file + "'s bytes do not have this SHA-256"};
+  module["entry1_b64"] = base64Encode(bytes);
+  return true;
+}
+
+} // namespace
+
+bool isCapturedScenario(const Json &document) {
+  const Json *c = document.is_object() ? getObject(document, "capture") : nullptr;
+  return c && c->contains("format");
+}
+
+Expected<CapturedProgram> readCapturedProgram(const std::string &file,
+                                              const Json &document,
+                                              const CaptureFileReader &read) {
+  CapturedProgram p;
+  p.file = file;
+  p.scenario = document;
+  auto fail = [&](Error e) { return inFile(file, std::move(e)); };
+  const Json *capture = isCapturedScenario(document)
+                            ? getObject(document, "capture")
+                            : nullptr;
+  if (!capture)
+    return fail({"$.capture", "not a captured scenario (no capture.format)"});
+  const Json &format = (*capture)["format"];
+  if (!format.is_number_integer() || format.get<int64_t>() != kCaptureFormat)
+    return fail({"$.capture.format", "this engine reads capture format " +
+                                         std::to_string(kCaptureFormat) +
+                                         ", got " + format.dump()});
+  const Json *module = getObject(document, "module");
+  if (!module)
+    return fail({"$.module", "missing or not an object"});
+  auto sym = getString(*module, "sym_name", "$.module");
+  if (!sym)
+    return fail(sym.takeError());
+  p.program = *sym;
+  auto occ = capture->find("occurrence");
+  if (occ != capture->end() && occ->is_number_integer())
+    p.occurrence = occ->get<int>();
+
+  const Json *expected = getObject(document, "expected");
+  if (!expected)
+    return fail({"$.expected", "missing: the key real JAX computed"});
+  auto key = getString(*expected, "key", "$.expected");
+  if (!key)
+    return fail(key.takeError());
+  p.expectedKey = *key;
+  auto entries = expected->find("entries");
+  if (entries != expected->end()) {
+    if (!entries->is_array())
+      return fail({"$.expected.entries", "expected an array"});
+    for (size_t i = 0; i < entries->size(); ++i) {
+      const Json &e = (*entries)[i];
+      std::string path = "$.expected.entries[" + std::to_string(i) + "]";
+      if (!e.is_object())
+        return fail({path, "expected an object"});
+      CapturedEntry ce;
+      for (auto [field, out] : {std::pair{"name", &ce.name},
+                                {"digest", &ce.digest},
+                                {"running", &ce.running}}) {
+        auto v = getString(e, field, path);
+        if (!v)
+          return fail(v.takeError());
+        *out = *v;
+      }
+      if (!entryIndex(ce.name))
+        return fail({path + ".name", "unknown entry \"" + ce.name + "\""});
+      if (!isHexDigest(ce.digest) || !isHexDigest(ce.running))
+        return fail({path, "digests must be 64 lowercase hex digits"});
+      p.entries.push_back(std::move(ce));
+    }
+  }
+  const Json *e1 = getObject(*capture, "entry1");
+  if (!e1)
+    return fail({"$.capture.entry1", "missing or not an object"});
+  auto loaded = loadEntry1(p, *e1, read);
+  if (!loaded)
+    return fail(loaded.takeError());
+  if (p.entry1Omitted && p.entries.empty())
+    return fail({"$.expected.entries",
+                 "needed when entry 1 is omitted, but missing"});
+
+  const Json *text = getObject(*capture, "module_text");
+  if (!text)
+    return fail({"$.capture.module_text", "missing or not an object"});
+  auto tsha = getString(*text, "sha256", "$.capture.module_text");
+  if (!tsha)
+    return fail(tsha.takeError());
+  p.textSha256 = *tsha;
+  auto storage = getString(*text, "storage", "$.capture.module_text");
+  if (!storage)
+    return fail(storage.takeError());
+  if (*storage == "sidecar") {
+    auto f = getString(*text, "file", "$.capture.module_text");
+    if (!f)
+      return fail(f.takeError());
+    p.textFile = *f;
+  } else if (*storage != "omitted") {
+    return fail({"$.capture.module_text.storage",
+                 "expected \"sidecar\" or \"omitted\", got \"" + *storage + "\""});
+  }
+  return p;
+}
+
+Expected<std::vector<CapturedProgram>> readCaptureDirectory(
+    const CaptureFileReader &read) {
+  auto text = read("index.json");
+  if (!text)
+    return text.takeError();
+  auto index = parseJsonText(*text, "index.json");
+  if (!index)
+    return inFile("index.json", index.takeError());
+  auto fail = [](Error e) { return inFile("index.json", std::move(e)); };
+  if (!index->is_object())
+    return fail({"$", "expected an object"});
+  auto format = index->find("format");
+  if (format == index->end() || !format->is_number_integer() ||
+      format->get<int64_t>() != kCaptureFormat)
+    return fail({"$.format", "this engine reads capture format " +
+                                 std::to_string(kCaptureFormat)});
+  auto programs = index->find("programs");
+  if (programs == index->end() || !programs->is_array())
+    return fail({"$.programs", "missing or not an array"});
+  std::vector<CapturedProgram> out;
+  for (size_t i = 0; i < programs->size(); ++i) {
+    const Json &row = (*programs)[i];
+    std::string path = "$.programs[" + std::to_string(i) + "]";
+    if (!row.is_object())
+      return fail({path, "expected an object"});
+    auto file = getString(row, "file", path);
+    if (!file)
+      return fail(file.takeError());
+    if (file->find('/') != std::string::npos || *file == "..")
+      return fail({path + ".file", "must name a file of the directory"});
+    auto body = read(*file);
+    if (!body)
+      return body.takeError();
+    auto doc = parseJsonText(*body, *file);
+    if (!doc)
+      return inFile(*file, doc.takeError());
+    auto p = readCapturedProgram(*file, *doc, read);
+    if (!p)
+      return p.takeError();
+    auto outcome = row.find("outcome");
+    if (outcome != row.end() && outcome->is_string())
+      p->outcome = outcome->get<std::string>();
+    auto reason = row.find("reason");
+    if (reason != row.end() && reason->is_string())
+      p->reason = reason->get<std::string>();
+    out.push_back(std::move(*p));
+  }
+  return out;
+}
+
+Expected<KeyResult> computeCapturedKey(const CapturedProgram &program) {
+  auto scenario = readScenario(program.scenario, FixtureResolver{});
+  if (!scenario)
+    return inFile(program.file, scenario.takeError());
+  auto result = computeKey(*scenario);
+  if (!result)
+    return inFile(program.file, result.takeError());
+  if (program.entry1Omitted) {
+    for (const CapturedEntry &e : program.entries) {
+      EntryResult &r = result->entries[entryIndex(e.name) - 1];
+      r.running = digestFromHex(e.running);
+      if (r.index == 1)
+        r.digest = digestFromHex(e.digest);
+    }
+    result->key = program.expectedKey;
+    result->notes.push_back(
+        "entry 1 of " + program.file +
+        " was captured as a digest only (--no-entry1-bytes): its own digest, "
+        "every running digest and the key are JAX's, not recomputed");
+  }
+  return result;
+}
+
+CaptureCheck checkCapturedKey(const CapturedProgram &program,
+                              const KeyResult &result) {
+  CaptureCheck c;
+  for (const CapturedEntry &e : program.entries) {
+    int i = entryIndex(e.name);
+    if (program.entry1Omitted && i == 1)
+      continue;
+    if (toHex(result.entries[i - 1].digest) != e.digest)
+      c.differing.push_back(i);
+  }
+  std::sort(c.differing.begin(), c.differing.end());
+  std::string list;
+  for (size_t i = 0; i < c.differing.size(); ++i)
+    list += (i ? ", " : "") + std::to_string(c.differing[i]);
+  if (program.entry1Omitted) {
+    c.matches = c.differing.empty() && !program.entries.empty();
+    c.sentence = c.matches
+                     ? "Entry 1 was captured as a digest only, so the key "
+                       "cannot be recomputed; entries 2\u20138 equal JAX's."
+                     : "Entry 1 was captured as a digest only; the engine's "
+                       "own digests differ from JAX's for entries " + list + ".";
+    return c;
+  }
+  c.matches = result.key == program.expectedKey;
+  if (c.matches)
+    c.sentence = "The engine's key equals the key real JAX computed.";
+  else
+    c.sentence = "MISMATCH: the engine's key " + result.key +
+                 " is not the key real JAX computed, " + program.expectedKey +
+                 (list.empty() ? std::string(".")
+                               : "; entries whose own digest differs: " + list +
+                                     ".");
+  return c;
+}
+
+Json captureCheckToJson(const CaptureCheck &check,
+                        const CapturedProgram &program) {
+  Json j;
+  j["matches"] = check.matches;
+  j["differing"] = check.differing;
+  j["sentence"] = check.sentence;
+  j["jax_key"] = program.expectedKey;
+  return j;
+}
+
+} // namespace cachekey
