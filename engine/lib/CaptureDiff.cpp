@@ -77,6 +77,25 @@ std::string moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b,
                      nameB + "/" + *b.textFile);
 }
 
+/// How the flags JAX leaves out of the key moved (they change no entry, but
+/// often explain one: --xla_force_host_platform_device_count moves entry 6).
+std::vector<std::string> excludedFlagChange(const KeyResult &a,
+                                            const KeyResult &b) {
+  std::vector<std::pair<bool, std::string>> fa, fb;
+  for (const auto &f : a.flags)
+    if (!f.included)
+      fa.emplace_back(true, f.flag);
+  for (const auto &f : b.flags)
+    if (!f.included)
+      fb.emplace_back(true, f.flag);
+  auto sa = fa, sb = fb;
+  std::sort(sa.begin(), sa.end());
+  std::sort(sb.begin(), sb.end());
+  if (sa == sb)
+    return {};
+  return describeFlagChange(fa, fb);
+}
+
 } // namespace
 
 std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
@@ -191,6 +210,9 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
         for (const auto &s : describeEntryChange(*ra, *rb, i2))
           d.alsoDetails.push_back(entryLabel(i2) + ": " + s);
       }
+      for (const auto &s : excludedFlagChange(*ra, *rb))
+        d.alsoDetails.push_back("a flag JAX leaves out of the key (entry 4 "
+                                "does not hash it): " + s);
       bool moved6 = cmp.cause == 6 || std::count(cmp.alsoChanged.begin(),
                                                  cmp.alsoChanged.end(), 6);
       if (moved6) {
@@ -249,6 +271,13 @@ std::string captureComparisonText(const CaptureComparison &c) {
            " (" + u.file + ")\n";
   for (const auto &n : c.notes)
     out += "note: " + n + "\n";
+  std::map<int, size_t> causes;
+  for (const ProgramDifference &d : c.differing)
+    ++causes[d.comparison.cause];
+  for (const auto &[cause, count] : causes)
+    out += "Cause " + (cause ? entryLabel(cause) : std::string("none")) +
+           ": " + std::to_string(count) + " program" + (count == 1 ? "" : "s") +
+           ".\n";
   out += std::to_string(c.paired) + " programs paired: " +
          std::to_string(c.sameKey) + " with the same key, " +
          std::to_string(c.differing.size()) + " with different keys; " +
