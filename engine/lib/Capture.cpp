@@ -233,7 +233,7 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
   return p;
 }
 
-Expected<std::vector<CapturedProgram>> readCaptureDirectory(
+Expected<std::vector<CaptureIndexRow>> readCaptureIndex(
     const CaptureFileReader &read) {
   auto text = read("index.json");
   if (!text)
@@ -252,32 +252,71 @@ Expected<std::vector<CapturedProgram>> readCaptureDirectory(
   auto programs = index->find("programs");
   if (programs == index->end() || !programs->is_array())
     return fail({"$.programs", "missing or not an array"});
-  std::vector<CapturedProgram> out;
+  std::vector<CaptureIndexRow> out;
   for (size_t i = 0; i < programs->size(); ++i) {
     const Json &row = (*programs)[i];
     std::string path = "$.programs[" + std::to_string(i) + "]";
     if (!row.is_object())
       return fail({path, "expected an object"});
-    auto file = getString(row, "file", path);
-    if (!file)
-      return fail(file.takeError());
-    if (file->find('/') != std::string::npos || *file == "..")
+    CaptureIndexRow r;
+    for (auto [field, dest] : {std::pair{"file", &r.file},
+                               {"program", &r.program},
+                               {"key", &r.key}}) {
+      auto v = getString(row, field, path);
+      if (!v)
+        return fail(v.takeError());
+      *dest = *v;
+    }
+    if (r.file.empty() || r.file[0] == '.' ||
+        r.file.find('/') != std::string::npos)
       return fail({path + ".file", "must name a file of the directory"});
-    auto body = read(*file);
-    if (!body)
-      return body.takeError();
-    auto doc = parseJsonText(*body, *file);
-    if (!doc)
-      return inFile(*file, doc.takeError());
-    auto p = readCapturedProgram(*file, *doc, read);
+    auto occ = row.find("occurrence");
+    if (occ != row.end()) {
+      if (!occ->is_number_integer() || occ->get<int64_t>() < 1)
+        return fail({path + ".occurrence", "expected a positive integer"});
+      r.occurrence = occ->get<int>();
+    }
+    for (auto [field, dest] : {std::pair{"outcome", &r.outcome},
+                               {"reason", &r.reason}}) {
+      auto it = row.find(field);
+      if (it != row.end() && it->is_string())
+        *dest = it->get<std::string>();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Expected<CapturedProgram> readIndexedProgram(const CaptureIndexRow &row,
+                                             const CaptureFileReader &read) {
+  auto body = read(row.file);
+  if (!body)
+    return body.takeError();
+  auto doc = parseJsonText(*body, row.file);
+  if (!doc)
+    return inFile(row.file, doc.takeError());
+  auto p = readCapturedProgram(row.file, *doc, read);
+  if (!p)
+    return p.takeError();
+  if (p->expectedKey != row.key)
+    return Error{row.file + ": $.expected.key",
+                 "is " + p->expectedKey + ", but index.json lists " + row.key};
+  p->outcome = row.outcome;
+  p->reason = row.reason;
+  p->occurrence = row.occurrence;
+  return p;
+}
+
+Expected<std::vector<CapturedProgram>> readCaptureDirectory(
+    const CaptureFileReader &read) {
+  auto rows = readCaptureIndex(read);
+  if (!rows)
+    return rows.takeError();
+  std::vector<CapturedProgram> out;
+  for (const CaptureIndexRow &row : *rows) {
+    auto p = readIndexedProgram(row, read);
     if (!p)
       return p.takeError();
-    auto outcome = row.find("outcome");
-    if (outcome != row.end() && outcome->is_string())
-      p->outcome = outcome->get<std::string>();
-    auto reason = row.find("reason");
-    if (reason != row.end() && reason->is_string())
-      p->reason = reason->get<std::string>();
     out.push_back(std::move(*p));
   }
   return out;

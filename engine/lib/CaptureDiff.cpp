@@ -145,14 +145,15 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                                             const CaptureFileReader &readB,
                                             const std::string &nameA,
                                             const std::string &nameB) {
-  auto pa = readCaptureDirectory(readA);
+  auto pa = readCaptureIndex(readA);
   if (!pa)
     return Error{nameA, pa.error().str()};
-  auto pb = readCaptureDirectory(readB);
+  auto pb = readCaptureIndex(readB);
   if (!pb)
     return Error{nameB, pb.error().str()};
-  // Programs by name, in capture order.
-  std::map<std::string, std::vector<const CapturedProgram *>> byA, byB;
+  // Programs by name, in capture order. Only pairs whose keys differ are
+  // read beyond index.json.
+  std::map<std::string, std::vector<const CaptureIndexRow *>> byA, byB;
   std::vector<std::string> names; // first-seen order over A then B
   for (const auto &p : *pa) {
     if (!byA.count(p.program) && !byB.count(p.program))
@@ -169,12 +170,18 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
     const auto &la = byA[name], &lb = byB[name];
     size_t n = std::min(la.size(), lb.size());
     for (size_t i = 0; i < n; ++i) {
-      const CapturedProgram &a = *la[i], &b = *lb[i];
       ++c.paired;
-      if (a.expectedKey == b.expectedKey) {
+      if (la[i]->key == lb[i]->key) {
         ++c.sameKey;
         continue;
       }
+      auto loadedA = readIndexedProgram(*la[i], readA);
+      if (!loadedA)
+        return Error{nameA, loadedA.error().str()};
+      auto loadedB = readIndexedProgram(*lb[i], readB);
+      if (!loadedB)
+        return Error{nameB, loadedB.error().str()};
+      const CapturedProgram &a = *loadedA, &b = *loadedB;
       auto ra = computeCapturedKey(a);
       if (!ra)
         return Error{nameA, ra.error().str()};
@@ -228,9 +235,9 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
       c.differing.push_back(std::move(d));
     }
     for (size_t i = n; i < la.size(); ++i)
-      c.onlyA.push_back({name, static_cast<int>(i) + 1, la[i]->file});
+      c.onlyA.push_back({name, la[i]->occurrence, la[i]->file});
     for (size_t i = n; i < lb.size(); ++i)
-      c.onlyB.push_back({name, static_cast<int>(i) + 1, lb[i]->file});
+      c.onlyB.push_back({name, lb[i]->occurrence, lb[i]->file});
   }
   return c;
 }

@@ -59,6 +59,7 @@ import re
 import runpy
 import sys
 import threading
+import time
 
 from cachekey import ref
 from cachekey.outcomes import OutcomeTracker
@@ -151,6 +152,12 @@ class Capture:
         self._pending_cpu: dict[int, tuple] = {}
         self._compress, self._compress_name = _zstd_compress()
         self._running = False
+        # Seconds inside the real cache_key.get, and spent by the capture
+        # itself around it (reading arguments, text, files): the capture's
+        # cost to a compilation is the second, plus the recorder's share of
+        # the first.
+        self.seconds_in_get = 0.0
+        self.seconds_capturing = 0.0
 
     # -- life cycle -------------------------------------------------------
 
@@ -231,6 +238,8 @@ class Capture:
                                                        else "none: " + self._compress_name)},
             "programs": [{k: v for k, v in row.items() if not k.startswith("_")}
                          for row in self.programs],
+            "timing": {"seconds_in_cache_key_get": round(self.seconds_in_get, 4),
+                       "seconds_capturing_around_it": round(self.seconds_capturing, 4)},
             "notes": self.notes,
         }
         _write_json(os.path.join(self.out_dir, "index.json"), doc)
@@ -246,11 +255,14 @@ class Capture:
         if getattr(self._local, "busy", False) or not self._running:
             return self._real_get(*args, **kwargs)
         self._local.busy = True
+        t0 = time.perf_counter()
+        before = self.seconds_in_get
         try:
             with self._lock:
                 return self._record(args, kwargs)
         finally:
             self._local.busy = False
+            self.seconds_capturing += time.perf_counter() - t0 - (self.seconds_in_get - before)
 
     def _record(self, args, kwargs):
         cache_key = self._cache_key
@@ -287,9 +299,11 @@ class Capture:
         cache_key.hashlib = shim
         if self._real_log is not None:
             cache_key._log_cache_key_hash = log_hook
+        t0 = time.perf_counter()
         try:
             key = self._real_get(*args, **kwargs)
         finally:
+            self.seconds_in_get += time.perf_counter() - t0
             cache_key.hashlib = real_hashlib
             if self._real_log is not None:
                 cache_key._log_cache_key_hash = self._real_log

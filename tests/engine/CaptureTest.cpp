@@ -63,7 +63,11 @@ void addToIndex(MemoryDir &dir, const std::string &file, const Json &doc) {
   Json index = dir.files.count("index.json")
                    ? Json::parse(dir.files["index.json"])
                    : Json{{"format", 1}, {"programs", Json::array()}};
-  index["programs"].push_back({{"file", file}, {"outcome", "written"}});
+  index["programs"].push_back({{"file", file},
+                               {"program", doc["module"]["sym_name"]},
+                               {"occurrence", 1},
+                               {"key", doc["expected"]["key"]},
+                               {"outcome", "written"}});
   dir.files["index.json"] = index.dump();
 }
 
@@ -225,6 +229,23 @@ TEST(CaptureDiff, PairsByNameAndOrderAndNamesTheFlag) {
   EXPECT_FALSE(c->identical());
   // The engine's key for the moved side is not the placeholder "changed" key.
   ASSERT_EQ(c->notes.size(), 1u);
+}
+
+TEST(CaptureDiff, IndexAndFileMustAgreeOnTheKey) {
+  MemoryDir a, b;
+  addToIndex(a, "0001.json", capturedFromFixture("add_1x1", "0001", "inline", a));
+  Json other = capturedFromFixture("add_1x1", "0001", "inline", b);
+  other["expected"]["key"] = "jit__lambda-other";
+  addToIndex(b, "0001.json", other);
+  Json index = Json::parse(b.files["index.json"]);
+  index["programs"][0]["key"] = "jit__lambda-listed";
+  b.files["index.json"] = index.dump();
+  auto c = compareCaptures(a.reader(), b.reader());
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().str().find("0001.json: $.expected.key: is jit__lambda-other, "
+                                 "but index.json lists jit__lambda-listed"),
+            std::string::npos)
+      << c.error().str();
 }
 
 TEST(CaptureDiff, CpuTopologyFields) {

@@ -66,6 +66,25 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
                                               const Json &document,
                                               const CaptureFileReader &read);
 
+/// One program as `index.json` lists it.
+struct CaptureIndexRow {
+  std::string file;    // the scenario's file name
+  std::string program; // sym_name
+  int occurrence = 1;
+  std::string key;     // the key real JAX computed
+  std::string outcome; // "written", "hit", "not written", … (may be empty)
+  std::string reason;
+};
+
+/// Reads `index.json` alone (what `cachekey diff` needs to pair programs and
+/// to see which keys differ, without opening every scenario).
+Expected<std::vector<CaptureIndexRow>> readCaptureIndex(const CaptureFileReader &read);
+
+/// Reads the scenario of `row` (and its sidecar), checking that its key is
+/// the one the index lists.
+Expected<CapturedProgram> readIndexedProgram(const CaptureIndexRow &row,
+                                             const CaptureFileReader &read);
+
 /// Reads `index.json` and every program it lists, in order.
 Expected<std::vector<CapturedProgram>> readCaptureDirectory(
     const CaptureFileReader &read);
