@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace cachekey {
 
@@ -26,6 +27,41 @@ Expected<std::string> getString(const Json &obj, const char *key,
     return Error{path + "." + key,
                  std::string("expected a string, got ") + it->type_name()};
   return it->get<std::string>();
+}
+
+/// Reads the string members `fields` of `obj` (at JSON path `path`).
+Expected<bool> readStrings(
+    const Json &obj, const std::string &path,
+    std::initializer_list<std::pair<const char *, std::string *>> fields) {
+  for (auto [field, dest] : fields) {
+    auto v = getString(obj, field, path);
+    if (!v)
+      return v.takeError();
+    *dest = std::move(*v);
+  }
+  return true;
+}
+
+/// Calls `each(element, path)` for every element of the array member `key`
+/// of `obj`, which must hold objects; stops at the first error.
+template <typename F>
+Expected<bool> forEachObject(const Json &obj, const char *key,
+                             const std::string &path, bool required, F each) {
+  auto it = obj.find(key);
+  std::string arrayPath = path + "." + key;
+  if (it == obj.end() && !required)
+    return true;
+  if (it == obj.end() || !it->is_array())
+    return Error{arrayPath, "missing or not an array"};
+  for (size_t i = 0; i < it->size(); ++i) {
+    std::string elementPath = arrayPath + "[" + std::to_string(i) + "]";
+    if (!(*it)[i].is_object())
+      return Error{elementPath, "expected an object"};
+    auto r = each((*it)[i], elementPath);
+    if (!r)
+      return r.takeError();
+  }
+  return true;
 }
 
 const Json *getObject(const Json &obj, const char *key) {
@@ -176,31 +212,24 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
   if (!key)
     return fail(key.takeError());
   p.expectedKey = *key;
-  auto entries = expected->find("entries");
-  if (entries != expected->end()) {
-    if (!entries->is_array())
-      return fail({"$.expected.entries", "expected an array"});
-    for (size_t i = 0; i < entries->size(); ++i) {
-      const Json &e = (*entries)[i];
-      std::string path = "$.expected.entries[" + std::to_string(i) + "]";
-      if (!e.is_object())
-        return fail({path, "expected an object"});
-      CapturedEntry ce;
-      for (auto [field, out] : {std::pair{"name", &ce.name},
-                                {"digest", &ce.digest},
-                                {"running", &ce.running}}) {
-        auto v = getString(e, field, path);
-        if (!v)
-          return fail(v.takeError());
-        *out = *v;
-      }
-      if (!entryIndex(ce.name))
-        return fail({path + ".name", "unknown entry \"" + ce.name + "\""});
-      if (!isHexDigest(ce.digest) || !isHexDigest(ce.running))
-        return fail({path, "digests must be 64 lowercase hex digits"});
-      p.entries.push_back(std::move(ce));
-    }
-  }
+  auto entries = forEachObject(
+      *expected, "entries", "$.expected", false,
+      [&](const Json &e, const std::string &path) -> Expected<bool> {
+        CapturedEntry ce;
+        auto ok = readStrings(e, path, {{"name", &ce.name},
+                                        {"digest", &ce.digest},
+                                        {"running", &ce.running}});
+        if (!ok)
+          return ok;
+        if (!entryIndex(ce.name))
+          return Error{path + ".name", "unknown entry \"" + ce.name + "\""};
+        if (!isHexDigest(ce.digest) || !isHexDigest(ce.running))
+          return Error{path, "digests must be 64 lowercase hex digits"};
+        p.entries.push_back(std::move(ce));
+        return true;
+      });
+  if (!entries)
+    return fail(entries.takeError());
   const Json *e1 = getObject(*capture, "entry1");
   if (!e1)
     return fail({"$.capture.entry1", "missing or not an object"});
@@ -249,41 +278,36 @@ Expected<std::vector<CaptureIndexRow>> readCaptureIndex(
       format->get<int64_t>() != kCaptureFormat)
     return fail({"$.format", "this engine reads capture format " +
                                  std::to_string(kCaptureFormat)});
-  auto programs = index->find("programs");
-  if (programs == index->end() || !programs->is_array())
-    return fail({"$.programs", "missing or not an array"});
   std::vector<CaptureIndexRow> out;
-  for (size_t i = 0; i < programs->size(); ++i) {
-    const Json &row = (*programs)[i];
-    std::string path = "$.programs[" + std::to_string(i) + "]";
-    if (!row.is_object())
-      return fail({path, "expected an object"});
-    CaptureIndexRow r;
-    for (auto [field, dest] : {std::pair{"file", &r.file},
-                               {"program", &r.program},
-                               {"key", &r.key}}) {
-      auto v = getString(row, field, path);
-      if (!v)
-        return fail(v.takeError());
-      *dest = *v;
-    }
-    if (r.file.empty() || r.file[0] == '.' ||
-        r.file.find('/') != std::string::npos)
-      return fail({path + ".file", "must name a file of the directory"});
-    auto occ = row.find("occurrence");
-    if (occ != row.end()) {
-      if (!occ->is_number_integer() || occ->get<int64_t>() < 1)
-        return fail({path + ".occurrence", "expected a positive integer"});
-      r.occurrence = occ->get<int>();
-    }
-    for (auto [field, dest] : {std::pair{"outcome", &r.outcome},
-                               {"reason", &r.reason}}) {
-      auto it = row.find(field);
-      if (it != row.end() && it->is_string())
-        *dest = it->get<std::string>();
-    }
-    out.push_back(std::move(r));
-  }
+  auto rows = forEachObject(
+      *index, "programs", "$", true,
+      [&](const Json &row, const std::string &path) -> Expected<bool> {
+        CaptureIndexRow r;
+        auto ok = readStrings(row, path, {{"file", &r.file},
+                                          {"program", &r.program},
+                                          {"key", &r.key}});
+        if (!ok)
+          return ok;
+        if (r.file.empty() || r.file[0] == '.' ||
+            r.file.find('/') != std::string::npos)
+          return Error{path + ".file", "must name a file of the directory"};
+        auto occ = row.find("occurrence");
+        if (occ != row.end()) {
+          if (!occ->is_number_integer() || occ->get<int64_t>() < 1)
+            return Error{path + ".occurrence", "expected a positive integer"};
+          r.occurrence = occ->get<int>();
+        }
+        for (auto [field, dest] : {std::pair{"outcome", &r.outcome},
+                                   {"reason", &r.reason}}) {
+          auto it = row.find(field);
+          if (it != row.end() && it->is_string())
+            *dest = it->get<std::string>();
+        }
+        out.push_back(std::move(r));
+        return true;
+      });
+  if (!rows)
+    return fail(rows.takeError());
   return out;
 }
 

@@ -146,11 +146,9 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                                             const std::string &nameA,
                                             const std::string &nameB) {
   auto pa = readCaptureIndex(readA);
-  if (!pa)
-    return Error{nameA, pa.error().str()};
   auto pb = readCaptureIndex(readB);
-  if (!pb)
-    return Error{nameB, pb.error().str()};
+  if (!pa || !pb)
+    return !pa ? Error{nameA, pa.error().str()} : Error{nameB, pb.error().str()};
   // Programs by name, in capture order. Only pairs whose keys differ are
   // read beyond index.json.
   std::map<std::string, std::vector<const CaptureIndexRow *>> byA, byB;
@@ -175,20 +173,29 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
         ++c.sameKey;
         continue;
       }
-      auto loadedA = readIndexedProgram(*la[i], readA);
-      if (!loadedA)
-        return Error{nameA, loadedA.error().str()};
-      auto loadedB = readIndexedProgram(*lb[i], readB);
-      if (!loadedB)
-        return Error{nameB, loadedB.error().str()};
-      const CapturedProgram &a = *loadedA, &b = *loadedB;
-      auto ra = computeCapturedKey(a);
-      if (!ra)
-        return Error{nameA, ra.error().str()};
-      auto rb = computeCapturedKey(b);
-      if (!rb)
-        return Error{nameB, rb.error().str()};
-      for (auto [p, r, dir] : {std::tuple{&a, &*ra, &nameA}, {&b, &*rb, &nameB}})
+      struct Side {
+        CapturedProgram program;
+        KeyResult result;
+      };
+      auto load = [](const CaptureIndexRow &row, const CaptureFileReader &read,
+                     const std::string &dir) -> Expected<Side> {
+        auto p = readIndexedProgram(row, read);
+        if (!p)
+          return Error{dir, p.error().str()};
+        auto r = computeCapturedKey(*p);
+        if (!r)
+          return Error{dir, r.error().str()};
+        return Side{std::move(*p), std::move(*r)};
+      };
+      auto sa = load(*la[i], readA, nameA);
+      if (!sa)
+        return sa.takeError();
+      auto sb = load(*lb[i], readB, nameB);
+      if (!sb)
+        return sb.takeError();
+      const CapturedProgram &a = sa->program, &b = sb->program;
+      const KeyResult *ra = &sa->result, *rb = &sb->result;
+      for (auto [p, r, dir] : {std::tuple{&a, ra, &nameA}, {&b, rb, &nameB}})
         if (!checkCapturedKey(*p, *r).matches)
           c.notes.push_back(*dir + "/" + p->file +
                             ": the engine does not reproduce this captured "

@@ -336,33 +336,35 @@ class Capture:
                                 "digest": hashlib.sha256(data).hexdigest(), "running": running})
             if key.rsplit("-", 1)[-1] != bounds[-1][2]:
                 raise RuntimeError("the last running digest is not the key's")
-        entry1 = entry_bytes[0] if entry_bytes else None
+        if not entry_bytes:
+            raise RuntimeError("no entry boundaries were seen (this jax has no "
+                               "cache_key._log_cache_key_hash)")
+        entry1 = entry_bytes[0]
 
         capture: dict = {"format": FORMAT, "program": sym_name, "sequence": seq,
                          "occurrence": occurrence, "time": _utc_now()}
         module_obj: dict = {"sym_name": sym_name}
-        if entry1 is not None:
-            info = {"bytes": len(entry1), "sha256": hashlib.sha256(entry1).hexdigest()}
-            if not self.entry1_bytes:
-                info["storage"] = "omitted"
-            elif len(entry1) <= INLINE_ENTRY1_BYTES:
-                info["storage"] = "inline"
-                module_obj["entry1_b64"] = base64.b64encode(entry1).decode("ascii")
+        info = {"bytes": len(entry1), "sha256": hashlib.sha256(entry1).hexdigest()}
+        if not self.entry1_bytes:
+            info["storage"] = "omitted"
+        elif len(entry1) <= INLINE_ENTRY1_BYTES:
+            info["storage"] = "inline"
+            module_obj["entry1_b64"] = base64.b64encode(entry1).decode("ascii")
+        else:
+            if self._compress is not None:
+                info.update(storage="sidecar", file=stem + ".entry1.zst", encoding="zstd")
+                payload = self._compress(entry1)
             else:
-                if self._compress is not None:
-                    info.update(storage="sidecar", file=stem + ".entry1.zst", encoding="zstd")
-                    payload = self._compress(entry1)
-                else:
-                    info.update(storage="sidecar", file=stem + ".entry1", encoding="raw",
-                                note="uncompressed: " + self._compress_name)
-                    payload = entry1
-                with open(os.path.join(self.out_dir, info["file"]), "wb") as f:
-                    f.write(payload)
-            capture["entry1"] = info
+                info.update(storage="sidecar", file=stem + ".entry1", encoding="raw",
+                            note="uncompressed: " + self._compress_name)
+                payload = entry1
+            with open(os.path.join(self.out_dir, info["file"]), "wb") as f:
+                f.write(payload)
+        capture["entry1"] = info
         include_metadata = getattr(jax_config, "compilation_cache_include_metadata_in_key", None)
         module_obj["include_metadata"] = bool(include_metadata.value) if include_metadata is not None else False
         if callbacks is not None:
-            pname, value = callbacks
+            _, value = callbacks
             if hasattr(value, "name"):          # IgnoreCallbacks (0.4.36-0.10.x)
                 module_obj["ignore_callbacks"] = value.name
             else:                               # bool (0.11+)
