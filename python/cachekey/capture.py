@@ -340,6 +340,7 @@ class Capture:
             raise RuntimeError("no entry boundaries were seen (this jax has no "
                                "cache_key._log_cache_key_hash)")
         entry1 = entry_bytes[0]
+        names = [e["name"] for e in entries]
 
         capture: dict = {"format": FORMAT, "program": sym_name, "sequence": seq,
                          "occurrence": occurrence, "time": _utc_now()}
@@ -389,7 +390,9 @@ class Capture:
         jaxlib_version = (entry_bytes[1].decode("utf-8") if len(entry_bytes) > 1
                           else _jaxlib_version())
 
-        accelerator, topology = self._topology(devices, backend)
+        accelerator, topology = self._topology(
+            devices, backend, entry_bytes[names.index("accelerator_config")]
+            if "accelerator_config" in names else None)
         capture["topology"] = topology
         capture["devices"] = [{"id": int(d.id), "process_index": int(d.process_index),
                                "device_kind": d.device_kind} for d in devices.flat]
@@ -429,16 +432,18 @@ class Capture:
 
     # -- entry 6 ----------------------------------------------------------
 
-    def _topology(self, devices, backend):
+    def _topology(self, devices, backend, entry6: bytes | None):
         """The accelerator object for the scenario and a description for ``capture``.
 
-        The fingerprint is always jaxlib's own (``DeviceTopology.fingerprint``).
-        On CPU the ``CpuTopologyProto`` is also recovered, from
-        ``serialize()`` (newer jaxlib) or rebuilt from the client's devices and
-        a serialized executable's target machine (older jaxlib), and used only
-        when its FarmHash Fingerprint64 equals jaxlib's.  Elsewhere only the
-        fingerprint is kept.  When the runtime has no topology (JAX then hashes
-        the devices' ``device_kind``), the fallback is recorded.
+        ``entry6`` is what JAX fed for entry 6 in this very call; it decides
+        which form JAX hashed: the 8-byte big-endian ``fingerprint()``
+        (jaxlib >= 0.10), the bytes of ``serialize()`` (older jaxlib), or the
+        devices' ``device_kind`` fallback (when the runtime raised).  On CPU
+        the ``CpuTopologyProto`` fields are recovered from ``serialize()`` or,
+        without it, rebuilt at ``stop()`` from the client's devices and a
+        serialized executable's target machine; they are used only when they
+        give exactly what JAX hashed (its bytes, or their FarmHash
+        Fingerprint64).  Elsewhere the fingerprint is kept.
         """
         from jax._src.lib import xla_client
         devs = list(devices.flat)
@@ -446,44 +451,80 @@ class Capture:
         cached = self._topologies.get(id(client))
         if cached is not None:
             return cached
+        kinds = [d.device_kind for d in devs]
         try:
             topo = xla_client.get_topology_for_devices(devs)
+        except Exception as exc:  # JAX hashed the device kinds instead
+            return ({"device_kinds": kinds, "error": str(exc), "error_type": str(type(exc))},
+                    {"source": "device_kind fallback (the runtime has no topology)",
+                     "error": f"{type(exc).__name__}: {exc}"})
+        fingerprint = serialized = None
+        try:
             fingerprint = int(topo.fingerprint())
-        except Exception as exc:
-            kinds = [d.device_kind for d in devs]
-            result = ({"device_kinds": kinds, "error": str(exc)},
-                      {"source": "device_kind fallback (the runtime has no topology)",
-                       "error": f"{type(exc).__name__}: {exc}"})
-            return result
-        fp_hex = f"{fingerprint:016x}"
-        description = {"fingerprint_hex": fp_hex, "device_count": len(client.devices())}
-        accelerator = None
+        except Exception:
+            pass
+        try:
+            serialized = bytes(topo.serialize())
+        except Exception:
+            pass
+        description: dict = {"device_count": len(client.devices())}
+        if fingerprint is not None:
+            description["fingerprint_hex"] = f"{fingerprint:016x}"
+        if fingerprint is not None and entry6 == fingerprint.to_bytes(8, "big"):
+            description["hashed"] = "fingerprint()"
+        elif serialized is not None and entry6 == serialized:
+            description["hashed"] = "serialize()"
+        else:
+            description["hashed"] = "neither fingerprint() nor serialize(): the device_kind fallback"
+            return ({"device_kinds": kinds},
+                    dict(description, source="device_kind fallback (what entry 6 fed)"))
+        accelerator, how = None, None
         if backend.platform == "cpu":
-            accelerator, how = self._cpu_topology(topo, client, fingerprint)
-            description["source"] = how
-        if accelerator is None:
-            accelerator = {"fingerprint": {"value": fp_hex,
+            accelerator, how = self._cpu_topology(serialized, client, fingerprint,
+                                                  description["hashed"] == "serialize()")
+        if accelerator is None and description["hashed"] == "fingerprint()":
+            accelerator = {"fingerprint": {"value": description["fingerprint_hex"],
                                            "provenance": "DeviceTopology.fingerprint() of the real run",
                                            "stand_in": False}}
-            description.setdefault("source", "fingerprint only (the runtime exposes no fields)")
+            how = how or "fingerprint only (the runtime exposes no fields)"
+        if accelerator is None:
+            # serialize() bytes the scenario format cannot describe.
+            self.notes.append("entry 6 hashed a serialized topology the scenario format cannot "
+                              "describe; the engine will not reproduce these keys")
+            accelerator = {"device_kinds": kinds}
+            how = "not describable: serialize() of a form the engine does not write"
+            description["serialized_b64"] = base64.b64encode(serialized).decode("ascii")
+            try:  # jaxlib < 0.9.1 on CPU: devices and one string per host feature
+                parts = ref.cpu_topology_parts(ref.unwrap_cpu_topology_proto(serialized))
+                description["cpu_topology_parts"] = parts
+            except Exception:
+                pass
+        description["source"] = how
         result = (accelerator, description)
         self._topologies[id(client)] = result
         return result
 
-    def _cpu_topology(self, topo, client, fingerprint):
-        """CpuTopologyProto from ``serialize()``, or None (then rebuilt at stop)."""
-        if hasattr(topo, "serialize"):
+    def _cpu_topology(self, serialized, client, fingerprint, hashed_serialized: bool):
+        """CpuTopologyProto fields from ``serialize()``, or None (then rebuilt at stop)."""
+        if serialized is not None:
             try:
-                data = ref.unwrap_cpu_topology_proto(bytes(topo.serialize()))
+                data = ref.unwrap_cpu_topology_proto(serialized)
                 parts = ref.cpu_topology_parts(data)
-                if (ref.fingerprint64(data) == fingerprint and parts["target_machine"]
-                        and not parts["machine_attributes"] and not parts["other_fields"]):
-                    return ({"cpu_topology": {"devices": parts["devices"],
-                                              "target_machine": parts["target_machine"]}},
-                            "DeviceTopology.serialize(), checked against fingerprint()")
+                topo = {"devices": parts["devices"], "target_machine": parts["target_machine"]}
+                if (parts["target_machine"] and not parts["machine_attributes"]
+                        and not parts["other_fields"]
+                        and ref.cpu_topology_proto(**topo) == data
+                        and (data == serialized if hashed_serialized
+                             else ref.fingerprint64(data) == fingerprint)):
+                    return ({"cpu_topology": topo},
+                            "DeviceTopology.serialize(), checked against what entry 6 fed")
             except Exception as exc:
                 self.notes.append(f"CPU topology from serialize() not used: {exc}")
-        # Older jaxlib: rebuilt at stop() from a serialized executable (jit
+            if hashed_serialized:
+                return None, None
+        if fingerprint is None:
+            return None, None
+        # jaxlib 0.10: rebuilt at stop() from a serialized executable (jit
         # cannot be called while JAX is compiling).
         self._pending_cpu[id(client)] = (client, fingerprint)
         return None, "fingerprint only (CPU fields not recovered)"
