@@ -266,7 +266,9 @@ Expected<std::vector<CaptureIndexRow>> readCaptureIndex(
     const CaptureFileReader &read) {
   auto text = read("index.json");
   if (!text)
-    return text.takeError();
+    return Error{"index.json", "not a capture directory (python -m "
+                               "cachekey.capture writes index.json): " +
+                                   text.error().message};
   auto index = parseJsonText(*text, "index.json");
   if (!index)
     return inFile("index.json", index.takeError());
