@@ -7,6 +7,8 @@
 #include "cachekey/Sha256.h"
 #include "cachekey/TextDiff.h"
 
+#include <zstd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -168,6 +170,27 @@ TEST(Capture, SidecarEntry1IsLoadedAndTheKeyChecked) {
   CaptureCheck bad = checkCapturedKey(*p, *r);
   EXPECT_FALSE(bad.matches);
   EXPECT_NE(bad.sentence.find("MISMATCH"), std::string::npos);
+}
+
+TEST(Capture, ZstdSidecarIsDecompressed) {
+  MemoryDir dir;
+  Json doc = capturedFromFixture("add_1x1", "z", "sidecar", dir);
+  Bytes raw = dir.files["z.entry1"];
+  Bytes packed(ZSTD_compressBound(raw.size()), '\0');
+  packed.resize(ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 3));
+  dir.files.erase("z.entry1");
+  dir.files["z.entry1.zst"] = packed;
+  doc["capture"]["entry1"]["file"] = "z.entry1.zst";
+  doc["capture"]["entry1"]["encoding"] = "zstd";
+  auto p = readCapturedProgram("z.json", doc, dir.reader());
+  ASSERT_TRUE(p) << p.error().str();
+  auto r = computeCapturedKey(*p);
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_TRUE(checkCapturedKey(*p, *r).matches);
+  dir.files["z.entry1.zst"] = "not zstd";
+  p = readCapturedProgram("z.json", doc, dir.reader());
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().path, "z.json: $.capture.entry1.file (z.entry1.zst)");
 }
 
 TEST(Capture, BadSidecarsNameFileAndPath) {
