@@ -66,6 +66,7 @@ from cachekey.outcomes import OutcomeTracker
 
 FORMAT = 1
 INLINE_ENTRY1_BYTES = 64 * 1024
+INDEX_EVERY_SECONDS = 2.0
 PRIVACY_NOTE = ("a capture contains your program: its MLIR module as bytecode "
                 "(entry 1) and as text; --no-entry1-bytes and --no-module-text "
                 "keep only their SHA-256 digests")
@@ -158,6 +159,7 @@ class Capture:
         # the first.
         self.seconds_in_get = 0.0
         self.seconds_capturing = 0.0
+        self._index_written = 0.0
 
     # -- life cycle -------------------------------------------------------
 
@@ -220,7 +222,8 @@ class Capture:
             self._say("note: " + note)
 
     def write_index(self) -> None:
-        """Writes ``index.json``: every program, its key and outcome."""
+        """Writes ``index.json``: every program, its key and outcome so far."""
+        self._index_written = time.monotonic()
         jax = self._jax
         for row in self.programs:
             row.update(self._outcomes.outcome_of(row["key"], row["program"], row["_token"]))
@@ -429,6 +432,10 @@ class Capture:
         self.programs.append({"file": stem + ".json", "program": sym_name,
                               "occurrence": occurrence, "key": key, "_token": token,
                               "_client": id(next(iter(devices.flat)).client)})
+        # Keep index.json current should the process end without stop()
+        # (os._exit, a crash); at most every INDEX_EVERY_SECONDS.
+        if time.monotonic() - self._index_written >= INDEX_EVERY_SECONDS:
+            self.write_index()
 
     # -- entry 6 ----------------------------------------------------------
 
