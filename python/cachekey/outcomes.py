@@ -104,17 +104,20 @@ class OutcomeTracker:
         self.unmatched: list[str] = []
 
     def attach(self) -> None:
+        """Starts receiving the records of ``LOGGERS`` (levels lowered to DEBUG)."""
         for name in LOGGERS:
             tap = _Tap(logging.getLogger(name), self._on_record)
             tap.attach()
             self._taps.append(tap)
 
     def detach(self) -> None:
+        """Restores each logger's level, handlers and propagation."""
         for tap in self._taps:
             tap.detach()
         self._taps = []
 
     def expect(self, key: str, name: str) -> int:
+        """Registers a program whose key JAX just computed; returns its token."""
         self._tokens.append({"key": key, "name": name, "events": []})
         return len(self._tokens) - 1
 
@@ -148,6 +151,7 @@ class OutcomeTracker:
         target["events"].append((outcome, message))
 
     def outcome_of(self, key: str, name: str, token: int) -> dict:
+        """The outcome of the program registered as ``token`` (see the class doc)."""
         events = self._tokens[token]["events"]
         kinds = [k for k, _ in events]
         reason = None
