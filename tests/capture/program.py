@@ -4,6 +4,7 @@ CK_VARIANT selects one controlled change of the program itself:
   "code"      the function `scaled` adds 2.0 instead of 1.0
   "extra"     one more jitted function (`only_here`) is compiled
   "options"   `scaled` is jitted with compiler_options={CK_OPTION: CK_VALUE}
+  "device1"   the arguments live on the second device (needs two devices)
 Everything else (flags, device count, cache directory, jax release) is
 changed from outside by the test.
 """
@@ -34,6 +35,8 @@ if variant == "options":
     options = {os.environ["CK_OPTION"]: int(value) if value.lstrip("-").isdigit() else parsed}
 
 x = jnp.ones((4, 8), jnp.float32)
+if variant == "device1":
+    x = jax.device_put(x, jax.devices()[1])
 jax.jit(scaled, compiler_options=options or None)(x, x).block_until_ready()
 jax.jit(other)(x).block_until_ready()
 if variant == "extra":

@@ -210,6 +210,17 @@ class CaptureTest(unittest.TestCase):
                       "added flag --xla_force_host_platform_device_count=4", d["also_details"])
         self.assert_explained(b)
 
+    def test_device_assignment(self):
+        # The same program with its arguments on device 0, then on device 1.
+        two = {"XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
+        a = capture("dev0", env=two)
+        b = capture("dev1", env=dict(two, CK_VARIANT="device1"))
+        _, out, report = diff(a, b)
+        d = differing(report, "jit_scaled")
+        details = d["comparison"]["details"] + d["also_details"]
+        self.assertTrue(any(x.endswith("device assignment [[0]] → [[1]]") for x in details), out)
+        self.assert_explained(b)
+
     def test_cache_directory(self):
         b = capture("cachedir", cache="other-cache")
         _, out, report = diff(self.base, b)
