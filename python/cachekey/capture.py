@@ -489,6 +489,9 @@ class Capture:
         if backend.platform == "cpu":
             accelerator, how = self._cpu_topology(serialized, client, fingerprint,
                                                   description["hashed"] == "serialize()")
+        elif serialized is not None:  # GPU: GpuTopologyProto, when it gives what JAX hashed
+            accelerator, how = _gpu_topology(serialized, fingerprint,
+                                             description["hashed"] == "serialize()")
         if accelerator is None and description["hashed"] == "fingerprint()":
             accelerator = {"fingerprint": {"value": description["fingerprint_hex"],
                                            "provenance": "DeviceTopology.fingerprint() of the real run",
@@ -582,6 +585,23 @@ class Capture:
             doc["accelerator"] = {"cpu_topology": topo}
             doc["capture"]["topology"]["source"] = source
             _write_json(path, doc)
+
+
+def _gpu_topology(serialized: bytes, fingerprint: int | None, hashed_serialized: bool):
+    """(accelerator, source) for a serialized GpuTopologyProto, or (None, None).
+
+    Used only when the fields re-encode to exactly what JAX hashed: the
+    ``serialize()`` bytes themselves, or bytes whose FarmHash Fingerprint64 is
+    ``fingerprint``.
+    """
+    data = ref.unwrap_topology_proto(serialized, "GpuTopologyProto")
+    fields = ref.gpu_topology_fields(data)
+    if fields is None:
+        return None, None
+    if (data == serialized) if hashed_serialized else (ref.fingerprint64(data) == fingerprint):
+        return ({"gpu_topology": fields},
+                "DeviceTopology.serialize() (GpuTopologyProto), checked against what entry 6 fed")
+    return None, None
 
 
 def _jaxlib_version() -> str:

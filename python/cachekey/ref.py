@@ -470,27 +470,72 @@ def cpu_topology_parts(data: bytes) -> dict:
     return out
 
 
-def unwrap_cpu_topology_proto(data: bytes) -> bytes:
-    """The CpuTopologyProto inside ``DeviceTopology.serialize()`` output.
+def unwrap_topology_proto(data: bytes, message: str) -> bytes:
+    """The ``xla.<message>`` (e.g. ``CpuTopologyProto``) inside
+    ``DeviceTopology.serialize()`` output.
 
-    Older jaxlib returns the CpuTopologyProto itself; newer jaxlib wraps it in
+    Older jaxlib returns the topology proto itself; newer jaxlib wraps it in
     a message whose ``google.protobuf.Any`` field names
-    ``type.googleapis.com/xla.CpuTopologyProto``.  Returns ``data`` unchanged
-    when no such wrapper is found.
+    ``type.googleapis.com/xla.<message>``.  Returns ``data`` unchanged when no
+    such wrapper is found.
     """
+    url = b"type.googleapis.com/xla." + message.encode("ascii")
     try:
         fields = parse_fields(data)
     except ValueError:
         return data
     for _, wire, value, _ in fields:
-        if wire != WIRE_LEN or b"type.googleapis.com/xla.CpuTopologyProto" not in value:
+        if wire != WIRE_LEN or url not in value:
             continue
         try:
-            if single_field(value, 1, b"") == b"type.googleapis.com/xla.CpuTopologyProto":
+            if single_field(value, 1, b"") == url:
                 return single_field(value, 2, b"")
         except ValueError:
             continue
     return data
+
+
+def unwrap_cpu_topology_proto(data: bytes) -> bytes:
+    """``unwrap_topology_proto(data, "CpuTopologyProto")``."""
+    return unwrap_topology_proto(data, "CpuTopologyProto")
+
+
+# GpuTopologyProto scalar fields (xla/pjrt/gpu/gpu_topology.proto), as the
+# engine's gpu_topology scenario names them: number -> (name, wire kind).
+GPU_TOPOLOGY_FIELDS = {3: ("platform_version", "string"), 4: ("num_partitions", "int32"),
+                       5: ("num_hosts_per_partition", "int32"),
+                       6: ("num_devices_per_host", "int32"),
+                       10: ("num_devices_per_process", "optional int32")}
+
+
+def gpu_topology_fields(data: bytes) -> dict | None:
+    """The engine's ``gpu_topology`` object for GpuTopologyProto bytes, or None
+    when ``data`` holds any other field or does not re-encode to the same
+    bytes (proto3, fields in number order, zero scalars omitted except the
+    optional ``num_devices_per_process``)."""
+    out: dict = {}
+    try:
+        for number, wire, value, _ in parse_fields(data):
+            if number not in GPU_TOPOLOGY_FIELDS:
+                return None
+            name, kind = GPU_TOPOLOGY_FIELDS[number]
+            if kind == "string":
+                if wire != WIRE_LEN:
+                    return None
+                out[name] = value.decode("utf-8")
+            else:
+                if wire != WIRE_VARINT:
+                    return None
+                out[name] = value - (1 << 64) if value >= 1 << 63 else value
+    except (ValueError, UnicodeDecodeError):
+        return None
+    again = b""
+    for number, (name, kind) in sorted(GPU_TOPOLOGY_FIELDS.items()):
+        if name not in out or (kind != "optional int32" and not out[name]):
+            continue
+        again += (encode_len_field(number, out[name].encode("utf-8")) if kind == "string"
+                  else encode_varint_field(number, out[name]))
+    return out if again == data else None
 
 
 # ---------------------------------------------------------------------------

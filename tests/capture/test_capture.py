@@ -245,6 +245,39 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("jaxlib version '0.10.2' → '0.12.0.1'", everything)
 
 
+class GpuTopologyTest(unittest.TestCase):
+    """No GPU here: a GpuTopologyProto wrapped as jaxlib's serialize() wraps
+    topologies is described by the capture, and the engine hashes that
+    description to the same fingerprint."""
+
+    def test_description_round_trips_through_the_engine(self):
+        sys.path.insert(0, os.path.join(REPO, "python"))
+        from cachekey import capture as cap, ref
+        data = (ref.encode_len_field(3, b"12.3") + ref.encode_varint_field(4, 1)
+                + ref.encode_varint_field(5, 1) + ref.encode_varint_field(6, 8))
+        wrapped = (ref.encode_varint_field(1, 7) + ref.encode_len_field(2, b"cuda")
+                   + ref.encode_len_field(9, ref.encode_len_field(1, b"type.googleapis.com/xla.GpuTopologyProto")
+                                          + ref.encode_len_field(2, data)))
+        fp = ref.fingerprint64(data)
+        accelerator, _ = cap._gpu_topology(wrapped, fp, hashed_serialized=False)
+        self.assertEqual(accelerator, {"gpu_topology": {
+            "platform_version": "12.3", "num_partitions": 1, "num_hosts_per_partition": 1,
+            "num_devices_per_host": 8}})
+        self.assertEqual(cap._gpu_topology(wrapped, fp + 1, hashed_serialized=False), (None, None))
+        # A field the engine's gpu_topology cannot carry: not described.
+        extra = data + ref.encode_varint_field(7, 1)
+        self.assertEqual(cap._gpu_topology(extra, ref.fingerprint64(extra), False), (None, None))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "gpu.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"schema": 1, "base": "add_1x1", "profile": "0.12.0.1",
+                           "accelerator": accelerator}, f)
+            r = cli("explain", path, "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            entry6 = json.loads(r.stdout)["entries"][5]
+            self.assertEqual(entry6["preview_hex"], fp.to_bytes(8, "big").hex())
+
+
 def main() -> int:
     global CLI, TMP
     parser = argparse.ArgumentParser()
