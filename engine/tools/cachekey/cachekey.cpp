@@ -2,16 +2,21 @@
 //
 //   cachekey explain S.json [--trace | --json] [--fixtures DIR]
 //   cachekey diff A.json B.json [--json] [--fixtures DIR]
+//   cachekey diff DIR_A DIR_B [--json]     (two captures, docs/capture.md)
 //   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out)
 //   cachekey compare-logs A.log B.log [--json]
 //   cachekey canonicalize FILE [--profile RELEASE] [--include-metadata]
 //                              [--ignore-custom-partitioning]
 //   cachekey profiles [--json]
 //
-// Exit status: 0 success, 1 a difference was found (diff and compare-logs),
+// Exit status: 0 success, 1 a difference was found (diff and compare-logs)
+// or explain found that the engine's key is not the key a captured file
+// says real JAX computed,
 // 2 bad input or usage. Errors are printed as "cachekey: <path>: <message>".
 //
 //===----------------------------------------------------------------------===//
+#include "cachekey/Capture.h"
+#include "cachekey/CaptureDiff.h"
 #include "cachekey/Diff.h"
 #include "cachekey/Key.h"
 #include "cachekey/ProfileInfo.h"
@@ -23,6 +28,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <sys/stat.h>
 #include <cstring>
 #include <fstream>
@@ -42,6 +48,7 @@ int usage() {
       << "usage:\n"
          "  cachekey explain S.json [--trace | --json] [--fixtures DIR]\n"
          "  cachekey diff A.json B.json [--json] [--fixtures DIR]\n"
+         "  cachekey diff DIR_A DIR_B [--json]   (two captured runs)\n"
          "  cachekey batch [--fixtures DIR]   (one scenario per stdin line)\n"
          "  cachekey compare-logs A.log B.log [--json]\n"
          "  cachekey canonicalize FILE [--profile RELEASE] "
@@ -124,11 +131,43 @@ Expected<KeyResult> computeFromText(const std::string &text,
   return computeKey(*scenario);
 }
 
+bool isDirectory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/// Reads files of a capture directory by the names its JSON gives.
+CaptureFileReader captureReader(const std::string &dir) {
+  return [dir](const std::string &name) -> Expected<Bytes> {
+    if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos)
+      return Error{name, "not a file name inside the capture directory"};
+    return readFile(dir + "/" + name);
+  };
+}
+
+/// A captured file (docs/capture.md) read by `computeFromFile`, for the check.
+std::optional<CapturedProgram> lastCaptured;
+
 Expected<KeyResult> computeFromFile(const std::string &path,
                                     const FixtureResolver &resolver) {
   auto text = readFile(path);
   if (!text)
     return text.takeError();
+  lastCaptured.reset();
+  if (auto doc = parseJsonText(*text); doc && isCapturedScenario(*doc)) {
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    auto p = readCapturedProgram(name, *doc, captureReader(dir));
+    if (!p)
+      return Error{dir + "/" + p.error().path, p.error().message};
+    auto r = computeCapturedKey(*p);
+    if (r)
+      lastCaptured = std::move(*p);
+    else
+      return Error{dir + "/" + r.error().path, r.error().message};
+    return r;
+  }
   auto r = computeFromText(*text, resolver);
   if (!r)
     return r.takeError().from(path);
@@ -272,18 +311,46 @@ int run(int argc, char **argv) {
     auto r = computeFromFile(files[0], resolver);
     if (!r)
       return fail(r.error());
-    if (json)
-      std::cout << dumpJson(resultToJson(*r)) << "\n";
-    else if (trace)
+    std::optional<CaptureCheck> check;
+    if (lastCaptured)
+      check = checkCapturedKey(*lastCaptured, *r);
+    if (json) {
+      Json j = resultToJson(*r);
+      if (check)
+        j["capture_check"] = captureCheckToJson(*check, *lastCaptured);
+      std::cout << dumpJson(j) << "\n";
+    } else if (trace) {
       for (const auto &line : r->trace)
         std::cout << line << "\n";
-    else
+    } else {
       printExplain(*r);
-    return 0;
+      if (check)
+        std::cout << "check: " << check->sentence << "\n";
+    }
+    if (check && !check->matches)
+      std::cerr << "cachekey: " << files[0] << ": " << check->sentence << "\n";
+    return check && !check->matches ? 1 : 0;
   }
   if (cmd == "diff") {
     if (files.size() != 2)
       return usage();
+    if (isDirectory(files[0]) || isDirectory(files[1])) {
+      if (!isDirectory(files[0]) || !isDirectory(files[1]))
+        return std::cerr << "cachekey: diff takes two scenario files or two "
+                            "capture directories\n",
+               2;
+      if (refuse(usedFixtures, "--fixtures (captures have no base)"))
+        return usage();
+      auto c = compareCaptures(captureReader(files[0]), captureReader(files[1]),
+                               files[0], files[1]);
+      if (!c)
+        return fail(c.error());
+      if (json)
+        std::cout << dumpJson(captureComparisonToJson(*c)) << "\n";
+      else
+        std::cout << captureComparisonText(*c);
+      return c->identical() ? 0 : 1;
+    }
     auto a = computeFromFile(files[0], resolver);
     if (!a)
       return fail(a.error());

@@ -1,0 +1,335 @@
+//===- CaptureDiff.cpp - Why keys differ between two captured runs --------===//
+#include "cachekey/CaptureDiff.h"
+
+#include "cachekey/PyText.h"
+#include "cachekey/TextDiff.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace cachekey {
+
+namespace {
+
+std::string entryLabel(int index) {
+  return "entry " + std::to_string(index) + " (" + kEntryNames[index - 1] + ")";
+}
+
+std::vector<std::string> splitFeatures(const std::string &s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    size_t comma = s.find(',', start);
+    if (comma == std::string::npos)
+      comma = s.size();
+    if (comma > start)
+      out.push_back(s.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string listSome(const std::vector<std::string> &xs, size_t most = 8) {
+  std::string s;
+  for (size_t i = 0; i < xs.size() && i < most; ++i)
+    s += (i ? ", " : "") + xs[i];
+  if (xs.size() > most)
+    s += " and " + std::to_string(xs.size() - most) + " more";
+  return s;
+}
+
+std::optional<CpuTopology> cpuTopologyOf(const CapturedProgram &p) {
+  auto s = readScenario(p.scenario, FixtureResolver{});
+  if (!s)
+    return std::nullopt;
+  if (const auto *t = std::get_if<CpuTopology>(&s->accelerator))
+    return *t;
+  return std::nullopt;
+}
+
+std::string shortDigest(const std::string &hex) { return hex.substr(0, 16) + "…"; }
+
+/// The unified diff of the module texts, or why there is none.
+std::string moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b,
+                           const CaptureFileReader &readA,
+                           const CaptureFileReader &readB,
+                           const std::string &nameA, const std::string &nameB) {
+  if (a.textSha256 == b.textSha256)
+    return "The module text without locations is the same on both sides (SHA-256 " +
+           shortDigest(a.textSha256) +
+           "): entry 1 moved through what that text does not show (source "
+           "locations, when include_metadata is on; or another jaxlib's MLIR "
+           "producer and bytecode version).\n";
+  if (!a.textFile || !b.textFile)
+    return std::string("The module text was not captured (--no-module-text) on ") +
+           (!a.textFile && !b.textFile ? "either side"
+            : !a.textFile             ? "side " + nameA
+                                      : "side " + nameB) +
+           "; its SHA-256 moved " + shortDigest(a.textSha256) + " → " +
+           shortDigest(b.textSha256) + ".\n";
+  auto ta = readA(*a.textFile);
+  auto tb = readB(*b.textFile);
+  if (!ta || !tb)
+    return "The module text could not be read: " +
+           (!ta ? ta.error().str() : tb.error().str()) + "\n";
+  return unifiedDiff(*ta, *tb, nameA + "/" + *a.textFile,
+                     nameB + "/" + *b.textFile);
+}
+
+/// How the flags JAX leaves out of the key moved (they change no entry, but
+/// often explain one: --xla_force_host_platform_device_count moves entry 6).
+std::vector<std::string> excludedFlagChange(const KeyResult &a,
+                                            const KeyResult &b) {
+  std::vector<std::pair<bool, std::string>> fa, fb;
+  for (const auto &f : a.flags)
+    if (!f.included)
+      fa.emplace_back(true, f.flag);
+  for (const auto &f : b.flags)
+    if (!f.included)
+      fb.emplace_back(true, f.flag);
+  auto sa = fa, sb = fb;
+  std::sort(sa.begin(), sa.end());
+  std::sort(sb.begin(), sb.end());
+  if (sa == sb)
+    return {};
+  return describeFlagChange(fa, fb);
+}
+
+} // namespace
+
+std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
+                                                   const CpuTopology &b) {
+  std::vector<std::string> out;
+  if (a.devices.size() != b.devices.size())
+    out.push_back("CPU device count " + std::to_string(a.devices.size()) +
+                  " → " + std::to_string(b.devices.size()));
+  else
+    for (size_t i = 0; i < a.devices.size(); ++i)
+      if (a.devices[i].processIndex != b.devices[i].processIndex ||
+          a.devices[i].localHardwareId != b.devices[i].localHardwareId) {
+        out.push_back("CPU device " + std::to_string(i) +
+                      " (process_index, local_hardware_id) (" +
+                      std::to_string(a.devices[i].processIndex) + ", " +
+                      std::to_string(a.devices[i].localHardwareId) + ") → (" +
+                      std::to_string(b.devices[i].processIndex) + ", " +
+                      std::to_string(b.devices[i].localHardwareId) + ")");
+        break;
+      }
+  if (a.cpu != b.cpu)
+    out.push_back("CPU model " + pyRepr(a.cpu) + " → " + pyRepr(b.cpu));
+  if (a.triple != b.triple)
+    out.push_back("target triple " + pyRepr(a.triple) + " → " + pyRepr(b.triple));
+  if (a.features != b.features) {
+    auto fa = splitFeatures(a.features), fb = splitFeatures(b.features);
+    std::set<std::string> sa(fa.begin(), fa.end()), sb(fb.begin(), fb.end());
+    std::vector<std::string> added, removed;
+    for (const auto &f : fb)
+      if (!sa.count(f))
+        added.push_back(f);
+    for (const auto &f : fa)
+      if (!sb.count(f))
+        removed.push_back(f);
+    if (added.empty() && removed.empty())
+      out.push_back("CPU features: the same set in another order");
+    else
+      out.push_back("CPU features" +
+                    (added.empty() ? "" : " added: " + listSome(added)) +
+                    (added.empty() || removed.empty() ? "" : ";") +
+                    (removed.empty() ? "" : " removed: " + listSome(removed)));
+  }
+  return out;
+}
+
+Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
+                                            const CaptureFileReader &readB,
+                                            const std::string &nameA,
+                                            const std::string &nameB) {
+  auto pa = readCaptureIndex(readA);
+  auto pb = readCaptureIndex(readB);
+  if (!pa || !pb)
+    return !pa ? Error{nameA, pa.error().str()} : Error{nameB, pb.error().str()};
+  // Programs by name, in capture order. Only pairs whose keys differ are
+  // read beyond index.json.
+  std::map<std::string, std::vector<const CaptureIndexRow *>> byA, byB;
+  std::vector<std::string> names; // first-seen order over A then B
+  for (const auto &p : *pa) {
+    if (!byA.count(p.program) && !byB.count(p.program))
+      names.push_back(p.program);
+    byA[p.program].push_back(&p);
+  }
+  for (const auto &p : *pb) {
+    if (!byA.count(p.program) && !byB.count(p.program))
+      names.push_back(p.program);
+    byB[p.program].push_back(&p);
+  }
+  CaptureComparison c;
+  for (const std::string &name : names) {
+    const auto &la = byA[name], &lb = byB[name];
+    size_t n = std::min(la.size(), lb.size());
+    for (size_t i = 0; i < n; ++i) {
+      ++c.paired;
+      if (la[i]->key == lb[i]->key) {
+        ++c.sameKey;
+        continue;
+      }
+      struct Side {
+        CapturedProgram program;
+        KeyResult result;
+      };
+      auto load = [](const CaptureIndexRow &row, const CaptureFileReader &read,
+                     const std::string &dir) -> Expected<Side> {
+        auto p = readIndexedProgram(row, read);
+        if (!p)
+          return Error{dir, p.error().str()};
+        auto r = computeCapturedKey(*p);
+        if (!r)
+          return Error{dir, r.error().str()};
+        return Side{std::move(*p), std::move(*r)};
+      };
+      auto sa = load(*la[i], readA, nameA);
+      if (!sa)
+        return sa.takeError();
+      auto sb = load(*lb[i], readB, nameB);
+      if (!sb)
+        return sb.takeError();
+      const CapturedProgram &a = sa->program, &b = sb->program;
+      const KeyResult *ra = &sa->result, *rb = &sb->result;
+      for (auto [p, r, dir] : {std::tuple{&a, ra, &nameA}, {&b, rb, &nameB}})
+        if (!checkCapturedKey(*p, *r).matches)
+          c.notes.push_back(*dir + "/" + p->file +
+                            ": the engine does not reproduce this captured "
+                            "key; the details below may be off");
+      ProgramDifference d;
+      d.program = name;
+      d.occurrence = static_cast<int>(i) + 1;
+      d.fileA = a.file, d.fileB = b.file;
+      d.keyA = a.expectedKey, d.keyB = b.expectedKey;
+      d.outcomeA = a.outcome, d.outcomeB = b.outcome;
+      d.comparison = compareResults(*ra, *rb);
+      Comparison &cmp = d.comparison;
+      if (cmp.cause == 1 && (a.entry1Omitted || b.entry1Omitted)) {
+        cmp.details = {"entry-1 SHA-256 " + shortDigest(a.entry1Sha256) +
+                       " → " + shortDigest(b.entry1Sha256) +
+                       " (captured as digests only: the bytes were not kept)"};
+        writeSentence(cmp);
+      }
+      for (int i2 : cmp.alsoChanged) {
+        if (i2 == 1 && (a.entry1Omitted || b.entry1Omitted)) {
+          d.alsoDetails.push_back(entryLabel(1) + ": entry-1 SHA-256 " +
+                                  shortDigest(a.entry1Sha256) + " → " +
+                                  shortDigest(b.entry1Sha256));
+          continue;
+        }
+        for (const auto &s : describeEntryChange(*ra, *rb, i2))
+          d.alsoDetails.push_back(entryLabel(i2) + ": " + s);
+      }
+      for (const auto &s : excludedFlagChange(*ra, *rb))
+        d.alsoDetails.push_back("a flag JAX leaves out of the key (entry 4 "
+                                "does not hash it): " + s);
+      bool moved6 = cmp.cause == 6 || std::count(cmp.alsoChanged.begin(),
+                                                 cmp.alsoChanged.end(), 6);
+      if (moved6) {
+        auto ta = cpuTopologyOf(a), tb = cpuTopologyOf(b);
+        if (ta && tb)
+          for (const auto &s : describeCpuTopologyChange(*ta, *tb))
+            d.alsoDetails.push_back(entryLabel(6) + ": " + s);
+      }
+      bool moved1 = cmp.cause == 1 || std::count(cmp.alsoChanged.begin(),
+                                                 cmp.alsoChanged.end(), 1);
+      if (moved1)
+        d.textDiff = moduleTextDiff(a, b, readA, readB, nameA, nameB);
+      c.differing.push_back(std::move(d));
+    }
+    for (size_t i = n; i < la.size(); ++i)
+      c.onlyA.push_back({name, la[i]->occurrence, la[i]->file});
+    for (size_t i = n; i < lb.size(); ++i)
+      c.onlyB.push_back({name, lb[i]->occurrence, lb[i]->file});
+  }
+  return c;
+}
+
+std::string captureComparisonText(const CaptureComparison &c) {
+  std::string out;
+  auto outcome = [](const std::string &o) {
+    return o.empty() ? std::string() : ", " + o;
+  };
+  for (const ProgramDifference &d : c.differing) {
+    out += d.program + " #" + std::to_string(d.occurrence) + ": the keys differ\n";
+    out += "  " + d.comparison.sentence + "\n";
+    for (const auto &s : d.comparison.details)
+      out += "  - " + s + "\n";
+    for (const auto &s : d.alsoDetails)
+      out += "  - " + s + "\n";
+    out += "  A: " + d.keyA + "  (" + d.fileA + outcome(d.outcomeA) + ")\n";
+    out += "  B: " + d.keyB + "  (" + d.fileB + outcome(d.outcomeB) + ")\n";
+    for (const auto &n : d.comparison.notes)
+      out += "  note: " + n + "\n";
+    if (!d.textDiff.empty()) {
+      size_t start = 0;
+      while (start < d.textDiff.size()) {
+        size_t nl = d.textDiff.find('\n', start);
+        if (nl == std::string::npos)
+          nl = d.textDiff.size();
+        out += "    " + d.textDiff.substr(start, nl - start) + "\n";
+        start = nl + 1;
+      }
+    }
+    out += "\n";
+  }
+  for (const auto &u : c.onlyA)
+    out += "Only in A: " + u.program + " #" + std::to_string(u.occurrence) +
+           " (" + u.file + ")\n";
+  for (const auto &u : c.onlyB)
+    out += "Only in B: " + u.program + " #" + std::to_string(u.occurrence) +
+           " (" + u.file + ")\n";
+  for (const auto &n : c.notes)
+    out += "note: " + n + "\n";
+  std::map<int, size_t> causes;
+  for (const ProgramDifference &d : c.differing)
+    ++causes[d.comparison.cause];
+  for (const auto &[cause, count] : causes)
+    out += "Cause " + (cause ? entryLabel(cause) : std::string("none")) +
+           ": " + std::to_string(count) + " program" + (count == 1 ? "" : "s") +
+           ".\n";
+  out += std::to_string(c.paired) + " programs paired: " +
+         std::to_string(c.sameKey) + " with the same key, " +
+         std::to_string(c.differing.size()) + " with different keys; " +
+         std::to_string(c.onlyA.size()) + " only in A, " +
+         std::to_string(c.onlyB.size()) + " only in B.\n";
+  return out;
+}
+
+Json captureComparisonToJson(const CaptureComparison &c) {
+  Json j;
+  j["paired"] = c.paired;
+  j["same_key"] = c.sameKey;
+  Json diffs = Json::array();
+  for (const ProgramDifference &d : c.differing) {
+    Json x;
+    x["program"] = d.program;
+    x["occurrence"] = d.occurrence;
+    x["file_a"] = d.fileA;
+    x["file_b"] = d.fileB;
+    x["key_a"] = d.keyA;
+    x["key_b"] = d.keyB;
+    x["outcome_a"] = d.outcomeA;
+    x["outcome_b"] = d.outcomeB;
+    x["comparison"] = comparisonToJson(d.comparison);
+    x["also_details"] = d.alsoDetails;
+    x["text_diff"] = d.textDiff;
+    diffs.push_back(std::move(x));
+  }
+  j["differing"] = std::move(diffs);
+  for (auto [key, list] : {std::pair{"only_a", &c.onlyA}, {"only_b", &c.onlyB}}) {
+    Json arr = Json::array();
+    for (const auto &u : *list)
+      arr.push_back({{"program", u.program}, {"occurrence", u.occurrence},
+                     {"file", u.file}});
+    j[key] = std::move(arr);
+  }
+  j["notes"] = c.notes;
+  return j;
+}
+
+} // namespace cachekey

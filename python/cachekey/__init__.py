@@ -1,0 +1,11 @@
+"""cachekey: capture the ingredients of JAX's compilation cache key.
+
+``cachekey.capture`` wraps ``jax._src.cache_key.get`` in a running program and
+records, for every compiled program, what JAX hashed and the key it
+returned; the C++ engine of this repository reproduces and compares them.
+``cachekey.ref`` holds helpers shared with the repository's tools (protobuf
+wire format, FarmHash Fingerprint64, CPU topology discovery, hash-object and
+log recorders).  Importing this package does not import JAX.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,297 @@
+"""Captures of real JAX runs under one controlled change each, and `cachekey diff`.
+
+Run by CTest (tests/capture/CMakeLists.txt):
+
+    python tests/capture/test_capture.py --cli build/native/bin/cachekey
+
+Each test captures tests/capture/program.py twice (python -m cachekey.capture,
+from python/ in this tree) with exactly one thing changed, then checks that
+`cachekey diff DIR_A DIR_B` names that change.  The expected strings come
+from the change the test made (it knows it set xla_gpu_autotune_level from 4
+to 1), never from the engine's output.  Every captured file is also checked
+with `cachekey explain` (the engine must reproduce the key real JAX computed).
+
+Needs the project's .venv (jax 0.10.2); the jaxlib-version test also needs a
+jax 0.12.0.1 venv (the oracle's layout: $CACHEKEY_VENV_ROOT, default
+/var/cache/cachekey/venvs, /jax-0.12.0.1-py3.12).  Exits 77 (CTest: skipped)
+with a message when the .venv is missing; the jax 0.12 test alone is skipped
+when only that venv is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+PROGRAM = os.path.join(HERE, "program.py")
+VENV_PY = os.path.join(REPO, ".venv", "bin", "python")
+VENV_ROOT = os.environ.get("CACHEKEY_VENV_ROOT", "/var/cache/cachekey/venvs")
+JAX012_PY = os.path.join(VENV_ROOT, "jax-0.12.0.1-py3.12", "bin", "python")
+CLI = None  # set from --cli
+TMP = None
+
+
+_captured: dict[str, str] = {}
+
+
+def read_json(path: str):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def capture(name: str, *, python: str = VENV_PY, env: dict | None = None,
+            cache: str = "cache", extra: list[str] | None = None) -> str:
+    """Captures program.py into TMP/name (once per name) and returns that directory."""
+    out = os.path.join(TMP, name)
+    if name in _captured:
+        return out
+    full_env = {k: v for k, v in os.environ.items()
+                if k not in ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "CK_VARIANT")}
+    full_env.update(JAX_PLATFORMS="cpu", PYTHONPATH=os.path.join(REPO, "python"))
+    full_env.update(env or {})
+    cmd = [python, "-m", "cachekey.capture", "--out", out,
+           "--cache-dir", os.path.join(TMP, cache)] + (extra or []) + ["--", PROGRAM]
+    proc = subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise AssertionError(f"capture {name} failed:\n{proc.stderr}")
+    if "a capture contains your program" not in proc.stderr:
+        raise AssertionError("the CLI must say that a capture contains the program")
+    _captured[name] = out
+    return out
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+def diff(a: str, b: str) -> tuple[int, str, dict]:
+    text = cli("diff", a, b)
+    js = cli("diff", a, b, "--json")
+    if text.returncode == 2 or js.returncode == 2:
+        raise AssertionError(f"diff failed: {text.stderr}{js.stderr}")
+    return text.returncode, text.stdout, json.loads(js.stdout)
+
+
+def differing(report: dict, program: str) -> dict:
+    found = [d for d in report["differing"] if d["program"] == program]
+    if len(found) != 1:
+        raise AssertionError(f"expected one differing {program}, got {report}")
+    return found[0]
+
+
+class CaptureTest(unittest.TestCase):
+    base: str
+
+    @classmethod
+    def setUpClass(cls):
+        cls.base = capture("base")
+
+    def assert_explained(self, directory: str):
+        """The engine reproduces every key this capture holds."""
+        files = sorted(glob.glob(os.path.join(directory, "0*.json")))
+        self.assertTrue(files, f"nothing captured in {directory}")
+        for f in files:
+            r = cli("explain", f)
+            self.assertEqual(r.returncode, 0, f"{f}: {r.stdout[-500:]}{r.stderr}")
+            self.assertIn("check: The engine's key equals the key real JAX computed.", r.stdout)
+
+    def test_base_capture(self):
+        index = read_json(os.path.join(self.base, "index.json"))
+        programs = [p["program"] for p in index["programs"]]
+        self.assertIn("jit_scaled", programs)
+        self.assertIn("jit_other", programs)
+        # min compile time 0 and a fresh cache directory: every program is written.
+        for p in index["programs"]:
+            self.assertEqual(p["outcome"], "written", p)
+        self.assert_explained(self.base)
+        status, out, report = diff(self.base, self.base)
+        self.assertEqual(status, 0, out)
+        self.assertEqual(report["differing"], [])
+
+    def test_second_run_hits(self):
+        again = capture("again")  # same cache directory as base
+        index = read_json(os.path.join(again, "index.json"))
+        self.assertEqual({p["outcome"] for p in index["programs"]}, {"hit"})
+
+    def autotune_pair(self):
+        """The same program with XLA_FLAGS --xla_gpu_autotune_level=4, then =1."""
+        return (capture("flag_a", env={"XLA_FLAGS": "--xla_gpu_autotune_level=4"}),
+                capture("flag_b", env={"XLA_FLAGS": "--xla_gpu_autotune_level=1"}))
+
+    def test_flag(self):
+        a, b = self.autotune_pair()
+        status, out, report = diff(a, b)
+        self.assertEqual(status, 1)
+        d = differing(report, "jit_scaled")
+        self.assertEqual(d["comparison"]["cause"], 4)
+        self.assertIn("flag --xla_gpu_autotune_level=1 replaced --xla_gpu_autotune_level=4",
+                      d["comparison"]["sentence"])
+        self.assertIn("xla_gpu_autotune_level=1 replaced", out)
+        self.assert_explained(b)
+
+    def test_debug_options_field_from_xla_flags(self):
+        # jaxlib also parses XLA_FLAGS into DebugOptions: entry 5 moves too.
+        a, b = self.autotune_pair()
+        _, out, report = diff(a, b)
+        d = differing(report, "jit_scaled")
+        self.assertIn(5, d["comparison"]["also_changed"])
+        self.assertIn("entry 5 (compile_options): DebugOptions.xla_gpu_autotune_level "
+                      "(field 123) 4 → 1", d["also_details"])
+
+    def test_compiler_options(self):
+        # jax.jit(..., compiler_options=...) reaches the key as env_option_overrides.
+        env = {"CK_VARIANT": "options", "CK_OPTION": "xla_cpu_enable_fast_min_max"}
+        a = capture("opt_a", env=dict(env, CK_VALUE="true"))
+        b = capture("opt_b", env=dict(env, CK_VALUE="false"))
+        _, out, report = diff(a, b)
+        d = differing(report, "jit_scaled")
+        self.assertEqual(d["comparison"]["cause"], 5, out)
+        self.assertIn('env_option_overrides["xla_cpu_enable_fast_min_max"] true → false',
+                      d["comparison"]["sentence"])
+        self.assertEqual([x["program"] for x in report["differing"]], ["jit_scaled"])
+        self.assert_explained(b)
+
+    def test_function_code(self):
+        b = capture("code", env={"CK_VARIANT": "code"})
+        status, out, report = diff(self.base, b)
+        self.assertEqual(status, 1)
+        d = differing(report, "jit_scaled")
+        self.assertEqual(d["comparison"]["cause"], 1)
+        # The text diff shows the constant the test changed (1.0 -> 2.0).
+        self.assertRegex(d["text_diff"], r"\n-.*1\.000000e\+00")
+        self.assertRegex(d["text_diff"], r"\n\+.*2\.000000e\+00")
+        self.assertEqual([x["program"] for x in report["differing"]], ["jit_scaled"])
+        self.assert_explained(b)
+
+    def test_program_on_one_side(self):
+        b = capture("extra", env={"CK_VARIANT": "extra"})
+        status, out, report = diff(self.base, b)
+        self.assertEqual(status, 1)
+        self.assertEqual([u["program"] for u in report["only_b"]], ["jit_only_here"])
+        self.assertIn("Only in B: jit_only_here", out)
+        self.assertEqual(report["differing"], [])
+
+    def test_digests_only(self):
+        opts = ["--no-entry1-bytes", "--no-module-text"]
+        a = capture("dig_a", extra=opts)
+        b = capture("dig_b", env={"CK_VARIANT": "code"}, extra=opts)
+        for f in glob.glob(os.path.join(a, "0*")):
+            self.assertTrue(f.endswith(".json"), f"{f}: only digests should be kept")
+        doc = read_json(glob.glob(os.path.join(a, "*jit_scaled.json"))[0])
+        self.assertNotIn("entry1_b64", doc["module"])
+        status, out, report = diff(a, b)
+        self.assertEqual(status, 1)
+        d = differing(report, "jit_scaled")
+        self.assertEqual(d["comparison"]["cause"], 1)
+        self.assertIn("captured as digests only", d["comparison"]["sentence"])
+        self.assertIn("not captured (--no-module-text)", d["text_diff"])
+        for f in sorted(glob.glob(os.path.join(b, "0*.json"))):
+            r = cli("explain", f)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("entries 2–8 equal JAX's", r.stdout)
+
+    def test_device_count(self):
+        # JAX leaves --xla_force_host_platform_device_count out of entry 4; the
+        # device count reaches the key through the topology (entry 6).
+        b = capture("devices", env={"XLA_FLAGS": "--xla_force_host_platform_device_count=4"})
+        _, out, report = diff(self.base, b)
+        d = differing(report, "jit_scaled")
+        self.assertEqual(d["comparison"]["cause"], 6, out)
+        self.assertIn("entry 6 (accelerator_config): CPU device count 1 → 4", d["also_details"])
+        self.assertIn("a flag JAX leaves out of the key (entry 4 does not hash it): "
+                      "added flag --xla_force_host_platform_device_count=4", d["also_details"])
+        self.assert_explained(b)
+
+    def test_device_assignment(self):
+        # The same program with its arguments on device 0, then on device 1.
+        two = {"XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
+        a = capture("dev0", env=two)
+        b = capture("dev1", env=dict(two, CK_VARIANT="device1"))
+        _, out, report = diff(a, b)
+        d = differing(report, "jit_scaled")
+        details = d["comparison"]["details"] + d["also_details"]
+        self.assertTrue(any(x.endswith("device assignment [[0]] → [[1]]") for x in details), out)
+        self.assert_explained(b)
+
+    def test_cache_directory(self):
+        b = capture("cachedir", cache="other-cache")
+        _, out, report = diff(self.base, b)
+        d = differing(report, "jit_scaled")
+        self.assertEqual(d["comparison"]["cause"], 5)
+        # jax 0.10.2 puts <cache dir>/xla_gpu_per_fusion_autotune_cache_dir in DebugOptions.
+        sentence = d["comparison"]["sentence"]
+        self.assertIn("xla_gpu_per_fusion_autotune_cache_dir", sentence)
+        self.assertIn(os.path.join(TMP, "cache"), sentence)
+        self.assertIn(os.path.join(TMP, "other-cache"), sentence)
+
+    @unittest.skipUnless(os.path.exists(JAX012_PY), f"no jax 0.12.0.1 venv at {JAX012_PY}")
+    def test_jaxlib_version(self):
+        b = capture("jax012", python=JAX012_PY, cache="cache012")
+        index = read_json(os.path.join(b, "index.json"))
+        self.assertEqual(index["jax"], "0.12.0.1")
+        self.assert_explained(b)
+        _, out, report = diff(self.base, b)
+        d = differing(report, "jit_scaled")
+        self.assertIn("The profile changed", d["comparison"]["sentence"])
+        everything = d["comparison"]["sentence"] + "\n" + "\n".join(d["also_details"])
+        self.assertIn("jaxlib version '0.10.2' → '0.12.0.1'", everything)
+
+
+class GpuTopologyTest(unittest.TestCase):
+    """No GPU here: a GpuTopologyProto wrapped as jaxlib's serialize() wraps
+    topologies is described by the capture, and the engine hashes that
+    description to the same fingerprint."""
+
+    def test_description_round_trips_through_the_engine(self):
+        sys.path.insert(0, os.path.join(REPO, "python"))
+        from cachekey import capture as cap, ref
+        data = (ref.encode_len_field(3, b"12.3") + ref.encode_varint_field(4, 1)
+                + ref.encode_varint_field(5, 1) + ref.encode_varint_field(6, 8))
+        wrapped = (ref.encode_varint_field(1, 7) + ref.encode_len_field(2, b"cuda")
+                   + ref.encode_len_field(9, ref.encode_len_field(1, b"type.googleapis.com/xla.GpuTopologyProto")
+                                          + ref.encode_len_field(2, data)))
+        fp = ref.fingerprint64(data)
+        accelerator, _ = cap._gpu_topology(wrapped, fp, hashed_serialized=False)
+        self.assertEqual(accelerator, {"gpu_topology": {
+            "platform_version": "12.3", "num_partitions": 1, "num_hosts_per_partition": 1,
+            "num_devices_per_host": 8}})
+        self.assertEqual(cap._gpu_topology(wrapped, fp + 1, hashed_serialized=False), (None, None))
+        # A field the engine's gpu_topology cannot carry: not described.
+        extra = data + ref.encode_varint_field(7, 1)
+        self.assertEqual(cap._gpu_topology(extra, ref.fingerprint64(extra), False), (None, None))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "gpu.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"schema": 1, "base": "add_1x1", "profile": "0.12.0.1",
+                           "accelerator": accelerator}, f)
+            r = cli("explain", path, "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            entry6 = json.loads(r.stdout)["entries"][5]
+            self.assertEqual(entry6["preview_hex"], fp.to_bytes(8, "big").hex())
+
+
+def main() -> int:
+    global CLI, TMP
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cli", required=True)
+    args, rest = parser.parse_known_args()
+    CLI = os.path.abspath(args.cli)
+    if not os.path.exists(VENV_PY):
+        print(f"SKIPPED: no project venv at {VENV_PY} (scripts/setup-python makes it)")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="cachekey-capture-") as tmp:
+        TMP = tmp
+        result = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2).result
+    return 0 if result.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

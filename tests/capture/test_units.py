@@ -1,0 +1,145 @@
+"""Unit tests of python/cachekey that need no compilation.
+
+* the outcome tracker attributes JAX's log records to programs and leaves
+  what the program's own handlers see unchanged;
+* each message format it matches is in the installed jax's source (jax
+  0.10.2 in the project's .venv), read as text, not imported;
+* tools/ckref.py is the package's module, not a copy;
+* the package installs with pip (setuptools only, no network).
+
+Exits 77 (CTest: skipped) when the interpreter has no jax installed.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import io
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+from cachekey import outcomes  # noqa: E402
+
+
+def jax_source(name: str) -> str:
+    spec = importlib.util.find_spec("jax")
+    path = os.path.join(os.path.dirname(spec.origin), "_src", name)
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def jax_version() -> str:
+    spec = importlib.util.find_spec("jax")
+    ns: dict = {}
+    with open(os.path.join(os.path.dirname(spec.origin), "version.py"), encoding="utf-8") as f:
+        exec(compile(f.read(), "version.py", "exec"), ns)  # only assigns _version
+    return ns["_version"]
+
+
+class OutcomeTrackerTest(unittest.TestCase):
+    def setUp(self):
+        self.compiler = logging.getLogger("jax._src.compiler")
+        self.cache = logging.getLogger("jax._src.compilation_cache")
+        self.stream = io.StringIO()
+        self.user = logging.StreamHandler(self.stream)
+        root = logging.getLogger()
+        self.saved_root = (root.level, list(root.handlers))
+        root.handlers = [self.user]
+        root.setLevel(logging.WARNING)
+
+    def tearDown(self):
+        root = logging.getLogger()
+        root.handlers = self.saved_root[1]
+        root.setLevel(self.saved_root[0])
+
+    def test_attribution_and_user_view(self):
+        t = outcomes.OutcomeTracker()
+        t.attach()
+        try:
+            a = t.expect("jit_f-aa", "jit_f")
+            self.compiler.debug("PERSISTENT COMPILATION CACHE MISS for '%s' with key %r",
+                                "jit_f", "jit_f-aa")
+            self.compiler.debug("Not writing persistent cache entry for '%s' because it took "
+                                "< %.2f seconds to compile (%.2fs)", "jit_f", 1.0, 0.25)
+            b = t.expect("jit_g-bb", "jit_g")
+            self.cache.warning("Writing %s to persistent compilation cache with key %r",
+                               "jit_g", "jit_g-bb")
+            c = t.expect("jit_f-aa", "jit_f")
+            self.compiler.debug("Persistent compilation cache hit for '%s' with key %r",
+                                "jit_f", "jit_f-aa")
+            d = t.expect("jit_h-cc", "jit_h")
+            self.compiler.debug("Not writing persistent cache entry with key %r since its size "
+                                "(%d bytes) is less than threshold (%d bytes)", "jit_h-cc", 10, 99)
+        finally:
+            t.detach()
+        self.assertEqual(t.outcome_of("jit_f-aa", "jit_f", a)["outcome"], "not written")
+        self.assertIn("took < 1.00 seconds to compile (0.25s)",
+                      t.outcome_of("jit_f-aa", "jit_f", a)["reason"])
+        self.assertEqual(t.outcome_of("jit_g-bb", "jit_g", b)["outcome"], "written")
+        self.assertEqual(t.outcome_of("jit_f-aa", "jit_f", c)["outcome"], "hit")
+        self.assertIn("its size (10 bytes) is less than threshold (99 bytes)",
+                      t.outcome_of("jit_h-cc", "jit_h", d)["reason"])
+        # The program's root handler saw the WARNING and none of the DEBUG lines.
+        seen = self.stream.getvalue()
+        self.assertIn("Writing jit_g", seen)
+        self.assertNotIn("MISS", seen)
+        # Detached: levels and propagation restored.
+        self.assertEqual(self.compiler.level, logging.NOTSET)
+        self.assertTrue(self.compiler.propagate)
+
+
+class FormatsInJaxSourceTest(unittest.TestCase):
+    def test_formats_are_jax_own(self):
+        # Every string constant of the two files (implicit concatenations are
+        # one constant in the syntax tree).
+        constants = set()
+        for name in ("compiler.py", "compilation_cache.py"):
+            for node in ast.walk(ast.parse(jax_source(name))):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    constants.add(node.value)
+        version = tuple(int(p) for p in jax_version().split(".")[:3])
+        for outcome, fmt, _ in outcomes.FORMATS:
+            if "host callbacks" in fmt and version >= (0, 11, 0):
+                continue  # gone from 0.11.0
+            self.assertIn(fmt, constants, f"{outcome}: not a format of jax {version}")
+
+
+class PackagingTest(unittest.TestCase):
+    def test_ckref_is_the_package_module(self):
+        sys.path.insert(0, os.path.join(REPO, "tools"))
+        try:
+            import ckref
+            from cachekey import ref
+            self.assertIs(ckref, ref)
+        finally:
+            sys.path.remove(os.path.join(REPO, "tools"))
+
+    def test_pip_installs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                                "--disable-pip-version-check",
+                                "--target", tmp, os.path.join(REPO, "python")],
+                               capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = subprocess.run([sys.executable, "-c",
+                                "import cachekey.capture, cachekey.ref; print(cachekey.capture.__file__)"],
+                               env=dict(os.environ, PYTHONPATH=tmp), capture_output=True,
+                               text=True, cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertTrue(r.stdout.startswith(tmp), r.stdout)
+
+
+if __name__ == "__main__":
+    if importlib.util.find_spec("jax") is None:
+        print("SKIPPED: this interpreter has no jax (scripts/setup-python makes the .venv)")
+        sys.exit(77)
+    result = unittest.main(exit=False, verbosity=2).result
+    sys.exit(0 if result.wasSuccessful() else 1)

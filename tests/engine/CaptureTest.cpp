@@ -1,0 +1,288 @@
+// Captured runs (Capture.h), their comparison (CaptureDiff.h) and the unified
+// text diff (TextDiff.h), on captures built in memory from fixtures.
+#include "TestUtil.h"
+
+#include "cachekey/Capture.h"
+#include "cachekey/CaptureDiff.h"
+#include "cachekey/Sha256.h"
+#include "cachekey/TextDiff.h"
+
+#include <zstd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+
+using namespace cachekey;
+using namespace cachekey::test;
+
+namespace {
+
+/// A capture directory in memory: file name → bytes.
+struct MemoryDir {
+  std::map<std::string, Bytes> files;
+  CaptureFileReader reader() const {
+    return [this](const std::string &name) -> Expected<Bytes> {
+      auto it = files.find(name);
+      if (it == files.end())
+        return Error{name, "no such file"};
+      return it->second;
+    };
+  }
+};
+
+/// A fixture turned into a captured program: entry 1 stored as `storage`
+/// ("inline", "sidecar" (raw) or "omitted"), text in a sidecar.
+Json capturedFromFixture(const std::string &id, const std::string &stem,
+                         const std::string &storage, MemoryDir &dir,
+                         const std::string &text = "module {}\n") {
+  Json doc = loadJson("fixtures/" + id + ".json");
+  Bytes entry1 = *base64Decode(doc["module"]["entry1_b64"].get<std::string>());
+  Json e1 = {{"bytes", entry1.size()}, {"sha256", toHex(Sha256::of(entry1))},
+             {"storage", storage}};
+  if (storage != "inline")
+    doc["module"].erase("entry1_b64");
+  if (storage == "sidecar") {
+    e1["file"] = stem + ".entry1";
+    e1["encoding"] = "raw";
+    dir.files[stem + ".entry1"] = entry1;
+  }
+  dir.files[stem + ".mlir"] = text;
+  doc["capture"] = {{"format", 1},
+                    {"occurrence", 1},
+                    {"entry1", e1},
+                    {"module_text",
+                     {{"storage", "sidecar"},
+                      {"file", stem + ".mlir"},
+                      {"sha256", toHex(Sha256::of(text))}}}};
+  doc.erase("provenance");
+  return doc;
+}
+
+void addToIndex(MemoryDir &dir, const std::string &file, const Json &doc) {
+  dir.files[file] = doc.dump();
+  Json index = dir.files.count("index.json")
+                   ? Json::parse(dir.files["index.json"])
+                   : Json{{"format", 1}, {"programs", Json::array()}};
+  index["programs"].push_back({{"file", file},
+                               {"program", doc["module"]["sym_name"]},
+                               {"occurrence", 1},
+                               {"key", doc["expected"]["key"]},
+                               {"outcome", "written"}});
+  dir.files["index.json"] = index.dump();
+}
+
+} // namespace
+
+TEST(TextDiff, OneReplacedLine) {
+  EXPECT_EQ(unifiedDiff("a\nb\nc\nd\n", "a\nb\nX\nd\n", "A", "B"),
+            "--- A\n+++ B\n@@ -1,4 +1,4 @@\n a\n b\n-c\n+X\n d\n");
+  EXPECT_EQ(unifiedDiff("same\n", "same\n", "A", "B"), "");
+}
+
+TEST(TextDiff, HunksAreSeparatedBeyondTwiceTheContext) {
+  std::string a, b;
+  for (int i = 0; i < 20; ++i) {
+    a += "l" + std::to_string(i) + "\n";
+    b += (i == 2 || i == 15 ? "changed" : "l" + std::to_string(i)) + "\n";
+  }
+  EXPECT_EQ(unifiedDiff(a, b, "A", "B"),
+            "--- A\n+++ B\n@@ -1,6 +1,6 @@\n l0\n l1\n-l2\n+changed\n l3\n l4\n l5\n"
+            "@@ -13,7 +13,7 @@\n l12\n l13\n l14\n-l15\n+changed\n l16\n l17\n l18\n");
+}
+
+TEST(TextDiff, EmptySidesAndLimits) {
+  EXPECT_EQ(unifiedDiff("", "x\n", "A", "B"), "--- A\n+++ B\n@@ -0,0 +1 @@\n+x\n");
+  EXPECT_EQ(unifiedDiff("x\n", "", "A", "B"), "--- A\n+++ B\n@@ -1 +0,0 @@\n-x\n");
+  UnifiedDiffOptions few;
+  few.maxEdits = 2;
+  EXPECT_NE(unifiedDiff("a\nb\nc\n", "x\ny\nz\n", "A", "B", few)
+                .find("more than 2 lines inserted or deleted"),
+            std::string::npos);
+}
+
+// With unlimited context the single hunk holds both texts whole; the number
+// of changed lines is the minimum, as GNU `diff --minimal` finds it.
+TEST(TextDiff, RandomTextsRoundTripWithMinimalEdits) {
+  std::mt19937 rng(20261130);
+  UnifiedDiffOptions all;
+  all.context = 1u << 30;
+  all.maxLines = 1u << 30;
+  bool haveDiff = std::system("diff --version > /dev/null 2>&1") == 0;
+  for (int round = 0; round < 200; ++round) {
+    auto randomText = [&](int n) {
+      std::string s;
+      for (int i = 0; i < n; ++i)
+        s += std::string(1, static_cast<char>('a' + rng() % 4)) + "\n";
+      return s;
+    };
+    std::string a = randomText(static_cast<int>(rng() % 30)),
+                b = randomText(static_cast<int>(rng() % 30));
+    std::string d = unifiedDiff(a, b, "A", "B", all);
+    if (a == b) {
+      EXPECT_EQ(d, "");
+      continue;
+    }
+    std::string ra, rb;
+    int edits = 0;
+    size_t pos = d.find("@@", 0);
+    pos = d.find('\n', pos) + 1;
+    while (pos < d.size()) {
+      size_t nl = d.find('\n', pos);
+      std::string line = d.substr(pos, nl - pos);
+      pos = nl + 1;
+      if (line[0] != '+')
+        ra += line.substr(1) + "\n";
+      if (line[0] != '-')
+        rb += line.substr(1) + "\n";
+      edits += line[0] != ' ';
+    }
+    ASSERT_EQ(ra, a) << d;
+    ASSERT_EQ(rb, b) << d;
+    if (haveDiff) {
+      std::string fa = ::testing::TempDir() + "/td_a", fb = ::testing::TempDir() + "/td_b";
+      std::ofstream(fa) << a;
+      std::ofstream(fb) << b;
+      std::string cmd = "diff --minimal " + fa + " " + fb + " | grep -c '^[<>]'";
+      FILE *p = popen(cmd.c_str(), "r");
+      int gnu = -1;
+      ASSERT_EQ(std::fscanf(p, "%d", &gnu), 1);
+      pclose(p);
+      EXPECT_EQ(edits, gnu) << a << "---\n" << b;
+    }
+  }
+}
+
+TEST(Capture, SidecarEntry1IsLoadedAndTheKeyChecked) {
+  MemoryDir dir;
+  Json doc = capturedFromFixture("add_1x1", "0001-jit__lambda", "sidecar", dir);
+  ASSERT_TRUE(isCapturedScenario(doc));
+  auto p = readCapturedProgram("0001-jit__lambda.json", doc, dir.reader());
+  ASSERT_TRUE(p) << p.error().str();
+  auto r = computeCapturedKey(*p);
+  ASSERT_TRUE(r) << r.error().str();
+  CaptureCheck ok = checkCapturedKey(*p, *r);
+  EXPECT_TRUE(ok.matches) << ok.sentence;
+  EXPECT_EQ(ok.sentence, "The engine's key equals the key real JAX computed.");
+
+  p->expectedKey = "jit__lambda-" + std::string(64, '0');
+  CaptureCheck bad = checkCapturedKey(*p, *r);
+  EXPECT_FALSE(bad.matches);
+  EXPECT_NE(bad.sentence.find("MISMATCH"), std::string::npos);
+}
+
+TEST(Capture, ZstdSidecarIsDecompressed) {
+  MemoryDir dir;
+  Json doc = capturedFromFixture("add_1x1", "z", "sidecar", dir);
+  Bytes raw = dir.files["z.entry1"];
+  Bytes packed(ZSTD_compressBound(raw.size()), '\0');
+  packed.resize(ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), 3));
+  dir.files.erase("z.entry1");
+  dir.files["z.entry1.zst"] = packed;
+  doc["capture"]["entry1"]["file"] = "z.entry1.zst";
+  doc["capture"]["entry1"]["encoding"] = "zstd";
+  auto p = readCapturedProgram("z.json", doc, dir.reader());
+  ASSERT_TRUE(p) << p.error().str();
+  auto r = computeCapturedKey(*p);
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_TRUE(checkCapturedKey(*p, *r).matches);
+  dir.files["z.entry1.zst"] = "not zstd";
+  p = readCapturedProgram("z.json", doc, dir.reader());
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().path, "z.json: $.capture.entry1.file (z.entry1.zst)");
+}
+
+TEST(Capture, BadSidecarsNameFileAndPath) {
+  MemoryDir dir;
+  Json doc = capturedFromFixture("add_1x1", "s", "sidecar", dir);
+  dir.files["s.entry1"][3] ^= 1;
+  auto p = readCapturedProgram("s.json", doc, dir.reader());
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().path, "s.json: $.capture.entry1.sha256");
+  dir.files.erase("s.entry1");
+  p = readCapturedProgram("s.json", doc, dir.reader());
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().path, "s.json: $.capture.entry1.file");
+  doc["capture"]["entry1"]["encoding"] = "gzip";
+  dir.files["s.entry1"] = "x";
+  p = readCapturedProgram("s.json", doc, dir.reader());
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().path, "s.json: $.capture.entry1.encoding");
+  doc["capture"]["format"] = 2;
+  p = readCapturedProgram("s.json", doc, dir.reader());
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().path, "s.json: $.capture.format");
+}
+
+TEST(Capture, OmittedEntry1UsesJaxDigests) {
+  MemoryDir dir;
+  Json doc = capturedFromFixture("add_1x1", "o", "omitted", dir);
+  auto p = readCapturedProgram("o.json", doc, dir.reader());
+  ASSERT_TRUE(p) << p.error().str();
+  EXPECT_TRUE(p->entry1Omitted);
+  auto r = computeCapturedKey(*p);
+  ASSERT_TRUE(r) << r.error().str();
+  EXPECT_EQ(r->key, doc["expected"]["key"].get<std::string>());
+  CaptureCheck c = checkCapturedKey(*p, *r);
+  EXPECT_TRUE(c.matches) << c.sentence;
+  EXPECT_NE(c.sentence.find("digest only"), std::string::npos);
+}
+
+TEST(CaptureDiff, PairsByNameAndOrderAndNamesTheFlag) {
+  MemoryDir a, b;
+  addToIndex(a, "0001.json", capturedFromFixture("add_1x1", "0001", "inline", a));
+  // B: the same program with one flag moved, then a program of another name.
+  Json moved = capturedFromFixture("add_1x1", "0001", "inline", b);
+  moved["flags"]["XLA_FLAGS"] = "--xla_gpu_autotune_level=1";
+  moved["expected"]["key"] = "jit__lambda-changed"; // keys differ
+  addToIndex(b, "0001.json", moved);
+  addToIndex(b, "0002.json", capturedFromFixture("mul_2x2", "0002", "inline", b));
+  auto c = compareCaptures(a.reader(), b.reader());
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->paired, 1u);
+  ASSERT_EQ(c->differing.size(), 1u);
+  EXPECT_EQ(c->differing[0].comparison.cause, 4);
+  EXPECT_NE(c->differing[0].comparison.sentence.find(
+                "added flag --xla_gpu_autotune_level=1"),
+            std::string::npos);
+  ASSERT_EQ(c->onlyB.size(), 1u);
+  EXPECT_EQ(c->onlyB[0].file, "0002.json");
+  EXPECT_NE(captureComparisonText(*c).find("Only in B: jit_mul"), std::string::npos);
+  EXPECT_FALSE(c->identical());
+  // The engine's key for the moved side is not the placeholder "changed" key.
+  ASSERT_EQ(c->notes.size(), 1u);
+}
+
+TEST(CaptureDiff, IndexAndFileMustAgreeOnTheKey) {
+  MemoryDir a, b;
+  addToIndex(a, "0001.json", capturedFromFixture("add_1x1", "0001", "inline", a));
+  Json other = capturedFromFixture("add_1x1", "0001", "inline", b);
+  other["expected"]["key"] = "jit__lambda-other";
+  addToIndex(b, "0001.json", other);
+  Json index = Json::parse(b.files["index.json"]);
+  index["programs"][0]["key"] = "jit__lambda-listed";
+  b.files["index.json"] = index.dump();
+  auto c = compareCaptures(a.reader(), b.reader());
+  ASSERT_FALSE(c);
+  EXPECT_NE(c.error().str().find("0001.json: $.expected.key: is jit__lambda-other, "
+                                 "but index.json lists jit__lambda-listed"),
+            std::string::npos)
+      << c.error().str();
+}
+
+TEST(CaptureDiff, CpuTopologyFields) {
+  CpuTopology a, b;
+  a.devices.resize(1);
+  b.devices.resize(4);
+  a.cpu = "skylake";
+  b.cpu = "znver3";
+  a.features = "+avx,+sse4.2,-xop";
+  b.features = "+avx,+avx2,-xop";
+  auto d = describeCpuTopologyChange(a, b);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0], "CPU device count 1 → 4");
+  EXPECT_EQ(d[1], "CPU model 'skylake' → 'znver3'");
+  EXPECT_EQ(d[2], "CPU features added: +avx2; removed: +sse4.2");
+  EXPECT_TRUE(describeCpuTopologyChange(a, a).empty());
+}
