@@ -63,6 +63,7 @@ Bytes bigEndian64(uint64_t value) {
 
 AcceleratorEntry acceleratorEntry(const AcceleratorSpec &spec) {
   AcceleratorEntry e;
+  e.spec = spec;
   auto useFingerprint = [&](uint64_t fp) {
     e.fingerprint = fp;
     e.parts.emplace_back("fingerprint (8 bytes, big-endian)", bigEndian64(fp));
