@@ -148,7 +148,7 @@ LogSummary LogReader::finish() {
       const LoggedProgram &p = summary.programs[s.pending];
       summary.incomplete.push_back(
           "the key starting at line " + std::to_string(p.firstLine) +
-          " stops after " + std::to_string(p.digestLines()) +
+          " is incomplete: it stops after " + std::to_string(p.digestLines()) +
           " of its 16 digest lines: the log ends there");
       s.pending = -1;
     }
@@ -214,7 +214,8 @@ int LogReader::programAwaitingEntry(int streamId, int slot) {
 void LogReader::closePending(Stream &s, const char *why) {
   const LoggedProgram &p = summary.programs[s.pending];
   summary.incomplete.push_back("the key starting at line " +
-                               std::to_string(p.firstLine) + " stops after " +
+                               std::to_string(p.firstLine) +
+                               " is incomplete: it stops after " +
                                std::to_string(p.digestLines()) +
                                " of its 16 digest lines: " + why);
   s.pending = -1;
