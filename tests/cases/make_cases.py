@@ -126,57 +126,54 @@ def two_runs(c, py, suffix, env1, env2, same_cache=True, what=""):
     return a, b
 
 
-def case_cpu_max_isa(py311, py312):
-    c = Case("20-cpu-max-isa", "a flag that also changes DebugOptions and the CPU target",
-             "Run 2 sets `XLA_FLAGS=--xla_cpu_max_isa=AVX2`. JAX keeps the flag in "
-             "entry 4; XLA also parses it into DebugOptions (entry 5) and builds the CPU "
-             "target with it (entry 6). One cause, seen in three entries.")
-    c.begin()
+def flag_case(py311, py312, case, flags, moved, expect):
+    """Run 2 sets XLA_FLAGS=`flags`, on both jax versions; `moved` entries of
+    jit_step must move in the real logs; `expect` is the answer."""
+    case.begin()
     for py, sfx in ((py311, "_311"), (py312, "_312")):
-        a, b = two_runs(c, py, sfx, {}, {"XLA_FLAGS": "--xla_cpu_max_isa=AVX2"})
-        c.check(a, b, "jit_step", [4, 5, 6])
-        c.expect.append({"a": a, "b": b, "keys_differ": True, "cause": 4,
-                         "with_cause": [5, 6], "also_changed": [],
-                         "sentence_contains": ["added flag --xla_cpu_max_isa=AVX2",
-                                               "DebugOptions.xla_cpu_max_isa",
-                                               "CPU target", "one change"],
-                         "sentence_lacks": ["Another ingredient moved too"],
-                         "summary_contains": ["another key"]})
-    c.write()
+        a, b = two_runs(case, py, sfx, {}, {"XLA_FLAGS": flags})
+        case.check(a, b, "jit_step", moved)
+        case.expect.append({"a": a, "b": b, "keys_differ": True, **expect})
+    case.write()
+
+
+def case_cpu_max_isa(py311, py312):
+    flag_case(py311, py312, Case(
+        "20-cpu-max-isa", "a flag that also changes DebugOptions and the CPU target",
+        "Run 2 sets `XLA_FLAGS=--xla_cpu_max_isa=AVX2`. JAX keeps the flag in "
+        "entry 4; XLA also parses it into DebugOptions (entry 5) and builds the CPU "
+        "target with it (entry 6). One cause, seen in three entries."),
+        "--xla_cpu_max_isa=AVX2", [4, 5, 6],
+        {"cause": 4, "with_cause": [5, 6], "also_changed": [],
+         "sentence_contains": ["added flag --xla_cpu_max_isa=AVX2",
+                               "DebugOptions.xla_cpu_max_isa", "CPU target", "one change"],
+         "sentence_lacks": ["Another ingredient moved too"],
+         "summary_contains": ["another key"]})
 
 
 def case_device_count(py311, py312):
-    c = Case("21-device-count", "an excluded flag that changes the devices",
-             "Run 2 sets `XLA_FLAGS=--xla_force_host_platform_device_count=4`. The flag "
-             "is on JAX's exclusion list, so entry 4 does not move, but the CPU client "
-             "then has four devices and the topology fingerprint (entry 6) covers them.")
-    c.begin()
-    for py, sfx in ((py311, "_311"), (py312, "_312")):
-        a, b = two_runs(c, py, sfx, {},
-                        {"XLA_FLAGS": "--xla_force_host_platform_device_count=4"})
-        c.check(a, b, "jit_step", [6])
-        c.expect.append({"a": a, "b": b, "keys_differ": True, "cause": 6,
-                         "with_cause": [], "also_changed": [],
-                         "sentence_contains": ["device count changed",
-                                               "--xla_force_host_platform_device_count=4"]})
-    c.write()
+    flag_case(py311, py312, Case(
+        "21-device-count", "an excluded flag that changes the devices",
+        "Run 2 sets `XLA_FLAGS=--xla_force_host_platform_device_count=4`. The flag "
+        "is on JAX's exclusion list, so entry 4 does not move, but the CPU client "
+        "then has four devices and the topology fingerprint (entry 6) covers them."),
+        "--xla_force_host_platform_device_count=4", [6],
+        {"cause": 6, "with_cause": [], "also_changed": [],
+         "sentence_contains": ["device count changed",
+                               "--xla_force_host_platform_device_count=4"]})
 
 
 def case_excluded_into_debug_options(py311, py312):
-    c = Case("22-excluded-flag-reaches-entry-5",
-             "an excluded dump flag that still reaches DebugOptions",
-             "Run 2 sets `XLA_FLAGS=--xla_dump_include_timestamp`. JAX excludes the "
-             "flag from entry 4 but does not zero the DebugOptions field XLA parses it "
-             "into (field 131), so entry 5 moves and nothing else.")
-    c.begin()
-    for py, sfx in ((py311, "_311"), (py312, "_312")):
-        a, b = two_runs(c, py, sfx, {}, {"XLA_FLAGS": "--xla_dump_include_timestamp"})
-        c.check(a, b, "jit_step", [5])
-        c.expect.append({"a": a, "b": b, "keys_differ": True, "cause": 5,
-                         "with_cause": [], "also_changed": [],
-                         "sentence_contains": ["--xla_dump_include_timestamp is excluded from entry 4",
-                                               "(field 131)"]})
-    c.write()
+    flag_case(py311, py312, Case(
+        "22-excluded-flag-reaches-entry-5",
+        "an excluded dump flag that still reaches DebugOptions",
+        "Run 2 sets `XLA_FLAGS=--xla_dump_include_timestamp`. JAX excludes the "
+        "flag from entry 4 but does not zero the DebugOptions field XLA parses it "
+        "into (field 131), so entry 5 moves and nothing else."),
+        "--xla_dump_include_timestamp", [5],
+        {"cause": 5, "with_cause": [], "also_changed": [],
+         "sentence_contains": ["--xla_dump_include_timestamp is excluded from entry 4",
+                               "(field 131)"]})
 
 
 def case_program_changed(py311, py312):

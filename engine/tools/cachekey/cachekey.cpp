@@ -56,49 +56,50 @@ int fail(const Error &e) {
 /// Largest input file the CLI reads (a 200 MB module as base64 JSON fits).
 constexpr size_t kMaxInputBytes = size_t(1) << 30;
 
+/// The stream to read `path` from: standard input for "-", else `file`
+/// opened on it. An Error names a directory or an unreadable file.
+Expected<std::istream *> openInput(const std::string &path, std::ifstream &file) {
+  if (path == "-")
+    return &std::cin;
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return Error{path, "is a directory, not a file"};
+  file.open(path, std::ios::binary);
+  if (!file)
+    return Error{path, std::string("cannot read file: ") + std::strerror(errno)};
+  return &file;
+}
+
 Expected<std::string> readFile(const std::string &path) {
-  std::istream *in = &std::cin;
   std::ifstream file;
-  if (path != "-") {
-    struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      return Error{path, "is a directory, not a file"};
-    file.open(path, std::ios::binary);
-    if (!file)
-      return Error{path, std::string("cannot read file: ") + std::strerror(errno)};
-    in = &file;
-  }
+  auto in = openInput(path, file);
+  if (!in)
+    return in.takeError();
   std::string out;
   char buf[1 << 16];
-  while (*in) {
-    in->read(buf, sizeof buf);
-    out.append(buf, static_cast<size_t>(in->gcount()));
+  while (**in) {
+    (*in)->read(buf, sizeof buf);
+    out.append(buf, static_cast<size_t>((*in)->gcount()));
     if (out.size() > kMaxInputBytes)
       return Error{path, "input is larger than 1 GiB; the CLI refuses it"};
   }
   return out;
 }
 
-/// Reads a log file (or standard input for "-") in 1 MiB chunks.
+/// Reads a log file (or standard input for "-") in 1 MiB chunks: a log of
+/// any size, keeping only the reader's per-program summaries.
 Expected<LogSummary> readLogFile(const std::string &path) {
-  std::istream *in = &std::cin;
   std::ifstream file;
-  if (path != "-") {
-    struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      return Error{path, "is a directory, not a file"};
-    file.open(path, std::ios::binary);
-    if (!file)
-      return Error{path, std::string("cannot read file: ") + std::strerror(errno)};
-    in = &file;
-  }
+  auto in = openInput(path, file);
+  if (!in)
+    return in.takeError();
   LogReader reader(path);
   std::vector<char> buf(size_t(1) << 20);
-  while (*in) {
-    in->read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    reader.feed(std::string_view(buf.data(), static_cast<size_t>(in->gcount())));
+  while (**in) {
+    (*in)->read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    reader.feed(std::string_view(buf.data(), static_cast<size_t>((*in)->gcount())));
   }
-  if (in->bad())
+  if ((*in)->bad())
     return Error{path, "read error"};
   return reader.finish();
 }
