@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (c) {
     if (c->sentence.empty() || c->summary.empty())
       __builtin_trap();
-    (void)logComparisonToJson(*c).dump();
+    (void)logComparisonToJson(*c).dump(-1, ' ', false, Json::error_handler_t::replace);
     (void)formatLogComparison(*c);
   }
   return 0;
