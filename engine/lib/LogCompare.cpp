@@ -418,8 +418,12 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   };
   std::map<std::pair<std::string, int>, int> inA;
   std::map<std::string, int> countA, countB;
-  for (int i : ia)
-    inA[{group(la, la.programs[i]), ++countA[group(la, la.programs[i])]}] = i;
+  std::vector<int> ordinalA(la.programs.size(), 1);
+  for (int i : ia) {
+    std::string g = group(la, la.programs[i]);
+    ordinalA[i] = ++countA[g];
+    inA[{g, ordinalA[i]}] = i;
+  }
   std::vector<ProgramPair> pairs;
   std::vector<bool> usedA(la.programs.size(), false);
   auto label = [&](const ProgramPair &p, const std::string &stream) {
@@ -451,10 +455,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
       ProgramPair pair;
       pair.name = byName ? p.name : "";
       pair.a = i;
-      // Its ordinal among the first run's programs of that name.
-      for (const auto &kv : inA)
-        if (kv.second == i)
-          pair.ordinal = kv.first.second;
+      pair.ordinal = ordinalA[i];
       pair.label = label(pair, la.streams[p.stream]);
       pairs.push_back(pair);
     }
