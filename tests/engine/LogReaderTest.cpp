@@ -8,6 +8,8 @@
 #include "cachekey/LogPrefix.h"
 #include "cachekey/Trace.h"
 
+#include <cstring>
+
 using namespace cachekey;
 using namespace cachekey::test;
 
@@ -215,5 +217,111 @@ TEST(KnownDigests, EveryTableStringMatchesPythonHashlib) {
     auto decoded = decodeEntryDigest(v["entry"], *digestFromHex(v["sha256"]));
     ASSERT_TRUE(decoded) << v.dump();
     EXPECT_EQ(decoded->value, v["value"].get<std::string>()) << v.dump();
+  }
+}
+
+namespace {
+
+/// Python's `format % args` for the messages of tests/logs/cache_messages.json,
+/// with sample values chosen by what precedes each placeholder.
+std::string formatMessage(const std::string &format, const std::string &name,
+                          const std::string &key) {
+  std::string out;
+  int ints = 0, floats = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out += format[i];
+      continue;
+    }
+    std::string conv = format.substr(i, format.compare(i, 4, "%.2f") == 0 ? 4 : 2);
+    i += conv.size() - 1;
+    auto after = [&](const char *s) {
+      return out.size() >= std::strlen(s) &&
+             out.compare(out.size() - std::strlen(s), std::strlen(s), s) == 0;
+    };
+    if (conv == "%r")
+      out += "'" + key + "'";
+    else if (conv == "%d")
+      out += ints++ ? "5000" : "1234";
+    else if (conv == "%.2f")
+      out += floats++ ? "0.25" : "1.00";
+    else if (after("key "))
+      out += key;
+    else if (after(" at ") || after(" at '"))
+      out += "/c/x";
+    else if (after(": "))
+      out += "some error";
+    else
+      out += name;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(LogReader, EveryCacheMessageOfEveryReleaseIsRead) {
+  Json doc = loadJson("tests/logs/cache_messages.json");
+  ASSERT_GE(doc["messages"].size(), 20u);
+  std::string key = keyOf("jit_f", "add_1x1");
+  std::string trace = withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:");
+  std::string miss = "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS for "
+                     "'jit_f' with key '" + key + "'\n";
+  for (const auto &m : doc["messages"]) {
+    std::string kind = m["kind"], format = m["format"];
+    SCOPED_TRACE(format);
+    std::string line = m["level"].get<std::string>().substr(0, 7) + ":" +
+                       m["logger"].get<std::string>() + ":" +
+                       formatMessage(format, "jit_f", key) + "\n";
+    bool needsMiss = kind.rfind("not-written", 0) == 0 || kind == "attempted" ||
+                     kind == "written" || kind == "write-failed";
+    LogSummary s = readLog(trace + (needsMiss ? miss : "") + line);
+    EXPECT_TRUE(s.problems.empty()) << s.problems.front();
+    ASSERT_EQ(s.programs.size(), 1u);
+    const LoggedProgram &p = s.programs[0];
+    const WriteOutcome &w = p.write;
+    if (kind == "miss" || kind == "hit") {
+      EXPECT_EQ(p.lookup, kind == "hit" ? Lookup::Hit : Lookup::Miss);
+      EXPECT_EQ(p.name, "jit_f");
+    } else if (kind == "not-written-compile-time") {
+      EXPECT_EQ(w.reason, NotWrittenReason::CompileTime);
+      EXPECT_DOUBLE_EQ(w.minCompileSeconds, 1.0);
+      EXPECT_DOUBLE_EQ(w.compileSeconds, 0.25);
+    } else if (kind == "not-written-callbacks") {
+      EXPECT_EQ(w.reason, NotWrittenReason::HostCallbacks);
+    } else if (kind == "not-written-process") {
+      EXPECT_EQ(w.reason, NotWrittenReason::NotProcessZero);
+    } else if (kind == "not-written-size") {
+      EXPECT_EQ(w.reason, NotWrittenReason::EntrySize);
+      EXPECT_EQ(w.entryBytes, 1234);
+      EXPECT_EQ(w.minEntryBytes, 5000);
+    } else if (kind == "not-written-disabled") {
+      EXPECT_EQ(w.reason, NotWrittenReason::CacheDisabled);
+    } else if (kind == "attempted") {
+      EXPECT_EQ(w.state, WriteState::Attempted);
+    } else if (kind == "written") {
+      EXPECT_EQ(w.state, WriteState::Written);
+    } else if (kind == "write-failed") {
+      EXPECT_EQ(w.state, WriteState::Failed);
+      EXPECT_EQ(w.error, "some error");
+    } else if (kind == "cache-dir") {
+      EXPECT_EQ(s.cacheDirs, std::vector<std::string>{"/c/x"});
+    } else if (kind == "cache-disabled") {
+      EXPECT_TRUE(s.cacheDisabled);
+    } else if (kind == "cache-init-failed") {
+      EXPECT_TRUE(s.cacheInitFailed);
+    } else if (kind == "kernel-cache") {
+      EXPECT_EQ(s.kernelCaches, std::vector<std::string>{"/c/x"});
+    } else if (kind == "autotune-cache") {
+      EXPECT_EQ(s.autotuneCaches, std::vector<std::string>{"/c/x"});
+    } else if (kind == "key-error") {
+      EXPECT_EQ(s.keyErrors, 1u);
+      EXPECT_EQ(s.firstKeyError, "some error");
+    } else {
+      ASSERT_EQ(kind, "skip");
+      EXPECT_EQ(p.lookup, Lookup::Unknown);
+      EXPECT_EQ(w.state, WriteState::Unknown);
+    }
+    if (needsMiss && kind != "attempted" && kind != "written" && kind != "write-failed")
+      EXPECT_EQ(w.state, WriteState::NotWritten);
   }
 }
