@@ -9,6 +9,7 @@
 #include "cachekey/Computation.h"
 #include "cachekey/Diff.h"
 #include "cachekey/Key.h"
+#include "cachekey/LogCompare.h"
 #include "cachekey/Permalink.h"
 #include "cachekey/ProfileInfo.h"
 #include "cachekey/Trace.h"
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 
 using namespace cachekey;
 
@@ -175,11 +177,52 @@ std::string compareScenarios(const std::string &a, const std::string &b) {
   return dump(j);
 }
 
-/// Pairs two pasted JAX logs entry by entry (comparisonToJson) or says what
-/// is missing.
-std::string compareLogsJson(const std::string &a, const std::string &b) {
-  auto c = compareLogs(a, b);
-  return c ? dump(comparisonToJson(*c)) : errorText(c.error());
+/// Compares two pasted JAX logs named `nameA` and `nameB`
+/// (logComparisonToJson), or says what is missing.
+std::string compareLogsJson(const std::string &a, const std::string &b,
+                            const std::string &nameA, const std::string &nameB) {
+  auto c = compareLogs(a, b, nameA, nameB);
+  return c ? dump(logComparisonToJson(*c)) : errorText(c.error());
+}
+
+/// Log readers for files read in chunks (a dropped file of any size): open
+/// one per file, feed it text, then compare two; comparing closes both.
+std::map<int, std::unique_ptr<LogReader>> &logReaders() {
+  static std::map<int, std::unique_ptr<LogReader>> readers;
+  return readers;
+}
+
+/// {"reader": id} for a new reader of a log called `name`.
+std::string openLogReader(const std::string &name) {
+  static int next = 1;
+  // A page that never finishes its readers must not grow without bound.
+  while (logReaders().size() >= 8)
+    logReaders().erase(logReaders().begin());
+  logReaders()[next] = std::make_unique<LogReader>(name);
+  return dump(Json{{"reader", next++}});
+}
+
+/// Reads the complete lines of `chunk` ({"ok": true}, or an error for an
+/// unknown reader).
+std::string feedLogReader(int id, const std::string &chunk) {
+  auto it = logReaders().find(id);
+  if (it == logReaders().end())
+    return errorText(Error{"log reader", "no open log reader " + std::to_string(id)});
+  it->second->feed(chunk);
+  return dump(Json{{"ok", true}});
+}
+
+/// Ends both readers and compares their logs (logComparisonToJson).
+std::string compareLogReaders(int idA, int idB) {
+  auto &readers = logReaders();
+  auto a = readers.find(idA), b = readers.find(idB);
+  if (a == readers.end() || b == readers.end() || idA == idB)
+    return errorText(Error{"log reader", "compare two different open log readers"});
+  LogSummary la = a->second->finish(), lb = b->second->finish();
+  readers.erase(idA);
+  readers.erase(idB);
+  auto c = compareLogSummaries(std::move(la), std::move(lb));
+  return c ? dump(logComparisonToJson(*c)) : errorText(c.error());
 }
 
 /// {"fragment", "length", "too_long"}: the permalink fragment for compact
@@ -229,6 +272,9 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("resolveScenario", &resolveScenario);
   emscripten::function("compareScenarios", &compareScenarios);
   emscripten::function("compareLogs", &compareLogsJson);
+  emscripten::function("openLogReader", &openLogReader);
+  emscripten::function("feedLogReader", &feedLogReader);
+  emscripten::function("compareLogReaders", &compareLogReaders);
   emscripten::function("encodePermalink", &encodePermalinkJson);
   emscripten::function("decodePermalink", &decodePermalinkJson);
 }

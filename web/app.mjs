@@ -8,7 +8,7 @@ import { patchValue, scenarioOf, splitScenario, describePatch, clone, abbrev } f
 import { buildEntries, renderEntries, liveProducers } from './entries.mjs';
 import { setupControls, syncControls, renderControlNotes, mlirReady, mlirFailed } from './controls.mjs';
 import { renderFlags } from './flags.mjs';
-import { traceText, compareLogsUi } from './logs.mjs';
+import { traceText, compareLogsUi, setupLogInputs, clearLogs, setLogFile } from './logs.mjs';
 import { renderCases, renderQuestions } from './extras.mjs';
 
 const DEFAULT_PRESET = 'add_1x1';
@@ -497,6 +497,8 @@ ctx.openEditor = async () => {
 // ------------------------------------------------------------------ logs
 ctx.loadExampleLogs = (focus) => {
   const log = (id) => ((ctx.fixtures[id] && ctx.fixtures[id].capture && ctx.fixtures[id].capture.debug_log_formatted) || []).join('\n');
+  setLogFile(E.logs, 'a', null);
+  setLogFile(E.logs, 'b', null);
   E.logs.a.value = log('add_1x1');
   E.logs.b.value = log('mul_2x2');
   compareLogsUi(ctx.engine, E.logs);
@@ -552,7 +554,12 @@ async function boot() {
       digest: $('#flags-digest'), exclCount: $('#excl-count'), exclProfile: $('#excl-profile'), exclList: $('#excl-list'),
     },
     logs: {
-      a: $('#log-a'), b: $('#log-b'), sentence: $('#logs-sentence'), error: $('#logs-error'), table: $('#logs-table'), tbody: $('#logs-tbody'),
+      root: $('#exhibit-logs'), a: $('#log-a'), b: $('#log-b'), sentence: $('#logs-sentence'), summary: $('#logs-summary'),
+      notes: $('#logs-notes'), error: $('#logs-error'), status: $('#logs-status'), table: $('#logs-table'), tbody: $('#logs-tbody'),
+      pairCaption: $('#logs-pair'), programs: $('#logs-programs'), programsBody: $('#logs-programs-tbody'),
+      programsCaption: $('#logs-programs-caption'),
+      file: { a: $('#log-file-a'), b: $('#log-file-b') }, fileName: { a: $('#log-file-a-name'), b: $('#log-file-b-name') },
+      drop: { a: $('#log-drop-a'), b: $('#log-drop-b') },
     },
   });
   const postHeight = embed !== null ? setupEmbed() : null;
@@ -608,10 +615,11 @@ async function boot() {
   $('#upload-scenario').addEventListener('change', (e) => { uploadScenario(e.target.files[0]); e.target.value = ''; });
   $('#logs-compare').addEventListener('click', () => compareLogsUi(ctx.engine, E.logs));
   $('#logs-example').addEventListener('click', () => ctx.loadExampleLogs(false));
-  $('#logs-clear').addEventListener('click', () => {
-    E.logs.a.value = '';
-    E.logs.b.value = '';
-    for (const n of [E.logs.sentence, E.logs.error, E.logs.table]) n.hidden = true;
+  $('#logs-clear').addEventListener('click', () => clearLogs(E.logs));
+  // A chosen or dropped file compares at once when the other side is there.
+  setupLogInputs(E.logs, () => {
+    const ready = (side) => E.logs.file[side].files.length || E.logs[side].value.trim() || E.logs.fileName[side].textContent;
+    if (ready('a') && ready('b')) compareLogsUi(ctx.engine, E.logs);
   });
   window.addEventListener('hashchange', () => { applyHash(); });
   // In-page links scroll and move focus without replacing the scenario link

@@ -151,9 +151,62 @@ export class CacheKeyEngine {
     return this.call('compareScenarios', asText(a), asText(b));
   }
 
-  /** Compares two pasted JAX DEBUG logs entry by entry. */
-  compareLogs(logA, logB) {
-    return this.call('compareLogs', String(logA), String(logB));
+  /**
+   * Compares two runs' JAX logs held as text: programs paired by name, the
+   * root cause of the first pair whose keys differ, every program's outcome
+   * and a summary line (LogCompare.h, logComparisonToJson).
+   */
+  compareLogs(logA, logB, nameA = 'log A', nameB = 'log B') {
+    return this.call('compareLogs', String(logA), String(logB), String(nameA), String(nameB));
+  }
+
+  /**
+   * Like compareLogs, for logs of any size: each source is a Blob (a dropped
+   * File) or a string, with a name. Files are streamed into the engine's log
+   * reader in chunks as they are read; neither side is held whole in memory.
+   * Resolves to the same result object (or {error}).
+   * @param {{source: Blob|string, name: string}} a
+   * @param {{source: Blob|string, name: string}} b
+   */
+  async compareLogSources(a, b) {
+    const ids = [];
+    for (const side of [a, b]) {
+      const r = this.call('openLogReader', String(side.name));
+      if (r.error) return r;
+      ids.push(r.reader);
+    }
+    for (const [i, side] of [a, b].entries()) {
+      const e = await this.feedLog(ids[i], side.source);
+      if (e) return e;
+    }
+    return this.call('compareLogReaders', ids[0], ids[1]);
+  }
+
+  /** Feeds one source to an open log reader; an {error} or undefined. */
+  async feedLog(id, source) {
+    const feed = (text) => {
+      const r = this.call('feedLogReader', id, text);
+      return r.error ? r : undefined;
+    };
+    if (typeof source === 'string') {
+      for (let i = 0; i < source.length; i += 1 << 20) {
+        const e = feed(source.slice(i, i + (1 << 20)));
+        if (e) return e;
+      }
+      return undefined;
+    }
+    // UTF-8 decoded as a stream: a character split between chunks is kept
+    // for the next one.
+    const reader = source.stream().pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return undefined;
+      const e = feed(value);
+      if (e) {
+        reader.cancel();
+        return e;
+      }
+    }
   }
 
   /** {fragment, length, too_long, max_length} */

@@ -100,7 +100,13 @@ export function renderEntries(list, cmp, { full, animate }) {
     const n = i + 1;
     const ea = a.entries[i];
     const eb = b.entries[i];
-    const role = c.cause === n ? 'cause' : (cons.has(n) || (c.cause > 0 && n > c.cause) ? 'consequence' : 'same');
+    // The engine's roles; an entry that moved with the cause or for another
+    // reason shows as a consequence with the "also changed" note.
+    const engineRole = c.roles ? c.roles[i] : null;
+    const role = engineRole === 'cause' ? 'cause' : engineRole && engineRole !== 'same' ? 'consequence'
+      : engineRole === 'same' ? 'same'
+        : c.cause === n ? 'cause' : (cons.has(n) || (c.cause > 0 && n > c.cause) ? 'consequence' : 'same');
+    if (engineRole === 'with cause') also.add(n);
     setAttr(r.li, 'data-role', role);
     // Entry 3 does not exist before jax 0.6.0: the row says so.
     setAttr(r.li, 'data-hashed', String(eb.hashed !== false));
@@ -126,6 +132,9 @@ export function renderEntries(list, cmp, { full, animate }) {
     setDigest(r.ra, ea.running, full, ea.running !== eb.running);
     setDigest(r.rb, eb.running, full, ea.running !== eb.running);
     r.also.hidden = !(also.has(n) && role !== 'cause');
+    setText(r.also, engineRole === 'with cause'
+      ? 'Its own digest differs too, moved by the same change as the cause.'
+      : 'Its own digest differs too: another ingredient moved as well.');
     r.li.toggleAttribute('data-own-changed', bytesDiffer);
     if (n === 6) r.standIn.hidden = !(b.accelerator && b.accelerator.stand_in);
     if (n === 1) renderLive(r, cmp);

@@ -122,7 +122,7 @@ export function renderQuestions(ctx, root) {
     const r = ctx.engine.compareLogs(log('add_1x1'), log('mul_2x2'));
     items.push(['debug', 'How do I find out why I got a cache miss?', [
       'Turn on the key\u2019s logger before compiling: logging.getLogger("jax._src.cache_key").setLevel(logging.DEBUG) (with a handler, for example logging.basicConfig()). For every key, JAX then logs each entry\u2019s own digest and the running digest after it, 16 lines in entry order, plus one line per XLA flag. Capture these lines from the run that wrote the cache and from the run that missed it.',
-      'Compare the two logs line by line. The first entry whose own digest differs names the ingredient that moved; every running digest after it differs only as a consequence. The “Paste two logs” panel does the pairing for you. Setting jax_explain_cache_misses also makes JAX log each miss with its key.',
+      'Compare the two logs line by line. The first entry whose own digest differs names the ingredient that moved; every running digest after it differs only as a consequence. The log reader below does this for whole logs: it pairs the programs by name, names the one cause, and says why each program hit or missed (set jax._src.compiler to DEBUG too, for the hits, misses and writes). Setting jax_explain_cache_misses also makes JAX log each miss with its key.',
     ], el('div', { class: 'mini' },
       el('p', { class: 'mini-label' }, 'Live: two real captured logs (add_1x1 and mul_2x2)'),
       el('p', { class: 'hint' }, r.error ? r.error.message : r.sentence)),

@@ -1,6 +1,8 @@
-// Exhibit 4: the trace of the current scenario, and two pasted logs paired
-// entry by entry. Pasted text is hostile: it is only matched with regular
-// expressions and shown as text; the engine decides what moved.
+// Exhibit 4: the trace of the current scenario, and two runs' logs compared.
+// Logs are hostile input and may be large: pasted text or dropped files go
+// to the engine as they are (files streamed in chunks); the engine reads,
+// pairs and explains them (LogCompare.h), and this file only renders its
+// result, as text.
 import { el, put, setText } from './dom.mjs';
 import { ENTRY_NAMES } from './data.mjs';
 import { abbrev } from './state.mjs';
@@ -12,57 +14,148 @@ export function traceText(lines, withPrefix) {
   return lines.map((l) => (l.startsWith('get (') ? PREFIX.info : PREFIX.debug) + l).join('\n');
 }
 
-const OWN = /get_cache_key hash of serialized (.+?): ([0-9a-f]{64})\b/;
-const RUN = /get_cache_key hash after serializing (.+?): ([0-9a-f]{64})\b/;
+const MAX_PASTE = 4 << 20; // 4 MiB per pasted log: larger logs are opened as files
 
-/** The first digest of each entry found in a log (display only). */
-export function digestsOf(text) {
-  const own = {};
-  const run = {};
-  for (const line of String(text).split(/\r?\n/)) {
-    let m = OWN.exec(line);
-    if (m && !(m[1] in own)) own[m[1]] = m[2];
-    m = RUN.exec(line);
-    if (m && !(m[1] in run)) run[m[1]] = m[2];
-  }
-  return ENTRY_NAMES.map((n) => ({ own: own[n] || '', run: run[n] || '' }));
+/** Which log each side uses: a chosen or dropped file, else the textarea. */
+export const logFiles = { a: null, b: null };
+
+function sourceOf(ui, side) {
+  const f = logFiles[side];
+  return f ? { source: f, name: f.name || `run ${side.toUpperCase()}` } : { source: ui[side].value, name: `run ${side.toUpperCase()}` };
 }
 
-const MAX_LOG = 4 << 20; // 4 MiB per log: more is not a cache-key log
+function sizeText(n) {
+  return n < 1024 ? `${n} bytes` : n < 1 << 20 ? `${(n / 1024).toFixed(0)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`;
+}
 
-export function compareLogsUi(engine, ui) {
-  const a = ui.a.value;
-  const b = ui.b.value;
-  ui.sentence.hidden = true;
-  ui.error.hidden = true;
-  ui.table.hidden = true;
-  if (a.length > MAX_LOG || b.length > MAX_LOG) {
-    ui.error.hidden = false;
-    setText(ui.error, 'A log is larger than 4 MiB; paste only the lines of logger jax._src.cache_key.');
-    return;
-  }
-  const r = engine.compareLogs(a, b);
+/** Uses `file` for `side` ('a' or 'b'), or the textarea again when null. */
+export function setLogFile(ui, side, file) {
+  logFiles[side] = file || null;
+  setText(ui.fileName[side], file ? `Using the file ${file.name} (${sizeText(file.size)}); type in the box to use text instead.` : '');
+}
+
+function hideResult(ui) {
+  for (const n of [ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs]) n.hidden = true;
+}
+
+function showError(ui, e) {
+  ui.error.hidden = false;
+  setText(ui.error, `${e.path}: ${e.message}`);
+}
+
+const roleClass = (role) => String(role).replace(/ /g, '-');
+
+function pairCell(x, y) {
+  const differs = x !== y;
+  return el('span', { class: 'pair' },
+    el('code', { title: x || 'not logged', class: differs ? 'differs' : '' }, x ? abbrev(x, 12) : '\u2014'), ' / ',
+    el('code', { title: y || 'not logged', class: differs ? 'differs' : '' }, y ? abbrev(y, 12) : '\u2014'));
+}
+
+function renderPrograms(ui, r) {
+  const [la, lb] = r.logs;
+  setText(ui.programsCaption, `Programs, paired by ${r.paired_by}: ${la.name} (A) and ${lb.name} (B)`);
+  put(ui.programsBody, ...r.pairs.map((p, i) => el('tr', { 'data-testid': `log-program-${i}`, 'data-keys': p.keys, 'data-in': p.in, class: 'keys-' + p.keys },
+    el('th', { scope: 'row' }, p.label),
+    el('td', null, p.verdict),
+    el('td', null, p.outcome_a || '\u2014'),
+    el('td', null, p.outcome_b || '\u2014'))));
+  ui.programs.hidden = r.pairs.length === 0;
+}
+
+function renderEntries(ui, r) {
+  const x = r.explained;
+  if (!x) return;
+  setText(ui.pairCaption, r.cause ? `Entries of ${x.label}, the pair the sentence names (A / B)` : `Entries of ${x.label}, the first pair (its keys are equal; A / B)`);
+  const decoded = new Map((x.decoded || []).map((d) => [d.entry, d]));
+  put(ui.tbody, ...ENTRY_NAMES.map((name, i) => {
+    const n = i + 1;
+    const role = (r.roles && r.roles[i]) || 'same';
+    const d = decoded.get(n);
+    const value = d && (d.a || d.b) ? (d.a === d.b ? d.a : `${d.a || 'unknown'} \u2192 ${d.b || 'unknown'}`) : '';
+    return el('tr', { class: 'role-row-' + roleClass(role), 'data-testid': `log-row-${n}`, 'data-role': role },
+      el('td', null, String(n)), el('td', null, name),
+      el('td', null, pairCell(x.a.own[i], x.b.own[i])), el('td', null, pairCell(x.a.running[i], x.b.running[i])),
+      el('td', { 'data-testid': `log-value-${n}` }, value),
+      el('td', null, el('span', { class: 'badge role-' + roleClass(role) }, role)));
+  }));
+  ui.table.hidden = false;
+}
+
+/** Shows an engine result (logComparisonToJson) or its error. */
+export function renderLogComparison(ui, r) {
+  hideResult(ui);
   if (!r || r.error) {
-    ui.error.hidden = false;
-    const e = (r && r.error) || { path: 'logs', message: 'no answer from the engine' };
-    setText(ui.error, `${e.path}: ${e.message}`);
+    showError(ui, (r && r.error) || { path: 'logs', message: 'no answer from the engine' });
     return;
   }
   ui.sentence.hidden = false;
   setText(ui.sentence, r.sentence);
-  const da = digestsOf(a);
-  const db = digestsOf(b);
-  const cons = new Set(r.consequences || []);
-  put(ui.tbody, ...ENTRY_NAMES.map((name, i) => {
-    const n = i + 1;
-    const role = r.cause === n ? 'cause' : (cons.has(n) ? 'consequence' : 'same');
-    const pair = (x, y) => el('span', { class: 'pair' },
-      el('code', { title: x, class: x !== y ? 'differs' : '' }, abbrev(x, 12)), ' / ',
-      el('code', { title: y, class: x !== y ? 'differs' : '' }, abbrev(y, 12)));
-    return el('tr', { class: 'role-row-' + role, 'data-testid': `log-row-${n}`, 'data-role': role },
-      el('td', null, String(n)), el('td', null, name),
-      el('td', null, pair(da[i].own, db[i].own)), el('td', null, pair(da[i].run, db[i].run)),
-      el('td', null, el('span', { class: 'badge role-' + role }, role)));
-  }));
-  ui.table.hidden = false;
+  ui.summary.hidden = false;
+  setText(ui.summary, r.summary);
+  put(ui.notes, ...(r.notes || []).map((n) => el('li', null, n)));
+  ui.notes.hidden = !(r.notes || []).length;
+  renderPrograms(ui, r);
+  renderEntries(ui, r);
+}
+
+/** Compares the two logs (files or pasted text) and renders the result. */
+export async function compareLogsUi(engine, ui) {
+  hideResult(ui);
+  for (const side of ['a', 'b']) {
+    if (!logFiles[side] && ui[side].value.length > MAX_PASTE) {
+      showError(ui, { path: `run ${side.toUpperCase()}`, message: 'more than 4 MiB of pasted text; open or drop the log file instead (files of any size are read in chunks)' });
+      return;
+    }
+  }
+  ui.root.setAttribute('data-busy', 'true');
+  setText(ui.status, 'Reading the logs\u2026');
+  try {
+    renderLogComparison(ui, await engine.compareLogSources(sourceOf(ui, 'a'), sourceOf(ui, 'b')));
+  } catch (e) {
+    renderLogComparison(ui, { error: { path: 'logs', message: 'the log could not be read: ' + (e && e.message ? e.message : e) } });
+  } finally {
+    setText(ui.status, '');
+    ui.root.removeAttribute('data-busy');
+  }
+}
+
+/** File inputs and drop targets for both sides. */
+export function setupLogInputs(ui, onChange) {
+  for (const side of ['a', 'b']) {
+    ui.file[side].addEventListener('change', (e) => {
+      setLogFile(ui, side, e.target.files[0]);
+      onChange();
+    });
+    ui[side].addEventListener('input', () => {
+      if (logFiles[side]) {
+        setLogFile(ui, side, null);
+        ui.file[side].value = '';
+      }
+    });
+    const zone = ui.drop[side];
+    zone.addEventListener('dragover', (e) => {
+      e.preventDefault();
+      zone.classList.add('dragging');
+    });
+    zone.addEventListener('dragleave', () => zone.classList.remove('dragging'));
+    zone.addEventListener('drop', (e) => {
+      e.preventDefault();
+      zone.classList.remove('dragging');
+      const file = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+      if (!file) return;
+      setLogFile(ui, side, file);
+      onChange();
+    });
+  }
+}
+
+/** Clears both sides and the result. */
+export function clearLogs(ui) {
+  for (const side of ['a', 'b']) {
+    ui[side].value = '';
+    ui.file[side].value = '';
+    setLogFile(ui, side, null);
+  }
+  hideResult(ui);
 }

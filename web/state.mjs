@@ -86,6 +86,7 @@ export function splitScenario(doc) {
 export function describePatch(patch) {
   const text = JSON.stringify(patch, (k, v) => {
     if (typeof v === 'string' && v.length > 48) return v.slice(0, 20) + `\u2026(${v.length} chars)`;
+    if (Array.isArray(v) && v.length > 3) return `\u2026(${v.length} items)`;
     return v;
   });
   return text.length > 400 ? text.slice(0, 400) + '\u2026' : text;

@@ -12,10 +12,6 @@ namespace cachekey {
 
 namespace {
 
-std::string entryLabel(int index) {
-  return "entry " + std::to_string(index) + " (" + kEntryNames[index - 1] + ")";
-}
-
 std::vector<std::string> splitFeatures(const std::string &s) {
   std::vector<std::string> out;
   size_t start = 0;

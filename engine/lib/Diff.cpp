@@ -4,14 +4,17 @@
 #include "cachekey/PyText.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <iterator>
 #include <map>
 
 namespace cachekey {
 
-namespace {
 std::string entryLabel(int index) {
   return "entry " + std::to_string(index) + " (" + kEntryNames[index - 1] + ")";
 }
+
+namespace {
 
 std::string rangeText(const std::vector<int> &xs) {
   if (xs.empty())
@@ -39,30 +42,86 @@ std::string capitalised(std::string s) {
 }
 } // namespace
 
+const char *Comparison::role(int index) const {
+  auto has = [index](const std::vector<int> &xs) {
+    return std::find(xs.begin(), xs.end(), index) != xs.end();
+  };
+  if (cause != 0 && index == cause)
+    return "cause";
+  if (has(withCause))
+    return "with cause";
+  if (has(alsoChanged))
+    return "also changed";
+  if (has(consequences))
+    return "consequence";
+  return "same";
+}
+
+std::string shortenedChange(const std::string &change, size_t max) {
+  const std::string arrow = " \u2192 ";
+  size_t at = change.find(arrow);
+  if (at == std::string::npos)
+    return shortened(change, max);
+  return shortened(change.substr(0, at), max) + arrow +
+         shortened(change.substr(at + arrow.size()), max);
+}
+
+std::string shortened(const std::string &text, size_t max) {
+  if (text.size() <= max)
+    return text;
+  // Cut at a character boundary (UTF-8 continuation bytes are 10xxxxxx).
+  size_t cut = max > 20 ? max - 20 : max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
+    --cut;
+  return text.substr(0, cut) + "\u2026 (" + std::to_string(text.size()) +
+         " chars)";
+}
+
 void writeSentence(Comparison &c) {
   if (c.cause == 0) {
     c.sentence = "Nothing moved: every entry's own digest is the same, so the "
                  "hashes are equal.";
-    return;
+  } else {
+    std::string s = "The cause is " + entryLabel(c.cause);
+    if (!c.details.empty()) {
+      s += ": ";
+      for (size_t i = 0; i < c.details.size() && i < 4; ++i)
+        s += (i ? "; " : "") + c.details[i];
+      if (c.details.size() > 4)
+        s += "; and " + std::to_string(c.details.size() - 4) + " more";
+    }
+    s += ".";
+    if (!c.linkReason.empty())
+      s += " " + c.linkReason;
+    if (!c.consequences.empty())
+      s += " " + capitalised(rangeText(c.consequences)) +
+           (c.consequences.size() == 1
+                ? " differs only as a consequence: its own digest is "
+                  "unchanged, but the running digest carries the change."
+                : " differ only as a consequence: their own digests are "
+                  "unchanged, but the running digest carries the change.");
+    if (!c.alsoChanged.empty()) {
+      // Each other detail names its entry ("entry 5 (compile_options): …").
+      s += " Another ingredient moved too: ";
+      if (c.otherDetails.empty())
+        for (size_t i = 0; i < c.alsoChanged.size(); ++i)
+          s += (i ? ", " : "") + entryLabel(c.alsoChanged[i]);
+      for (size_t i = 0; i < c.otherDetails.size() && i < 4; ++i)
+        s += (i ? "; " : "") + c.otherDetails[i];
+      if (c.otherDetails.size() > 4)
+        s += "; and " + std::to_string(c.otherDetails.size() - 4) + " more";
+      s += ".";
+    }
+    c.sentence = s;
   }
-  std::string s = "The cause is " + entryLabel(c.cause);
-  if (!c.details.empty()) {
-    s += ": ";
-    for (size_t i = 0; i < c.details.size() && i < 4; ++i)
-      s += (i ? "; " : "") + c.details[i];
-    if (c.details.size() > 4)
-      s += "; and " + std::to_string(c.details.size() - 4) + " more";
+  if (!c.unhashed.empty()) {
+    c.sentence += " Not hashed, so not a cause: ";
+    for (size_t i = 0; i < c.unhashed.size() && i < 4; ++i)
+      c.sentence += (i ? "; " : "") + c.unhashed[i];
+    if (c.unhashed.size() > 4)
+      c.sentence += "; and " + std::to_string(c.unhashed.size() - 4) + " more";
+    c.sentence += ".";
   }
-  s += ".";
-  if (!c.consequences.empty())
-    s += " " + capitalised(rangeText(c.consequences)) +
-         " differ only as a consequence: their own digests are unchanged, "
-         "but the running digest carries the change.";
-  if (!c.alsoChanged.empty())
-    s += " Another ingredient moved too: " + rangeText(c.alsoChanged) +
-         (c.alsoChanged.size() == 1 ? " has" : " have") +
-         " a different own digest.";
-  c.sentence = s;
 }
 
 std::vector<std::string> describeFlagChange(
@@ -90,18 +149,183 @@ std::vector<std::string> describeFlagChange(
     for (size_t i = 0; i < removed.size() && !paired; ++i) {
       if (!usedRemoved[i] && flagName(removed[i]) == flagName(add)) {
         usedRemoved[i] = paired = true;
-        out.push_back("flag " + add + " replaced " + removed[i]);
+        out.push_back("flag " + shortened(add) + " replaced " +
+                      shortened(removed[i]));
       }
     }
     if (!paired)
-      out.push_back("added flag " + add);
+      out.push_back("added flag " + shortened(add));
   }
   for (size_t i = 0; i < removed.size(); ++i)
     if (!usedRemoved[i])
-      out.push_back("removed flag " + removed[i]);
+      out.push_back("removed flag " + shortened(removed[i]));
   if (out.empty())
     out.push_back("the kept flags are the same but are fed in a different "
                   "grouping");
+  return out;
+}
+
+void changedFlagNames(const std::vector<std::pair<bool, std::string>> &a,
+                      const std::vector<std::pair<bool, std::string>> &b,
+                      std::vector<std::string> &kept,
+                      std::vector<std::string> &excluded) {
+  std::map<std::pair<bool, std::string>, int> count;
+  for (const auto &f : a)
+    count[f]--;
+  for (const auto &f : b)
+    count[f]++;
+  for (const auto &kv : count) {
+    if (kv.second == 0)
+      continue;
+    auto &list = kv.first.first ? kept : excluded;
+    std::string name = bareFlagName(kv.first.second);
+    if (std::find(list.begin(), list.end(), name) == list.end())
+      list.push_back(name);
+  }
+}
+
+namespace {
+
+/// "+a,+b,-c" → the names enabled with '+'.
+std::vector<std::string> enabledFeatures(const std::string &features) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= features.size()) {
+    size_t end = features.find(',', start);
+    if (end == std::string::npos)
+      end = features.size();
+    std::string f = features.substr(start, end - start);
+    if (!f.empty() && f[0] == '+')
+      out.push_back(f.substr(1));
+    start = end + 1;
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// At most `max` names, then "and N more".
+std::string someNames(const std::vector<std::string> &names, size_t max = 16) {
+  std::string s;
+  for (size_t i = 0; i < names.size() && i < max; ++i)
+    s += (i ? ", " : "") + names[i];
+  if (names.size() > max)
+    s += " and " + std::to_string(names.size() - max) + " more";
+  return s;
+}
+
+std::string deviceIds(const std::vector<CpuDevice> &devices) {
+  std::vector<std::string> ids;
+  for (const auto &d : devices)
+    ids.push_back(d.processIndex == 0
+                      ? std::to_string(d.localHardwareId)
+                      : std::to_string(d.processIndex) + ":" +
+                            std::to_string(d.localHardwareId));
+  return "[" + someNames(ids, 8) + "]";
+}
+
+void describeCpu(const CpuTopology &a, const CpuTopology &b,
+                 std::vector<std::string> &out) {
+  if (a.cpu != b.cpu)
+    out.push_back("CPU model " + pyRepr(a.cpu) + " → " + pyRepr(b.cpu));
+  if (a.triple != b.triple)
+    out.push_back("target triple " + pyRepr(a.triple) + " → " +
+                  pyRepr(b.triple));
+  if (a.features != b.features) {
+    auto fa = enabledFeatures(a.features), fb = enabledFeatures(b.features);
+    std::vector<std::string> added, removed;
+    std::set_difference(fb.begin(), fb.end(), fa.begin(), fa.end(),
+                        std::back_inserter(added));
+    std::set_difference(fa.begin(), fa.end(), fb.begin(), fb.end(),
+                        std::back_inserter(removed));
+    if (!added.empty())
+      out.push_back("CPU features added: " + someNames(added));
+    if (!removed.empty())
+      out.push_back("CPU features removed: " + someNames(removed));
+    if (added.empty() && removed.empty())
+      out.push_back("CPU feature string written differently (same features "
+                    "enabled)");
+  }
+  if (a.devices.size() != b.devices.size())
+    out.push_back("devices " + std::to_string(a.devices.size()) + " → " +
+                  std::to_string(b.devices.size()) + " (ids " +
+                  deviceIds(a.devices) + " → " + deviceIds(b.devices) + ")");
+  else if (deviceIds(a.devices) != deviceIds(b.devices))
+    out.push_back("device ids " + deviceIds(a.devices) + " → " +
+                  deviceIds(b.devices));
+}
+
+void describeGpu(const GpuTopology &a, const GpuTopology &b,
+                 std::vector<std::string> &out) {
+  if (a.platformVersion != b.platformVersion)
+    out.push_back("GPU platform_version " + shortened(pyRepr(a.platformVersion)) +
+                  " → " + shortened(pyRepr(b.platformVersion)));
+  auto num = [&](const char *label, int64_t x, int64_t y) {
+    if (x != y)
+      out.push_back(std::string(label) + " " + std::to_string(x) + " → " +
+                    std::to_string(y));
+  };
+  num("num_partitions", a.numPartitions, b.numPartitions);
+  num("num_hosts_per_partition", a.numHostsPerPartition, b.numHostsPerPartition);
+  num("num_devices_per_host", a.numDevicesPerHost, b.numDevicesPerHost);
+  if (a.numDevicesPerProcess != b.numDevicesPerProcess)
+    out.push_back(
+        "num_devices_per_process " +
+        (a.numDevicesPerProcess ? std::to_string(*a.numDevicesPerProcess)
+                                : std::string("unset")) +
+        " → " +
+        (b.numDevicesPerProcess ? std::to_string(*b.numDevicesPerProcess)
+                                : std::string("unset")));
+}
+
+const char *specKind(const AcceleratorSpec &s) {
+  static const char *kinds[] = {"a supplied fingerprint", "a CPU topology",
+                                "a GPU topology", "the device_kind fallback"};
+  return kinds[s.index()];
+}
+
+std::string fingerprintHex(const AcceleratorEntry &e) {
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(*e.fingerprint));
+  return std::string(hex) + (e.standIn ? " (stand-in)" : "");
+}
+
+} // namespace
+
+std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &a,
+                                                   const AcceleratorEntry &b) {
+  std::vector<std::string> out;
+  if (a.spec.index() != b.spec.index()) {
+    out.push_back(std::string(specKind(a.spec)) + " → " + specKind(b.spec));
+  } else if (auto *ca = std::get_if<CpuTopology>(&a.spec)) {
+    describeCpu(*ca, std::get<CpuTopology>(b.spec), out);
+  } else if (auto *ga = std::get_if<GpuTopology>(&a.spec)) {
+    describeGpu(*ga, std::get<GpuTopology>(b.spec), out);
+  } else if (auto *ka = std::get_if<DeviceKinds>(&a.spec)) {
+    const auto &kb = std::get<DeviceKinds>(b.spec);
+    std::vector<std::string> ra, rb;
+    for (const auto &k : ka->kinds)
+      ra.push_back(pyRepr(k));
+    for (const auto &k : kb.kinds)
+      rb.push_back(pyRepr(k));
+    out.push_back("device kinds (" + std::to_string(ra.size()) + " → " +
+                  std::to_string(rb.size()) + " devices) [" +
+                  shortened(someNames(ra, 4)) + "] → [" +
+                  shortened(someNames(rb, 4)) + "]");
+  }
+  // The fingerprint is what the key hashes, but it says nothing to a
+  // reader: it comes last, as detail.
+  if (a.fingerprint && b.fingerprint) {
+    if (*a.fingerprint != *b.fingerprint || a.standIn != b.standIn)
+      out.push_back("topology fingerprint " + fingerprintHex(a) + " → " +
+                    fingerprintHex(b));
+  } else if (a.fingerprint) {
+    out.push_back("topology fingerprint " + fingerprintHex(a) +
+                  " → device_kind fallback");
+  } else if (b.fingerprint) {
+    out.push_back("device_kind fallback → topology fingerprint " +
+                  fingerprintHex(b));
+  }
   return out;
 }
 
@@ -109,6 +333,7 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
                                              const KeyResult &b, int index) {
   std::vector<std::string> out;
   const EntryResult &ea = a.entries[index - 1], &eb = b.entries[index - 1];
+  auto repr = [](const std::string &s) { return shortened(quotedPy(s)); };
   switch (index) {
   case 1: {
     size_t n = std::min(ea.bytes.size(), eb.bytes.size()), k = 0;
@@ -119,13 +344,11 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
                   std::to_string(eb.bytes.size()) +
                   " bytes, first difference at byte " + std::to_string(k) + ")");
     if (a.symName != b.symName)
-      out.push_back("sym_name " + quotedPy(a.symName) + " → " +
-                    quotedPy(b.symName));
+      out.push_back("sym_name " + repr(a.symName) + " → " + repr(b.symName));
     break;
   }
   case 2:
-    out.push_back("jaxlib version " + quotedPy(ea.bytes) + " → " +
-                  quotedPy(eb.bytes));
+    out.push_back("jaxlib version " + repr(ea.bytes) + " → " + repr(eb.bytes));
     break;
   case 3:
     if (ea.hashed != eb.hashed) {
@@ -137,8 +360,8 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
     }
     for (size_t i = 0; i < std::min(ea.parts.size(), eb.parts.size()); ++i)
       if (ea.partBytes(i) != eb.partBytes(i))
-        out.push_back(ea.parts[i].label + " " + quotedPy(ea.partBytes(i)) +
-                      " → " + quotedPy(eb.partBytes(i)));
+        out.push_back(ea.parts[i].label + " " + repr(ea.partBytes(i)) + " → " +
+                      repr(eb.partBytes(i)));
     if (out.empty())
       out.push_back("platform and platform_version feed the same bytes "
                     "joined differently");
@@ -153,38 +376,21 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
     break;
   }
   case 5:
-    out = describeCompileOptionsDiff(a.compileOptions.output,
-                                     b.compileOptions.output);
+    for (const auto &d : describeCompileOptionsDiff(a.compileOptions.output,
+                                                    b.compileOptions.output))
+      out.push_back(shortenedChange(d));
     break;
-  case 6: {
-    auto fp = [](const AcceleratorEntry &e) {
-      char hex[17];
-      std::snprintf(hex, sizeof hex, "%016llx",
-                    static_cast<unsigned long long>(*e.fingerprint));
-      return std::string(hex) + (e.standIn ? " (stand-in)" : "");
-    };
-    if (a.accelerator.fingerprint && b.accelerator.fingerprint)
-      out.push_back("topology fingerprint " + fp(a.accelerator) + " → " +
-                    fp(b.accelerator));
-    else if (a.accelerator.fingerprint)
-      out.push_back("topology fingerprint " + fp(a.accelerator) +
-                    " → device_kind fallback");
-    else if (b.accelerator.fingerprint)
-      out.push_back("device_kind fallback → topology fingerprint " +
-                    fp(b.accelerator));
-    else
-      out.push_back("device kinds changed (" +
-                    std::to_string(ea.parts.size()) + " → " +
-                    std::to_string(eb.parts.size()) + " devices)");
+  case 6:
+    out = describeAcceleratorChange(a.accelerator, b.accelerator);
+    if (out.empty())
+      out.push_back("the accelerator config feeds other bytes");
     break;
-  }
   case 7:
-    out.push_back("compression " + quotedPy(a.compression) + " → " +
-                  quotedPy(b.compression));
+    out.push_back("compression " + repr(a.compression) + " → " +
+                  repr(b.compression));
     break;
   case 8:
-    out.push_back("custom_hook " + quotedPy(ea.bytes) + " → " +
-                  quotedPy(eb.bytes));
+    out.push_back("custom_hook " + repr(ea.bytes) + " → " + repr(eb.bytes));
     break;
   }
   return out;
@@ -214,18 +420,90 @@ void noteCollisions(const KeyResult &a, const KeyResult &b,
     notes.push_back("the kept flags differ but feed the same bytes: flags are "
                     "hashed one after another with no separator");
 }
+
+/// The label of a compile-options change ("DebugOptions.x (field 9)",
+/// "env_option_overrides[\"x\"]"): what is left when the values are cut.
+std::string changeLabel(const std::string &change) {
+  size_t f = change.find(" (field ");
+  if (f != std::string::npos)
+    return change.substr(0, change.find(')', f) + 1);
+  size_t b = change.find("] ");
+  if (change.rfind("env_option_overrides[", 0) == 0 && b != std::string::npos)
+    return change.substr(0, b + 1);
+  return change.substr(0, change.find(' '));
+}
+
+/// Differing inputs that never reach the hash: excluded flags, and
+/// compile options that the cache-key edits zero or drop.
+std::vector<std::string> unhashedChanges(const KeyResult &a, const KeyResult &b,
+                                         const ChangeEvidence &evidence) {
+  std::vector<std::string> out;
+  // An excluded flag whose DebugOptions field moved in entry 5 is hashed
+  // after all (RootCause.h).
+  auto reachesEntry5 = [&](const std::string &flag) {
+    const auto &fields = *evidence.debugFields;
+    return std::find(fields.begin(), fields.end(), bareFlagName(flag)) !=
+           fields.end();
+  };
+  std::map<std::string, int> excluded;
+  for (const auto &f : a.flags)
+    if (!f.included)
+      excluded[f.flag]--;
+  for (const auto &f : b.flags)
+    if (!f.included)
+      excluded[f.flag]++;
+  for (const auto &kv : excluded)
+    if (kv.second != 0 && !reachesEntry5(kv.first))
+      out.push_back("flag " + shortened(kv.first) +
+                    (kv.second > 0 ? " added" : " removed") +
+                    " (on the exclusion list, so entry 4 skips it)");
+  auto inputs = describeCompileOptionsDiff(a.compileOptions.input,
+                                           b.compileOptions.input);
+  auto outputs = describeCompileOptionsDiff(a.compileOptions.output,
+                                            b.compileOptions.output);
+  for (const auto &change : inputs) {
+    std::string label = changeLabel(change);
+    bool hashed = false;
+    for (const auto &o : outputs)
+      hashed = hashed || changeLabel(o) == label;
+    if (!hashed)
+      out.push_back(shortened(change, 160) +
+                    (label.rfind("env_option_overrides", 0) == 0
+                         ? " (dropped before entry 5 is hashed)"
+                         : " (zeroed before entry 5 is hashed)"));
+  }
+  return out;
+}
+
+/// The names of the DebugOptions fields a compile-options diff mentions.
+std::vector<std::string> debugFieldNames(const std::vector<std::string> &changes) {
+  std::vector<std::string> names;
+  for (const auto &c : changes)
+    if (c.rfind("DebugOptions.", 0) == 0)
+      names.push_back(c.substr(13, c.find(' ') - 13));
+  return names;
+}
 } // namespace
 
 void classifyEntries(Comparison &c, const std::array<bool, kNumEntries> &own,
-                     const std::array<bool, kNumEntries> &running) {
-  for (int i = 1; i <= kNumEntries; ++i) {
-    if (own[i - 1] && c.cause == 0)
-      c.cause = i;
-    else if (own[i - 1])
-      c.alsoChanged.push_back(i);
-    else if (running[i - 1] && c.cause != 0)
-      c.consequences.push_back(i);
+                     const std::array<bool, kNumEntries> &running,
+                     const ChangeEvidence &evidence) {
+  auto groups = groupMovedEntries(own, evidence);
+  if (!groups.empty()) {
+    c.cause = groups[0].entry;
+    c.withCause = groups[0].linked;
+    std::sort(c.withCause.begin(), c.withCause.end());
+    c.linkReason = groups[0].reason;
+    for (size_t g = 1; g < groups.size(); ++g) {
+      c.alsoChanged.push_back(groups[g].entry);
+      c.alsoChanged.insert(c.alsoChanged.end(), groups[g].linked.begin(),
+                           groups[g].linked.end());
+    }
+    std::sort(c.alsoChanged.begin(), c.alsoChanged.end());
   }
+  for (int i = 1; i <= kNumEntries; ++i)
+    if (!own[i - 1] && running[i - 1])
+      c.consequences.push_back(i);
 }
 
 Comparison compareResults(const KeyResult &a, const KeyResult &b) {
@@ -236,9 +514,30 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
              a.entries[i].hashed != b.entries[i].hashed;
     running[i] = a.entries[i].running != b.entries[i].running;
   }
-  classifyEntries(c, own, running);
-  if (c.cause != 0)
+  ChangeEvidence evidence;
+  {
+    std::vector<std::pair<bool, std::string>> fa, fb;
+    for (const auto &f : a.flags)
+      fa.emplace_back(f.included, f.flag);
+    for (const auto &f : b.flags)
+      fb.emplace_back(f.included, f.flag);
+    changedFlagNames(fa, fb, evidence.keptFlags, evidence.excludedFlags);
+    evidence.debugFields = debugFieldNames(describeCompileOptionsDiff(
+        a.compileOptions.output, b.compileOptions.output));
+    if (a.profile == b.profile)
+      evidence.profile = a.profile;
+  }
+  classifyEntries(c, own, running, evidence);
+  if (c.cause != 0) {
     c.details = describeEntryChange(a, b, c.cause);
+    for (int e : c.withCause)
+      for (const auto &d : describeEntryChange(a, b, e))
+        c.details.push_back("entry " + std::to_string(e) + ": " + d);
+    for (int e : c.alsoChanged)
+      for (const auto &d : describeEntryChange(a, b, e))
+        c.otherDetails.push_back(entryLabel(e) + ": " + d);
+  }
+  c.unhashed = unhashedChanges(a, b, evidence);
   c.notes = a.notes;
   for (const auto &n : b.notes)
     if (std::find(c.notes.begin(), c.notes.end(), n) == c.notes.end())
@@ -248,25 +547,28 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
     extra.push_back(std::string("The profile changed (") +
                     profileName(a.profile) + " \u2192 " + profileName(b.profile) +
                     "): the two keys follow different versions of cache_key.py.");
+  std::vector<std::string> but;
   if (c.cause == 0) {
-    noteCollisions(a, b, c.details);
+    noteCollisions(a, b, but);
     if (a.moduleOptions != b.moduleOptions && !a.computation.live &&
         !b.computation.live)
-      c.details.push_back("the module options differ (" + a.moduleOptions +
-                          " \u2192 " + b.moduleOptions +
-                          ") but entry 1 holds bytes captured from jaxlib, "
-                          "which options cannot change; capture the module "
-                          "again with them, or give its text");
+      but.push_back("the module options differ (" + a.moduleOptions +
+                    " \u2192 " + b.moduleOptions +
+                    ") but entry 1 holds bytes captured from jaxlib, "
+                    "which options cannot change; capture the module "
+                    "again with them, or give its text");
     if (a.symName != b.symName)
-      c.details.push_back("only the module name differs (" + pyRepr(a.symName) +
-                          " \u2192 " + pyRepr(b.symName) +
-                          "): it is the key's readable prefix, not hashed");
+      but.push_back("only the module name differs (" +
+                    shortened(pyRepr(a.symName)) + " \u2192 " +
+                    shortened(pyRepr(b.symName)) +
+                    "): it is the key's readable prefix, not hashed");
   }
   writeSentence(c);
-  if (c.cause == 0 && !c.details.empty()) {
+  if (!but.empty()) {
     c.sentence += " But:";
-    for (const auto &d : c.details)
+    for (const auto &d : but)
       c.sentence += " " + d + ".";
+    c.details.insert(c.details.end(), but.begin(), but.end());
   }
   for (const auto &e : extra)
     c.sentence = e + " " + c.sentence;
@@ -277,9 +579,17 @@ Json comparisonToJson(const Comparison &c) {
   Json j;
   j["cause"] = c.cause;
   j["cause_name"] = c.cause ? kEntryNames[c.cause - 1] : "";
+  j["with_cause"] = c.withCause;
+  j["link_reason"] = c.linkReason;
   j["also_changed"] = c.alsoChanged;
   j["consequences"] = c.consequences;
+  Json roles = Json::array();
+  for (int i = 1; i <= kNumEntries; ++i)
+    roles.push_back(c.role(i));
+  j["roles"] = roles;
   j["details"] = c.details;
+  j["other_details"] = c.otherDetails;
+  j["unhashed"] = c.unhashed;
   j["sentence"] = c.sentence;
   j["notes"] = c.notes;
   return j;

@@ -70,6 +70,7 @@ Expected<AcceleratorEntry> acceleratorEntry(const Scenario &s) {
   const ProfileSpec &profile = profileSpec(s.profile);
   const bool serialize = profile.accelerator == AcceleratorRule::Serialize;
   AcceleratorEntry e;
+  e.spec = s.accelerator;
   // A rebuilt topology proto: its bytes (before 0.10.0) or their
   // fingerprint (0.10.0 and later).
   auto useProto = [&](const Bytes &proto, const std::string &what) {

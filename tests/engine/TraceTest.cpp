@@ -1,7 +1,9 @@
 // Reading pasted logs: the real formatted DEBUG logs that tools/capture
-// recorded from jax 0.10.2 are paired entry by entry.
+// recorded from jax 0.10.2 are paired entry by entry (the case logs of
+// tests/cases are CasesTest.cpp).
 #include "TestUtil.h"
 
+#include "cachekey/LogCompare.h"
 #include "cachekey/Trace.h"
 
 using namespace cachekey;
@@ -20,18 +22,18 @@ std::string capturedLog(const std::string &id) {
 TEST(Trace, RealLogsOfDifferentProgramsBlameTheComputation) {
   auto c = compareLogs(capturedLog("add_1x1"), capturedLog("mul_2x2"));
   ASSERT_TRUE(c) << c.error().str();
-  EXPECT_EQ(c->cause, 1);
-  EXPECT_EQ(c->consequences, (std::vector<int>{2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(c->comparison.cause, 1);
+  EXPECT_EQ(c->comparison.consequences, (std::vector<int>{2, 3, 4, 5, 6, 7, 8}));
   EXPECT_NE(c->sentence.find("entry 1 (computation)"), std::string::npos);
 }
 
 TEST(Trace, MovedFunctionWithMetadataBlamesTheComputation) {
   auto same = compareLogs(capturedLog("lines_a_nometa"), capturedLog("lines_b_nometa"));
   ASSERT_TRUE(same);
-  EXPECT_EQ(same->cause, 0);
+  EXPECT_EQ(same->comparison.cause, 0);
   auto moved = compareLogs(capturedLog("lines_a_meta"), capturedLog("lines_b_meta"));
   ASSERT_TRUE(moved);
-  EXPECT_EQ(moved->cause, 1);
+  EXPECT_EQ(moved->comparison.cause, 1);
 }
 
 TEST(Trace, AnyPrefixAndCrLfAreAccepted) {
@@ -45,7 +47,7 @@ TEST(Trace, AnyPrefixAndCrLfAreAccepted) {
   }
   auto c = compareLogs(log, absl);
   ASSERT_TRUE(c) << c.error().str();
-  EXPECT_EQ(c->cause, 0);
+  EXPECT_EQ(c->comparison.cause, 0);
 }
 
 TEST(Trace, EngineTraceAgainstRealLogNamesTheFlag) {
@@ -56,19 +58,30 @@ TEST(Trace, EngineTraceAgainstRealLogNamesTheFlag) {
     ours += "DEBUG:jax._src.cache_key:" + l + "\n";
   auto c = compareLogs(capturedLog("add_1x1"), ours);
   ASSERT_TRUE(c) << c.error().str();
-  EXPECT_EQ(c->cause, 4);
-  ASSERT_EQ(c->details.size(), 1u);
-  EXPECT_EQ(c->details[0], "added flag --xla_gpu_autotune_level=1");
+  EXPECT_EQ(c->comparison.cause, 4);
+  ASSERT_EQ(c->comparison.details.size(), 1u);
+  EXPECT_EQ(c->comparison.details[0], "added flag --xla_gpu_autotune_level=1");
 }
 
-TEST(Trace, TruncatedLogSaysWhatIsMissing) {
+TEST(Trace, TruncatedLogComparesWhatIsCompleteAndSaysWhatIsCut) {
   std::string log = capturedLog("add_1x1");
-  std::string cut = log.substr(0, log.find("hash of serialized compile_options"));
-  auto c = compareLogs(log, cut);
-  ASSERT_FALSE(c);
-  EXPECT_EQ(c.error().path, "log B");
-  EXPECT_NE(c.error().message.find("compile_options"), std::string::npos)
-      << c.error().message;
+  std::string two = log + log;
+  std::string cut = two.substr(0, two.rfind("hash of serialized compile_options"));
+  auto c = compareLogs(two, cut, "a.log", "b.log");
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->comparison.cause, 0);
+  ASSERT_FALSE(c->notes.empty());
+  EXPECT_NE(c->notes[0].find("b.log: the key starting at line"), std::string::npos)
+      << c->notes[0];
+  EXPECT_NE(c->notes[0].find("stops after 8 of its 16 digest lines"),
+            std::string::npos)
+      << c->notes[0];
+  // A log whose only key is cut has nothing to compare.
+  auto none = compareLogs(log, log.substr(0, log.find("hash of serialized compile_options")));
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().path, "log B");
+  EXPECT_NE(none.error().message.find("no complete key"), std::string::npos)
+      << none.error().message;
 }
 
 TEST(Trace, GarbledDigestAndEmptyLogAreReported) {
@@ -92,9 +105,10 @@ TEST(Trace, SeveralKeysPerLogArePairedInOrder) {
   std::string b = capturedLog("add_1x1") + capturedLog("mul_2x2");
   auto c = compareLogs(a, b);
   ASSERT_TRUE(c) << c.error().str();
-  EXPECT_EQ(c->cause, 1);
-  EXPECT_NE(c->sentence.find("key 2"), std::string::npos) << c->sentence;
+  EXPECT_EQ(c->comparison.cause, 1);
+  EXPECT_NE(c->sentence.find("Key 2 is the first pair"), std::string::npos)
+      << c->sentence;
   auto same = compareLogs(a, a);
   ASSERT_TRUE(same);
-  EXPECT_EQ(same->cause, 0);
+  EXPECT_EQ(same->comparison.cause, 0);
 }

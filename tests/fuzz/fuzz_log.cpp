@@ -1,5 +1,7 @@
-// Fuzzes the JAX-log reader behind "paste two logs".
-#include "cachekey/Trace.h"
+// Fuzzes the JAX-log reader and comparison behind `compare-logs` and the
+// page's log reader. The input is two logs separated by a 0x01 byte; the
+// first is also fed in chunks of varying size, which must read the same.
+#include "cachekey/LogCompare.h"
 
 using namespace cachekey;
 
@@ -8,11 +10,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t cut = text.find('\x01');
   std::string a = text.substr(0, cut);
   std::string b = cut == std::string::npos ? text : text.substr(cut + 1);
-  ParsedLog log = parseLog(a);
-  for (const auto &k : log.keys)
-    (void)singlePassFlags(k);
-  auto c = compareLogs(a, b);
-  if (c && c->sentence.empty())
+  LogReader chunked("a");
+  for (size_t i = 0, step = 1; i < a.size(); i += step, step = step * 3 % 17 + 1)
+    chunked.feed(std::string_view(a).substr(i, step));
+  LogSummary whole = readLog(a, "a"), parts = chunked.finish();
+  if (whole.programs.size() != parts.programs.size() ||
+      whole.lines != parts.lines)
     __builtin_trap();
+  auto c = compareLogs(a, b);
+  if (c) {
+    if (c->sentence.empty() || c->summary.empty())
+      __builtin_trap();
+    (void)logComparisonToJson(*c).dump(-1, ' ', false, Json::error_handler_t::replace);
+    (void)formatLogComparison(*c);
+  }
   return 0;
 }

@@ -1,15 +1,19 @@
 //===- Diff.h - Which ingredient moved --------------------------*- C++ -*-===//
 //
 // Two keys are compared the way a reader compares two DEBUG traces: the first
-// entry whose own digest differs is the cause; every running digest after it
-// differs only as a consequence. The engine also says what changed inside the
-// cause entry ("flag --xla_gpu_autotune_level=1 replaced …=0").
+// entry whose own digest differs is the cause (a moved jaxlib version comes
+// first, RootCause.h); entries that one change moves together are one cause;
+// every running digest after it differs only as a consequence. The engine also
+// says what changed inside each moved entry ("flag --xla_gpu_autotune_level=1
+// replaced …=0", "DebugOptions.xla_dump_to (field 109) … → …", "CPU
+// icelake-server → znver3").
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_DIFF_H
 #define CACHEKEY_DIFF_H
 
 #include "cachekey/Key.h"
+#include "cachekey/RootCause.h"
 
 #include <string>
 #include <vector>
@@ -18,32 +22,63 @@ namespace cachekey {
 
 /// The outcome of comparing two keys or two traces.
 struct Comparison {
-  /// 1…8: the first entry whose own digest differs; 0 when none does.
+  /// 1…8: the entry of the root cause (the first moved entry, except that a
+  /// moved jaxlib version comes first); 0 when no own digest differs.
   int cause = 0;
-  /// Later entries whose own digest also differs (a second ingredient moved).
+  /// Entries whose own digest moved because of the same change (RootCause.h):
+  /// entries 1, 5, 6 with a new jaxlib; entry 5 with a flag XLA also parses.
+  std::vector<int> withCause;
+  /// Why `withCause` moved, one sentence ("" when empty).
+  std::string linkReason;
+  /// Entries whose own digest moved for another, independent reason.
   std::vector<int> alsoChanged;
-  /// Later entries whose own digest is equal but whose running digest
-  /// differs, because of the cause.
+  /// Entries whose own digest is equal but whose running digest differs,
+  /// because of an earlier moved entry.
   std::vector<int> consequences;
-  /// What changed inside the cause entry, one item per change.
+  /// What changed inside the cause entry, then inside each `withCause`
+  /// entry ("entry 5: …"), one item per change.
   std::vector<std::string> details;
+  /// What changed inside the `alsoChanged` entries, "entry 5 (…): …".
+  std::vector<std::string> otherDetails;
+  /// Inputs that differ but are not hashed (excluded flags, zeroed
+  /// DebugOptions fields), so they explain nothing.
+  std::vector<std::string> unhashed;
   /// One sentence naming the cause, its details and the consequences.
   std::string sentence;
   /// Caveats of either side, once each (live MLIR bytes, stand-in
   /// fingerprints).
   std::vector<std::string> notes;
+
+  /// The role of entry `index` (1…8): "cause", "with cause", "also
+  /// changed", "consequence" or "same".
+  const char *role(int index) const;
 };
 
-/// Fills `cause`, `alsoChanged` and `consequences` from which entries' own
-/// (`own[i]`) and running (`running[i]`) digests differ, entry i + 1.
+/// Fills `cause`, `withCause`, `linkReason`, `alsoChanged` and
+/// `consequences` from which entries' own (`own[i]`) and running
+/// (`running[i]`) digests differ, entry i + 1, grouping moved entries by
+/// `evidence` (RootCause.h).
 void classifyEntries(Comparison &c, const std::array<bool, kNumEntries> &own,
-                     const std::array<bool, kNumEntries> &running);
+                     const std::array<bool, kNumEntries> &running,
+                     const ChangeEvidence &evidence = {});
 
 /// Builds `sentence` from the other fields of `c`.
 void writeSentence(Comparison &c);
 
+/// "entry 5 (compile_options)" for index 5.
+std::string entryLabel(int index);
+
+/// `text` cut to about `max` characters for a sentence: the start, "…" and
+/// the full length, e.g. "'xxxx…' (12000 chars)".
+std::string shortened(const std::string &text, size_t max = 80);
+
+/// An "old → new" line with each side shortened on its own (`shortened`),
+/// so both values stay visible; a line without an arrow is shortened whole.
+std::string shortenedChange(const std::string &change, size_t max = 200);
+
 /// Compares two computed keys entry by entry, with details for every entry
-/// that changed (the cause's details first).
+/// that changed (the cause's first, then the entries moved with it, then the
+/// others), and the differing inputs that are not hashed.
 Comparison compareResults(const KeyResult &before, const KeyResult &after);
 
 /// What changed inside entry `index` (1…8) between two results.
@@ -51,11 +86,28 @@ std::vector<std::string> describeEntryChange(const KeyResult &before,
                                              const KeyResult &after, int index);
 
 /// The flag-level change between two sets of collected flags, e.g.
-/// "flag --a=1 replaced --a=0", "added flag --b", "removed flag --c".
+/// "flag --a=1 replaced --a=0", "added flag --b", "removed flag --c". Only
+/// kept flags (`first` true) count.
 std::vector<std::string> describeFlagChange(
     const std::vector<std::pair<bool, std::string>> &before,
     const std::vector<std::pair<bool, std::string>> &after);
 
+/// The names (no dashes, no value) of the kept and of the excluded flags
+/// that differ between two flag lists, for ChangeEvidence.
+void changedFlagNames(const std::vector<std::pair<bool, std::string>> &before,
+                      const std::vector<std::pair<bool, std::string>> &after,
+                      std::vector<std::string> &kept,
+                      std::vector<std::string> &excluded);
+
+/// What changed in entry 6's input, field by field: CPU model, triple,
+/// features enabled on one side only, device count and ids, GPU topology
+/// fields, device kinds; the fingerprints last, as detail.
+std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &before,
+                                                   const AcceleratorEntry &after);
+
+/// {"cause", "cause_name", "with_cause", "link_reason", "also_changed",
+/// "consequences", "roles": [8 strings], "details", "other_details",
+/// "unhashed", "sentence", "notes"}.
 Json comparisonToJson(const Comparison &c);
 
 } // namespace cachekey

@@ -47,6 +47,8 @@ struct AcceleratorEntry {
   bool standIn = false;
   /// True for the device_kind fallback.
   bool fallback = false;
+  /// The input it was computed from, for field-level diffs.
+  AcceleratorSpec spec;
 };
 
 /// Computes entry 6 for `scenario.accelerator` under `scenario.profile`:

@@ -4,7 +4,7 @@
 //   cachekey diff A.json B.json [--json] [--fixtures DIR]
 //   cachekey diff DIR_A DIR_B [--json]     (two captures, docs/capture.md)
 //   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out)
-//   cachekey compare-logs A.log B.log [--json]
+//   cachekey compare-logs A.log B.log [--json]   (exit 1: some key differs)
 //   cachekey canonicalize FILE [--profile RELEASE] [--include-metadata]
 //                              [--ignore-custom-partitioning]
 //   cachekey profiles [--json]
@@ -21,6 +21,7 @@
 #include "cachekey/Key.h"
 #include "cachekey/ProfileInfo.h"
 #include "cachekey/Trace.h"
+#include "cachekey/LogCompare.h"
 #ifdef CACHEKEY_WITH_MLIR
 #include "cachekey/mlir/Canonicalize.h"
 #endif
@@ -71,29 +72,54 @@ int fail(const Error &e) {
 /// Largest input file the CLI reads (a 200 MB module as base64 JSON fits).
 constexpr size_t kMaxInputBytes = size_t(1) << 30;
 
+/// The stream to read `path` from: standard input for "-", else `file`
+/// opened on it. An Error names a directory or an unreadable file.
+Expected<std::istream *> openInput(const std::string &path, std::ifstream &file) {
+  if (path == "-")
+    return &std::cin;
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return Error{"", "is a directory, not a file", ErrorCode::Io, path};
+  file.open(path, std::ios::binary);
+  if (!file)
+    return Error{"", std::string("cannot read file: ") + std::strerror(errno),
+                 ErrorCode::Io, path};
+  return &file;
+}
+
 Expected<std::string> readFile(const std::string &path) {
-  std::istream *in = &std::cin;
   std::ifstream file;
-  if (path != "-") {
-    struct stat st;
-    if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-      return Error{"", "is a directory, not a file", ErrorCode::Io, path};
-    file.open(path, std::ios::binary);
-    if (!file)
-      return Error{"", std::string("cannot read file: ") + std::strerror(errno),
-                   ErrorCode::Io, path};
-    in = &file;
-  }
+  auto in = openInput(path, file);
+  if (!in)
+    return in.takeError();
   std::string out;
   char buf[1 << 16];
-  while (*in) {
-    in->read(buf, sizeof buf);
-    out.append(buf, static_cast<size_t>(in->gcount()));
+  while (**in) {
+    (*in)->read(buf, sizeof buf);
+    out.append(buf, static_cast<size_t>((*in)->gcount()));
     if (out.size() > kMaxInputBytes)
       return Error{"", "input is larger than 1 GiB; the CLI refuses it",
                    ErrorCode::TooLarge, path};
   }
   return out;
+}
+
+/// Reads a log file (or standard input for "-") in 1 MiB chunks: a log of
+/// any size, keeping only the reader's per-program summaries.
+Expected<LogSummary> readLogFile(const std::string &path) {
+  std::ifstream file;
+  auto in = openInput(path, file);
+  if (!in)
+    return in.takeError();
+  LogReader reader(path);
+  std::vector<char> buf(size_t(1) << 20);
+  while (**in) {
+    (*in)->read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    reader.feed(std::string_view(buf.data(), static_cast<size_t>((*in)->gcount())));
+  }
+  if ((*in)->bad())
+    return Error{path, "read error"};
+  return reader.finish();
 }
 
 FixtureResolver resolverFor(const std::string &dir) {
@@ -386,22 +412,25 @@ int run(int argc, char **argv) {
     return 0;
   }
   if (cmd == "compare-logs") {
-    if (files.size() != 2)
+    if (files.size() != 2 || (files[0] == "-" && files[1] == "-"))
       return usage();
-    auto a = readFile(files[0]);
-    if (!a)
-      return fail(a.error());
-    auto b = readFile(files[1]);
-    if (!b)
-      return fail(b.error());
-    auto c = compareLogs(*a, *b, files[0], files[1]);
+    // Streamed: a log of any size is read in chunks, keeping only
+    // per-program summaries.
+    LogSummary logs[2];
+    for (int l = 0; l < 2; ++l) {
+      auto s = readLogFile(files[l]);
+      if (!s)
+        return fail(s.error());
+      logs[l] = std::move(*s);
+    }
+    auto c = compareLogSummaries(std::move(logs[0]), std::move(logs[1]));
     if (!c)
       return fail(c.error());
     if (json)
-      std::cout << dumpJson(comparisonToJson(*c)) << "\n";
+      std::cout << dumpJson(logComparisonToJson(*c)) << "\n";
     else
-      std::cout << c->sentence << "\n";
-    return c->cause == 0 ? 0 : 1;
+      std::cout << formatLogComparison(*c);
+    return c->keysDiffer() ? 1 : 0;
   }
   if (cmd == "canonicalize") {
     if (files.size() != 1)

@@ -1,0 +1,107 @@
+//===- LogCompare.h - Why the second run missed the cache -------*- C++ -*-===//
+//
+// Compares two runs' logs (LogReader.h) the way a JAX user needs it: the
+// programs are paired by name (the key's readable prefix, e.g.
+// `jit_train_step`), then by order within a name; programs found in one run
+// only are named. For every pair the keys are compared and, where they
+// differ, the moved entries are grouped into one root cause (RootCause.h)
+// with what the logs can tell about it: the jaxlib version and the short
+// entries read back from their digests (KnownDigests.h), the flags from the
+// flag lines, the cache paths JAX wrote into DebugOptions, the devices.
+// Outcomes are explained too: which programs hit, missed, were written or
+// never written and why (compile time under
+// `jax_persistent_cache_min_compile_time_secs`, host callbacks, …), so that a
+// miss with an equal key gets its real reason. The result ends with one
+// summary line for the second run. A program whose keys are equal is never
+// blamed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_LOGCOMPARE_H
+#define CACHEKEY_LOGCOMPARE_H
+
+#include "cachekey/Diff.h"
+#include "cachekey/LogReader.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cachekey {
+
+/// One program of the second run paired with one of the first, or a
+/// program found in one run only.
+struct ProgramPair {
+  /// The module name ("" when the logs name no programs).
+  std::string name;
+  /// 1-based position among the programs paired under this name.
+  int ordinal = 1;
+  /// How the reader should call it: "jit_f", "jit_f (2nd)", "key 4".
+  std::string label;
+  /// Indices into the two logs' programs; -1 when absent from that log.
+  int a = -1, b = -1;
+  enum class Keys { Equal, Differ, Unknown };
+  Keys keys = Keys::Unknown;
+  /// Which entries moved and why, when the keys differ and both traces are
+  /// complete.
+  std::optional<Comparison> comparison;
+  /// Each run's outcome for it, e.g. "missed, never written: compiled in
+  /// 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
+  std::string outcome[2];
+  /// One sentence: the keys, and why the second run hit or missed.
+  std::string verdict;
+};
+
+/// The comparison of two logs.
+struct LogComparison {
+  LogSummary logs[2];
+  /// "name", "process and name" or "order" (the logs name no programs).
+  std::string pairedBy;
+  /// Pairs in the second run's order, then programs of the first run only.
+  std::vector<ProgramPair> pairs;
+  /// The pair the explanation names: the first whose keys differ, else the
+  /// first pair; -1 when there is none.
+  int explained = -1;
+  /// The explanation of that pair (cause 0 when its keys are equal).
+  Comparison comparison;
+  /// The explanation: pairing, the root cause of the first differing pair
+  /// and whether the other differing pairs share it, programs in one run
+  /// only, what was cut.
+  std::string sentence;
+  /// One line for the second run: how many programs hit and why the others
+  /// missed.
+  std::string summary;
+  /// Problems met while reading either log.
+  std::vector<std::string> notes;
+
+  /// Whether some pair's keys differ.
+  bool keysDiffer() const;
+};
+
+/// Compares two read logs. An Error (naming the log) when a log holds no
+/// key and no hit/miss line at all.
+Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second);
+
+/// Reads and compares two logs held in memory, named `nameA` and `nameB`.
+Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB,
+                                    const std::string &nameA = "log A",
+                                    const std::string &nameB = "log B");
+
+/// The comparison as JSON: the explained pair's Comparison fields
+/// (comparisonToJson, with "sentence" the full explanation) plus "summary",
+/// "paired_by", "logs": [{"name", "lines", "programs", "hits", "misses",
+/// "jaxlib", "cache_dirs", "autotune_caches", "kernel_caches", "streams",
+/// "incomplete", "problems", …}], "pairs": [{"label", "name", "ordinal",
+/// "in", "keys", "cause", "outcome_a", "outcome_b", "verdict", "key_a",
+/// "key_b"}] and "explained": {"index", "label", "a": {"own", "running"},
+/// "b": …, "decoded": [{"entry", "a", "b"}]} (64-hex digests; null when
+/// not logged).
+Json logComparisonToJson(const LogComparison &comparison);
+
+/// The comparison as the CLI prints it: the sentence, one line per
+/// program, then "Summary: …".
+std::string formatLogComparison(const LogComparison &comparison);
+
+} // namespace cachekey
+
+#endif // CACHEKEY_LOGCOMPARE_H

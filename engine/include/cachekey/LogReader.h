@@ -1,0 +1,197 @@
+//===- LogReader.h - A whole JAX log, one program at a time -----*- C++ -*-===//
+//
+// Reads what a run of JAX logs about its persistent compilation cache and
+// keeps, per compiled program, a summary: the 16 digest lines of its key
+// (`_log_cache_key_hash` in jax/_src/cache_key.py), its kept and excluded
+// flags, the compile options JAX logged for it, whether the cache hit or
+// missed (`log_persistent_cache_hit` / `_miss` in jax/_src/compiler.py), and
+// whether the entry was then written and, if not, why (`_cache_write` in
+// compiler.py, `put_executable_and_time` in compilation_cache.py). Run-wide
+// facts are kept too: the cache directory, the XLA autotuning and kernel
+// cache paths JAX put into DebugOptions, a disabled cache.
+//
+// The messages are recognised by their own words, whatever the handler put
+// before them (LogPrefix.h); every format of jax 0.4.30 – 0.12.0.1 is read.
+// Lines that are not JAX's cache messages are skipped. The reader is fed in
+// chunks and keeps only summaries, so memory grows with the number of
+// programs, not with the size of the log. Lines longer than 1 MiB are cut.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_LOGREADER_H
+#define CACHEKEY_LOGREADER_H
+
+#include "cachekey/Key.h"
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cachekey {
+
+/// What the persistent-cache lookup of a program found.
+enum class Lookup { Unknown, Hit, Miss };
+
+/// What became of a missed program's cache entry.
+enum class WriteState {
+  /// Nothing logged (the program hit, or its logger was not at DEBUG).
+  Unknown,
+  /// The compile time passed the minimum ("took at least"): JAX went on to
+  /// write, but the line that confirms it was not logged.
+  Attempted,
+  /// "Writing … to persistent compilation cache".
+  Written,
+  /// One of the "Not writing persistent cache entry" lines.
+  NotWritten,
+  /// "Error writing persistent compilation cache entry" (a warning).
+  Failed,
+};
+
+/// Why an entry was not written, one per message JAX has for it.
+enum class NotWrittenReason {
+  None,
+  CompileTime,   // took < jax_persistent_cache_min_compile_time_secs
+  HostCallbacks, // uses host callbacks (jax ≤ 0.10.2)
+  NotProcessZero, // only process 0 writes
+  EntrySize,     // smaller than jax_persistent_cache_min_entry_size_bytes
+  CacheDisabled, // the cache is disabled or not initialised
+};
+
+/// The write outcome of one program, with the numbers its line gave.
+struct WriteOutcome {
+  WriteState state = WriteState::Unknown;
+  NotWrittenReason reason = NotWrittenReason::None;
+  /// Seconds, from "took < %.2f seconds to compile (%.2fs)" or "took at
+  /// least …"; negative when not logged.
+  double compileSeconds = -1, minCompileSeconds = -1;
+  /// Bytes, from "since its size (%d bytes) is less than threshold (%d
+  /// bytes)"; negative when not logged.
+  long long entryBytes = -1, minEntryBytes = -1;
+  /// The warning text of a failed write.
+  std::string error;
+  size_t line = 0; // 1-based line of the message
+};
+
+/// One key computation (one compiled program) found in a log.
+struct LoggedProgram {
+  /// The module name, from the hit/miss line ("" when not logged).
+  std::string name;
+  /// "<name>-<64 hex>", from the hit/miss line ("" when not logged).
+  std::string key;
+  /// Index into LogSummary::streams: which process or thread logged it.
+  int stream = 0;
+  /// 1-based line of the first message of its key.
+  size_t firstLine = 0;
+  /// The entries' own and running digests, as logged (entry i + 1).
+  std::array<std::optional<Digest>, kNumEntries> own, running;
+  /// The key's digest from the hit/miss line, when the trace is missing.
+  std::optional<Digest> keyDigest;
+  /// The log started in the middle of this key.
+  bool startsMidKey = false;
+  /// Index into LogSummary::flagSets (one pass of the flag lines), or -1.
+  int flags = -1;
+  /// Index into LogSummary::texts of the `get_compile_options:` message
+  /// logged before the key (num_replicas, num_partitions, device
+  /// assignment), or -1.
+  int compileOptions = -1;
+  /// Index into LogSummary::texts of the entry-6 fallback message, or -1.
+  int fallback = -1;
+  Lookup lookup = Lookup::Unknown;
+  size_t lookupLine = 0;
+  WriteOutcome write;
+
+  /// Whether all 16 digest lines were read.
+  bool complete() const;
+  /// The key's final digest: the running digest after entry 8, or the one
+  /// in the hit/miss line.
+  std::optional<Digest> finalDigest() const;
+  /// How many of the 16 digest lines were read.
+  int digestLines() const;
+};
+
+/// Everything kept from one log.
+struct LogSummary {
+  /// The log's name as the reader should see it (a file name, "log A").
+  std::string name;
+  size_t lines = 0;
+  std::vector<LoggedProgram> programs;
+  /// Distinct flag lists, each one pass of (included, flag) in log order.
+  std::vector<std::vector<std::pair<bool, std::string>>> flagSets;
+  /// Distinct texts referred to by programs (compile options, fallbacks).
+  std::vector<std::string> texts;
+  /// Stream tags in order of first use; [0] is "" (LogPrefix.h).
+  std::vector<std::string> streams{""};
+  /// "Initialized persistent compilation cache at …", distinct, in order.
+  std::vector<std::string> cacheDirs;
+  /// "Enabling XLA autotuning cache at '…'" / "… kernel cache …".
+  std::vector<std::string> autotuneCaches, kernelCaches;
+  /// "_initialize_cache: cache is disabled!" / "… initialization failed!".
+  bool cacheDisabled = false, cacheInitFailed = false;
+  /// "compile_or_get_cached: unable to generate cache key …": programs that
+  /// skipped the cache, and the first message.
+  size_t keyErrors = 0;
+  std::string firstKeyError;
+  /// Keys whose digest lines stop early, as sentences naming their line.
+  std::vector<std::string> incomplete;
+  /// Lines that look like JAX's but could not be read, naming their line;
+  /// at most 20 are kept, `problemCount` counts them all.
+  std::vector<std::string> problems;
+  size_t problemCount = 0;
+  /// Lines longer than the 1 MiB the reader keeps.
+  size_t longLines = 0;
+  /// The input did not end with a line break (often a cut log).
+  bool endsMidLine = false;
+
+  /// The indices of programs with all 16 digest lines or a logged key.
+  std::vector<int> comparable() const;
+};
+
+/// Reads a log fed in chunks of any size (line breaks may fall anywhere;
+/// "\r\n" and ANSI colours are accepted).
+class LogReader {
+public:
+  explicit LogReader(std::string name = "log");
+  /// Reads the complete lines in `chunk`; the rest waits for the next one.
+  void feed(std::string_view chunk);
+  /// Ends the input (a last line without a line break is read) and returns
+  /// the summary. The reader must not be fed afterwards.
+  LogSummary finish();
+
+private:
+  struct Stream {
+    int pending = -1;       // program whose digest lines are being read
+    int awaitingLookup = -1; // complete program before its hit/miss line
+    int compileOptions = -1; // last get_compile_options text
+    std::vector<std::pair<bool, std::string>> flags; // of `pending`
+  };
+  void readLine(std::string &line);
+  void onDigest(int streamId, bool fresh, int entry, const Digest &d);
+  void onLookup(int streamId, bool hit, const std::string &name,
+                const std::string &key);
+  void onWrite(int streamId, const std::string &name, const std::string &key,
+               WriteOutcome outcome);
+  int streamOf(std::string_view prefix);
+  int programAwaitingEntry(int streamId, int slot);
+  void closePending(Stream &s, const char *why);
+  void problem(std::string text);
+  int intern(std::vector<std::string> &texts, std::string text);
+
+  LogSummary summary;
+  std::vector<Stream> streams{Stream{}};
+  std::string partial;
+  bool skippingLongLine = false;
+  /// Programs by final digest, for hit/miss and write lines.
+  std::map<Digest, std::vector<int>> byDigest;
+  /// The last program of each name, per stream and overall.
+  std::map<std::pair<int, std::string>, int> lastByName;
+  int lastMiss = -1;
+};
+
+/// Reads a whole log held in memory.
+LogSummary readLog(std::string_view text, std::string name = "log");
+
+} // namespace cachekey
+
+#endif // CACHEKEY_LOGREADER_H

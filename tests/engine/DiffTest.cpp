@@ -1,0 +1,126 @@
+// Field-level scenario diffs: one root cause however many entries it moves,
+// entry 6 named field by field, every moved entry-5 field listed, inputs
+// that are not hashed named, long values shortened (page findings F13, F14,
+// F17 of the 2026-11-30 review).
+#include "TestUtil.h"
+
+#include "cachekey/Diff.h"
+
+using namespace cachekey;
+using namespace cachekey::test;
+
+namespace {
+
+Comparison diff(const Json &a, const Json &b) {
+  return compareResults(mustCompute(a), mustCompute(b));
+}
+
+bool has(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+Json cpuTopology(int devices, const std::string &cpu) {
+  Json d = Json::array();
+  for (int i = 0; i < devices; ++i)
+    d.push_back({{"process_index", 0}, {"local_hardware_id", i}});
+  return {{"cpu_topology",
+           {{"devices", d},
+            {"target_machine",
+             {{"triple", "x86_64-unknown-linux-gnu"}, {"cpu", cpu},
+              {"features", "+avx,+avx2,-avx512f"}}}}}};
+}
+
+} // namespace
+
+TEST(Diff, F13DeviceCountAndCpuModelAreNamedBeforeTheFingerprint) {
+  Comparison c = diff(patched("add_1x1", {{"accelerator", cpuTopology(1, "znver3")}}),
+                      patched("add_1x1", {{"accelerator", cpuTopology(4, "znver4")}}));
+  EXPECT_EQ(c.cause, 6);
+  ASSERT_EQ(c.details.size(), 3u);
+  EXPECT_EQ(c.details[0], "CPU model 'znver3' → 'znver4'");
+  EXPECT_EQ(c.details[1], "devices 1 → 4 (ids [0] → [0, 1, 2, 3])");
+  EXPECT_EQ(c.details[2].rfind("topology fingerprint ", 0), 0u);
+  EXPECT_TRUE(has(c.sentence, "devices 1 → 4")) << c.sentence;
+}
+
+TEST(Diff, GpuTopologyFieldsAreNamed) {
+  Json b = patched("gpu_2proc", {{"accelerator",
+                                  {{"gpu_topology",
+                                    {{"platform_version", "NVIDIA H100 80GB HBM3"},
+                                     {"num_partitions", 1},
+                                     {"num_hosts_per_partition", 4},
+                                     {"num_devices_per_host", 8}}}}}});
+  Comparison c = diff(patched("gpu_2proc", Json::object()), b);
+  EXPECT_EQ(c.cause, 6);
+  EXPECT_TRUE(has(c.sentence, "num_hosts_per_partition 2 → 4")) << c.sentence;
+  EXPECT_TRUE(has(c.sentence, "num_devices_per_host 1 → 8")) << c.sentence;
+}
+
+TEST(Diff, F14LongValuesAreShortenedInSentencesAndDetails) {
+  std::string hook(12000, 'h');
+  Comparison c = diff(patched("add_1x1", Json::object()),
+                      patched("add_1x1", {{"custom_hook", hook}}));
+  EXPECT_EQ(c.cause, 8);
+  EXPECT_LT(c.sentence.size(), 500u) << c.sentence.size();
+  ASSERT_EQ(c.details.size(), 1u);
+  EXPECT_TRUE(has(c.details[0], "(12002 chars)")) << c.details[0];
+  EXPECT_LT(c.details[0].size(), 200u);
+  // A long flag too.
+  Comparison f = diff(patched("add_1x1", Json::object()),
+                      patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_x=" + hook}}}}));
+  EXPECT_LT(f.sentence.size(), 600u);
+}
+
+TEST(Diff, F17ZeroedDebugOptionIsNamedAsNotHashed) {
+  Comparison c = diff(
+      patched("add_1x1", Json::object()),
+      patched("add_1x1", {{"compile_options",
+                           {{"edits", {{"debug_options", {{"xla_dump_to", "/tmp/x"}}}}}}}}));
+  EXPECT_EQ(c.cause, 0);
+  EXPECT_TRUE(has(c.sentence, "Not hashed, so not a cause: DebugOptions.xla_dump_to"))
+      << c.sentence;
+  EXPECT_TRUE(has(c.sentence, "zeroed before entry 5 is hashed")) << c.sentence;
+}
+
+TEST(Diff, AFlagAndTheDebugOptionItSetsAreOneCause) {
+  Comparison c = diff(
+      patched("add_1x1", Json::object()),
+      patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_cpu_enable_fast_math=true"}}},
+                          {"compile_options",
+                           {{"edits", {{"debug_options", {{"xla_cpu_enable_fast_math", true}}}}}}}}));
+  EXPECT_EQ(c.cause, 4);
+  EXPECT_EQ(c.withCause, std::vector<int>{5});
+  EXPECT_TRUE(c.alsoChanged.empty());
+  EXPECT_STREQ(c.role(5), "with cause");
+  EXPECT_FALSE(has(c.sentence, "Another ingredient")) << c.sentence;
+  // The same DebugOptions field without the flag is a second change.
+  Comparison two = diff(
+      patched("add_1x1", Json::object()),
+      patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=1"}}},
+                          {"compile_options",
+                           {{"edits", {{"debug_options", {{"xla_cpu_enable_fast_math", true}}}}}}}}));
+  EXPECT_EQ(two.cause, 4);
+  EXPECT_EQ(two.alsoChanged, std::vector<int>{5});
+  EXPECT_STREQ(two.role(5), "also changed");
+  EXPECT_TRUE(has(two.sentence, "Another ingredient moved too: entry 5 (compile_options): "
+                                "DebugOptions.xla_cpu_enable_fast_math"))
+      << two.sentence;
+}
+
+TEST(Diff, AJaxlibChangeIsTheRootCauseOfTheModuleChange) {
+  Comparison c = diff(patched("add_1x1", Json::object()),
+                      patched("mul_2x2", {{"jaxlib_version", "0.12.0.1"}}));
+  EXPECT_EQ(c.cause, 2);
+  EXPECT_EQ(c.withCause, std::vector<int>{1});
+  EXPECT_TRUE(has(c.sentence, "nothing to look for in the program")) << c.sentence;
+  EXPECT_STREQ(c.role(1), "with cause");
+}
+
+TEST(Diff, OneConsequenceIsSingular) {
+  Comparison c = diff(patched("add_1x1", Json::object()),
+                      patched("add_1x1", {{"compression", "zstandard"}}));
+  EXPECT_EQ(c.cause, 7);
+  EXPECT_TRUE(has(c.sentence, "Entry 8 differs only as a consequence: its own digest is "
+                              "unchanged"))
+      << c.sentence;
+}

@@ -1,0 +1,329 @@
+// Reading whole JAX logs: prefixes and stream tags, chunked input, every
+// hit/miss/write message of jax 0.4.30 – 0.12.0.1, cut and oversized logs,
+// and the short entries read back from their digests.
+#include "TestUtil.h"
+
+#include "cachekey/KnownDigests.h"
+#include "cachekey/LogCompare.h"
+#include "cachekey/LogPrefix.h"
+#include "cachekey/Trace.h"
+
+#include <cstring>
+
+using namespace cachekey;
+using namespace cachekey::test;
+
+namespace {
+
+/// The 16 digest lines (and flag lines) of fixture `id`, as JAX logs them.
+std::vector<std::string> traceOf(const std::string &id, Json patch = Json::object()) {
+  KeyResult r = mustCompute(patched(id, std::move(patch)));
+  return r.trace;
+}
+
+std::string withPrefix(const std::vector<std::string> &lines,
+                       const std::string &prefix) {
+  std::string out;
+  for (const auto &l : lines)
+    out += prefix + l + "\n";
+  return out;
+}
+
+std::string keyOf(const std::string &name, const std::string &id) {
+  return name + "-" + mustCompute(patched(id, Json::object())).key.substr(
+                          mustCompute(patched(id, Json::object())).key.size() - 64);
+}
+
+} // namespace
+
+TEST(LogPrefix, HandlersOfOneProcessShareATag) {
+  for (const char *prefix :
+       {"DEBUG:jax._src.cache_key:", "DEBUG:jax._src.compiler:",
+        "DEBUG:2026-11-30 20:20:12,448:jax._src.cache_key:157: ",
+        "2026-11-30 20:30:01,234 - jax._src.cache_key - DEBUG - ",
+        "WARNING:jax._src.compiler:", "2026-11-30T20:30:01.234Z INFO ", ""})
+    EXPECT_EQ(streamTag(prefix), "") << prefix;
+  EXPECT_EQ(streamTag("I1130 20:20:12.452898    2930 cache_key.py:157] "), "2930");
+  EXPECT_EQ(streamTag("D1130 20:20:12.452898 2930 compiler.py:135] "), "2930");
+  EXPECT_EQ(streamTag("[rank1]: DEBUG:jax._src.cache_key:"), "[rank1]");
+  EXPECT_EQ(streamTag("host-b | DEBUG:jax._src.compiler:"), "host-b");
+  EXPECT_EQ(streamTag("[1,0]<stderr>:DEBUG:jax._src.cache_key:"), "[1,0]<stderr>");
+  EXPECT_EQ(streamTag("0: DEBUG:jax._src.cache_key:"), "0");
+  EXPECT_LE(streamTag(std::string(500, 'x')).size(), 64u);
+}
+
+TEST(LogPrefix, TerminalCodesAndCarriageReturnsAreStripped) {
+  std::string line = "\x1b[36mDEBUG\x1b[0m:jax._src.cache_key:text\r";
+  stripTerminalCodes(line);
+  EXPECT_EQ(line, "DEBUG:jax._src.cache_key:text");
+  std::string cut = "abc\x1b[3";
+  stripTerminalCodes(cut);
+  EXPECT_EQ(cut, "abc");
+}
+
+TEST(LogReader, ChunksOfAnySizeReadTheSame) {
+  std::string log = withPrefix(traceOf("add_1x1"), "\x1b[2mDEBUG\x1b[0m:jax._src.cache_key:");
+  for (size_t step : {1u, 7u, 64u, 4096u}) {
+    LogReader reader("x");
+    for (size_t i = 0; i < log.size(); i += step)
+      reader.feed(std::string_view(log).substr(i, step));
+    LogSummary s = reader.finish();
+    ASSERT_EQ(s.comparable().size(), 1u) << step;
+    EXPECT_TRUE(s.programs[0].complete());
+    EXPECT_EQ(toHex(*s.programs[0].running[7]),
+              mustCompute(patched("add_1x1", Json::object())).key.substr(
+                  mustCompute(patched("add_1x1", Json::object())).key.size() - 64));
+  }
+}
+
+TEST(LogReader, OutcomesOfEveryReleaseAreRead) {
+  std::string key = keyOf("jit_f", "add_1x1");
+  std::string log = withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:") +
+                    "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS for "
+                    "'jit_f' with key '" + key + "'\n"
+                    "WARNING:jax._src.compiler:Not writing persistent cache entry for "
+                    "'jit_f' because it took < 1.00 seconds to compile (0.25s)\n";
+  LogSummary s = readLog(log);
+  ASSERT_EQ(s.programs.size(), 1u);
+  const LoggedProgram &p = s.programs[0];
+  EXPECT_EQ(p.name, "jit_f");
+  EXPECT_EQ(p.key, key);
+  EXPECT_EQ(p.lookup, Lookup::Miss);
+  EXPECT_EQ(p.write.state, WriteState::NotWritten);
+  EXPECT_EQ(p.write.reason, NotWrittenReason::CompileTime);
+  EXPECT_DOUBLE_EQ(p.write.compileSeconds, 0.25);
+  EXPECT_DOUBLE_EQ(p.write.minCompileSeconds, 1.0);
+
+  // compilation_cache.py's size threshold, 0.4.31+ and 0.4.30 wording.
+  for (const std::string &line :
+       {"DEBUG:jax._src.compilation_cache:Not writing persistent cache entry "
+        "with key '" + key + "' since its size (1234 bytes) is less than "
+        "threshold (5000 bytes)",
+        "INFO:jax._src.compilation_cache:Not writing cache entry with key " +
+            key + " since its size (1234 bytes) is less than threshold (5000 bytes)"}) {
+    LogSummary t = readLog(withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:") +
+                           "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS "
+                           "for 'jit_f' with key '" + key + "'\n" + line + "\n");
+    ASSERT_EQ(t.programs.size(), 1u);
+    EXPECT_EQ(t.programs[0].write.reason, NotWrittenReason::EntrySize) << line;
+    EXPECT_EQ(t.programs[0].write.entryBytes, 1234);
+    EXPECT_EQ(t.programs[0].write.minEntryBytes, 5000);
+  }
+  // 0.4.30: the hit line has no key; a process other than 0 never writes.
+  LogSummary old = readLog(withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:") +
+                           "DEBUG:jax._src.compiler:Persistent compilation cache hit "
+                           "for 'jit_f'\n");
+  ASSERT_EQ(old.programs.size(), 1u);
+  EXPECT_EQ(old.programs[0].lookup, Lookup::Hit);
+  EXPECT_EQ(old.programs[0].name, "jit_f");
+  LogSummary rank1 = readLog(
+      "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS for 'jit_f' with "
+      "key '" + key + "'\nDEBUG:jax._src.compiler:Not writing persistent cache "
+      "entry since process_id != 0\n");
+  ASSERT_EQ(rank1.programs.size(), 1u);
+  EXPECT_EQ(rank1.programs[0].write.reason, NotWrittenReason::NotProcessZero);
+  // A key known from its hit/miss line alone is comparable.
+  EXPECT_EQ(rank1.comparable().size(), 1u);
+}
+
+TEST(LogReader, RunWideFactsAreKept) {
+  LogSummary s = readLog(
+      "DEBUG:jax._src.compiler:Enabling XLA autotuning cache at '/c/xla_gpu_per_fusion_autotune_cache_dir'\n"
+      "DEBUG:jax._src.compiler:Enabling XLA kernel cache at '/c/xla_gpu_kernel_cache_file'\n"
+      "DEBUG:jax._src.compilation_cache:Initialized persistent compilation cache at /c\n"
+      "DEBUG:jax._src.compiler:Enabling XLA autotuning cache at '/c/xla_gpu_per_fusion_autotune_cache_dir'\n"
+      "DEBUG:jax._src.compilation_cache:_initialize_cache: cache is disabled!\n");
+  EXPECT_EQ(s.autotuneCaches, (std::vector<std::string>{"/c/xla_gpu_per_fusion_autotune_cache_dir"}));
+  EXPECT_EQ(s.kernelCaches, (std::vector<std::string>{"/c/xla_gpu_kernel_cache_file"}));
+  EXPECT_EQ(s.cacheDirs, (std::vector<std::string>{"/c"}));
+  EXPECT_TRUE(s.cacheDisabled);
+}
+
+TEST(LogReader, InterleavedProcessesAreToldApartByTheirTag) {
+  auto a = traceOf("add_1x1"), b = traceOf("mul_2x2");
+  std::string log;
+  for (size_t i = 0; i < a.size(); ++i)
+    log += "[rank0] DEBUG:jax._src.cache_key:" + a[i] + "\n" +
+           "[rank1] DEBUG:jax._src.cache_key:" + b[i] + "\n";
+  LogSummary s = readLog(log);
+  ASSERT_EQ(s.comparable().size(), 2u);
+  EXPECT_EQ(s.streams[s.programs[0].stream], "[rank0]");
+  EXPECT_EQ(s.streams[s.programs[1].stream], "[rank1]");
+  EXPECT_TRUE(s.incomplete.empty());
+}
+
+TEST(LogReader, LongLinesAreCutAndMemoryStaysBounded) {
+  // A 3 MiB line of noise between two keys: the reader keeps 1 MiB of it.
+  std::string trace = withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:");
+  LogReader reader("big");
+  reader.feed(trace);
+  std::string noise(1 << 20, 'x');
+  for (int i = 0; i < 3; ++i)
+    reader.feed(noise);
+  reader.feed("\n");
+  reader.feed(trace);
+  LogSummary s = reader.finish();
+  EXPECT_EQ(s.longLines, 1u);
+  EXPECT_EQ(s.comparable().size(), 2u);
+}
+
+TEST(LogReader, ManyProgramsKeepOneSummaryEach) {
+  // 20,000 programs (~50 MB of log) read in 1 MiB chunks: the summary holds
+  // 20,000 small records, not the text.
+  std::string trace = withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:");
+  LogReader reader("many");
+  std::string chunk;
+  for (int i = 0; i < 20000; ++i) {
+    chunk += trace;
+    if (chunk.size() > (1u << 20)) {
+      reader.feed(chunk);
+      chunk.clear();
+    }
+  }
+  reader.feed(chunk);
+  LogSummary s = reader.finish();
+  EXPECT_EQ(s.comparable().size(), 20000u);
+  EXPECT_EQ(s.flagSets.size(), 1u); // shared, not one per program
+}
+
+TEST(KnownDigests, DecodesWhatTheRealLogsHash) {
+  // Digests as real jax 0.10.2 / 0.12.0.1 logged them (tests/cases/09).
+  auto d = [](const char *hex) { return *digestFromHex(hex); };
+  auto v = decodeEntryDigest(2, d("40d13e87ba3f9c11dbaec3506d8462538adb6fc29bd32279eb4bbef0b66abe95"));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->value, "0.10.2");
+  v = decodeEntryDigest(2, d("b5aa839f06ed6ed75234434b87235c3e8e33243762a831426a25130b7163246c"));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->text, "jaxlib 0.12.0.1");
+  v = decodeEntryDigest(3, d("3357b7ac532f27e464d9a89c8adf0b5cc6e64ffd781cbe65ac474c2494e1b57c"));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->value, "cpu / cpu");
+  EXPECT_EQ(decodeEntryDigest(4, d("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"))->text,
+            "no flags");
+  EXPECT_EQ(decodeEntryDigest(7, d("0ea55c28f8014d8886b6248fe3da5d588f55c0823847a6b4579f1131b051b5e2"))->value,
+            "zlib");
+  // The same digest means nothing in an entry that does not hash it.
+  EXPECT_FALSE(decodeEntryDigest(2, d("0ea55c28f8014d8886b6248fe3da5d588f55c0823847a6b4579f1131b051b5e2")));
+  EXPECT_FALSE(decodeEntryDigest(1, d("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")));
+  EXPECT_FALSE(digestFromHex("E3B0"));
+}
+
+TEST(KnownDigests, EveryTableStringMatchesPythonHashlib) {
+  // tests/cases/decode_vectors.json: SHA-256 of each string as Python's
+  // hashlib computes it (tests/cases/make_decode_vectors.py).
+  Json vectors = loadJson("tests/cases/decode_vectors.json");
+  ASSERT_GT(vectors["vectors"].size(), 50u);
+  for (const auto &v : vectors["vectors"]) {
+    auto decoded = decodeEntryDigest(v["entry"], *digestFromHex(v["sha256"]));
+    ASSERT_TRUE(decoded) << v.dump();
+    EXPECT_EQ(decoded->value, v["value"].get<std::string>()) << v.dump();
+  }
+}
+
+namespace {
+
+/// Python's `format % args` for the messages of tests/logs/cache_messages.json,
+/// with sample values chosen by what precedes each placeholder.
+std::string formatMessage(const std::string &format, const std::string &name,
+                          const std::string &key) {
+  std::string out;
+  int ints = 0, floats = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out += format[i];
+      continue;
+    }
+    std::string conv = format.substr(i, format.compare(i, 4, "%.2f") == 0 ? 4 : 2);
+    i += conv.size() - 1;
+    auto after = [&](const char *s) {
+      return out.size() >= std::strlen(s) &&
+             out.compare(out.size() - std::strlen(s), std::strlen(s), s) == 0;
+    };
+    if (conv == "%r")
+      out += "'" + key + "'";
+    else if (conv == "%d")
+      out += ints++ ? "5000" : "1234";
+    else if (conv == "%.2f")
+      out += floats++ ? "0.25" : "1.00";
+    else if (after("key "))
+      out += key;
+    else if (after(" at ") || after(" at '"))
+      out += "/c/x";
+    else if (after(": "))
+      out += "some error";
+    else
+      out += name;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST(LogReader, EveryCacheMessageOfEveryReleaseIsRead) {
+  Json doc = loadJson("tests/logs/cache_messages.json");
+  ASSERT_GE(doc["messages"].size(), 20u);
+  std::string key = keyOf("jit_f", "add_1x1");
+  std::string trace = withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:");
+  std::string miss = "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS for "
+                     "'jit_f' with key '" + key + "'\n";
+  for (const auto &m : doc["messages"]) {
+    std::string kind = m["kind"], format = m["format"];
+    SCOPED_TRACE(format);
+    std::string line = m["level"].get<std::string>().substr(0, 7) + ":" +
+                       m["logger"].get<std::string>() + ":" +
+                       formatMessage(format, "jit_f", key) + "\n";
+    bool needsMiss = kind.rfind("not-written", 0) == 0 || kind == "attempted" ||
+                     kind == "written" || kind == "write-failed";
+    LogSummary s = readLog(trace + (needsMiss ? miss : "") + line);
+    EXPECT_TRUE(s.problems.empty()) << s.problems.front();
+    ASSERT_EQ(s.programs.size(), 1u);
+    const LoggedProgram &p = s.programs[0];
+    const WriteOutcome &w = p.write;
+    if (kind == "miss" || kind == "hit") {
+      EXPECT_EQ(p.lookup, kind == "hit" ? Lookup::Hit : Lookup::Miss);
+      EXPECT_EQ(p.name, "jit_f");
+    } else if (kind == "not-written-compile-time") {
+      EXPECT_EQ(w.reason, NotWrittenReason::CompileTime);
+      EXPECT_DOUBLE_EQ(w.minCompileSeconds, 1.0);
+      EXPECT_DOUBLE_EQ(w.compileSeconds, 0.25);
+    } else if (kind == "not-written-callbacks") {
+      EXPECT_EQ(w.reason, NotWrittenReason::HostCallbacks);
+    } else if (kind == "not-written-process") {
+      EXPECT_EQ(w.reason, NotWrittenReason::NotProcessZero);
+    } else if (kind == "not-written-size") {
+      EXPECT_EQ(w.reason, NotWrittenReason::EntrySize);
+      EXPECT_EQ(w.entryBytes, 1234);
+      EXPECT_EQ(w.minEntryBytes, 5000);
+    } else if (kind == "not-written-disabled") {
+      EXPECT_EQ(w.reason, NotWrittenReason::CacheDisabled);
+    } else if (kind == "attempted") {
+      EXPECT_EQ(w.state, WriteState::Attempted);
+    } else if (kind == "written") {
+      EXPECT_EQ(w.state, WriteState::Written);
+    } else if (kind == "write-failed") {
+      EXPECT_EQ(w.state, WriteState::Failed);
+      EXPECT_EQ(w.error, "some error");
+    } else if (kind == "cache-dir") {
+      EXPECT_EQ(s.cacheDirs, std::vector<std::string>{"/c/x"});
+    } else if (kind == "cache-disabled") {
+      EXPECT_TRUE(s.cacheDisabled);
+    } else if (kind == "cache-init-failed") {
+      EXPECT_TRUE(s.cacheInitFailed);
+    } else if (kind == "kernel-cache") {
+      EXPECT_EQ(s.kernelCaches, std::vector<std::string>{"/c/x"});
+    } else if (kind == "autotune-cache") {
+      EXPECT_EQ(s.autotuneCaches, std::vector<std::string>{"/c/x"});
+    } else if (kind == "key-error") {
+      EXPECT_EQ(s.keyErrors, 1u);
+      EXPECT_EQ(s.firstKeyError, "some error");
+    } else {
+      ASSERT_EQ(kind, "skip");
+      EXPECT_EQ(p.lookup, Lookup::Unknown);
+      EXPECT_EQ(w.state, WriteState::Unknown);
+    }
+    if (needsMiss && kind != "attempted" && kind != "written" &&
+        kind != "write-failed") {
+      EXPECT_EQ(w.state, WriteState::NotWritten);
+    }
+  }
+}
