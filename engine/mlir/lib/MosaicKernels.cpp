@@ -32,9 +32,14 @@ Expected<bool> stripBody(PyJson &body, const KernelStripper &strip) {
     return raised(std::string("TypeError: custom_call_config.body is a ") +
                   pyTypeName(body) + ", which base64.b64decode does not accept");
   auto kernel = pyB64Decode(body.get_ref<const std::string &>());
-  if (!kernel)
-    return raised("binascii.Error: custom_call_config.body: " +
-                  kernel.error().message);
+  if (!kernel) {
+    // A str with a character outside ASCII fails before decoding (ValueError);
+    // bad padding or length is binascii.Error.
+    const std::string &why = kernel.error().message;
+    bool ascii = why.find("ASCII") != std::string::npos;
+    return raised(std::string(ascii ? "ValueError" : "binascii.Error") +
+                  ": custom_call_config.body: " + why);
+  }
   Expected<std::optional<Bytes>> stripped = strip(*kernel);
   if (!stripped)
     return stripped.takeError();
@@ -147,8 +152,11 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module, MosaicRule rule,
     auto parsed = parseMlirModule(*context, kernel);
     if (!parsed) {
       // Upstream leaves such an op alone too, but only when *its* MLIR
-      // cannot read the kernel; jaxlib's newer MLIR reads its own bytecode.
-      if (report) {
+      // cannot read the kernel. Kernel bytecode that MLIR 19 cannot read was
+      // most likely written by jaxlib's newer MLIR, which reads it: the keys
+      // then differ. Text that does not parse is left alone by both.
+      const bool bytecode = kernel.compare(0, 4, "ML\xefR") == 0;
+      if (report && bytecode) {
         if (report->unreadableKernels++ == 0)
           report->firstError = parsed.error().message;
       }

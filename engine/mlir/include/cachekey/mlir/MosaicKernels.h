@@ -65,9 +65,10 @@ rewriteMosaicBackendConfig(const std::string &config,
 
 /// What the step met that MLIR 19 could not read.
 struct MosaicReport {
-  /// Kernel bodies the step would strip but MLIR could not parse; jaxlib's
-  /// newer MLIR may read them (it does for its own bytecode), and then
-  /// JAX's entry 1 differs from this one.
+  /// Kernel bodies in MLIR bytecode that the step would strip but MLIR could
+  /// not read; jaxlib's newer MLIR reads its own bytecode, so JAX's entry 1
+  /// then differs from this one. (Kernel text that does not parse is left
+  /// alone by both, and is not counted.)
   int unreadableKernels = 0;
   /// The first parse error, e.g. "unknown attribute code: 23 … produced by
   /// MLIR24.0.0git".
