@@ -435,7 +435,8 @@ const DebugOptionField *findDebugOption(uint32_t number) {
 }
 
 Expected<Bytes> applyStructuredEdits(const Bytes &proto,
-                                     const CompileOptionsEdits &edits) {
+                                     const CompileOptionsEdits &edits,
+                                     bool explicitZeroes) {
   if (edits.empty())
     return proto;
   const std::string path = "$.compile_options";
@@ -460,7 +461,13 @@ Expected<Bytes> applyStructuredEdits(const Bytes &proto,
       auto w = encodeDebugValue(*f, kv.second, p);
       if (!w)
         return w.takeError();
-      dbg->setSorted(std::move(*w));
+      const bool zero = w->type == WireType::Varint
+                            ? w->varint == 0
+                            : w->payload.find_first_not_of('\0') == Bytes::npos;
+      if (zero && !explicitZeroes)
+        dbg->removeAll(w->number); // proto3: a zero is not written
+      else
+        dbg->setSorted(std::move(*w));
     }
     ebo->setMessage(field::kDebugOptions, dbg->serialize());
   }

@@ -80,7 +80,8 @@ Expected<KeyResult> computeKey(const Scenario &s) {
                  "bytes";
 
   // 5. compile_options
-  auto edited = applyStructuredEdits(s.compileOptions.proto, s.compileOptions.edits);
+  auto edited = applyStructuredEdits(s.compileOptions.proto, s.compileOptions.edits,
+                                     profile.explicitZeroes);
   if (!edited)
     return edited.takeError();
   auto co = applyCacheKeyEdits(*edited, s.profile, s.platform);

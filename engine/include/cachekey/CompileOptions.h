@@ -62,9 +62,13 @@ struct EditedCompileOptions {
 
 /// Applies the scenario's structured edits to `proto` (a serialized
 /// CompileOptionsProto), as setting the same attributes on the Python
-/// `CompileOptions` object would. Errors name the `$.compile_options…` path.
+/// `CompileOptions` object would. With `explicitZeroes` false (the
+/// DebugOptions of jaxlib before 0.7.0, proto3 implicit presence) a
+/// DebugOptions field set to zero, false, "" or +0.0 is left off the wire.
+/// Errors name the `$.compile_options…` path.
 Expected<Bytes> applyStructuredEdits(const Bytes &proto,
-                                     const CompileOptionsEdits &edits);
+                                     const CompileOptionsEdits &edits,
+                                     bool explicitZeroes = true);
 
 /// Applies JAX's cache-key edits for `profile` and `platform` to `proto`.
 /// A malformed message is an Error naming the message and byte offset.
