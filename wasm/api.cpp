@@ -76,6 +76,16 @@ std::string version() {
   return dump(j);
 }
 
+/// The DebugOptions fields the engine knows: [{"name", "number", "kind"}]
+/// by field number; kind is "bool", "int32", "int64", "enum", "string" or
+/// "float".
+std::string debugOptionFieldsJson() {
+  Json list = Json::array();
+  for (const DebugOptionField &f : knownDebugOptions())
+    list.push_back({{"name", f.name}, {"number", f.number}, {"kind", f.kind}});
+  return dump(list);
+}
+
 /// Every profile (profilesToJson): {"newest", "aliases", "profiles": [...]}.
 std::string profiles() { return dump(profilesToJson()); }
 
@@ -265,6 +275,7 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("version", &version);
   emscripten::function("registerFixture", &registerFixture);
   emscripten::function("profiles", &profiles);
+  emscripten::function("debugOptionFields", &debugOptionFieldsJson);
   emscripten::function("describeProfile", &describeProfile);
   emscripten::function("profileDifferences", &profileDifferencesJson);
   emscripten::function("computeKey", &computeKeyJson);

@@ -3,7 +3,7 @@
 // baseline preset is the only state. sync() writes the resolved perturbed
 // scenario back into the controls (skipping the fieldset being edited).
 import { el, put, $, setText, setAttr } from './dom.mjs';
-import { DEBUG_FIELDS, COMPRESSION_CHOICES, GPU_NAMES, PLATFORM_VERSIONS } from './data.mjs';
+import { COMPRESSION_CHOICES, GPU_NAMES, PLATFORM_VERSIONS } from './data.mjs';
 import { deepEqual, getPath, clone } from './state.mjs';
 import { errorText } from './engine.mjs';
 import { tpuGroups, tpuById, tpuByFingerprint, tpuLabel, tpuAccelerator, tpuNote, libtpuBuilds, libtpuForProfile, tpuPlatformVersion, tpuPlatformVersionChoices } from './tpu.mjs';
@@ -141,6 +141,7 @@ function syncCompileOptions(r) {
   ui.fdo.value = fdo === undefined ? '' : String(fdo);
 }
 
+/** The value typed for a DebugOptions field of the engine's `kind`. */
 function parseDebugValue(kind, text) {
   const t = text.trim();
   if (kind === 'bool') {
@@ -148,12 +149,19 @@ function parseDebugValue(kind, text) {
     if (/^(false|0)$/i.test(t)) return false;
     return { error: 'a bool field takes true or false' };
   }
-  if (kind === 'int') {
-    if (!/^-?\d+$/.test(t) || !Number.isSafeInteger(Number(t))) return { error: 'an integer field takes a whole number' };
+  if (kind === 'float') {
+    if (t === '' || !Number.isFinite(Number(t))) return { error: 'a float field takes a number' };
+    return Number(t);
+  }
+  if (kind !== 'string') {
+    if (!/^-?\d+$/.test(t) || !Number.isSafeInteger(Number(t))) return { error: `an integer field (${kind}) takes a whole number` };
     return Number(t);
   }
   return text;
 }
+
+/** The engine's DebugOptions field named `name`, if it knows one. */
+const debugField = (name) => ctx.debugFields.find((x) => x.name === name);
 
 function deviceAssignmentValue() {
   const R = numOrUndef(ui.daRows);
@@ -338,14 +346,14 @@ let currentProfile = null;
 
 /** The note under the DebugOptions field picker, from the engine's profile. */
 function syncDbgNote() {
-  const f = DEBUG_FIELDS.find((x) => x.name === ui.dbgField.value);
+  const f = debugField(ui.dbgField.value);
   if (!f) return;
   const profile = currentProfile ? ctx.profileOf(currentProfile) : null;
   const zeroed = profile && profile.zeroed_fields.some((z) => z.name === f.name);
   setText(ui.dbgNote, !profile ? '' : zeroed
     ? `Zeroed before hashing by jax ${profile.id}: setting it does not move the key.`
     : `Not zeroed by jax ${profile.id}: setting it moves the key.`);
-  ui.dbgValue.placeholder = f.kind === 'bool' ? 'true or false' : f.kind === 'int' ? 'a whole number' : 'text';
+  ui.dbgValue.placeholder = f.kind === 'bool' ? 'true or false' : f.kind === 'string' ? 'text' : f.kind === 'float' ? 'a number' : 'a whole number';
 }
 
 // ---------------------------------------------------------------- setup
@@ -406,8 +414,16 @@ export function setupControls(context) {
   ui.profileFrom.addEventListener('change', showChanges);
   ui.profileTo.addEventListener('change', showChanges);
   showChanges();
-  put(ui.dbgField, ...DEBUG_FIELDS.map((f) => el('option', { value: f.name },
-    `${f.name} (${f.kind}, field ${f.number})`)));
+  // The engine's DebugOptions table: first the fields some release zeroes
+  // before hashing, then every other field it knows.
+  ctx.debugFields = ctx.engine.debugOptionFields();
+  const zeroedAnywhere = new Set(profiles.flatMap((p) => p.zeroed_fields.map((z) => z.name)));
+  const option = (f) => el('option', { value: f.name }, `${f.name} (${f.kind}, field ${f.number})`);
+  const byName = (a, b) => (a.name < b.name ? -1 : 1);
+  put(ui.dbgField,
+    el('optgroup', { label: 'Zeroed before hashing by some release' }, ctx.debugFields.filter((f) => zeroedAnywhere.has(f.name)).sort(byName).map(option)),
+    el('optgroup', { label: 'Other DebugOptions fields' }, ctx.debugFields.filter((f) => !zeroedAnywhere.has(f.name)).sort(byName).map(option)));
+  if (debugField('xla_gpu_autotune_level')) ui.dbgField.value = 'xla_gpu_autotune_level';
   put(q('gpu-list'), ...GPU_NAMES.map((n) => el('option', { value: n })));
   put(ui.pvPick, el('option', { value: '' }, 'Pick one…'),
     ...PLATFORM_VERSIONS.map(([v, label]) => el('option', { value: v }, label)),
@@ -489,7 +505,7 @@ export function setupControls(context) {
   });
 
   ui.dbgAdd.addEventListener('click', (e) => {
-    const f = DEBUG_FIELDS.find((x) => x.name === ui.dbgField.value);
+    const f = debugField(ui.dbgField.value);
     if (!f) return;
     const v = parseDebugValue(f.kind, ui.dbgValue.value);
     if (v && typeof v === 'object') { setText(ui.dbgNote, v.error); return; }

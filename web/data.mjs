@@ -1,5 +1,6 @@
-// Facts the page shows next to the engine's output: links to the upstream
-// functions, the DebugOptions fields the controls offer, the derived presets, the case studies and the questions.
+// Facts the page shows next to the engine's output (the engine itself gives
+// every JAX rule: releases, exclusion lists, zeroed and known DebugOptions
+// fields, entry names): links to the upstream functions, the derived presets, the case studies and the questions.
 // The prose is this project's own; upstream code is only linked to.
 
 export const UPSTREAM_FILE = 'https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/cache_key.py';
@@ -29,8 +30,6 @@ export const upstreamUrl = (key) => `${UPSTREAM_FILE}#L${UPSTREAM[key].line}`;
 export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'compile_options',
   'accelerator', 'compression', 'custom_hook'];
 
-export const ENTRY_NAMES = ['computation', 'jax_lib version', 'backend version', 'XLA flags',
-  'compile_options', 'accelerator_config', 'compression', 'custom_hook'];
 
 /** The ingredient each entry stands for, in plain words. */
 export const ENTRY_PLAIN = [
@@ -44,37 +43,6 @@ export const ENTRY_PLAIN = [
   'the custom hook',
 ];
 
-/**
- * DebugOptions fields offered by the compile-options control (names, numbers
- * and kinds from the engine's table, fixtures/debug_options_fields.json).
- * Whether a profile zeroes a field comes from the engine (describeProfile).
- */
-export const DEBUG_FIELDS = [
-  ['xla_gpu_autotune_level', 123, 'int'],
-  ['xla_dump_to', 109, 'string'],
-  ['xla_dump_hlo_as_text', 112, 'bool'],
-  ['xla_dump_hlo_as_proto', 113, 'bool'],
-  ['xla_dump_hlo_as_dot', 114, 'bool'],
-  ['xla_dump_hlo_as_url', 115, 'bool'],
-  ['xla_dump_hlo_as_html', 116, 'bool'],
-  ['xla_dump_hlo_as_long_text', 164, 'bool'],
-  ['xla_dump_hlo_module_re', 110, 'string'],
-  ['xla_dump_hlo_pass_re', 111, 'string'],
-  ['xla_dump_hlo_pipeline_re', 154, 'string'],
-  ['xla_dump_hlo_snapshots', 118, 'bool'],
-  ['xla_dump_max_hlo_modules', 132, 'int'],
-  ['xla_dump_module_metadata', 144, 'bool'],
-  ['xla_dump_fusion_visualization', 149, 'bool'],
-  ['xla_dump_compress_protos', 151, 'bool'],
-  ['xla_dump_disable_metadata', 153, 'bool'],
-  ['xla_force_host_platform_device_count', 102, 'int'],
-  ['xla_gpu_cuda_data_dir', 61, 'string'],
-  ['xla_gpu_experimental_autotune_cache_mode', 324, 'int'],
-  ['xla_gpu_per_fusion_autotune_cache_dir', 310, 'string'],
-  ['xla_dump_include_timestamp', 131, 'bool'],
-  ['xla_dump_large_constants', 290, 'bool'],
-  ['xla_enable_dumping', 253, 'bool'],
-].map(([name, number, kind]) => ({ name, number, kind }));
 
 /** Compression choices: the label and the scenario value. */
 export const COMPRESSION_CHOICES = [

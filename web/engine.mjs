@@ -107,6 +107,11 @@ export class CacheKeyEngine {
     return this.call('profiles');
   }
 
+  /** The DebugOptions fields the engine knows: [{name, number, kind}]. */
+  debugOptionFields() {
+    return this.call('debugOptionFields');
+  }
+
   /** One profile (as in profiles()) by id, release or "main", or {error}. */
   describeProfile(name) {
     return this.call('describeProfile', String(name));

@@ -4,7 +4,6 @@
 // pairs and explains them (LogCompare.h), and this file only renders its
 // result, as text.
 import { el, put, setText } from './dom.mjs';
-import { ENTRY_NAMES } from './data.mjs';
 import { abbrev } from './state.mjs';
 
 const PREFIX = { debug: 'DEBUG:jax._src.cache_key:', info: 'INFO:jax._src.cache_key:' };
@@ -68,7 +67,7 @@ function renderEntries(ui, r) {
   if (!x) return;
   setText(ui.pairCaption, r.cause ? `Entries of ${x.label}, the pair the sentence names (A / B)` : `Entries of ${x.label}, the first pair (its keys are equal; A / B)`);
   const decoded = new Map((x.decoded || []).map((d) => [d.entry, d]));
-  put(ui.tbody, ...ENTRY_NAMES.map((name, i) => {
+  put(ui.tbody, ...(r.entry_names || []).map((name, i) => {
     const n = i + 1;
     const role = (r.roles && r.roles[i]) || 'same';
     const d = decoded.get(n);

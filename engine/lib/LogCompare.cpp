@@ -901,6 +901,7 @@ Json logComparisonToJson(const LogComparison &r) {
     }
     x["decoded"] = decoded;
     j["explained"] = x;
+    j["entry_names"] = kEntryNames; // row labels, 1…8 by ingredient
   } else {
     j["explained"] = nullptr;
   }

@@ -148,3 +148,17 @@ test('a wasm trap is reported as an error and the engine recovers with its fixtu
   await e.restarting;
   assert.equal(e.computeKey({ schema: 1, base: 'add_1x1' }).key, fixture('add_1x1').expected.key);
 });
+
+test('the engine describes every release and its DebugOptions table (the page keeps no copy)', () => {
+  const cli = JSON.parse(execFileSync(path.join(root, 'build/native/bin/cachekey'), ['profiles', '--json'], { encoding: 'utf8' }));
+  const wasm = engine.profiles();
+  assert.deepEqual(wasm, cli, 'wasm and native describe the same profiles');
+  assert.equal(engine.describeProfile('0.9.0.1').id, '0.9.2');
+  assert.equal(engine.describeProfile('nope').error.code, 'unknown_profile');
+  // Field numbers and kinds as captured from jaxlib (fixtures/debug_options_fields.json).
+  const captured = JSON.parse(fs.readFileSync(path.join(root, 'fixtures/debug_options_fields.json'), 'utf8')).fields;
+  const fields = engine.debugOptionFields();
+  assert.equal(fields.length, Object.keys(captured).length);
+  for (const f of fields) assert.deepEqual([f.number, f.kind], [captured[f.name].number, captured[f.name].kind], f.name);
+  for (const p of wasm.profiles) for (const z of p.zeroed_fields) assert.equal(captured[z.name].number, z.number, `${p.id} ${z.name}`);
+});
