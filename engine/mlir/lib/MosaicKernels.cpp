@@ -49,6 +49,18 @@ Expected<bool> stripBody(PyJson &body, const KernelStripper &strip) {
   return true;
 }
 
+/// Strips `body` (a member of `bc`) and returns `bc` dumped compactly, or
+/// nullopt when the kernel does not parse (the op is left alone).
+Expected<std::optional<std::string>>
+stripBodyAndDump(const PyJson &bc, PyJson &body, const KernelStripper &strip) {
+  auto done = stripBody(body, strip);
+  if (!done)
+    return done.takeError();
+  if (!*done)
+    return std::optional<std::string>();
+  return std::optional<std::string>(pyJsonDumps(bc));
+}
+
 Expected<std::optional<std::string>>
 skipMissingBody(PyJson &bc, const KernelStripper &strip) {
   if (!bc.is_object())
@@ -65,12 +77,7 @@ skipMissingBody(PyJson &bc, const KernelStripper &strip) {
   auto body = cfg->find("body");
   if (body == cfg->end() || !pyTruthy(*body))
     return std::optional<std::string>();
-  auto done = stripBody(*body, strip);
-  if (!done)
-    return done.takeError();
-  if (!*done)
-    return std::optional<std::string>();
-  return std::optional<std::string>(pyJsonDumps(bc));
+  return stripBodyAndDump(bc, *body, strip);
 }
 
 Expected<std::optional<std::string>>
@@ -112,12 +119,7 @@ deleteDebugLocations(PyJson &bc, const KernelStripper &strip) {
   auto body = ccc.find("body");
   if (body == ccc.end())
     return raised("KeyError: 'body'");
-  auto done = stripBody(*body, strip);
-  if (!done)
-    return done.takeError();
-  if (!*done)
-    return std::optional<std::string>();
-  return std::optional<std::string>(pyJsonDumps(bc));
+  return stripBodyAndDump(bc, *body, strip);
 }
 
 } // namespace
