@@ -395,28 +395,94 @@ function downloadScenario() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-async function uploadScenario(file) {
-  const say = (t) => setText(E.uploadStatus, t);
-  if (!file) return;
-  if (file.size > 8 << 20) { say(`Not opened: the file is ${file.size} bytes; a scenario file is at most 8 MiB.`); return; }
+/** Base64 (RFC 4648) of a byte array, in chunks small enough for apply(). */
+function bytesToBase64(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+/**
+ * A scenario document from one chosen file: JSON, schema 1, and for a
+ * captured file (capture.format) its entry-1 sidecar taken from `others`
+ * (the files chosen with it). Returns {doc} or {error}.
+ */
+async function readScenarioFile(file, others) {
+  if (file.size > 8 << 20) return { error: `the file is ${file.size} bytes; a scenario file is at most 8 MiB` };
   let doc;
   try {
     doc = JSON.parse(await file.text());
   } catch (e) {
-    say(`Not opened: the file is not JSON (${e.message}).`);
-    return;
+    return { error: `the file is not JSON (${e.message})` };
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) { say('Not opened: a scenario is a JSON object.'); return; }
-  if (doc.schema !== 1) { say(`Not opened: $.schema: ${doc.schema === undefined ? 'missing' : 'unsupported version ' + JSON.stringify(doc.schema)} (this page reads schema 1).`); return; }
-  if (needsMlir(doc)) {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return { error: 'a scenario is a JSON object' };
+  if (doc.schema !== 1) return { error: `$.schema: ${doc.schema === undefined ? 'missing' : 'unsupported version ' + JSON.stringify(doc.schema)} (this page reads schema 1)` };
+  const e1 = doc.capture && doc.capture.entry1;
+  if (e1 && e1.storage === 'omitted') return { error: 'this capture keeps only the digest of entry 1 (--no-entry1-bytes); compare such captures with cachekey diff DIR_A DIR_B' };
+  if (e1 && e1.storage === 'sidecar') {
+    if (e1.encoding !== 'raw') return { error: `its entry 1 is in a compressed sidecar (${e1.file}); open it with cachekey explain or cachekey diff` };
+    const side = others.find((f) => f.name === e1.file);
+    if (!side) return { error: `its entry 1 is in ${e1.file}: choose that file too` };
+    doc.module = { ...doc.module, entry1_b64: bytesToBase64(new Uint8Array(await side.arrayBuffer())) };
+  }
+  return { doc };
+}
+
+/** JSON merge patch (RFC 7386) that turns `a` into `b`. */
+function mergePatchFrom(a, b) {
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return b;
+  const patch = {};
+  for (const k of Object.keys(b)) {
+    if (!(k in a)) patch[k] = b[k];
+    else if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) patch[k] = mergePatchFrom(a[k], b[k]);
+  }
+  for (const k of Object.keys(a)) if (!(k in b)) patch[k] = null;
+  return patch;
+}
+
+/** Whether the engine's key for a captured `doc` is the key real JAX logged. */
+function captureCheck(doc, key) {
+  const real = doc.capture && doc.expected && doc.expected.key;
+  if (!real) return '';
+  return real === key ? ' The engine\u2019s key equals the key real JAX computed.' : ` Not the key real JAX computed (${real}): the engine does not reproduce this capture.`;
+}
+
+async function uploadScenario(fileList) {
+  const say = (t) => setText(E.uploadStatus, t);
+  const files = [...(fileList || [])];
+  // Sidecars (entry-1 bytes, module text) travel with their scenario file.
+  const sidecar = (f) => /\.(entry1|entry1\.zst|mlir)$/i.test(f.name);
+  const scenarios = files.filter((f) => !sidecar(f) && f.name !== 'index.json');
+  if (scenarios.length === 0) { if (files.length) say('Not opened: choose a scenario .json file (with its sidecars).'); return; }
+  if (scenarios.length > 2) { say(`Not opened: ${scenarios.length} scenario files; choose one, or two to compare.`); return; }
+  const read = [];
+  for (const f of scenarios) {
+    const r = await readScenarioFile(f, files);
+    if (r.error) { say(`Not opened: ${f.name}: ${r.error}.`); return; }
+    read.push(r.doc);
+  }
+  if (read.some(needsMlir)) {
     say('Loading the live MLIR canonicaliser: this file\u2019s module is MLIR text\u2026');
     const loaded = await loadMlirFor('file');
     if (loaded !== true) { say(`Not opened: ${loaded}`); return; }
   }
-  const r = ctx.engine.computeKey(doc);
-  if (r.error) { say(`Not opened: ${errorText(r.error)}`); return; }
-  openScenario(doc, 'file');
-  say(`Opened ${file.name}: key ${r.key}.`);
+  const keys = [];
+  for (let i = 0; i < read.length; ++i) {
+    const r = ctx.engine.computeKey(read[i]);
+    if (r.error) { say(`Not opened: ${scenarios[i].name}: ${errorText(r.error)}`); return; }
+    keys.push(r.key);
+  }
+  if (read.length === 1) {
+    if (!openScenario(read[0], 'file')) return;
+    say(`Opened ${scenarios[0].name}: key ${keys[0]}.${captureCheck(read[0], keys[0])}`);
+    return;
+  }
+  // Two files: the first is the baseline, the second a patch over it.
+  if (!openScenario(read[0], 'file')) return;
+  ctx.state = { presetId: ctx.state.presetId, patch: mergePatchFrom(read[0], read[1]) };
+  update({ sync: true, announce: true });
+  say(`Opened ${scenarios[0].name} (baseline, key ${keys[0]}) and ${scenarios[1].name} (compared, key ${keys[1]}).` +
+    captureCheck(read[0], keys[0]) + captureCheck(read[1], keys[1]));
 }
 
 // ------------------------------------------------------------------ MLIR
@@ -612,7 +678,7 @@ async function boot() {
   $('#copy-trace').addEventListener('click', () => copyText(E.trace.textContent, $('#copy-trace-status'), 'Trace copied.'));
   $('#copy-link').addEventListener('click', () => copyText(E.permalink.value, E.linkInfo, 'Link copied.'));
   $('#download-scenario').addEventListener('click', downloadScenario);
-  $('#upload-scenario').addEventListener('change', (e) => { uploadScenario(e.target.files[0]); e.target.value = ''; });
+  $('#upload-scenario').addEventListener('change', (e) => { uploadScenario(e.target.files).finally(() => { e.target.value = ''; }); });
   $('#logs-compare').addEventListener('click', () => compareLogsUi(ctx.engine, E.logs));
   $('#logs-example').addEventListener('click', () => ctx.loadExampleLogs(false));
   $('#logs-clear').addEventListener('click', () => clearLogs(E.logs));

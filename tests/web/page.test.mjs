@@ -5,6 +5,7 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
+import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useBrowser, waitForText, animationsDone, root } from './helpers.mjs';
@@ -427,4 +428,25 @@ test('the page runs under its CSP without \'unsafe-eval\' and reports no violati
   assert.deepEqual(await p.evaluate(() => window.__cspViolations), []);
   assert.deepEqual(p.errors, []);
   await p.close();
+});
+
+test('captured files open in the page: one is checked against real JAX, two are compared', async () => {
+  const dir = path.join(root, 'tests/web/data');
+  const a = path.join(dir, 'capture-a/0003-jit_scaled.json');
+  const b = path.join(dir, 'capture-b/0003-jit_scaled.json');
+  const realA = JSON.parse(fs.readFileSync(a, 'utf8')).expected.key;
+  const realB = JSON.parse(fs.readFileSync(b, 'utf8')).expected.key;
+  await page.setInputFiles('[data-testid="upload-scenario"]', a);
+  const one = await waitForText(page, '[data-testid="upload-status"]', /^Opened|^Not opened/);
+  assert.match(one, /equals the key real JAX computed/);
+  assert.equal(await page.textContent('[data-testid="final-key"]'), realA);
+
+  await page.setInputFiles('[data-testid="upload-scenario"]', [a, b]);
+  await waitForText(page, '[data-testid="upload-status"]', /\(compared, key/);
+  assert.equal(await page.textContent('[data-testid="baseline-key"]'), realA);
+  assert.equal(await page.textContent('[data-testid="final-key"]'), realB);
+  // The one change made between the two runs: the flag (entry 4).
+  assert.equal(await page.getAttribute('[data-testid="entry-4"]', 'data-role'), 'cause');
+  assert.match(await page.textContent('[data-testid="sentence"]'), /--xla_cpu_enable_fast_math=true/);
+  assert.deepEqual(page.errors, []);
 });
