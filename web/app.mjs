@@ -140,7 +140,8 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   setText(E.moduleTextError, moduleError ? `The module text cannot be used: ${moduleError}` : '');
   if (cmp.error) {
     E.scenarioError.hidden = false;
-    setText(E.scenarioError, `This scenario cannot be computed: ${errorText(cmp.error)}`);
+    const side = cmp.error.source === 'a' ? 'The baseline' : cmp.error.source === 'b' ? 'The perturbed scenario' : 'This scenario';
+    setText(E.scenarioError, `${side} cannot be computed: ${errorText({ ...cmp.error, source: '' })}`);
     E.entries.classList.add('stale');
     clearTimeout(linkTimer);
     document.documentElement.removeAttribute('data-link-pending');

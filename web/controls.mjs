@@ -331,8 +331,8 @@ export function syncControls(r, origin) {
 export function renderControlNotes(result) {
   put(ui.coChanges, ...((result.compile_options && result.compile_options.changes) || []).map((c) => el('li', null, c)));
   const acc = result.accelerator || {};
-  setText(ui.accelNote, acc.fallback ? 'Fallback: each device_kind is hashed as a string, in device order.'
-    : `Fingerprint fed as 8 bytes, big-endian: ${acc.fingerprint || ''}. ${acc.provenance || ''}`);
+  const e6 = (result.entries || [])[5] || {};
+  setText(ui.accelNote, `Entry 6 feeds ${e6.summary || ''} (${e6.bytes_len} bytes)${acc.fingerprint && !acc.fallback ? `; fingerprint ${acc.fingerprint}` : ''}. ${acc.provenance || ''}`);
   const stdlib = (result.notes || []).find((n) => /standard library's zstd/.test(n));
   setText(ui.compressionNote, `Fed to the hash: "${result.compression}".${stdlib ? ' ' + stdlib : ''}`);
   currentProfile = result.profile;
@@ -409,7 +409,9 @@ export function setupControls(context) {
       return;
     }
     put(ui.profileChanges, ...(d.differences.length ? d.differences.map((t) => el('li', null, t))
-      : [el('li', null, `jax ${ui.profileFrom.value} and ${ui.profileTo.value} compute the key the same way (profile ${d.from}).`)]));
+      : [el('li', null, d.from === d.to
+        ? `jax ${ui.profileFrom.value} and ${ui.profileTo.value} compute the key the same way (profile ${d.from}).`
+        : `Profiles ${d.from} and ${d.to} differ in nothing this page can list.`)]));
   };
   ui.profileFrom.addEventListener('change', showChanges);
   ui.profileTo.addEventListener('change', showChanges);

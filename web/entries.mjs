@@ -115,8 +115,11 @@ export function renderEntries(list, cmp, { full, animate }) {
     setAttr(r.li, 'data-running', eb.running);
     setAttr(r.li, 'data-baseline-digest', ea.digest);
     setAttr(r.li, 'data-baseline-running', ea.running);
-    setText(r.badge, role);
-    r.badge.className = 'badge role-badge role-' + role;
+    // The badge says what the engine says (an entry whose own digest moved
+    // for a second reason is "also changed", not a mere consequence).
+    const shown = engineRole && engineRole !== 'same' ? engineRole : role;
+    setText(r.badge, shown);
+    r.badge.className = 'badge role-badge role-' + shown.replace(/ /g, '-');
     setText(r.nm, eb.name);
     setText(r.summary, eb.summary);
     setText(r.len, eb.hashed === false ? 'not hashed by this release' : `${eb.bytes_len} byte${eb.bytes_len === 1 ? '' : 's'}`);

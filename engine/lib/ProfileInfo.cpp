@@ -126,6 +126,8 @@ Json profileToJson(Profile profile) {
   j["mosaic"] = mosaicText(p);
   j["compression"] = compressionText(p);
   j["filters_env_overrides"] = p.filtersEnvOverrides;
+  j["explicit_zeroes"] = p.explicitZeroes;
+  j["fallback_error_type"] = p.fallbackErrorType;
   j["excluded_flags"] = p.excludedFlags;
   Json zeroed = Json::array();
   for (const ZeroedField &z : p.zeroedFields)
@@ -172,6 +174,16 @@ std::vector<std::string> profileDifferences(Profile from, Profile to) {
   field("entry 1 callback removal", callbacksText(a), callbacksText(b));
   field("entry 1 Mosaic kernel step", mosaicText(a), mosaicText(b));
   field("entry 7 compression name", compressionText(a), compressionText(b));
+  if (a.explicitZeroes != b.explicitZeroes)
+    out.push_back(std::string("entry 5: a DebugOptions field set to zero is ") +
+                  (b.explicitZeroes ? "now written (explicit presence, jaxlib "
+                                      "0.7.0 and later)"
+                                    : "no longer written (proto3 implicit "
+                                      "presence, jaxlib before 0.7.0)"));
+  if (std::string(a.fallbackErrorType) != b.fallbackErrorType)
+    out.push_back(std::string("the entry-6 fallback line names ") +
+                  b.fallbackErrorType + " instead of " + a.fallbackErrorType +
+                  " (the trace only; the key is the same)");
   if (a.filtersEnvOverrides != b.filtersEnvOverrides)
     out.push_back(std::string("entry 5: env_option_overrides named like an "
                               "excluded flag are ") +

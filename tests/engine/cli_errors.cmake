@@ -18,6 +18,15 @@ if(NOT rc EQUAL 2 OR NOT code STREQUAL "type" OR NOT path STREQUAL "$.jaxlib_ver
    OR NOT source STREQUAL "${CMAKE_CURRENT_BINARY_DIR}/bad.json")
   message(FATAL_ERROR "--json error output: rc=${rc} code=${code} path=${path} source=${source}: ${out}")
 endif()
+# A byte that is not UTF-8 is a syntax error, also with --json (no abort).
+string(ASCII 255 ff)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/not_utf8.json "{\"schema\":1,\"base\":\"add_1x1\",\"custom_hook\":\"${ff}\"}")
+execute_process(COMMAND ${CLI} explain ${CMAKE_CURRENT_BINARY_DIR}/not_utf8.json --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_QUIET)
+string(JSON code ERROR_VARIABLE jerr GET "${out}" error code)
+if(NOT rc EQUAL 2 OR NOT code STREQUAL "syntax")
+  message(FATAL_ERROR "non-UTF-8 input with --json: rc=${rc} code=${code}: ${out}")
+endif()
 execute_process(COMMAND ${CLI} explain ${SRC}/fixtures/add_1x1.json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 file(READ ${SRC}/fixtures/add_1x1.json fx)

@@ -64,7 +64,7 @@ bool gJsonErrors = false;
 
 int fail(const Error &e) {
   if (gJsonErrors)
-    std::cout << errorToJson(e).dump(2) << "\n";
+    std::cout << errorToJson(e).dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   std::cerr << "cachekey: " << e.str() << "\n";
   return 2;
 }
