@@ -114,8 +114,10 @@ std::string outcomePhrase(const LoggedProgram &p) {
   case WriteState::Written:
     return "missed, then written to the cache";
   case WriteState::Attempted:
-    return "missed, then written (compiled in " + seconds(w.compileSeconds) +
-           ", over the " + seconds(w.minCompileSeconds) + " minimum)";
+    return "missed; compiled in " + seconds(w.compileSeconds) + ", over the " +
+           seconds(w.minCompileSeconds) +
+           " minimum, so JAX went on to write it (the write itself is not "
+           "logged here)";
   case WriteState::NotWritten:
     return "missed, never written: " + notWrittenClause(w);
   case WriteState::Failed:
@@ -453,7 +455,16 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
 
 /// Why the second run missed a program whose key is the first run's: a
 /// kind that groups programs in the summary.
-enum class EqualMiss { NotWritten, WriteFailed, OtherDir, Gone, Unknown };
+enum class EqualMiss {
+  NotWritten,
+  WriteFailed,
+  OtherDir,
+  Gone,
+  /// Only "took at least … to compile" was logged, and nothing shows a cache
+  /// directory: with jax_compilation_cache_dir unset nothing is written.
+  MaybeNoCache,
+  Unknown
+};
 
 EqualMiss equalKeyMiss(const LogSummary &la, const LogSummary &lb,
                        const LoggedProgram &pa) {
@@ -464,6 +475,9 @@ EqualMiss equalKeyMiss(const LogSummary &la, const LogSummary &lb,
   if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
       la.cacheDirs.front() != lb.cacheDirs.front())
     return EqualMiss::OtherDir;
+  if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::Attempted &&
+      la.cacheDirs.empty())
+    return EqualMiss::MaybeNoCache;
   if (pa.lookup == Lookup::Hit ||
       (pa.lookup == Lookup::Miss && (pa.write.state == WriteState::Written ||
                                       pa.write.state == WriteState::Attempted)))
@@ -508,6 +522,11 @@ std::string equalMissClause(EqualMiss kind, const LogSummary &la,
   }
   case EqualMiss::WriteFailed:
     return "which failed to write " + them;
+  case EqualMiss::MaybeNoCache:
+    return "whose log shows no write of " + them + " and no cache directory: "
+           "if jax_compilation_cache_dir was not set, the persistent cache is "
+           "off and nothing is written (set it; DEBUG logging of "
+           "jax._src.compilation_cache shows each write)";
   case EqualMiss::OtherDir:
     return "but the runs use different cache directories (" +
            pyRepr(la.cacheDirs.front()) + " \u2192 " +

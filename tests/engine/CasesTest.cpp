@@ -9,6 +9,7 @@
 // digests, null for "not checked"), "decoded" ({entry: [a, b]}), "pairs"
 // ({label: {"keys", "in", "outcome_a"/"outcome_b" exact, or
 // "…_contains"}}), "sentence_contains", "sentence_lacks", "summary_contains",
+// "summary_lacks",
 // "notes_contain". A diff item names two scenarios and "cause",
 // "with_cause", "also_changed", "details_contain", "sentence_contains",
 // "last_detail_starts".
@@ -125,6 +126,11 @@ void checkCompare(const fs::path &dir, const Json &e) {
     }
   if (e.contains("summary_contains"))
     expectContains(c->summary, e["summary_contains"], "summary");
+  if (e.contains("summary_lacks"))
+    for (const auto &n : e["summary_lacks"]) {
+      EXPECT_EQ(c->summary.find(n.get<std::string>()), std::string::npos)
+          << "summary has: " << n.get<std::string>() << "\n" << c->summary;
+    }
   if (e.contains("notes_contain"))
     expectContains(allText(j["notes"]), e["notes_contain"], "notes");
   // Whatever the case: a program whose keys are equal is never blamed.
