@@ -4,7 +4,7 @@
 // side. State is one thing: a preset id and a JSON merge patch over it.
 import { CacheKeyEngine, errorText } from './engine.mjs';
 import { el, put, $, $$, setText } from './dom.mjs';
-import { patchValue, scenarioOf, splitScenario, describePatch, clone, abbrev } from './state.mjs';
+import { patchValue, scenarioOf, splitScenario, describePatch, clone, abbrev, mergePatchFrom } from './state.mjs';
 import { buildEntries, renderEntries, liveProducers } from './entries.mjs';
 import { setupControls, syncControls, renderControlNotes, mlirReady, mlirFailed } from './controls.mjs';
 import { renderFlags } from './flags.mjs';
@@ -427,18 +427,6 @@ async function readScenarioFile(file, others) {
     doc.module = { ...doc.module, entry1_b64: bytesToBase64(new Uint8Array(await side.arrayBuffer())) };
   }
   return { doc };
-}
-
-/** JSON merge patch (RFC 7386) that turns `a` into `b`. */
-function mergePatchFrom(a, b) {
-  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return b;
-  const patch = {};
-  for (const k of Object.keys(b)) {
-    if (!(k in a)) patch[k] = b[k];
-    else if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) patch[k] = mergePatchFrom(a[k], b[k]);
-  }
-  for (const k of Object.keys(a)) if (!(k in b)) patch[k] = null;
-  return patch;
 }
 
 /** Whether the engine's key for a captured `doc` is the key real JAX logged. */

@@ -11,6 +11,22 @@ export function deepEqual(a, b) {
   return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
 }
 
+/**
+ * The JSON merge patch (RFC 7386) that turns object `a` into `b`: members of
+ * `b` that differ (recursively for objects; arrays and scalars whole), and
+ * null for members only `a` has. A non-object `a` or `b` gives `b`.
+ */
+export function mergePatchFrom(a, b) {
+  if (!isObj(a) || !isObj(b)) return b;
+  const patch = {};
+  for (const k of Object.keys(b)) {
+    if (!Object.prototype.hasOwnProperty.call(a, k)) patch[k] = b[k];
+    else if (!deepEqual(a[k], b[k])) patch[k] = mergePatchFrom(a[k], b[k]);
+  }
+  for (const k of Object.keys(a)) if (!Object.prototype.hasOwnProperty.call(b, k)) patch[k] = null;
+  return patch;
+}
+
 export const clone = (v) => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
 const isObj = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
