@@ -1,6 +1,9 @@
 //===- LogCompare.cpp - Why the second run missed the cache ---------------===//
 #include "cachekey/LogCompare.h"
 
+#include <ostream>
+#include <sstream>
+
 #include "cachekey/KnownDigests.h"
 #include "cachekey/PyText.h"
 
@@ -740,7 +743,15 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   r.pairs = pairPrograms(la, lb, r.pairedBy);
   std::vector<std::string> briefs(r.pairs.size());
-  std::vector<std::optional<Comparison>> compared(r.pairs.size());
+  // A pair's Comparison is kept with the pair when its keys differ; of the
+  // pairs whose keys are equal only the first one in both runs is kept (the
+  // one explained when no key differs), so memory does not grow with
+  // thousands of equal pairs.
+  int firstInBoth = -1;
+  for (size_t i = 0; i < r.pairs.size() && firstInBoth < 0; ++i)
+    if (r.pairs[i].a >= 0 && r.pairs[i].b >= 0)
+      firstInBoth = static_cast<int>(i);
+  std::optional<Comparison> firstInBothComparison;
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     ProgramPair &p = r.pairs[i];
     if (p.a >= 0)
@@ -755,9 +766,11 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
              : *fa == *fb ? ProgramPair::Keys::Equal
                           : ProgramPair::Keys::Differ;
     if (pa.complete() && pb.complete()) {
-      compared[i] = explainPair(la, lb, pa, pb, &briefs[i]);
+      Comparison c = explainPair(la, lb, pa, pb, &briefs[i]);
       if (p.keys == ProgramPair::Keys::Differ)
-        p.comparison = compared[i];
+        p.comparison = std::move(c);
+      else if (static_cast<int>(i) == firstInBoth)
+        firstInBothComparison = std::move(c);
     } else if (p.keys == ProgramPair::Keys::Differ) {
       briefs[i] = "the keys differ (the trace of one run was not logged)";
     }
@@ -791,8 +804,8 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   }
   if (r.explained >= 0 && r.pairs[r.explained].keys == ProgramPair::Keys::Differ) {
     const ProgramPair &x = r.pairs[r.explained];
-    if (compared[r.explained])
-      r.comparison = *compared[r.explained];
+    if (x.comparison)
+      r.comparison = *x.comparison;
     s += upperFirst(x.label) + " is the first pair whose keys differ. ";
     s += r.comparison.cause ? r.comparison.sentence : briefs[r.explained] + ".";
     // The other differing pairs: the same cause, or which other.
@@ -821,8 +834,8 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       s += " " + upperFirst(nameList(equal)) + (equal.size() == 1 ? " has" : " have") +
            " the same key in both runs.";
   } else if (!equal.empty()) {
-    if (r.explained >= 0 && compared[r.explained])
-      r.comparison = *compared[r.explained];
+    if (r.explained >= 0 && r.explained == firstInBoth && firstInBothComparison)
+      r.comparison = *firstInBothComparison;
     s += (equal.size() == 1 ? std::string("The paired program has")
                             : "All " + std::to_string(equal.size()) +
                                   " paired programs have") +
@@ -878,30 +891,31 @@ Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB
   return compareLogSummaries(readLog(logA, nameA), readLog(logB, nameB));
 }
 
-Json logComparisonToJson(const LogComparison &r) {
+/// One pair as logComparisonToJson lists it.
+static Json pairJson(const LogComparison &r, const ProgramPair &p) {
+  Json q;
+  q["label"] = p.label;
+  q["name"] = p.name;
+  q["ordinal"] = p.ordinal;
+  q["in"] = p.a < 0 ? "b" : p.b < 0 ? "a" : "both";
+  q["keys"] = keysName(p.keys);
+  q["cause"] = p.comparison ? p.comparison->cause : 0;
+  q["outcome_a"] = p.outcome[0];
+  q["outcome_b"] = p.outcome[1];
+  q["verdict"] = p.verdict;
+  q["key_a"] = p.a >= 0 ? r.logs[0].programs[p.a].key : "";
+  q["key_b"] = p.b >= 0 ? r.logs[1].programs[p.b].key : "";
+  return q;
+}
+
+/// Everything logComparisonToJson gives except "pairs".
+static Json comparisonHeadJson(const LogComparison &r) {
   Json j = comparisonToJson(r.comparison);
   j["sentence"] = r.sentence;
   j["summary"] = r.summary;
   j["notes"] = r.notes;
   j["paired_by"] = r.pairedBy;
   j["logs"] = Json::array({logJson(r.logs[0]), logJson(r.logs[1])});
-  Json pairs = Json::array();
-  for (const auto &p : r.pairs) {
-    Json q;
-    q["label"] = p.label;
-    q["name"] = p.name;
-    q["ordinal"] = p.ordinal;
-    q["in"] = p.a < 0 ? "b" : p.b < 0 ? "a" : "both";
-    q["keys"] = keysName(p.keys);
-    q["cause"] = p.comparison ? p.comparison->cause : 0;
-    q["outcome_a"] = p.outcome[0];
-    q["outcome_b"] = p.outcome[1];
-    q["verdict"] = p.verdict;
-    q["key_a"] = p.a >= 0 ? r.logs[0].programs[p.a].key : "";
-    q["key_b"] = p.b >= 0 ? r.logs[1].programs[p.b].key : "";
-    pairs.push_back(q);
-  }
-  j["pairs"] = pairs;
   if (r.explained >= 0) {
     const ProgramPair &p = r.pairs[r.explained];
     const LoggedProgram &a = r.logs[0].programs[p.a], &b = r.logs[1].programs[p.b];
@@ -927,20 +941,57 @@ Json logComparisonToJson(const LogComparison &r) {
   return j;
 }
 
-std::string formatLogComparison(const LogComparison &r) {
-  std::string out = r.sentence + "\n";
-  out += "Programs (paired by " + r.pairedBy + "):\n";
+Json logComparisonToJson(const LogComparison &r) {
+  Json j = comparisonHeadJson(r);
+  Json pairs = Json::array();
+  for (const auto &p : r.pairs)
+    pairs.push_back(pairJson(r, p));
+  j["pairs"] = std::move(pairs);
+  return j;
+}
+
+static std::string dumpJsonText(const Json &j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+void writeLogComparisonJson(std::ostream &os, const LogComparison &r) {
+  // The head, whose last member is followed by "\n}", then "pairs" written
+  // one pair at a time, each indented as dump(2) would nest it.
+  std::string head = dumpJsonText(comparisonHeadJson(r), 2);
+  head.resize(head.size() - 2); // drop "\n}"
+  os << head << ",\n  \"pairs\": [";
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    std::string q = dumpJsonText(pairJson(r, r.pairs[i]), 2);
+    os << (i ? ",\n    " : "\n    ");
+    // JSON strings hold no raw line breaks, so every "\n" is layout.
+    for (char c : q) {
+      os << c;
+      if (c == '\n')
+        os << "    ";
+    }
+  }
+  os << (r.pairs.empty() ? "]\n}" : "\n  ]\n}");
+}
+
+void writeLogComparison(std::ostream &os, const LogComparison &r) {
+  os << r.sentence << "\n";
+  os << "Programs (paired by " << r.pairedBy << "):\n";
   for (const auto &p : r.pairs) {
-    out += "  " + p.label + ": " + p.verdict + ".";
+    os << "  " << p.label << ": " << p.verdict << ".";
     for (int side = 0; side < 2; ++side)
       if ((side ? p.b : p.a) >= 0)
-        out += " " + r.logs[side].name + ": " + p.outcome[side] + ".";
-    out += "\n";
+        os << " " << r.logs[side].name << ": " << p.outcome[side] << ".";
+    os << "\n";
   }
   for (const auto &n : r.notes)
-    out += "note: " + n + "\n";
-  out += "Summary: " + r.summary + "\n";
-  return out;
+    os << "note: " << n << "\n";
+  os << "Summary: " << r.summary << "\n";
+}
+
+std::string formatLogComparison(const LogComparison &r) {
+  std::ostringstream os;
+  writeLogComparison(os, r);
+  return os.str();
 }
 
 } // namespace cachekey

@@ -278,7 +278,7 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
     } else {
       s->pending = -1;
       s->awaitingLookup = index;
-      byDigest[*p.running[7]].push_back(index);
+      byDigest[*p.running[7]].indices.push_back(index);
     }
   }
 }
@@ -290,12 +290,15 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   if (digest) {
     // The complete program with this key that has no lookup yet.
     auto it = byDigest.find(*digest);
-    if (it != byDigest.end())
-      for (int i : it->second)
-        if (summary.programs[i].lookup == Lookup::Unknown) {
-          index = i;
-          break;
-        }
+    if (it != byDigest.end()) {
+      ProgramsWithDigest &same = it->second;
+      while (same.firstUnlooked < same.indices.size() &&
+             summary.programs[same.indices[same.firstUnlooked]].lookup !=
+                 Lookup::Unknown)
+        ++same.firstUnlooked;
+      if (same.firstUnlooked < same.indices.size())
+        index = same.indices[same.firstUnlooked];
+    }
   } else if (int w = streams[streamId].awaitingLookup;
              w >= 0 && summary.programs[w].lookup == Lookup::Unknown) {
     index = w; // jax 0.4.30 logs the hit without the key
@@ -310,7 +313,7 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
     summary.programs.push_back(std::move(p));
     index = static_cast<int>(summary.programs.size() - 1);
     if (digest)
-      byDigest[*digest].push_back(index);
+      byDigest[*digest].indices.push_back(index);
   }
   LoggedProgram &p = summary.programs[index];
   p.name = name;
@@ -333,7 +336,8 @@ void LogReader::onWrite(int streamId, const std::string &name,
     if (auto d = keyDigest(key)) {
       auto it = byDigest.find(*d);
       if (it != byDigest.end())
-        for (auto i = it->second.rbegin(); i != it->second.rend() && index < 0; ++i)
+        for (auto i = it->second.indices.rbegin();
+             i != it->second.indices.rend() && index < 0; ++i)
           if (summary.programs[*i].lookup == Lookup::Miss)
             index = *i;
     }

@@ -9,6 +9,7 @@
 #include "cachekey/Trace.h"
 
 #include <cstring>
+#include <sstream>
 
 using namespace cachekey;
 using namespace cachekey::test;
@@ -326,4 +327,47 @@ TEST(LogReader, EveryCacheMessageOfEveryReleaseIsRead) {
       EXPECT_EQ(w.state, WriteState::NotWritten);
     }
   }
+}
+
+TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
+  // writeLogComparisonJson writes "pairs" one pair at a time; its text must
+  // be what nlohmann's dump of the whole document (logComparisonToJson)
+  // gives, for real logs whose keys differ (a jax upgrade), are equal, and
+  // whose programs are found in one run only.
+  for (auto [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"09-jax-upgrade/before_upgrade.log", "09-jax-upgrade/after_upgrade.log"},
+           {"11-extra-program-in-resumed-run/fresh.log",
+            "11-extra-program-in-resumed-run/resumed.log"},
+           {"26-two-processes-one-log/run1.log", "26-two-processes-one-log/run2.log"}}) {
+    auto c = compareLogs(readText(sourcePath("tests/cases/" + a)),
+                         readText(sourcePath("tests/cases/" + b)), "A", "B");
+    ASSERT_TRUE(c) << a << ": " << c.error().str();
+    ASSERT_FALSE(c->pairs.empty()) << a;
+    std::ostringstream streamed;
+    writeLogComparisonJson(streamed, *c);
+    std::string whole = logComparisonToJson(*c).dump(
+        2, ' ', false, Json::error_handler_t::replace);
+    EXPECT_EQ(streamed.str(), whole) << a;
+    std::ostringstream text;
+    writeLogComparison(text, *c);
+    EXPECT_EQ(text.str(), formatLogComparison(*c)) << a;
+  }
+}
+
+TEST(LogReader, ThousandsOfCompilesOfOneProgramAreEachLookedUp) {
+  // The same program compiled 5,000 times (the same digest lines each
+  // time), each followed by its miss line: every compile gets its own
+  // lookup, in order.
+  std::string trace = withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:");
+  KeyResult r = mustCompute(loadJson("fixtures/add_1x1.json"));
+  std::string name = r.key.substr(0, r.key.rfind('-'));
+  std::string miss = "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS for '" +
+                     name + "' with key '" + r.key + "'\n";
+  LogReader reader("same");
+  for (int i = 0; i < 5000; ++i)
+    reader.feed(trace + miss);
+  LogSummary s = reader.finish();
+  ASSERT_EQ(s.programs.size(), 5000u);
+  for (const auto &p : s.programs)
+    EXPECT_EQ(p.lookup, Lookup::Miss);
 }

@@ -22,6 +22,7 @@
 #include "cachekey/Diff.h"
 #include "cachekey/LogReader.h"
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -93,13 +94,22 @@ Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB
 /// "jaxlib", "cache_dirs", "autotune_caches", "kernel_caches", "streams",
 /// "incomplete", "problems", …}], "pairs": [{"label", "name", "ordinal",
 /// "in", "keys", "cause", "outcome_a", "outcome_b", "verdict", "key_a",
-/// "key_b"}] and "explained": {"index", "label", "a": {"own", "running"},
-/// "b": …, "decoded": [{"entry", "a", "b"}]} (64-hex digests; null when
-/// not logged).
+/// "key_b"}] (last) and "explained": {"index", "label", "a": {"own",
+/// "running"}, "b": …, "decoded": [{"entry", "a", "b"}]} (64-hex digests;
+/// null when not logged).
 Json logComparisonToJson(const LogComparison &comparison);
 
-/// The comparison as the CLI prints it: the sentence, one line per
+/// Writes logComparisonToJson(comparison) to `os` as the CLI prints it
+/// (indent 2, invalid UTF-8 replaced), the same text as dumping the whole
+/// document, without building it: "pairs" (one per program, thousands for a
+/// large log) is written one pair at a time, so memory stays bounded.
+void writeLogComparisonJson(std::ostream &os, const LogComparison &comparison);
+
+/// Writes the comparison as the CLI prints it: the sentence, one line per
 /// program, then "Summary: …".
+void writeLogComparison(std::ostream &os, const LogComparison &comparison);
+
+/// writeLogComparison into a string.
 std::string formatLogComparison(const LogComparison &comparison);
 
 } // namespace cachekey

@@ -23,6 +23,7 @@
 #include "cachekey/Key.h"
 
 #include <array>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -116,7 +117,9 @@ struct LogSummary {
   /// The log's name as the reader should see it (a file name, "log A").
   std::string name;
   size_t lines = 0;
-  std::vector<LoggedProgram> programs;
+  /// A deque, not a vector: growing it never copies the programs read so
+  /// far, so a log of many programs needs no second copy while it grows.
+  std::deque<LoggedProgram> programs;
   /// Distinct flag lists, each one pass of (included, flag) in log order.
   std::vector<std::vector<std::pair<bool, std::string>>> flagSets;
   /// Distinct texts referred to by programs (compile options, fallbacks).
@@ -183,7 +186,14 @@ private:
   std::string partial;
   bool skippingLongLine = false;
   /// Programs by final digest, for hit/miss and write lines.
-  std::map<Digest, std::vector<int>> byDigest;
+  struct ProgramsWithDigest {
+    std::vector<int> indices; // in log order
+    /// indices[0, firstUnlooked) all have a hit/miss line already (a
+    /// program's lookup is set once), so a log that compiles the same
+    /// program thousands of times is still read in linear time.
+    size_t firstUnlooked = 0;
+  };
+  std::map<Digest, ProgramsWithDigest> byDigest;
   /// The last program of each name, per stream and overall.
   std::map<std::pair<int, std::string>, int> lastByName;
   int lastMiss = -1;

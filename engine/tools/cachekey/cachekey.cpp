@@ -23,7 +23,7 @@
 #include "cachekey/Trace.h"
 #include "cachekey/LogCompare.h"
 #ifdef CACHEKEY_WITH_MLIR
-#include "cachekey/mlir/Canonicalize.h"
+#include "MlirPlugin.h"
 #endif
 
 #include <algorithm>
@@ -247,7 +247,8 @@ int run(int argc, char **argv);
 
 int main(int argc, char **argv) {
 #ifdef CACHEKEY_WITH_MLIR
-  registerMlirCanonicalizer(); // module text is canonicalised live
+  // Module text is canonicalised live, by MLIR loaded on first use.
+  registerLazyMlirCanonicalizer();
 #endif
   // Inputs are bounded, but a scenario can still ask for more memory than
   // the machine has; say so instead of aborting.
@@ -426,10 +427,12 @@ int run(int argc, char **argv) {
     auto c = compareLogSummaries(std::move(logs[0]), std::move(logs[1]));
     if (!c)
       return fail(c.error());
-    if (json)
-      std::cout << dumpJson(logComparisonToJson(*c)) << "\n";
-    else
-      std::cout << formatLogComparison(*c);
+    if (json) {
+      writeLogComparisonJson(std::cout, *c);
+      std::cout << "\n";
+    } else {
+      writeLogComparison(std::cout, *c);
+    }
     return c->keysDiffer() ? 1 : 0;
   }
   if (cmd == "canonicalize") {

@@ -1,0 +1,22 @@
+//===- MlirPlugin.h - Loading the MLIR canonicaliser on demand --*- C++ -*-===//
+#ifndef CACHEKEY_TOOLS_MLIRPLUGIN_H
+#define CACHEKEY_TOOLS_MLIRPLUGIN_H
+
+namespace cachekey {
+
+/// Installs (setCanonicalizer, Computation.h) a canonicaliser that loads
+/// `libcachekey-mlir.so` with dlopen on its first call and forwards to the
+/// plugin's `cachekey::canonicalize`. Commands that never see module text
+/// (compare-logs, diff of captures, explain of captured bytes) therefore
+/// never map MLIR or LLVM.
+///
+/// The plugin is looked up at $CACHEKEY_MLIR_PLUGIN when set, else at
+/// `<directory of the executable>/../lib/libcachekey-mlir.so` (the build
+/// tree's layout). When it cannot be loaded, the call returns an Error with
+/// code `no_mlir` naming the path and dlerror()'s reason; later calls return
+/// the same error without retrying.
+void registerLazyMlirCanonicalizer();
+
+} // namespace cachekey
+
+#endif // CACHEKEY_TOOLS_MLIRPLUGIN_H
