@@ -528,6 +528,16 @@ class Capture:
                              else ref.fingerprint64(data) == fingerprint)):
                     return ({"cpu_topology": topo},
                             "DeviceTopology.serialize(), checked against what entry 6 fed")
+                # jaxlib before 0.9.1: devices and one machine_attributes
+                # string per host feature, no target machine.
+                attrs = {"devices": parts["devices"], "machine_attributes": parts["machine_attributes"]}
+                if (parts["machine_attributes"] and not parts["target_machine"]
+                        and not parts["other_fields"]
+                        and ref.cpu_topology_proto_with_attributes(**attrs) == data
+                        and (data == serialized if hashed_serialized
+                             else ref.fingerprint64(data) == fingerprint)):
+                    return ({"cpu_topology": attrs},
+                            "DeviceTopology.serialize() (machine_attributes form), checked against what entry 6 fed")
             except Exception as exc:
                 self.notes.append(f"CPU topology from serialize() not used: {exc}")
             if hashed_serialized:

@@ -415,6 +415,20 @@ def cpu_topology_proto(devices: list[dict], target_machine: dict) -> bytes:
     return out + encode_len_field(5, tm)
 
 
+def cpu_topology_proto_with_attributes(devices: list[dict], machine_attributes: list[str]) -> bytes:
+    """CpuTopologyProto bytes as jaxlib before 0.9.1 serializes them: the
+    devices (field 1), then one field-4 string per host feature, in order."""
+    out = b""
+    for d in devices:
+        body = b""
+        if d["process_index"]:
+            body += encode_varint_field(2, d["process_index"])
+        if d["local_hardware_id"]:
+            body += encode_varint_field(3, d["local_hardware_id"])
+        out += encode_len_field(1, body)
+    return out + b"".join(encode_len_field(4, a.encode("utf-8")) for a in machine_attributes)
+
+
 def parse_cpu_topology_proto(data: bytes) -> dict:
     """Inverse of cpu_topology_proto, used to check the round trip."""
     devices, tm = [], {"triple": "", "cpu": "", "features": ""}

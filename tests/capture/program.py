@@ -37,7 +37,10 @@ if variant == "options":
 x = jnp.ones((4, 8), jnp.float32)
 if variant == "device1":
     x = jax.device_put(x, jax.devices()[1])
-jax.jit(scaled, compiler_options=options or None)(x, x).block_until_ready()
+# jax.jit takes compiler_options from jax 0.4.36 on; before that only the
+# "options" variant needs it.
+jitted = jax.jit(scaled, compiler_options=options) if options else jax.jit(scaled)
+jitted(x, x).block_until_ready()
 jax.jit(other)(x).block_until_ready()
 if variant == "extra":
     def only_here(x):
