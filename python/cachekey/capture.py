@@ -520,24 +520,20 @@ class Capture:
             try:
                 data = ref.unwrap_cpu_topology_proto(serialized)
                 parts = ref.cpu_topology_parts(data)
-                topo = {"devices": parts["devices"], "target_machine": parts["target_machine"]}
-                if (parts["target_machine"] and not parts["machine_attributes"]
-                        and not parts["other_fields"]
-                        and ref.cpu_topology_proto(**topo) == data
-                        and (data == serialized if hashed_serialized
-                             else ref.fingerprint64(data) == fingerprint)):
+                hashed_ok = (data == serialized if hashed_serialized
+                             else ref.fingerprint64(data) == fingerprint)
+                # jaxlib 0.9.1 on: devices and a target machine; before:
+                # devices and one machine_attributes string per host feature.
+                encoded = None
+                if parts["target_machine"] and not parts["machine_attributes"]:
+                    topo = {"devices": parts["devices"], "target_machine": parts["target_machine"]}
+                    encoded, form = ref.cpu_topology_proto(**topo), ""
+                elif parts["machine_attributes"] and not parts["target_machine"]:
+                    topo = {"devices": parts["devices"], "machine_attributes": parts["machine_attributes"]}
+                    encoded, form = ref.cpu_topology_proto_with_attributes(**topo), " (machine_attributes form)"
+                if encoded == data and not parts["other_fields"] and hashed_ok:
                     return ({"cpu_topology": topo},
-                            "DeviceTopology.serialize(), checked against what entry 6 fed")
-                # jaxlib before 0.9.1: devices and one machine_attributes
-                # string per host feature, no target machine.
-                attrs = {"devices": parts["devices"], "machine_attributes": parts["machine_attributes"]}
-                if (parts["machine_attributes"] and not parts["target_machine"]
-                        and not parts["other_fields"]
-                        and ref.cpu_topology_proto_with_attributes(**attrs) == data
-                        and (data == serialized if hashed_serialized
-                             else ref.fingerprint64(data) == fingerprint)):
-                    return ({"cpu_topology": attrs},
-                            "DeviceTopology.serialize() (machine_attributes form), checked against what entry 6 fed")
+                            f"DeviceTopology.serialize(){form}, checked against what entry 6 fed")
             except Exception as exc:
                 self.notes.append(f"CPU topology from serialize() not used: {exc}")
             if hashed_serialized:

@@ -400,8 +400,8 @@ def cpu_target_machine_candidates(jax, jnp) -> list[dict]:
     return candidates
 
 
-def cpu_topology_proto(devices: list[dict], target_machine: dict) -> bytes:
-    """Deterministic CpuTopologyProto bytes (proto3: zero scalars omitted)."""
+def _cpu_topology_devices(devices: list[dict]) -> bytes:
+    """The device fields (1) of a CpuTopologyProto (proto3: zero scalars omitted)."""
     out = b""
     for d in devices:
         body = b""
@@ -410,6 +410,12 @@ def cpu_topology_proto(devices: list[dict], target_machine: dict) -> bytes:
         if d["local_hardware_id"]:
             body += encode_varint_field(3, d["local_hardware_id"])
         out += encode_len_field(1, body)
+    return out
+
+
+def cpu_topology_proto(devices: list[dict], target_machine: dict) -> bytes:
+    """Deterministic CpuTopologyProto bytes (proto3: zero scalars omitted)."""
+    out = _cpu_topology_devices(devices)
     tm = b"".join(encode_len_field(n, target_machine[k].encode("utf-8"))
                   for n, k in ((1, "triple"), (2, "cpu"), (3, "features")) if target_machine[k])
     return out + encode_len_field(5, tm)
@@ -418,15 +424,7 @@ def cpu_topology_proto(devices: list[dict], target_machine: dict) -> bytes:
 def cpu_topology_proto_with_attributes(devices: list[dict], machine_attributes: list[str]) -> bytes:
     """CpuTopologyProto bytes as jaxlib before 0.9.1 serializes them: the
     devices (field 1), then one field-4 string per host feature, in order."""
-    out = b""
-    for d in devices:
-        body = b""
-        if d["process_index"]:
-            body += encode_varint_field(2, d["process_index"])
-        if d["local_hardware_id"]:
-            body += encode_varint_field(3, d["local_hardware_id"])
-        out += encode_len_field(1, body)
-    return out + b"".join(encode_len_field(4, a.encode("utf-8")) for a in machine_attributes)
+    return _cpu_topology_devices(devices) + b"".join(encode_len_field(4, a.encode("utf-8")) for a in machine_attributes)
 
 
 def parse_cpu_topology_proto(data: bytes) -> dict:
