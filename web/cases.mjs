@@ -1,4 +1,3 @@
-// @ts-check
 // Case studies (#cases): real cache misses, one click each. A case loads a
 // baseline preset and one perturbation into the key exhibit; a case computed
 // live loads the MLIR canonicaliser first.

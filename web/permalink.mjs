@@ -153,7 +153,8 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   // In-page links scroll and move focus without replacing the scenario link
   // in the address bar.
   document.addEventListener('click', (e) => {
-    const a = e.target.closest && e.target.closest('a[href^="#"]');
+    const t = /** @type {Element} */ (e.target);
+    const a = t.closest && t.closest('a[href^="#"]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
     const target = document.getElementById(a.getAttribute('href').slice(1));
     if (!target) return;

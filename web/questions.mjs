@@ -101,7 +101,7 @@ export function mountQuestions(root, catalog, { show, openExampleLogs }) {
       el('div', { class: 'q-exhibit' }, exhibit, el('div', { class: 'row' }, action))))));
 
   root.addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-open],button[data-open-logs]');
+    const b = /** @type {Element} */ (e.target).closest('button[data-open],button[data-open-logs]');
     if (!b) return;
     if (b.hasAttribute('data-open-logs')) { openExampleLogs(); return; }
     const [preset, patch] = JSON.parse(b.getAttribute('data-open'));

@@ -1,4 +1,3 @@
-// @ts-check
 // Control for entry 6, the accelerator: as in the preset, an edited CPU
 // topology, a GPU topology, a TPU topology measured with libtpu (tpu.mjs),
 // or the device_kind fallback. Which panel is open is this pane's own state

@@ -1,4 +1,3 @@
-// @ts-check
 // Controls for entry 2 (the jaxlib version string) and entry 3 (platform and
 // platform_version), with the known platform_version strings to pick from.
 import { el, put } from '../dom.mjs';

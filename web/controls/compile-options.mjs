@@ -1,4 +1,3 @@
-// @ts-check
 // Control for entry 5, the compile options: DebugOptions fields (the
 // engine's table, zeroed fields first), env_option_overrides, the device
 // assignment, num_replicas / num_partitions and the FDO profile; and what

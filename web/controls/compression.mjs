@@ -1,4 +1,3 @@
-// @ts-check
 // Controls for entry 7 (what the process reports as its compression) and
 // entry 8 (the string custom_hook() returns).
 import { el, put, setText } from '../dom.mjs';

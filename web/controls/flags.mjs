@@ -1,4 +1,3 @@
-// @ts-check
 // Control for entry 4: the three places JAX collects XLA flags from
 // (XLA_FLAGS, LIBTPU_INIT_ARGS, sys.argv) and the extra prefixes. The engine
 // collects and filters them; the flag exhibit (flags.mjs) shows how.

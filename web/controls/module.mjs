@@ -1,4 +1,3 @@
-// @ts-check
 // Control for entry 1, the module: bytes of a captured fixture, the
 // include_metadata switch, and the module text editor, which loads the live
 // MLIR canonicaliser (canonicaliser.mjs) and feeds entry 1 from text.

@@ -1,4 +1,3 @@
-// @ts-check
 // The baseline fieldset: the preset, the JAX release (which cache_key.py the
 // engine follows), what changed between two releases, and "undo all". The
 // releases and their differences are the engine's (profiles(),
