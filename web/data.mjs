@@ -64,12 +64,8 @@ export const PLATFORM_VERSIONS = [
  * Case studies: each is one click. preset: the baseline; patch: the
  * perturbation over it. alt: an optional second scenario.
  */
-export function caseStudies(fixtures) {
-  const mod = (id) => {
-    const m = fixtures[id] && fixtures[id].module;
-    return m ? { sym_name: m.sym_name, entry1_b64: m.entry1_b64, include_metadata: !!m.include_metadata,
-      ignore_callbacks: m.ignore_callbacks || 'NO' } : undefined;
-  };
+export function caseStudies(catalog) {
+  const mod = (id) => catalog.fixtureModule(id);
   return [
     {
       id: 'custom-partitioning',
@@ -124,9 +120,9 @@ export function caseStudies(fixtures) {
       text: 'A Pallas TPU kernel travels inside the module as the base64 body of a tpu_custom_call\u2019s backend_config, where strip-debuginfo does not reach: on 0.10.2 the kernel\u2019s file paths stay in the key, so the same kernel built in two checkouts never shares a cache entry. On main, JAX decodes each kernel body, strips its locations and writes it back before hashing. Here one small hand-written module is computed live (it loads the MLIR canonicaliser, about 0.7 MB gzipped), twice: the kernel\u2019s one source location differs, nothing else. On main the keys are equal; the second button makes the same move on 0.10.2, where entry 1 moves. (Derived, not captured: the live MLIR is not jaxlib\u2019s. A real Pallas kernel captured with libtpu: the case \u201cA Pallas kernel at another source line\u201d.)',
       preset: 'pallas_kernel',
       // The other checkout's module text, from the derived preset that holds it.
-      livePatch: (ctx) => ({ module: { text: ctx.resolvedOf('pallas_kernel_moved').module.text } }),
+      livePatch: (catalog) => ({ module: { text: catalog.resolvedOf('pallas_kernel_moved').module.text } }),
       alt: { label: 'Same move on 0.10.2', preset: 'pallas_kernel_0102',
-        livePatch: (ctx) => ({ module: { text: ctx.resolvedOf('pallas_kernel_moved').module.text } }) },
+        livePatch: (catalog) => ({ module: { text: catalog.resolvedOf('pallas_kernel_moved').module.text } }) },
       needsMlir: true,
     },
     {

@@ -52,3 +52,21 @@ export function setAttr(node, name, value) {
   const s = String(value);
   if (node.getAttribute(name) !== s) node.setAttribute(name, s);
 }
+
+/** The whole number typed in `input`: undefined when empty, NaN when not a safe integer. */
+export function numberIn(input) {
+  const v = input.value.trim();
+  if (v === '') return undefined;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : NaN;
+}
+
+/** Whether the user prefers reduced motion (read when asked). */
+const motionQuery = typeof window !== 'undefined' && window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : null;
+export const reducedMotion = () => !!(motionQuery && motionQuery.matches);
+
+/** Scrolls `node` into view (smoothly unless reduced motion is asked for) and focuses it. */
+export function scrollAndFocus(node, block = 'start') {
+  node.scrollIntoView({ behavior: reducedMotion() ? 'auto' : 'smooth', block });
+  node.focus({ preventScroll: true });
+}

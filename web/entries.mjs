@@ -1,8 +1,10 @@
 // Exhibit 1: the eight entries in JAX's order, baseline and perturbed side by
-// side, with the cause and its consequences marked.
-import { el, setText, setAttr, link } from './dom.mjs';
+// side, with the cause and its consequences marked; under them both keys,
+// the verdict and the engine's sentence. Renders from the store.
+import { el, put, $, setText, setAttr, link, reducedMotion } from './dom.mjs';
 import { ENTRY_SOURCE, UPSTREAM, upstreamUrl } from './data.mjs';
-import { abbrev } from './state.mjs';
+import { abbrev, describePatch } from './state.mjs';
+import { errorText } from './engine.mjs';
 
 const rows = [];
 let flip = false;
@@ -150,4 +152,94 @@ export function renderEntries(list, cmp, { full, animate }) {
     list.classList.remove('flow-a', 'flow-b');
     list.classList.add(flip ? 'flow-a' : 'flow-b');
   }
+}
+
+/** What the error banner says: which side failed, and whether the change was applied. */
+function errorBanner(pageError) {
+  const e = pageError.error;
+  const side = e.source === 'a' ? 'The baseline' : e.source === 'b' ? 'The perturbed scenario' : 'This scenario';
+  const text = `${side} cannot be computed: ${errorText({ ...e, source: '' })}`;
+  return pageError.refused ? `Not applied. ${text} The page, controls included, still shows the scenario before this change.` : text;
+}
+
+/** The sentence under the keys when they differ or not. */
+function verdictText(cmp) {
+  const equal = cmp.a.key === cmp.b.key;
+  const nameOnly = !equal && cmp.a.entries[7].running === cmp.b.entries[7].running;
+  return equal ? 'The keys are equal: the perturbed run would hit the baseline\u2019s cache entry.'
+    : nameOnly ? 'Only the module-name prefix differs; the digests are equal. (In JAX the name is read from the module bytes, so this happens only when a scenario states sym_name separately.)'
+      : 'The keys differ: the perturbed run misses the cache and compiles again.';
+}
+
+/**
+ * Mounts exhibit 1 (#exhibit-entries) over the store.
+ * @param {import('./store.mjs').Store} store
+ * @param {import('./catalog.mjs').Catalog} catalog
+ */
+export function mountKeyExhibit(store, catalog) {
+  const E = {
+    entries: $('#entries'), finalKey: $('#final-key'), baselineKey: $('#baseline-key'), verdict: $('#keys-verdict'),
+    sentence: $('#sentence'), details: $('#details'), baselineDesc: $('#baseline-desc'), perturbedDesc: $('#perturbed-desc'),
+    notes: $('#notes'), announce: $('#announce'), controlsStatus: $('#controls-status'), scenarioError: $('#scenario-error'),
+    liveKeyNote: $('#live-key-note'), moduleTextStatus: $('#module-text-status'),
+    baselineNotJax: $('[data-testid="baseline-key-not-jax"]'), finalNotJax: $('[data-testid="final-key-not-jax"]'), notJax: $('[data-testid="not-jax-key"]'),
+  };
+  buildEntries(E.entries);
+  $('#full-digests').addEventListener('change', (e) => store.dispatch({ type: 'view', fullDigests: e.target.checked }));
+  let shown = null;
+  let announceTimer = 0;
+
+  function announce(cmp) {
+    clearTimeout(announceTimer);
+    announceTimer = setTimeout(() => {
+      const equal = cmp.a.key === cmp.b.key;
+      setText(E.announce, `${equal ? 'Keys equal.' : 'Key changed.'} ${cmp.comparison.sentence} Perturbed key ends in ${cmp.b.key.slice(-8)}.`);
+    }, 400);
+  }
+
+  /** Under the keys: which of them use an entry 1 computed in this page. */
+  function renderLiveKeyNote(cmp) {
+    const { producers, a, b } = liveProducers(cmp);
+    E.liveKeyNote.hidden = !a && !b;
+    setText(E.moduleTextStatus, b ? `Entry 1 of the perturbed scenario is computed live by ${cmp.b.computation.producer}${a ? `, and the baseline\u2019s by ${cmp.a.computation.producer}` : ''}.` : '');
+    if (!a && !b) return;
+    const who = a && b ? 'Both keys use' : b ? 'The perturbed key uses' : 'The baseline key uses';
+    setText(E.liveKeyNote, `${who} an entry 1 computed live in this page by ${producers.join(', ')}. jaxlib\u2019s MLIR is a different version, so these bytes, and the keys, differ from the ones jaxlib computes for the same module: compare them with each other${a && b ? '' : ' only when both are live'}, not with a real JAX key.`);
+  }
+
+  store.subscribe((state, change) => {
+    E.scenarioError.hidden = !state.error;
+    if (state.error) setText(E.scenarioError, errorBanner(state.error));
+    E.entries.classList.toggle('stale', !!state.error && !state.error.refused);
+    const cmp = state.cmp;
+    if (!cmp || (cmp === shown && change.type !== 'view')) return;
+    const first = shown === null;
+    shown = cmp;
+    renderEntries(E.entries, cmp, { full: state.fullDigests, animate: change.keyChanged && !first && !reducedMotion() });
+    setText(E.finalKey, cmp.b.key);
+    // Where the engine cannot reproduce JAX (a kernel MLIR 19 cannot read),
+    // it says so beside the key.
+    const notJax = (r) => !!(r.fidelity && r.fidelity.unreadable_kernels > 0);
+    E.baselineNotJax.hidden = !notJax(cmp.a);
+    E.finalNotJax.hidden = !notJax(cmp.b);
+    const why = [cmp.a, cmp.b].filter(notJax).flatMap((r) => r.notes.filter((n) => n.startsWith("Not JAX's key")));
+    setText(E.notJax, [...new Set(why)].join(' '));
+    E.notJax.hidden = why.length === 0;
+    setText(E.baselineKey, cmp.a.key);
+    const equal = cmp.a.key === cmp.b.key;
+    setText(E.verdict, verdictText(cmp));
+    E.verdict.className = 'verdict ' + (equal ? 'ok' : 'miss');
+    setText(E.sentence, cmp.comparison.sentence);
+    const c = cmp.comparison;
+    const digest = abbrev(cmp.b.key.split('-').pop(), 12);
+    setText(E.controlsStatus, equal ? `Keys equal \u2014 ${digest}` : c.cause > 0 ? `Cause: entry ${c.cause} (${c.cause_name}) \u2014 key ${digest}` : `Only the module name differs \u2014 ${digest}`);
+    E.controlsStatus.className = 'controls-status ' + (equal ? 'ok' : 'miss');
+    put(E.details, ...(c.details || []).map((d) => el('li', null, d)));
+    const meta = catalog.presets.get(state.presetId);
+    setText(E.baselineDesc, `${state.presetId}${meta ? ' \u2014 ' + meta.title : ''}${meta && meta.derived ? ' (derived)' : ''}${state.liveBaseline ? ' \u2014 its module computed live from the preset\u2019s text, like the perturbed one' : ''}`);
+    setText(E.perturbedDesc, Object.keys(state.patch).length ? 'baseline + ' + describePatch(state.patch) : 'the baseline, unchanged (change an ingredient below)');
+    setText(E.notes, (cmp.b.notes || []).join(' '));
+    renderLiveKeyNote(cmp);
+    if (change.keyChanged || change.announce) announce(cmp);
+  });
 }

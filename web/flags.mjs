@@ -2,7 +2,7 @@
 // name, included, hashed_hex; trace: JAX's log lines); the page only lays the
 // steps out, in collection order (result.collected) and then sorted, with the
 // profile's exclusion list as the engine describes it.
-import { el, put, setText } from './dom.mjs';
+import { el, put, $, setText } from './dom.mjs';
 
 const FLAG_LINE = /^(Including|Not including) XLA flag in cache key: /;
 
@@ -45,4 +45,23 @@ export function renderFlags(root, result, profile) {
   setText(root.exclCount, String(excl.size));
   setText(root.exclProfile, (profile && profile.id) || '');
   setText(root.exclList, [...excl].join('  '));
+}
+
+/**
+ * Mounts exhibit 3 (#exhibit-flags) over the store: entry 4 of the
+ * perturbed result, with its profile's exclusion list.
+ * @param {import('./store.mjs').Store} store
+ * @param {import('./catalog.mjs').Catalog} catalog
+ */
+export function mountFlags(store, catalog) {
+  const root = {
+    collected: $('#flags-collected'), tbody: $('#flags-tbody'), empty: $('#flags-empty'), bytes: $('#flags-bytes'),
+    digest: $('#flags-digest'), exclCount: $('#excl-count'), exclProfile: $('#excl-profile'), exclList: $('#excl-list'),
+  };
+  let shown = null;
+  store.subscribe((state) => {
+    if (!state.cmp || state.cmp === shown) return;
+    shown = state.cmp;
+    renderFlags(root, state.cmp.b, catalog.profileOf(state.cmp.b.profile));
+  });
 }

@@ -1,17 +1,9 @@
-// Exhibit 4: the trace of the current scenario, and two runs' logs compared.
-// Logs are hostile input and may be large: pasted text or dropped files go
-// to the engine as they are (files streamed in chunks); the engine reads,
-// pairs and explains them (LogCompare.h), and this file only renders its
-// result, as text.
-import { el, put, setText } from './dom.mjs';
+// Exhibit 4: two runs' logs compared. Logs are hostile input and may be
+// large: pasted text or dropped files go to the engine as they are (files
+// streamed in chunks); the engine reads, pairs and explains them
+// (LogCompare.h), and this file only renders its result, as text.
+import { el, put, $, setText, reducedMotion } from './dom.mjs';
 import { abbrev } from './state.mjs';
-
-const PREFIX = { debug: 'DEBUG:jax._src.cache_key:', info: 'INFO:jax._src.cache_key:' };
-
-export function traceText(lines, withPrefix) {
-  if (!withPrefix) return lines.join('\n');
-  return lines.map((l) => (l.startsWith('get (') ? PREFIX.info : PREFIX.debug) + l).join('\n');
-}
 
 const MAX_PASTE = 4 << 20; // 4 MiB per pasted log: larger logs are opened as files
 
@@ -157,4 +149,52 @@ export function clearLogs(ui) {
     setLogFile(ui, side, null);
   }
   hideResult(ui);
+}
+
+/** The captured fixtures whose DEBUG logs make the example (a run and a run that missed). */
+export const EXAMPLE_LOGS = ['add_1x1', 'mul_2x2'];
+
+/** The DEBUG log real JAX wrote for captured fixture `id` ('' when none). */
+export function fixtureLog(catalog, id) {
+  const fx = catalog.fixtures[id];
+  return ((fx && fx.capture && fx.capture.debug_log_formatted) || []).join('\n');
+}
+
+/**
+ * Mounts #exhibit-logs: its buttons, file inputs and drop zones. Returns
+ * {loadExample(focus)}, which fills both sides with the example logs and
+ * compares them.
+ * @param {import('./catalog.mjs').Catalog} catalog
+ * @param {{embed: boolean}} options
+ */
+export function mountLogs(catalog, { embed }) {
+  const ui = {
+    root: $('#exhibit-logs'), a: $('#log-a'), b: $('#log-b'), sentence: $('#logs-sentence'), summary: $('#logs-summary'),
+    notes: $('#logs-notes'), error: $('#logs-error'), status: $('#logs-status'), table: $('#logs-table'), tbody: $('#logs-tbody'),
+    pairCaption: $('#logs-pair'), programs: $('#logs-programs'), programsBody: $('#logs-programs-tbody'),
+    programsCaption: $('#logs-programs-caption'),
+    file: { a: $('#log-file-a'), b: $('#log-file-b') }, fileName: { a: $('#log-file-a-name'), b: $('#log-file-b-name') },
+    drop: { a: $('#log-drop-a'), b: $('#log-drop-b') },
+  };
+  const compare = () => compareLogsUi(catalog.engine, ui);
+  const loadExample = (focus) => {
+    setLogFile(ui, 'a', null);
+    setLogFile(ui, 'b', null);
+    ui.a.value = fixtureLog(catalog, EXAMPLE_LOGS[0]);
+    ui.b.value = fixtureLog(catalog, EXAMPLE_LOGS[1]);
+    compare();
+    if (focus && !embed) {
+      ui.root.scrollIntoView({ behavior: reducedMotion() ? 'auto' : 'smooth' });
+      ui.a.focus({ preventScroll: true });
+    }
+  };
+  $('#logs-compare').addEventListener('click', compare);
+  $('#logs-example').addEventListener('click', () => loadExample(false));
+  $('#logs-clear').addEventListener('click', () => clearLogs(ui));
+  // A chosen or dropped file compares at once when the other side is there.
+  setupLogInputs(ui, () => {
+    const ready = (side) => ui.file[side].files.length || ui[side].value.trim() || ui.fileName[side].textContent;
+    if (ready('a') && ready('b')) compare();
+  });
+  return { loadExample };
 }

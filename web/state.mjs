@@ -109,3 +109,18 @@ export function describePatch(patch) {
 }
 
 export const abbrev = (hex, n = 16) => (typeof hex === 'string' && hex.length > n ? hex.slice(0, n) + '\u2026' : String(hex ?? ''));
+
+/**
+ * A module given as bytes (a fixture's, or a resolved scenario's), as a
+ * scenario's module member: sym_name and entry1_b64 when present, with
+ * include_metadata (default false) and ignore_callbacks (default "NO") always
+ * stated, so that two modules compare by value.
+ */
+export function moduleOf(m) {
+  const out = {};
+  if (m && m.sym_name !== undefined) out.sym_name = m.sym_name;
+  if (m && m.entry1_b64 !== undefined) out.entry1_b64 = m.entry1_b64;
+  out.include_metadata = !!(m && m.include_metadata);
+  out.ignore_callbacks = (m && m.ignore_callbacks) || 'NO';
+  return out;
+}

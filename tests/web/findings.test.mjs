@@ -3,19 +3,14 @@
 // check that the page shows it, waiting for the debounced update.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, open, useBrowser, waitForText } from './helpers.mjs';
+import { useOpenPage, waitForText } from './helpers.mjs';
 
-const env = useBrowser(before, after);
+const env = useOpenPage({ before, after, beforeEach }, { reset: true });
 let page;
 
-before(async () => {
-  await env.ready;
-  page = await newPage(env.browser);
-  await open(page, env.server.url);
-});
+before(async () => { page = await env.opened; });
 
 beforeEach(async () => {
-  await page.click('[data-testid="reset"]');
   await waitForText(page, '[data-testid="sentence"]', /Nothing moved/);
 });
 

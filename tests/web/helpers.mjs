@@ -130,3 +130,34 @@ export function useBrowser(before, after) {
   });
   return ctx;
 }
+
+/**
+ * Resets the page to the default scenario (the add_1x1 preset, no
+ * perturbation) and waits until it shows it.
+ */
+export async function resetScenario(page) {
+  await page.click('[data-testid="reset"]');
+  if (await page.$eval('#preset', (s) => s.value) !== 'add_1x1') await page.selectOption('#preset', 'add_1x1');
+  await page.waitForFunction(() => document.querySelector('#preset').value === 'add_1x1'
+    && /^the baseline, unchanged/.test(document.querySelector('[data-testid="perturbed-desc"]').textContent));
+}
+
+/**
+ * useBrowser, plus one page opened on the site for all of the file's tests
+ * (`await env.opened` gives it). With `reset`, every test starts from the
+ * default scenario (resetScenario).
+ * @param {{before: Function, after: Function, beforeEach?: Function}} hooks node:test's
+ */
+export function useOpenPage({ before, after, beforeEach }, { reset = false } = {}) {
+  const env = useBrowser(before, after);
+  let opened;
+  env.opened = new Promise((r) => { opened = r; });
+  before(async () => {
+    await env.ready;
+    const page = await newPage(env.browser);
+    await open(page, env.server.url);
+    opened(page);
+  });
+  if (reset) beforeEach(async () => resetScenario(await env.opened));
+  return env;
+}

@@ -8,20 +8,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { newPage, open, root, shot, useBrowser, waitForText } from './helpers.mjs';
+import { root, shot, useOpenPage, waitForText } from './helpers.mjs';
 
-const env = useBrowser(before, after);
+const env = useOpenPage({ before, after });
 let page;
 
 const cases = path.join(root, 'tests/cases');
 const caseLog = (c, f) => fs.readFileSync(path.join(cases, c, f), 'utf8');
 const cli = path.join(root, 'build/native/bin/cachekey');
 
-before(async () => {
-  await env.ready;
-  page = await newPage(env.browser);
-  await open(page, env.server.url);
-});
+before(async () => { page = await env.opened; });
 
 /** Pastes two case logs, compares, and waits for the engine's answer. */
 async function paste(c, a, b) {

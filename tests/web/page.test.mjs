@@ -8,24 +8,13 @@ import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useBrowser, waitForText, animationsDone, root } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useOpenPage, waitForText, animationsDone, root } from './helpers.mjs';
 
-const env = useBrowser(before, after);
+const env = useOpenPage({ before, after, beforeEach }, { reset: true });
 const CLI = path.join(root, 'build/native/bin/cachekey');
 let page;
 
-before(async () => {
-  await env.ready;
-  page = await newPage(env.browser);
-  await open(page, env.server.url);
-});
-
-beforeEach(async () => {
-  await page.click('[data-testid="reset"]');
-  if (await page.$eval('#preset', (s) => s.value) !== 'add_1x1') {
-    await page.selectOption('#preset', 'add_1x1');
-  }
-});
+before(async () => { page = await env.opened; });
 
 const finalKey = () => page.textContent('[data-testid="final-key"]');
 

@@ -8,25 +8,15 @@ import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { newPage, open, root, useBrowser, waitForText, shot, linkSettled } from './helpers.mjs';
+import { newPage, open, root, useOpenPage, waitForText, shot, linkSettled } from './helpers.mjs';
 
-const env = useBrowser(before, after);
+const env = useOpenPage({ before, after, beforeEach }, { reset: true });
 let page;
 
 const tpuFixture = (id) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', 'tpu', id + '.json'), 'utf8'));
 const topologies = JSON.parse(fs.readFileSync(path.join(root, 'fixtures', 'tpu_topologies.json'), 'utf8'));
 
-before(async () => {
-  await env.ready;
-  page = await newPage(env.browser);
-  await open(page, env.server.url);
-});
-
-beforeEach(async () => {
-  await page.click('[data-testid="reset"]');
-  if (await page.$eval('#preset', (s) => s.value) !== 'add_1x1') await page.selectOption('#preset', 'add_1x1');
-  await waitForAttr('#preset', 'value', 'add_1x1', true);
-});
+before(async () => { page = await env.opened; });
 
 /** Waits until `selector`'s attribute (or, with prop, its property) equals `value`. */
 async function waitForAttr(selector, name, value, prop = false) {
@@ -147,4 +137,48 @@ test('a link to a TPU case study round-trips', async () => {
   assert.equal(await p2.$eval('#preset', (s) => s.value), 'matmul_v5e_2x2__0.12.0.1__libtpu0.0.50');
   assert.deepEqual(p2.errors, []);
   await p2.close();
+});
+
+test('a choice the engine refuses is not applied: the controls show the scenario the page shows', async () => {
+  // Profile 0.5.3 hashes the serialized topology, which a fingerprint alone
+  // cannot give (the engine's error); main hashes the fingerprint.
+  const accelKind = () => page.$eval('[data-testid="accel-kind"]', (s) => s.value);
+  const entry6 = () => page.getAttribute('[data-testid="entry-6"]', 'data-digest');
+  const captured = await page.$eval('#profile', (s) => s.value); // add_1x1's release, 0.10.2
+  await page.selectOption('[data-testid="profile"]', '0.5.3');
+  await waitForText(page, '[data-testid="profile-note"]', /^Profile \S+: jax [^;]*0\.5\.3/);
+  const key = await page.textContent('[data-testid="final-key"]');
+  const digest6 = await entry6();
+
+  await page.selectOption('[data-testid="accel-kind"]', 'tpu');
+  const banner = await waitForText(page, '[data-testid="scenario-error"]', /^Not applied\./);
+  assert.match(banner, /\$\.accelerator\.fingerprint: profile 0\.5\.3/);
+  await waitForAttr('[data-testid="accel-kind"]', 'value', 'captured', true);
+  assert.equal(await page.isVisible('#accel-tpu'), false, 'the TPU panel closes again');
+  assert.equal(await page.$eval('#profile', (s) => s.value), '0.5.3');
+  assert.equal(await page.textContent('[data-testid="final-key"]'), key, 'the key shown is unchanged');
+  assert.equal(await entry6(), digest6);
+  assert.equal(await page.$eval('#entries', (n) => n.classList.contains('stale')), false, 'what is shown is current');
+  await linkSettled(page);
+  assert.doesNotMatch(await page.textContent('[data-testid="link-info"]'), /No link/);
+  assert.match(await page.inputValue('[data-testid="permalink"]'), /#s1=/);
+
+  // The other order: the fingerprint first (add_1x1's release), then 0.5.3.
+  await page.selectOption('[data-testid="profile"]', captured);
+  await page.waitForSelector('[data-testid="scenario-error"]', { state: 'hidden' });
+  await page.selectOption('[data-testid="accel-kind"]', 'tpu');
+  await waitForRole(6, 'cause');
+  const tpuKey = await page.textContent('[data-testid="final-key"]');
+  await page.selectOption('[data-testid="profile"]', '0.5.3');
+  await waitForText(page, '[data-testid="scenario-error"]', /^Not applied\..*\$\.accelerator\.fingerprint/);
+  await waitForAttr('#profile', 'value', captured, true);
+  assert.equal(await accelKind(), 'tpu');
+  assert.equal(await page.textContent('[data-testid="final-key"]'), tpuKey);
+
+  // The next change that computes clears the banner.
+  await page.fill('[data-testid="custom-hook"]', 'x');
+  await page.waitForSelector('[data-testid="scenario-error"]', { state: 'hidden' });
+  await waitForRole(6, 'cause');
+  assert.equal(await accelKind(), 'tpu');
+  assert.deepEqual(page.errors, []);
 });

@@ -1,59 +1,20 @@
-// Case studies (one click each) and questions answered beside live exhibits.
+// @ts-check
+// Questions (#questions) answered beside small live exhibits: each computes
+// its keys with the engine and offers to open the scenario in the key exhibit.
 import { el, put, link } from './dom.mjs';
-import { caseStudies, upstreamUrl, UPSTREAM } from './data.mjs';
-import { tpuCaseStudies } from './tpu.mjs';
+import { upstreamUrl, UPSTREAM } from './data.mjs';
 import { abbrev } from './state.mjs';
 import { errorText } from './engine.mjs';
+import { EXAMPLE_LOGS, fixtureLog } from './logs.mjs';
 
 function srcLinks(keys) {
   return el('p', { class: 'src-links' }, 'In the source (jax-v0.10.2): ',
     keys.flatMap((k, i) => [i ? ', ' : '', link(upstreamUrl(k), el('code', { class: 'fn' }, UPSTREAM[k].label))]));
 }
 
-export function renderCases(ctx, root) {
-  const cases = [...caseStudies(ctx.fixtures), ...tpuCaseStudies(ctx.fixtures)];
-  put(root, ...cases.map((c) => {
-    const has = (id) => ctx.presets.has(id) || ctx.live.has(id);
-    const available = has(c.preset);
-    return el('article', { class: 'card', 'data-testid': `case-${c.id}`, 'aria-labelledby': `case-h-${c.id}` },
-      el('h3', { id: `case-h-${c.id}` }, c.title),
-      c.stand_in ? el('p', null, el('span', { class: 'badge stand-in' }, 'stand-in'), ' TPU fingerprint: not libtpu\u2019s value.') : null,
-      c.needsMlir ? el('p', null, el('span', { class: 'badge warnb' }, 'needs live MLIR'), ' Computed live: the first click loads the MLIR canonicaliser (about 0.7 MB gzipped).') : null,
-      el('p', null, c.text),
-      el('p', { class: 'src-links' }, 'Source: ', link(c.source[0], c.source[1]), c.source2 ? [', ', link(c.source2[0], c.source2[1])] : null),
-      el('div', { class: 'row' },
-        el('button', { type: 'button', 'data-case': c.id, disabled: !available }, 'Show this case'),
-        c.alt ? el('button', { type: 'button', class: 'secondary', 'data-case-alt': c.id, disabled: !has(c.alt.preset) }, c.alt.label) : null),
-      c.needsMlir ? el('p', { class: 'hint', 'data-case-status': c.id, 'aria-live': 'polite' }) : null);
-  }));
-  root.addEventListener('click', async (e) => {
-    const b = e.target.closest('button[data-case],button[data-case-alt]');
-    if (!b) return;
-    const c = cases.find((x) => x.id === (b.getAttribute('data-case') || b.getAttribute('data-case-alt')));
-    if (!c) return;
-    const which = b.hasAttribute('data-case-alt') ? c.alt : c;
-    if (c.needsMlir && !ctx.mlir) {
-      const status = root.querySelector(`[data-case-status="${CSS.escape(c.id)}"]`);
-      b.disabled = true;
-      if (status) status.textContent = 'Loading the live MLIR canonicaliser\u2026';
-      try {
-        await ctx.loadMlir();
-        if (status) status.textContent = '';
-      } catch (err) {
-        if (status) status.textContent = 'The live MLIR canonicaliser could not be loaded: ' + err.message;
-        return;
-      } finally {
-        b.disabled = false;
-      }
-    }
-    const patch = which.livePatch ? which.livePatch(ctx) : which.patchFn ? which.patchFn(ctx.resolvedOf(which.preset)) : which.patch;
-    ctx.apply(which.preset, patch, { focus: true, announce: true });
-  });
-}
-
 /** A small live comparison: both keys, equal or not, and the engine's sentence. */
-function miniCompare(ctx, a, b, labels) {
-  const r = ctx.engine.compareScenarios(a, b);
+function miniCompare(catalog, a, b, labels) {
+  const r = catalog.engine.compareScenarios(a, b);
   if (r.error) return el('p', { class: 'banner error' }, errorText(r.error));
   const equal = r.a.key === r.b.key;
   return el('div', { class: 'mini' },
@@ -63,9 +24,14 @@ function miniCompare(ctx, a, b, labels) {
     el('p', { class: 'hint' }, r.comparison.sentence));
 }
 
-export function renderQuestions(ctx, root) {
-  const fx = ctx.fixtures;
-  const mod = (id) => fx[id] ? { sym_name: fx[id].module.sym_name, entry1_b64: fx[id].module.entry1_b64, include_metadata: !!fx[id].module.include_metadata, ignore_callbacks: fx[id].module.ignore_callbacks || 'NO' } : null;
+/**
+ * Renders the questions into `root`.
+ * @param {Element} root
+ * @param {import('./catalog.mjs').Catalog} catalog
+ * @param {{show: (presetId: string, patch: Object) => void, openExampleLogs: () => void}} actions
+ */
+export function mountQuestions(root, catalog, { show, openExampleLogs }) {
+  const mod = (id) => catalog.fixtureModule(id) || null;
   const S = (base, patch = {}) => Object.assign({ schema: 1, base }, patch);
   const openBtn = (label, preset, patch) => el('button', { type: 'button', class: 'secondary', 'data-open': JSON.stringify([preset, patch]) }, label);
 
@@ -73,7 +39,7 @@ export function renderQuestions(ctx, root) {
 
   // 1. What goes into the key?
   {
-    const r = ctx.engine.computeKey(S('add_1x1'));
+    const r = catalog.engine.computeKey(S('add_1x1'));
     const table = r.error ? el('p', { class: 'banner error' }, r.error.message) : el('div', { class: 'table-wrap' }, el('table', { class: 'mini-table' },
       el('caption', null, 'Live: the eight entries of add_1x1 (captured from real JAX)'),
       el('thead', null, el('tr', null, ['#', 'entry', 'bytes fed', 'own digest'].map((h) => el('th', { scope: 'col' }, h)))),
@@ -90,7 +56,7 @@ export function renderQuestions(ctx, root) {
     items.push(['dump', 'Does setting a dump flag change the key?', [
       'No, for the dump flags JAX knows about. --xla_dump_to and the other names on the exclusion list are logged as “Not including XLA flag in cache key” and feed no bytes to entry 4, and the matching DebugOptions fields are set to zero before the compile options are hashed in entry 5. Dumping therefore does not force a recompilation.',
       'Two caveats: a flag is excluded only by its exact name, and a few dump-related DebugOptions fields (xla_dump_include_timestamp, for one) are not zeroed, so setting them inside the compile options does move entry 5.',
-    ], miniCompare(ctx, S('add_1x1'), S('add_1x1', patch), ['Without dumping:', 'With --xla_dump_to:']),
+    ], miniCompare(catalog, S('add_1x1'), S('add_1x1', patch), ['Without dumping:', 'With --xla_dump_to:']),
     ['flags', 'compile_options'], openBtn('Open it in the key exhibit', 'add_1x1', patch)]);
   }
 
@@ -100,26 +66,25 @@ export function renderQuestions(ctx, root) {
       'Because entry 1 hashes the module, and the module can carry more than the computation. With jax_compilation_cache_include_metadata_in_key on, every operation keeps its source location (file, line, call stack), so the same function at another line or in another checkout hashes differently. By default JAX runs strip-debuginfo first and the locations vanish.',
       'Other things ride along in the module too: custom_partitioning stores a Python object id in backend_config (a new key on every run unless the pointer is removed), and before main, Pallas TPU kernels kept their own file paths inside an encoded body.',
     ], el('div', null,
-      miniCompare(ctx, S('lines_a_meta'), S('lines_a_meta', { module: mod('lines_b_meta') }), ['Line A, metadata in key:', 'Line B, metadata in key:']),
-      miniCompare(ctx, S('lines_a_nometa'), S('lines_a_nometa', { module: mod('lines_b_nometa') }), ['Line A, default:', 'Line B, default:'])),
+      miniCompare(catalog, S('lines_a_meta'), S('lines_a_meta', { module: mod('lines_b_meta') }), ['Line A, metadata in key:', 'Line B, metadata in key:']),
+      miniCompare(catalog, S('lines_a_nometa'), S('lines_a_nometa', { module: mod('lines_b_nometa') }), ['Line A, default:', 'Line B, default:'])),
     ['computation', 'canonicalize'], openBtn('Open it in the key exhibit', 'lines_a_meta', { module: mod('lines_b_meta') })]);
   }
 
   // 4. Multi-process GPU
-  if (ctx.presets.has('gpu_2proc')) {
+  if (catalog.presets.has('gpu_2proc')) {
     const da1 = { compile_options: { edits: { device_assignment: [[1]] } } };
     items.push(['gpu', 'Why does a multi-process GPU job compile once, not once per process?', [
       'Every process of the job compiles the same program, but each one\u2019s device assignment names its own devices, and the compile options (entry 5) contain that assignment. On platform "gpu", JAX rewrites the assignment to the plain numbering 0, 1, \u2026 before hashing, so all processes arrive at one key: one compilation is written to the cache and the others read it. The rule looks at the platform string only; on CPU and TPU the assignment is hashed as given, and different assignments mean different keys.',
     ], el('div', null,
-      miniCompare(ctx, S('gpu_2proc'), S('gpu_2proc', da1), ['GPU, process 0 ([[0]]):', 'GPU, process 1 ([[1]]):']),
-      miniCompare(ctx, S('add_1x1', { compile_options: { edits: { device_assignment: [[0]] } } }), S('add_1x1', da1), ['CPU, [[0]]:', 'CPU, [[1]]:'])),
+      miniCompare(catalog, S('gpu_2proc'), S('gpu_2proc', da1), ['GPU, process 0 ([[0]]):', 'GPU, process 1 ([[1]]):']),
+      miniCompare(catalog, S('add_1x1', { compile_options: { edits: { device_assignment: [[0]] } } }), S('add_1x1', da1), ['CPU, [[0]]:', 'CPU, [[1]]:'])),
     ['compile_options', 'strip'], openBtn('Open it in the key exhibit', 'gpu_2proc', da1)]);
   }
 
   // 5. Debugging a miss
   {
-    const log = (id) => (fx[id] && fx[id].capture && fx[id].capture.debug_log_formatted || []).join('\n');
-    const r = ctx.engine.compareLogs(log('add_1x1'), log('mul_2x2'));
+    const r = catalog.engine.compareLogs(fixtureLog(catalog, EXAMPLE_LOGS[0]), fixtureLog(catalog, EXAMPLE_LOGS[1]));
     items.push(['debug', 'How do I find out why I got a cache miss?', [
       'Turn on the key\u2019s logger before compiling: logging.getLogger("jax._src.cache_key").setLevel(logging.DEBUG) (with a handler, for example logging.basicConfig()). For every key, JAX then logs each entry\u2019s own digest and the running digest after it, 16 lines in entry order, plus one line per XLA flag. Capture these lines from the run that wrote the cache and from the run that missed it.',
       'Compare the two logs line by line. The first entry whose own digest differs names the ingredient that moved; every running digest after it differs only as a consequence. The log reader below does this for whole logs: it pairs the programs by name, names the one cause, and says why each program hit or missed (set jax._src.compiler to DEBUG too, for the hits, misses and writes). Setting jax_explain_cache_misses also makes JAX log each miss with its key.',
@@ -136,11 +101,11 @@ export function renderQuestions(ctx, root) {
       el('div', { class: 'q-exhibit' }, exhibit, el('div', { class: 'row' }, action))))));
 
   root.addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-open],button[data-open-logs]');
+    const b = /** @type {Element} */ (e.target).closest('button[data-open],button[data-open-logs]');
     if (!b) return;
-    if (b.hasAttribute('data-open-logs')) { ctx.loadExampleLogs(true); return; }
+    if (b.hasAttribute('data-open-logs')) { openExampleLogs(); return; }
     const [preset, patch] = JSON.parse(b.getAttribute('data-open'));
-    ctx.apply(preset, patch, { focus: true, announce: true });
+    show(preset, patch);
   });
 }
 

@@ -1,0 +1,195 @@
+// @ts-check
+// What the page knows besides the scenario: the engine (the first view's, or
+// the one with live MLIR once loaded), the captured fixtures, the presets
+// built on them, and the fixtures' module texts. Queries over them live here
+// so that every pane asks the same way; nothing here knows JAX's rules (the
+// engine does).
+import { scenarioOf, moduleOf } from './state.mjs';
+
+/**
+ * @typedef {Object} Preset
+ * @property {string} id
+ * @property {string} title
+ * @property {boolean} derived a patch over a capture, not captured itself
+ * @property {string} [note]
+ * @property {string} [provenance]
+ * @property {Object} [doc] its scenario document (derived presets)
+ * @property {boolean} [live] needs the live MLIR canonicaliser
+ * @property {boolean} [local] a file the user opened (no link can name it)
+ * @property {boolean} [stand_in]
+ */
+
+export class Catalog {
+  /** @param {import('./engine.mjs').CacheKeyEngine} engine */
+  constructor(engine) {
+    this.engine = engine;
+    /** The engine has the live MLIR canonicaliser. */
+    this.mlir = false;
+    /** @type {Object<string, any>} captured fixtures by id */
+    this.fixtures = {};
+    /** @type {Map<string, Preset>} */
+    this.presets = new Map();
+    /** Presets that need live MLIR (from presets.json): {id, title, note}; their documents come with mlir/modules.json. */
+    this.live = new Map();
+    /** Module texts (generic form) of captured fixtures, and entry1_b64 → fixture id. */
+    this.texts = new Map();
+    this.textByBytes = new Map();
+    /** The engine's releases and profiles (engine.profiles()). */
+    this.profiles = { newest: '', profiles: [] };
+    /** tpu_topologies.json, or null. */
+    this.tpu = null;
+    /** The scenario opened from a file or link without a known base. */
+    this.openedDoc = null;
+    this.baseCache = new Map();
+  }
+
+  /** The engine's description of profile `id` (an id from a result), or null. */
+  profileOf(id) {
+    return (this.profiles.profiles || []).find((p) => p.id === id) || null;
+  }
+
+  /** A preset resolved by the engine ({} when it cannot be). */
+  resolvedOf(presetId) {
+    if (!this.baseCache.has(presetId)) {
+      const r = this.engine.resolveScenario({ schema: 1, base: presetId });
+      this.baseCache.set(presetId, r.error ? {} : r);
+    }
+    return this.baseCache.get(presetId);
+  }
+
+  /** Replaces the engine (the one with live MLIR); resolved presets are recomputed. */
+  setEngine(engine, mlir) {
+    this.engine = engine;
+    this.mlir = mlir;
+    this.baseCache.clear();
+  }
+
+  /** The captured fixture a preset's module comes from (following "base"). */
+  rootFixture(presetId) {
+    let id = presetId;
+    for (let i = 0; i < 8 && id !== undefined; i++) {
+      if (this.fixtures[id]) return id;
+      const p = this.presets.get(id);
+      id = p && p.doc ? p.doc.base : undefined;
+    }
+    return undefined;
+  }
+
+  /** The module of captured fixture `id`, as a scenario's module member, or undefined. */
+  fixtureModule(id) {
+    const fx = this.fixtures[id];
+    return fx ? moduleOf(fx.module) : undefined;
+  }
+
+  /**
+   * The MLIR text (generic form) of a resolved module: its own text, or the
+   * bundled text of the fixture whose bytes it carries (hints: preferred
+   * fixture ids, for fixtures whose canonical bytes are identical).
+   */
+  textFor(module, hints = []) {
+    if (!module) return undefined;
+    if (typeof module.text === 'string') return module.text;
+    for (const id of hints) {
+      if (id && this.texts.has(id) && this.fixtures[id] && this.fixtures[id].module.entry1_b64 === module.entry1_b64) return this.texts.get(id);
+    }
+    const id = this.textByBytes.get(module.entry1_b64);
+    return id === undefined ? undefined : this.texts.get(id);
+  }
+
+  /** The fixture ids whose text a preset's module most likely is. */
+  textHints(presetId) {
+    return [presetId, this.rootFixture(presetId)];
+  }
+
+  /**
+   * The module member of a scenario that feeds entry 1 from text (the engine
+   * reads sym_name from the text: a patch giving text drops the base's).
+   */
+  static textModule(text, includeMetadata) {
+    return { entry1_b64: null, text, include_metadata: !!includeMetadata };
+  }
+
+  /**
+   * When the perturbed module is text, the baseline's module is computed
+   * live from its text too (the preset's fixture text), so that the two
+   * entry-1 bytes come from the same MLIR and compare like for like. null:
+   * the baseline is the preset as it is.
+   */
+  liveBaselineModule(presetId, patch) {
+    const m = patch.module;
+    if (!this.mlir || !m || typeof m !== 'object' || typeof m.text !== 'string') return null;
+    const base = this.resolvedOf(presetId).module;
+    if (!base || typeof base.text === 'string') return null;
+    const text = this.textFor(base, this.textHints(presetId));
+    if (text === undefined) return null;
+    return Catalog.textModule(text, base.include_metadata);
+  }
+
+  /** The baseline scenario document for a preset and the patch over it. */
+  baselineOf(presetId, patch) {
+    /** @type {{schema: number, base: string, module?: Object}} */
+    const doc = { schema: 1, base: presetId };
+    const m = this.liveBaselineModule(presetId, patch);
+    if (m) doc.module = m;
+    return doc;
+  }
+
+  /** The perturbed scenario document. */
+  scenarioOf(presetId, patch) {
+    return scenarioOf(presetId, patch);
+  }
+
+  /** Registers the fixtures and derived presets on `engine` (a fresh one: the MLIR engine). */
+  registerAll(engine) {
+    for (const [id, fx] of Object.entries(this.fixtures)) engine.registerFixture(id, fx);
+    for (const p of this.presets.values()) if (p.doc && !p.local) engine.registerFixture(p.id, p.doc);
+    if (this.presets.has('opened_file') && this.openedDoc) engine.registerFixture('opened_file', this.openedDoc);
+  }
+
+  /** Fills the catalog from presets.json on its engine; false when the default preset is missing. */
+  load(presets, defaultPreset) {
+    for (const [id, fx] of Object.entries(presets.fixtures || {})) {
+      if (this.engine.registerFixture(id, fx).error) continue;
+      this.fixtures[id] = fx;
+      const prov = fx.provenance || {};
+      this.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}${prov.libtpu ? `, libtpu ${prov.libtpu}, TPU topology ${prov.topology} without a TPU` : ''}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
+    }
+    // Derived presets are fixtures too (fixtures/derived/: a patch over a
+    // captured fixture), so the CLI resolves links that name them.
+    for (const [id, doc] of Object.entries(presets.derived || {})) {
+      if (!this.presets.has(doc.base) || this.engine.registerFixture(id, doc).error) continue;
+      const prov = doc.provenance || {};
+      this.presets.set(id, { id, title: doc.title || id, derived: true, note: prov.note || '', doc, stand_in: !!prov.stand_in });
+    }
+    for (const [id, stub] of Object.entries(presets.live || {})) {
+      if (stub && typeof stub === 'object' && !this.presets.has(id)) this.live.set(id, { id, title: String(stub.title || id), note: String(stub.note || '') });
+    }
+    return this.presets.has(defaultPreset);
+  }
+
+  /** Adds what mlir/modules.json brings: the presets that need live MLIR and the fixtures' texts. */
+  loadModules(engine, modules) {
+    for (const [id, doc] of Object.entries((modules && modules.live) || {})) {
+      if (!this.live.has(id) || engine.registerFixture(id, doc).error) continue;
+      const prov = doc.provenance || {};
+      this.presets.set(id, { id, title: doc.title || id, derived: true, live: true, note: prov.note || '', doc, stand_in: !!prov.stand_in });
+    }
+    for (const [id, text] of Object.entries((modules && modules.texts) || {})) {
+      if (typeof text !== 'string' || !this.fixtures[id]) continue;
+      this.texts.set(id, text);
+      const b64 = this.fixtures[id].module.entry1_b64;
+      if (!this.textByBytes.has(b64)) this.textByBytes.set(b64, id);
+    }
+  }
+
+  /** A complete scenario without a known base becomes the preset "opened_file"; an {error} or {id}. */
+  openDocument(doc, from) {
+    const id = 'opened_file';
+    const reg = this.engine.registerFixture(id, doc);
+    if (reg.error) return reg;
+    this.openedDoc = doc;
+    this.baseCache.delete(id);
+    this.presets.set(id, { id, title: 'the scenario you opened', derived: true, local: true, note: 'a complete scenario from a ' + from });
+    return { id };
+  }
+}

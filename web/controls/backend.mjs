@@ -1,0 +1,41 @@
+// Controls for entry 2 (the jaxlib version string) and entry 3 (platform and
+// platform_version), with the known platform_version strings to pick from.
+import { el, put } from '../dom.mjs';
+import { PLATFORM_VERSIONS } from '../data.mjs';
+import { tpuPlatformVersionChoices } from '../tpu.mjs';
+
+/** @param {import('./index.mjs').Controls} controls */
+export function bindJaxlib({ change }) {
+  const jaxlib = document.getElementById('jaxlib');
+  jaxlib.addEventListener('input', (e) => change(['jaxlib_version'], jaxlib.value, e.target));
+  return {
+    entry: 2,
+    /** @param {import('../store.mjs').ResolvedScenario} r */
+    sync(r) { jaxlib.value = r.jaxlib_version ?? ''; },
+  };
+}
+
+/** @param {import('./index.mjs').Controls} controls */
+export function bindBackend({ catalog, change }) {
+  const q = (id) => document.getElementById(id);
+  const ui = { platform: q('platform'), platformVersion: q('platform-version'), pick: q('platform-version-pick') };
+  put(ui.pick, el('option', { value: '' }, 'Pick one…'),
+    ...PLATFORM_VERSIONS.map(([v, label]) => el('option', { value: v }, label)),
+    ...tpuPlatformVersionChoices(catalog.tpu).map(([v, label]) => el('option', { value: v }, label)));
+  ui.platform.addEventListener('input', (e) => change(['backend', 'platform'], ui.platform.value, e.target));
+  ui.platformVersion.addEventListener('input', (e) => change(['backend', 'platform_version'], ui.platformVersion.value, e.target));
+  ui.pick.addEventListener('change', (e) => {
+    if (ui.pick.value === '') return;
+    ui.platformVersion.value = ui.pick.value;
+    change(['backend', 'platform_version'], ui.pick.value, e.target);
+    ui.pick.value = '';
+  });
+  return {
+    entry: 3,
+    /** @param {import('../store.mjs').ResolvedScenario} r */
+    sync(r) {
+      ui.platform.value = (r.backend && r.backend.platform) ?? '';
+      ui.platformVersion.value = (r.backend && r.backend.platform_version) ?? '';
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// Control for entry 1, the module: bytes of a captured fixture, the
+// include_metadata switch, and the module text editor, which loads the live
+// MLIR canonicaliser (canonicaliser.mjs) and feeds entry 1 from text.
+import { el, setText, setAttr } from '../dom.mjs';
+import { deepEqual, getPath, moduleOf } from '../state.mjs';
+import { Catalog } from '../catalog.mjs';
+
+// The fixtures captured with and without locations (include_metadata on and
+// off): lines_a_meta / lines_a_nometa, lines_b_meta / lines_b_nometa.
+const LINES = /^lines_([ab])_(meta|nometa)$/;
+
+/** @param {import('./index.mjs').Controls} controls */
+export function bindModule({ store, catalog, loader, change, resolved, baseline }) {
+  const q = (id) => document.getElementById(id);
+  const ui = {
+    source: q('module-source'), includeMetadata: q('include-metadata'), includeMetadataWhy: q('include-metadata-why'),
+    text: q('module-text'), textBox: q('module-text-box'), why: q('module-text-why'), load: q('load-mlir'),
+    error: q('module-text-error'), preset: q('preset'),
+  };
+  const hints = () => catalog.textHints(store.state.presetId);
+  const isText = (r) => !!(r && r.module && typeof r.module.text === 'string');
+
+  /** The captured fixture whose bytes the module is, '__text' or '__custom'. */
+  function sourceId(r) {
+    const b64 = r.module && r.module.entry1_b64;
+    if (!b64) return isText(r) ? '__text' : '__custom';
+    for (const [id, fx] of Object.entries(catalog.fixtures)) if (fx.module.entry1_b64 === b64) return id;
+    return '__custom';
+  }
+
+  function setFrom(id, origin) {
+    if (!catalog.fixtures[id]) return;
+    const base = baseline();
+    const value = catalog.fixtureModule(id);
+    change(['module'], deepEqual(value, moduleOf(base.module)) ? base.module : value, origin);
+    sync(resolved());
+  }
+
+  /** A text edit (or the include_metadata switch in text mode). */
+  function setModuleText(text, origin) {
+    if (text.trim() === '') change(['module'], baseline().module, origin);
+    else change(['module'], Catalog.textModule(text, ui.includeMetadata.checked), origin);
+  }
+
+  function sync(r) {
+    const id = sourceId(r);
+    let opt = ui.source.querySelector('option[value="__custom"]');
+    if (id === '__custom' || id === '__text') {
+      if (!opt) ui.source.append(opt = el('option', { value: '__custom' }));
+      setText(opt, id === '__text' ? 'module text (canonicalised live)' : 'other bytes (from a link or file)');
+    } else if (opt) opt.remove();
+    ui.source.value = id === '__text' ? '__custom' : id;
+    const m = LINES.exec(id);
+    const text = isText(r);
+    const known = catalog.mlir && catalog.textFor(r.module, hints()) !== undefined;
+    ui.includeMetadata.checked = !!(r.module && r.module.include_metadata);
+    ui.includeMetadata.disabled = !(text || m || known);
+    setText(ui.includeMetadataWhy, text
+      ? 'Canonicalises the text with its locations kept (jax_compilation_cache_include_metadata_in_key): then a location edit moves entry 1 too.'
+      : m ? 'Switches between the bytes jaxlib hashed with and without locations (captured both ways).'
+        : known ? 'Turns the module into text canonicalised live, with its locations kept.'
+          : catalog.mlir ? 'No text is bundled for these bytes: paste the module\u2019s text (generic form) to use it.'
+            : 'Available for the lines_a / lines_b modules, which were captured both ways. For other modules only one set of bytes was captured; open the module text to canonicalise it live.');
+    if (catalog.mlir && document.activeElement !== ui.text) {
+      const t = catalog.textFor(r.module, hints());
+      if (ui.text.value !== (t ?? '')) ui.text.value = t ?? '';
+      ui.text.placeholder = t === undefined ? 'No text is bundled for this module. Paste MLIR in generic form.' : '';
+    }
+  }
+
+  /** The live MLIR module is loaded: the editor opens. */
+  function mlirReady() {
+    ui.text.disabled = false;
+    ui.textBox.hidden = false;
+    ui.load.hidden = true;
+    ui.load.disabled = false;
+    setText(ui.why, 'Live MLIR loaded: the text is canonicalised in your browser (strip-debuginfo, and on main the Pallas kernel strip, then bytecode), for the perturbed module and, from the preset\u2019s own text, for the baseline, so the two compare like for like. Generic form only: this build registers no StableHLO dialect, so jaxlib\u2019s pretty form does not parse. Its MLIR release is not jaxlib\u2019s, so these keys are not the ones real JAX computes.');
+    const group = ui.preset.querySelector('optgroup[data-live]');
+    if (group) setAttr(group, 'label', 'Needs live MLIR (loaded)');
+  }
+
+  /** Loading the live MLIR module failed; the button stays for another try. */
+  function mlirFailed(message) {
+    ui.load.disabled = false;
+    ui.load.hidden = false;
+    setText(ui.why, 'The live MLIR canonicaliser could not be loaded (' + message + '). It is built by scripts/build-web and served from mlir/. The presets\u2019 captured bytes still feed entry 1.');
+  }
+
+  /**
+   * Opens the module text editor: loads MLIR, then feeds entry 1 of the
+   * perturbed scenario from the text of its module (and the baseline's from
+   * the preset's text), so that both are computed the same way.
+   */
+  async function openEditor() {
+    try {
+      await loader.load();
+    } catch {
+      return false;
+    }
+    const r = resolved();
+    const text = r.module && !isText(r) ? catalog.textFor(r.module, hints()) : undefined;
+    if (text !== undefined) store.dispatch({ type: 'edit', path: ['module'], value: Catalog.textModule(text, r.module.include_metadata), sync: true });
+    else store.dispatch({ type: 'recompute' });
+    return true;
+  }
+
+  ui.source.replaceChildren(...Object.entries(catalog.fixtures).map(([id, fx]) => el('option', { value: id },
+      `${id} — ${fx.module.sym_name}, ${Math.floor(fx.module.entry1_b64.length * 3 / 4)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
+  // The first view's engine has no MLIR; the editor loads it.
+  ui.text.disabled = true;
+  ui.text.value = '';
+  ui.text.placeholder = 'Open module text to edit it';
+  setText(ui.why, 'Editing module text needs the live MLIR canonicaliser, which the first view\u2019s engine does not include (it reports mlir: false). “Open module text” loads it (about 0.7 MB gzipped) with the presets\u2019 module texts. The presets carry the exact bytes jaxlib hashed, so their keys match real JAX; keys computed from text do not.');
+  ui.load.hidden = false;
+
+  ui.source.addEventListener('change', (e) => { if (ui.source.value !== '__custom') setFrom(ui.source.value, e.target); });
+  ui.includeMetadata.addEventListener('change', (e) => {
+    const patchText = getPath(store.state.patch, ['module', 'text']);
+    if (catalog.mlir && typeof patchText === 'string') {
+      setModuleText(ui.text.value || patchText, e.target);
+      return;
+    }
+    const r = resolved();
+    const m = LINES.exec(sourceId(r));
+    if (m && !isText(r)) {
+      setFrom(`lines_${m[1]}_${ui.includeMetadata.checked ? 'meta' : 'nometa'}`, e.target);
+      return;
+    }
+    const t = catalog.mlir ? catalog.textFor(r.module, hints()) : undefined;
+    if (t !== undefined) setModuleText(t, e.target);
+    else ui.includeMetadata.checked = !ui.includeMetadata.checked;
+  });
+  // Edits are applied a moment after the last keystroke; data-module-pending
+  // is set on <html> meanwhile.
+  let textTimer = 0;
+  ui.text.addEventListener('input', (e) => {
+    clearTimeout(textTimer);
+    document.documentElement.setAttribute('data-module-pending', '');
+    textTimer = setTimeout(() => {
+      document.documentElement.removeAttribute('data-module-pending');
+      setModuleText(ui.text.value, e.target);
+    }, 250);
+  });
+  ui.load.addEventListener('click', async () => {
+    ui.load.disabled = true;
+    setText(ui.why, 'Loading the live MLIR canonicaliser (about 0.7 MB gzipped)\u2026');
+    if (await openEditor()) ui.text.focus();
+  });
+
+  let mlirShown = 'off';
+  return {
+    entry: 1,
+    sync,
+    /** Every dispatch: the module's error, and the MLIR module's status. */
+    render(state) {
+      const e = state.error && state.error.error;
+      const moduleError = e && String(e.path).startsWith('$.module') ? `${e.source === 'a' ? 'baseline ' : ''}${e.path}: ${e.message}` : '';
+      ui.error.hidden = !moduleError;
+      setText(ui.error, moduleError ? `The module text cannot be used: ${moduleError}` : '');
+      if (state.mlir !== mlirShown) {
+        mlirShown = state.mlir;
+        if (state.mlir === 'ready') mlirReady();
+        if (state.mlir === 'failed') mlirFailed(state.mlirError);
+      }
+    },
+  };
+}

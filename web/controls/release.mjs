@@ -1,0 +1,99 @@
+// The baseline fieldset: the preset, the JAX release (which cache_key.py the
+// engine follows), what changed between two releases, and "undo all". The
+// releases and their differences are the engine's (profiles(),
+// profileDifferences()); nothing about them is written here.
+import { el, put, setText } from '../dom.mjs';
+import { errorText } from '../engine.mjs';
+
+/** @param {import('./index.mjs').Controls} controls */
+export function bindRelease({ store, catalog, loader, change }) {
+  const q = (id) => document.getElementById(id);
+  const ui = {
+    preset: q('preset'), presetNote: q('preset-note'), profile: q('profile'), reset: q('reset'),
+    profileNote: q('profile-note'), profileFrom: q('profile-from'), profileTo: q('profile-to'), profileChanges: q('profile-changes'),
+  };
+  const presetLabel = (p) => `${p.id} — ${p.title}`;
+  const onTpu = (p) => !!(catalog.fixtures[p.id] && catalog.fixtures[p.id].backend && catalog.fixtures[p.id].backend.platform === 'tpu');
+  const all = [...catalog.presets.values()];
+  const captured = all.filter((p) => !p.derived && !onTpu(p));
+  const capturedTpu = all.filter((p) => !p.derived && onTpu(p));
+  const derived = all.filter((p) => p.derived);
+  const live = [...catalog.live.values()];
+  const options = (ps) => ps.map((p) => el('option', { value: p.id }, presetLabel(p)));
+  put(ui.preset,
+    el('optgroup', { label: 'Captured from real JAX 0.10.2' }, options(captured)),
+    capturedTpu.length ? el('optgroup', { label: 'Captured from real JAX with libtpu (TPU, deviceless)' }, options(capturedTpu)) : null,
+    derived.length ? el('optgroup', { label: 'Derived (a patch over a capture)' }, options(derived)) : null,
+    live.length ? el('optgroup', { label: 'Needs live MLIR (loads about 0.7 MB)', 'data-live': '' }, options(live)) : null);
+
+  // Releases, grouped by the profile (behaviour) that covers them.
+  const profiles = catalog.profiles.profiles || [];
+  const newest = catalog.profiles.newest || '';
+  const releaseOptions = () => profiles.slice().reverse().map((p) => el('optgroup', { label: `profile ${p.id}` },
+    p.releases.slice().reverse().map((r) => el('option', { value: r }, `jax ${r}`))));
+  put(ui.profile, el('option', { value: 'main' }, `main (the newest: jax ${newest})`), ...releaseOptions());
+  put(ui.profileFrom, ...releaseOptions());
+  put(ui.profileTo, el('option', { value: 'main' }, `main (jax ${newest})`), ...releaseOptions());
+  ui.profileFrom.value = '0.10.2';
+  ui.profileTo.value = 'main';
+  const showChanges = () => {
+    const d = catalog.engine.profileDifferences(ui.profileFrom.value, ui.profileTo.value);
+    if (d.error) {
+      put(ui.profileChanges, el('li', { class: 'error' }, errorText(d.error)));
+      return;
+    }
+    put(ui.profileChanges, ...(d.differences.length ? d.differences.map((t) => el('li', null, t))
+      : [el('li', null, d.from === d.to
+        ? `jax ${ui.profileFrom.value} and ${ui.profileTo.value} compute the key the same way (profile ${d.from}).`
+        : `Profiles ${d.from} and ${d.to} differ in nothing this page can list.`)]));
+  };
+  ui.profileFrom.addEventListener('change', showChanges);
+  ui.profileTo.addEventListener('change', showChanges);
+  showChanges();
+
+  /** The preset select shows the preset in the store (adding one opened from a file). */
+  function syncPreset() {
+    const id = store.state.presetId;
+    if (!ui.preset.querySelector(`option[value="${CSS.escape(id)}"]`) && catalog.presets.has(id)) {
+      ui.preset.append(el('option', { value: id }, presetLabel(catalog.presets.get(id))));
+    }
+    ui.preset.value = id;
+  }
+
+  async function setPreset(id) {
+    if (!catalog.presets.has(id) && catalog.live.has(id)) {
+      try {
+        await loader.load();
+      } catch {
+        syncPreset();
+        return;
+      }
+    }
+    if (catalog.presets.has(id)) store.dispatch({ type: 'open', presetId: id, patch: {} });
+  }
+
+  ui.preset.addEventListener('change', () => setPreset(ui.preset.value));
+  ui.profile.addEventListener('change', (e) => change(['profile'], ui.profile.value, e.target));
+  ui.reset.addEventListener('click', () => store.dispatch({ type: 'open', presetId: store.state.presetId, patch: {} }));
+
+  return {
+    entry: 0,
+    /** @param {import('../store.mjs').ResolvedScenario} r */
+    sync(r) {
+      syncPreset();
+      ui.profile.value = r.profile || 'main';
+      if (ui.profile.value === '' && r.profile) {
+        // A release this page lists under another spelling: add it as given.
+        ui.profile.append(el('option', { value: r.profile }, r.profile));
+        ui.profile.value = r.profile;
+      }
+      const meta = catalog.presets.get(store.state.presetId);
+      setText(ui.presetNote, meta ? (meta.derived ? 'Derived, not captured: ' + meta.note : 'Captured from real JAX (' + (meta.provenance || 'jax 0.10.2') + ').') : '');
+    },
+    /** @param {import('../store.mjs').KeyResult} result */
+    notes(result) {
+      const profile = catalog.profileOf(result.profile);
+      setText(ui.profileNote, profile ? `Profile ${profile.id}: jax ${profile.releases.join(', ')}; ${profile.entry_count} entries. ${profile.changes}.` : '');
+    },
+  };
+}

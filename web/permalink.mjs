@@ -1,0 +1,167 @@
+// @ts-check
+// The share pane (#share) and links: the perturbed scenario as a link
+// (#s1=…, the engine's encodePermalink), written to the address bar a moment
+// after the last change; links opened from the address bar (hostile input,
+// decoded by the engine); and in-page anchors that must not replace the
+// scenario link.
+import { el, put, $, setText, scrollAndFocus } from './dom.mjs';
+import { splitScenario } from './state.mjs';
+import { errorText } from './engine.mjs';
+import { copyText } from './trace.mjs';
+
+/**
+ * @param {import('./store.mjs').Store} store
+ * @param {import('./catalog.mjs').Catalog} catalog
+ * @param {import('./canonicaliser.mjs').MlirLoader} loader
+ * @param {{embed: boolean, defaultPreset: string}} options
+ */
+export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
+  const E = {
+    permalink: $('#permalink'), linkInfo: $('#link-info'), tooLong: $('#too-long'), tooLongText: $('#too-long-text'),
+    linkError: $('#link-error'),
+  };
+  const root = document.documentElement;
+
+  function write(broken) {
+    const state = store.state;
+    const doc = catalog.scenarioOf(state.presetId, state.patch);
+    const isDefault = state.presetId === defaultPreset && Object.keys(state.patch).length === 0;
+    E.tooLong.hidden = true;
+    if (broken) {
+      setText(E.linkInfo, 'No link: the scenario has an error.');
+      return;
+    }
+    if (catalog.presets.get(state.presetId)?.local) {
+      E.permalink.value = '';
+      setText(E.linkInfo, 'No link: this scenario\u2019s base is a file you opened, which other browsers do not have. Download the scenario file instead.');
+      return;
+    }
+    const enc = catalog.engine.encodePermalink(doc);
+    if (enc.error) {
+      setText(E.linkInfo, `No link: ${enc.error.message}`);
+      return;
+    }
+    if (enc.too_long) {
+      E.permalink.value = '';
+      E.tooLong.hidden = false;
+      setText(E.tooLongText, `This scenario needs ${enc.length} characters as a link, more than the ${enc.max_length} this page will put in a URL. Download the scenario file and open it here with “Open a scenario file” instead.`);
+      setText(E.linkInfo, '');
+      if (!embed) history.replaceState(null, '', location.pathname + location.search);
+      return;
+    }
+    const hash = isDefault ? '' : '#' + enc.fragment;
+    if (!embed && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
+    E.permalink.value = new URL('#' + enc.fragment, location.href).href;
+    setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
+  }
+
+  // The link is re-encoded and written to the address bar a moment after the
+  // last change (history.replaceState is not free, and typing makes many
+  // changes); data-link-pending is set meanwhile.
+  let timer = 0;
+  store.subscribe((state, change) => {
+    if (change.type === 'open') hideLinkError();
+    if (state.error && !state.error.refused) {
+      clearTimeout(timer);
+      root.removeAttribute('data-link-pending');
+      write(true);
+    } else if (change.computed) {
+      root.setAttribute('data-link-pending', '');
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        write(false);
+        root.removeAttribute('data-link-pending');
+      }, 120);
+    }
+  });
+
+  function showLinkError(message) {
+    E.linkError.hidden = false;
+    const dismiss = el('button', { type: 'button', class: 'small secondary dismiss' }, 'Dismiss');
+    dismiss.addEventListener('click', hideLinkError);
+    put(E.linkError, el('strong', null, 'This link could not be opened. '), message, ' The page shows the default scenario instead. ', dismiss);
+  }
+  function hideLinkError() {
+    E.linkError.hidden = true;
+  }
+
+  /** The id of a preset that needs MLIR, when an engine error names it as unknown. */
+  function unknownLiveBase(error) {
+    const id = error && error.code === 'unknown_fixture' ? error.subject : null;
+    return id && catalog.live.has(id) && !catalog.presets.has(id) ? id : null;
+  }
+
+  /** Whether a scenario document needs the live MLIR canonicaliser. */
+  function needsMlir(doc) {
+    if (catalog.mlir) return false;
+    const r = catalog.engine.resolveScenario(doc);
+    if (r.error) return !!unknownLiveBase(r.error);
+    return !!(r.module && typeof r.module.text === 'string');
+  }
+
+  /** Opens a validated scenario document (from a link or a file); false when it cannot be. */
+  function openScenario(doc, from) {
+    const { base, patch } = splitScenario(doc);
+    if (typeof base === 'string' && catalog.presets.has(base)) {
+      store.dispatch({ type: 'open', presetId: base, patch, announce: true });
+      return true;
+    }
+    // A complete scenario without a known base: it becomes its own baseline.
+    const reg = catalog.openDocument(doc, from);
+    if (reg.error) {
+      showLinkError(`${errorText(reg.error)}.`);
+      return false;
+    }
+    store.dispatch({ type: 'open', presetId: reg.id, patch: {}, announce: true });
+    return true;
+  }
+
+  function failLink(message) {
+    store.dispatch({ type: 'open', presetId: defaultPreset, patch: {} });
+    showLinkError(message);
+    return true;
+  }
+
+  /** Opens the scenario in location.hash, if there is one; false when there is none. */
+  async function applyHash() {
+    const h = location.hash;
+    if (!h || h === '#') return false;
+    let id = h.slice(1);
+    try { id = decodeURIComponent(id); } catch { /* keep raw */ }
+    if (id.length < 200 && document.getElementById(id)) return false; // an in-page anchor
+    let r = catalog.engine.decodePermalink(h);
+    // A link whose base is a preset that needs MLIR: the engine without MLIR
+    // does not know that preset; the engine with MLIR does.
+    if (r && r.error && unknownLiveBase(r.error)) {
+      const loaded = await loader.loadFor('link');
+      if (loaded !== true) return failLink(loaded);
+      r = catalog.engine.decodePermalink(h);
+    }
+    if (!r || r.error || !r.scenario || typeof r.scenario !== 'object') {
+      const e = (r && r.error) || { message: 'unreadable link' };
+      return failLink(`${e.path ? e.path + ': ' : ''}${e.message}.`);
+    }
+    if (needsMlir(r.scenario)) {
+      const loaded = await loader.loadFor('link');
+      if (loaded !== true) return failLink(loaded);
+    }
+    return openScenario(r.scenario, 'link');
+  }
+
+  $('#copy-link').addEventListener('click', () => copyText(E.permalink.value, E.linkInfo, 'Link copied.'));
+  window.addEventListener('hashchange', () => { applyHash(); });
+  // In-page links scroll and move focus without replacing the scenario link
+  // in the address bar.
+  document.addEventListener('click', (e) => {
+    const t = /** @type {Element} */ (e.target);
+    const a = t.closest && t.closest('a[href^="#"]');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const target = document.getElementById(a.getAttribute('href').slice(1));
+    if (!target) return;
+    e.preventDefault();
+    if (!target.hasAttribute('tabindex') && !/^(INPUT|SELECT|TEXTAREA|BUTTON|A)$/.test(target.tagName)) target.setAttribute('tabindex', '-1');
+    scrollAndFocus(target);
+  });
+
+  return { applyHash, openScenario, needsMlir };
+}

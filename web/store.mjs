@@ -1,0 +1,232 @@
+// @ts-check
+// The page's one store: the scenario (a preset id and a JSON merge patch over
+// it), what the engine computed for it, and the view options. Every pane
+// renders from store.state; every change goes through store.dispatch, which
+// is synchronous (the engine computes inside it), so the state a pane reads
+// after a dispatch is already the new one. Subscribers get (state, change),
+// where `change` says what the dispatch did (the render hints below).
+// Modelled on Compiler Explorer's panes, each with typed state, talking over
+// one hub.
+import { patchValue, clone } from './state.mjs';
+
+// ------------------------------------------------------------- engine shapes
+/**
+ * The engine's error (engine/include/cachekey/Support.h): a stable `code`,
+ * the JSON path of the problem and a message; `source` names the side of a
+ * comparison ('a' baseline, 'b' perturbed) and `subject` what is unknown.
+ * @typedef {{code: string, path: string, message: string, source?: string, subject?: string}} EngineError
+ */
+/**
+ * One of the eight entries (wasm/api.cpp, keyResultToJson).
+ * @typedef {Object} Entry
+ * @property {number} index 1..8
+ * @property {string} name JAX's entry name
+ * @property {string} summary what was fed, in words
+ * @property {number} bytes_len bytes fed to the digest
+ * @property {string} preview_hex the first bytes, hex
+ * @property {string} digest the entry's own SHA-256, hex
+ * @property {string} running the running digest after this entry, hex
+ * @property {boolean} [hashed] false when this release does not hash the entry
+ * @property {{label: string, bytes_len: number, preview_hex: string}[]} [parts] the pieces fed, in order
+ */
+/**
+ * The engine's key for one scenario (computeKey).
+ * @typedef {Object} KeyResult
+ * @property {string} key "<module name>-<final running digest>"
+ * @property {Entry[]} entries the eight entries in JAX's order
+ * @property {string} profile the profile id that computed it
+ * @property {string[]} trace JAX's DEBUG log lines
+ * @property {string[]} notes the engine's notes
+ * @property {{flag: string, source: string, name: string, included: boolean, hashed_hex: string}[]} flags entry 4, sorted
+ * @property {Object<string, string[]>} collected the flags collected per source, in collection order
+ * @property {string} compression the name fed to entry 7
+ * @property {{live?: boolean, producer?: string}} [computation] how entry 1 was made
+ * @property {{fingerprint?: string, fallback?: boolean, provenance?: string, stand_in?: boolean}} [accelerator] entry 6
+ * @property {{changes?: string[]}} [compile_options] entry 5's edits, described
+ * @property {{unreadable_kernels?: number}} [fidelity] where the key is not JAX's
+ */
+/**
+ * The engine's comparison of two keys (compareScenarios).
+ * @typedef {Object} Comparison
+ * @property {number} cause the first entry whose own digest differs (0: none)
+ * @property {string} cause_name its name
+ * @property {number[]} consequences entries that differ only through the running digest
+ * @property {number[]} [also_changed] later entries whose own digest differs too
+ * @property {string[]} [roles] per entry: 'same', 'cause', 'with cause', 'also changed', 'consequence'
+ * @property {string} sentence one sentence naming the cause
+ * @property {string[]} details what moved, field by field
+ */
+/** @typedef {{comparison: Comparison, a: KeyResult, b: KeyResult}} CompareResult */
+/**
+ * A scenario with its "base" chain merged in (resolveScenario): every
+ * ingredient, as docs/scenario.md describes.
+ * @typedef {Object} ResolvedScenario
+ * @property {string} [profile]
+ * @property {{sym_name?: string, entry1_b64?: string|null, text?: string, include_metadata?: boolean, ignore_callbacks?: string}} [module]
+ * @property {string} [jaxlib_version]
+ * @property {{platform?: string, platform_version?: string}} [backend]
+ * @property {{XLA_FLAGS?: string, LIBTPU_INIT_ARGS?: string, argv?: string[], extra_prefixes?: string[]}} [flags]
+ * @property {Object} [compile_options]
+ * @property {Object} [accelerator]
+ * @property {string|Object} [compression]
+ * @property {string} [custom_hook]
+ */
+/**
+ * Two runs' logs compared (compareLogs, LogCompare.h logComparisonToJson).
+ * @typedef {{sentence: string, summary: string, notes: string[], cause: number, roles: string[], entry_names: string[],
+ *   logs: {name: string}[], paired_by: string, pairs: Object[], explained?: Object}} LogComparison
+ */
+
+// ------------------------------------------------------------- page state
+/**
+ * The engine's refusal of the scenario the user asked for.
+ * `refused`: the change was not applied (the scenario shown, and every
+ * control, is still the one before it); otherwise the scenario holds the
+ * change (a text being typed) and the exhibits are stale until it computes.
+ * @typedef {{error: EngineError, refused: boolean}} PageError
+ */
+/**
+ * @typedef {Object} PageState
+ * @property {string} presetId the baseline preset
+ * @property {Object} patch the perturbation: a JSON merge patch over the preset
+ * @property {?CompareResult} cmp the last comparison computed (stale while `error` holds a change)
+ * @property {?ResolvedScenario} resolved the perturbed scenario resolved, when it resolves
+ * @property {boolean} liveBaseline the baseline's entry 1 is computed live from its preset's text
+ * @property {?PageError} error
+ * @property {boolean} fullDigests show digests whole
+ * @property {boolean} tracePrefix show Python's logging prefix in the trace
+ * @property {'off'|'loading'|'ready'|'failed'} mlir the live MLIR canonicaliser
+ * @property {string} mlirError why loading it failed
+ */
+/**
+ * What one dispatch did, for the panes.
+ * @typedef {Object} Change
+ * @property {string} type the action type
+ * @property {?Element} origin the control that made the change (its fieldset is not re-synced)
+ * @property {boolean} sync write the scenario back into the controls
+ * @property {boolean} announce announce the key even when it did not move
+ * @property {boolean} computed the engine computed a new result
+ * @property {boolean} keyChanged the perturbed key differs from the one shown before
+ */
+/**
+ * @typedef {{type: 'edit', path: string[], value: *, origin?: ?Element, sync?: boolean}
+ *   | {type: 'open', presetId: string, patch?: Object, announce?: boolean}
+ *   | {type: 'recompute'}
+ *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean}
+ *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}} Action
+ */
+
+/** Whether `node` is a field the user types into (a change there is kept while its error is fixed). */
+const typedInto = (node) => !!node && (node.tagName === 'TEXTAREA'
+  || (node.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'file', 'submit'].includes(/** @type {HTMLInputElement} */ (node).type)));
+
+/**
+ * The store over a catalog (catalog.mjs: the engine, the presets and the
+ * queries over them).
+ * @param {import('./catalog.mjs').Catalog} catalog
+ * @param {string} presetId the first scenario's preset
+ */
+export function createStore(catalog, presetId) {
+  /** @type {PageState} */
+  let state = {
+    presetId, patch: {}, cmp: null, resolved: null, liveBaseline: false, error: null,
+    fullDigests: false, tracePrefix: false, mlir: 'off', mlirError: '',
+  };
+  /** @type {Set<(state: PageState, change: Change) => void>} */
+  const subscribers = new Set();
+
+  /**
+   * The engine's answer for a scenario: the comparison with its baseline and
+   * the resolved perturbed scenario, or the error.
+   * @returns {{cmp?: CompareResult, resolved: ?ResolvedScenario, liveBaseline: boolean, error?: EngineError}}
+   */
+  function compute(id, patch) {
+    const engine = catalog.engine;
+    const baseline = catalog.baselineOf(id, patch);
+    const scenario = catalog.scenarioOf(id, patch);
+    const r = engine.resolveScenario(scenario);
+    const resolved = r.error ? null : r;
+    const cmp = engine.compareScenarios(baseline, scenario);
+    const liveBaseline = !!baseline.module;
+    if (cmp.error) return { error: cmp.error, resolved, liveBaseline };
+    return { cmp, resolved, liveBaseline };
+  }
+
+  /**
+   * @param {PageState} s
+   * @param {Action} action
+   * @returns {[PageState, Partial<Change>]}
+   */
+  function reduce(s, action) {
+    switch (action.type) {
+      case 'view': {
+        const next = { ...s };
+        if (action.fullDigests !== undefined) next.fullDigests = !!action.fullDigests;
+        if (action.tracePrefix !== undefined) next.tracePrefix = !!action.tracePrefix;
+        return [next, {}];
+      }
+      case 'mlir':
+        return [{ ...s, mlir: action.status, mlirError: action.error || '' }, {}];
+      case 'edit': {
+        const patch = clone(s.patch) || {};
+        patchValue(patch, catalog.resolvedOf(s.presetId), action.path, action.value);
+        const r = compute(s.presetId, patch);
+        if (r.error) {
+          // A choice (a select, a box, a button) that the engine refuses is
+          // not applied: the page, controls included, stays on the scenario it
+          // shows. A text being typed is kept so that it can be fixed.
+          if (!s.error && !typedInto(action.origin || null)) {
+            return [{ ...s, error: { error: r.error, refused: true } }, { sync: true, origin: null }];
+          }
+          return [{ ...s, patch, resolved: r.resolved || s.resolved, error: { error: r.error, refused: false } }, {}];
+        }
+        return [{ ...s, patch, cmp: r.cmp || null, resolved: r.resolved, liveBaseline: r.liveBaseline, error: null }, { computed: true, sync: !!action.sync }];
+      }
+      case 'open':
+      case 'recompute': {
+        const id = action.type === 'open' ? action.presetId : s.presetId;
+        const patch = action.type === 'open' ? clone(action.patch || {}) : s.patch;
+        const r = compute(id, patch);
+        if (r.error) return [{ ...s, presetId: id, patch, resolved: r.resolved, error: { error: r.error, refused: false } }, { sync: true }];
+        return [{ ...s, presetId: id, patch, cmp: r.cmp || null, resolved: r.resolved, liveBaseline: r.liveBaseline, error: null },
+          { computed: true, sync: true, announce: action.type === 'open' && !!action.announce }];
+      }
+      default:
+        return [s, {}];
+    }
+  }
+
+  return {
+    /** @returns {PageState} */
+    get state() { return state; },
+    /**
+     * Calls `fn(state, change)` after every dispatch; returns the unsubscribe.
+     * @param {(state: PageState, change: Change) => void} fn
+     */
+    subscribe(fn) {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
+    /** @param {Action} action */
+    dispatch(action) {
+      const before = state;
+      const [next, hints] = reduce(state, action);
+      state = next;
+      /** @type {Change} */
+      const change = {
+        type: action.type,
+        origin: action.type === 'edit' ? action.origin || null : null,
+        sync: false,
+        announce: false,
+        computed: false,
+        ...hints,
+        keyChanged: !!(hints.computed && state.cmp && (!before.cmp || before.cmp.b.key !== state.cmp.b.key)),
+      };
+      for (const fn of subscribers) fn(state, change);
+      return state;
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createStore>} Store */
+
