@@ -1,10 +1,11 @@
 // @ts-check
 // The page's wiring. cachekey_engine.js was loaded by a classic <script>
-// before this module. Boot loads the engine, registers every captured
-// fixture as a scenario base (catalog.mjs), makes the store (store.mjs: a
-// preset id and a JSON merge patch over it, and what the engine computed),
-// and mounts one pane per exhibit, each rendering from the store. Nothing
-// else happens here.
+// before this module (the engine for ordinary scenarios, on this thread;
+// worker.js loads its own, and the one with MLIR). Boot loads the engine,
+// registers every captured fixture as a scenario base (catalog.mjs), makes
+// the store (store.mjs: a preset id and a JSON merge patch over it, and what
+// the engine computed), and mounts one pane per exhibit, each rendering from
+// the store. Nothing else happens here.
 import { CacheKeyEngine } from './engine.mjs';
 import { $ } from './dom.mjs';
 import { Catalog } from './catalog.mjs';
@@ -22,6 +23,8 @@ import { mountScenarioFiles } from './scenario-file.mjs';
 import { mountCases } from './cases.mjs';
 import { mountQuestions } from './questions.mjs';
 import { scrollAndFocus } from './dom.mjs';
+import { EngineWorker } from './worker-client.mjs';
+import { mountBusy } from './busy.mjs';
 
 const DEFAULT_PRESET = 'add_1x1';
 const params = new URLSearchParams(location.search);
@@ -44,7 +47,11 @@ async function boot() {
     setStatus('The key engine could not be loaded: ' + e.message, 'error');
     return;
   }
-  const catalog = new Catalog(engine);
+  // The engine's worker (worker.js) does what can take long: module text,
+  // links, logs. It starts with its first job.
+  const worker = new EngineWorker('worker.js');
+  mountBusy(worker);
+  const catalog = new Catalog(engine, worker);
   catalog.mlir = !!engine.version().mlir;
   // The releases and their rules, as the engine knows them (never copied here).
   catalog.profiles = engine.profiles();
@@ -54,7 +61,7 @@ async function boot() {
     return;
   }
 
-  const store = createStore(catalog, DEFAULT_PRESET);
+  const store = createStore(catalog, DEFAULT_PRESET, worker);
   const loader = createMlirLoader(catalog, store);
   mountKeyExhibit(store, catalog);
   mountControls(store, catalog, loader);
@@ -72,6 +79,7 @@ async function boot() {
   };
 
   if (!(await share.applyHash())) store.dispatch({ type: 'recompute' });
+  await store.settled();
   if (embed === null) {
     mountCases($('#cases-list'), catalog, loader, show);
     mountQuestions($('#questions-list'), catalog, { show, openExampleLogs: () => logs.loadExample(true) });

@@ -1,12 +1,13 @@
 // @ts-check
-// The live MLIR canonicaliser: a second engine (mlir/, about 0.7 MB gzipped)
+// The live MLIR canonicaliser: the engine with MLIR (mlir/, about 0.7 MB
+// gzipped), loaded into the engine's worker (worker.js; never on this
+// thread, so that canonicalising a large module never freezes the page),
 // and the fixtures' module texts (mlir/modules.json), loaded together only
 // when the user opens the module text editor, picks a preset or case that
 // needs them, or opens a link or file whose module is text. Never on first
 // view. Its status is store.state.mlir ('loading', 'ready', 'failed'), and
 // <html data-mlir> mirrors it.
-import { el, $, setText } from './dom.mjs';
-import { CacheKeyEngine } from './engine.mjs';
+import { $, setText } from './dom.mjs';
 import { setStatus } from './status.mjs';
 
 /** Fetches JSON, failing with the URL and the HTTP status. */
@@ -17,8 +18,7 @@ export async function fetchJson(url) {
 }
 
 /** The line about the engine under "About this page". */
-export function renderAbout(catalog, loadedWord) {
-  const v = catalog.engine.version();
+export function renderAbout(catalog, loadedWord, v = catalog.engine.version()) {
   setText($('#about-engine'), `Engine: ${v.engine}; scenario schema ${v.schema}; profiles ${v.profiles.join(', ')}; live MLIR: ${v.mlir ? loadedWord : 'no'}. ${Object.keys(catalog.fixtures).length} captured presets.`);
 }
 
@@ -33,24 +33,18 @@ export function createMlirLoader(catalog, store) {
   async function loadOnce() {
     document.documentElement.setAttribute('data-mlir', 'loading');
     store.dispatch({ type: 'mlir', status: 'loading' });
-    const src = 'mlir/cachekey_engine_mlir.js';
-    const script = globalThis.createCacheKeyEngineMlir ? Promise.resolve() : new Promise((res, rej) => {
-      const s = el('script', { src });
-      s.addEventListener('load', res);
-      s.addEventListener('error', () => { s.remove(); rej(new Error(`${src} could not be loaded`)); });
-      document.head.append(s);
-    });
-    const [, modules] = await Promise.all([script, fetchJson('mlir/modules.json')]);
-    const factory = globalThis.createCacheKeyEngineMlir;
-    if (typeof factory !== 'function') throw new Error(`${src} did not define createCacheKeyEngineMlir`);
-    const eng = await CacheKeyEngine.load({ factory, baseUrl: 'mlir/' });
-    if (!eng.version().mlir) throw new Error('the module reports no MLIR');
-    catalog.registerAll(eng);
-    catalog.loadModules(eng, modules);
-    catalog.setEngine(eng, true);
+    const [version, modules] = await Promise.all([
+      catalog.worker.callSetup('loadMlir', [], { label: 'Loading the live MLIR canonicaliser' }),
+      fetchJson('mlir/modules.json'),
+    ]);
+    if (!version || version.error || !version.mlir) {
+      throw new Error(version && version.error ? version.error.message : 'the module reports no MLIR');
+    }
+    catalog.loadModules(modules);
+    catalog.mlirLoaded();
     document.documentElement.setAttribute('data-mlir', 'ready');
     store.dispatch({ type: 'mlir', status: 'ready' });
-    renderAbout(catalog, 'loaded');
+    renderAbout(catalog, 'loaded', version);
   }
 
   /** Loads the MLIR engine once; a failed load may be tried again. */
@@ -58,6 +52,7 @@ export function createMlirLoader(catalog, store) {
     if (!loading) {
       loading = loadOnce().catch((e) => {
         loading = null;
+        if (e && e.cancelled) e = new Error('cancelled');
         document.documentElement.setAttribute('data-mlir', 'failed');
         store.dispatch({ type: 'mlir', status: 'failed', error: e.message });
         throw e;

@@ -20,10 +20,14 @@ import { scenarioOf, moduleOf } from './state.mjs';
  */
 
 export class Catalog {
-  /** @param {import('./engine.mjs').CacheKeyEngine} engine */
-  constructor(engine) {
+  /**
+   * @param {import('./engine.mjs').CacheKeyEngine} engine this thread's engine (no MLIR)
+   * @param {import('./worker-client.mjs').EngineWorker} worker the engine's worker (with MLIR once loaded)
+   */
+  constructor(engine, worker) {
     this.engine = engine;
-    /** The engine has the live MLIR canonicaliser. */
+    this.worker = worker;
+    /** The worker's engine has the live MLIR canonicaliser. */
     this.mlir = false;
     /** @type {Object<string, any>} captured fixtures by id */
     this.fixtures = {};
@@ -57,11 +61,31 @@ export class Catalog {
     return this.baseCache.get(presetId);
   }
 
-  /** Replaces the engine (the one with live MLIR); resolved presets are recomputed. */
-  setEngine(engine, mlir) {
-    this.engine = engine;
-    this.mlir = mlir;
+  /** The worker's engine has the live MLIR canonicaliser now; resolved presets are recomputed. */
+  mlirLoaded() {
+    this.mlir = true;
     this.baseCache.clear();
+  }
+
+  /**
+   * Whether a scenario is computed in the worker: its module is text (which
+   * only the worker's engine canonicalises), its own or its preset's.
+   */
+  needsWorker(presetId, patch) {
+    const m = patch && patch.module;
+    if (m && typeof m === 'object' && typeof m.text === 'string') return true;
+    const base = this.resolvedOf(presetId).module;
+    return !!(base && typeof base.text === 'string');
+  }
+
+  /** What computing a scenario in the worker is called while it runs. */
+  jobLabel(presetId, patch) {
+    const m = patch && patch.module;
+    const text = m && typeof m.text === 'string' ? m.text : this.resolvedOf(presetId).module?.text;
+    if (typeof text !== 'string') return 'Computing the keys';
+    const n = text.length;
+    const size = n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`;
+    return `Canonicalising ${size} of module text`;
   }
 
   /** The captured fixture a preset's module comes from (following "base"). */
@@ -139,17 +163,18 @@ export class Catalog {
     return scenarioOf(presetId, patch);
   }
 
-  /** Registers the fixtures and derived presets on `engine` (a fresh one: the MLIR engine). */
-  registerAll(engine) {
-    for (const [id, fx] of Object.entries(this.fixtures)) engine.registerFixture(id, fx);
-    for (const p of this.presets.values()) if (p.doc && !p.local) engine.registerFixture(p.id, p.doc);
-    if (this.presets.has('opened_file') && this.openedDoc) engine.registerFixture('opened_file', this.openedDoc);
+  /** Registers scenario bases ({id: document}) on this thread's engine and in the worker; the ids registered. */
+  register(docs) {
+    const ok = {};
+    for (const [id, doc] of Object.entries(docs)) if (!this.engine.registerFixture(id, doc).error) ok[id] = doc;
+    this.worker.addSetup('register', [ok]);
+    return ok;
   }
 
   /** Fills the catalog from presets.json on its engine; false when the default preset is missing. */
   load(presets, defaultPreset) {
-    for (const [id, fx] of Object.entries(presets.fixtures || {})) {
-      if (this.engine.registerFixture(id, fx).error) continue;
+    const fixtures = this.register(presets.fixtures || {});
+    for (const [id, fx] of Object.entries(fixtures)) {
       this.fixtures[id] = fx;
       const prov = fx.provenance || {};
       this.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}${prov.libtpu ? `, libtpu ${prov.libtpu}, TPU topology ${prov.topology} without a TPU` : ''}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
@@ -157,7 +182,7 @@ export class Catalog {
     // Derived presets are fixtures too (fixtures/derived/: a patch over a
     // captured fixture), so the CLI resolves links that name them.
     for (const [id, doc] of Object.entries(presets.derived || {})) {
-      if (!this.presets.has(doc.base) || this.engine.registerFixture(id, doc).error) continue;
+      if (!this.presets.has(doc.base) || !this.register({ [id]: doc })[id]) continue;
       const prov = doc.provenance || {};
       this.presets.set(id, { id, title: doc.title || id, derived: true, note: prov.note || '', doc, stand_in: !!prov.stand_in });
     }
@@ -168,9 +193,9 @@ export class Catalog {
   }
 
   /** Adds what mlir/modules.json brings: the presets that need live MLIR and the fixtures' texts. */
-  loadModules(engine, modules) {
-    for (const [id, doc] of Object.entries((modules && modules.live) || {})) {
-      if (!this.live.has(id) || engine.registerFixture(id, doc).error) continue;
+  loadModules(modules) {
+    const live = this.register(Object.fromEntries(Object.entries((modules && modules.live) || {}).filter(([id]) => this.live.has(id))));
+    for (const [id, doc] of Object.entries(live)) {
       const prov = doc.provenance || {};
       this.presets.set(id, { id, title: doc.title || id, derived: true, live: true, note: prov.note || '', doc, stand_in: !!prov.stand_in });
     }
@@ -187,6 +212,7 @@ export class Catalog {
     const id = 'opened_file';
     const reg = this.engine.registerFixture(id, doc);
     if (reg.error) return reg;
+    this.worker.addSetup('register', [{ [id]: doc }]);
     this.openedDoc = doc;
     this.baseCache.delete(id);
     this.presets.set(id, { id, title: 'the scenario you opened', derived: true, local: true, note: 'a complete scenario from a ' + from });

@@ -172,8 +172,10 @@ export class CacheKeyEngine {
    * Resolves to the same result object (or {error}).
    * @param {{source: Blob|string, name: string}} a
    * @param {{source: Blob|string, name: string}} b
+   * @param {(n: number) => void} [onProgress] called after each chunk with
+   *   its size (bytes of a Blob, characters of a string)
    */
-  async compareLogSources(a, b) {
+  async compareLogSources(a, b, onProgress) {
     const ids = [];
     for (const side of [a, b]) {
       const r = this.call('openLogReader', String(side.name));
@@ -181,36 +183,39 @@ export class CacheKeyEngine {
       ids.push(r.reader);
     }
     for (const [i, side] of [a, b].entries()) {
-      const e = await this.feedLog(ids[i], side.source);
+      const e = await this.feedLog(ids[i], side.source, onProgress);
       if (e) return e;
     }
     return this.call('compareLogReaders', ids[0], ids[1]);
   }
 
   /** Feeds one source to an open log reader; an {error} or undefined. */
-  async feedLog(id, source) {
+  async feedLog(id, source, onProgress = () => {}) {
     const feed = (text) => {
       const r = this.call('feedLogReader', id, text);
       return r.error ? r : undefined;
     };
     if (typeof source === 'string') {
       for (let i = 0; i < source.length; i += 1 << 20) {
-        const e = feed(source.slice(i, i + (1 << 20)));
+        const chunk = source.slice(i, i + (1 << 20));
+        const e = feed(chunk);
         if (e) return e;
+        onProgress(chunk.length);
       }
       return undefined;
     }
     // UTF-8 decoded as a stream: a character split between chunks is kept
     // for the next one.
-    const reader = source.stream().pipeThrough(new TextDecoderStream()).getReader();
+    const reader = source.stream().getReader();
+    const decoder = new TextDecoder();
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return undefined;
-      const e = feed(value);
-      if (e) {
-        reader.cancel();
+      const e = feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
+      if (e || done) {
+        if (e) reader.cancel();
         return e;
       }
+      onProgress(value.length);
     }
   }
 

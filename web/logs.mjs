@@ -1,7 +1,8 @@
 // Exhibit 4: two runs' logs compared. Logs are hostile input and may be
-// large: pasted text or dropped files go to the engine as they are (files
-// streamed in chunks); the engine reads, pairs and explains them
-// (LogCompare.h), and this file only renders its result, as text.
+// large: pasted text or dropped files go to the engine in its worker as they
+// are (files streamed in chunks, with progress); the engine reads, pairs and
+// explains them (LogCompare.h), and this file only renders its result, as
+// text.
 import { el, put, $, setText, reducedMotion } from './dom.mjs';
 import { abbrev } from './state.mjs';
 
@@ -90,8 +91,12 @@ export function renderLogComparison(ui, r) {
   renderEntries(ui, r);
 }
 
-/** Compares the two logs (files or pasted text) and renders the result. */
-export async function compareLogsUi(engine, ui) {
+/**
+ * Compares the two logs (files or pasted text) in the engine's worker and
+ * renders the result.
+ * @param {import('./worker-client.mjs').EngineWorker} worker
+ */
+export async function compareLogsUi(worker, ui) {
   hideResult(ui);
   for (const side of ['a', 'b']) {
     if (!logFiles[side] && ui[side].value.length > MAX_PASTE) {
@@ -102,9 +107,10 @@ export async function compareLogsUi(engine, ui) {
   ui.root.setAttribute('data-busy', 'true');
   setText(ui.status, 'Reading the logs\u2026');
   try {
-    renderLogComparison(ui, await engine.compareLogSources(sourceOf(ui, 'a'), sourceOf(ui, 'b')));
+    renderLogComparison(ui, await worker.call('compareLogs', [sourceOf(ui, 'a'), sourceOf(ui, 'b')], { label: 'Reading the logs' }));
   } catch (e) {
-    renderLogComparison(ui, { error: { path: 'logs', message: 'the log could not be read: ' + (e && e.message ? e.message : e) } });
+    renderLogComparison(ui, { error: { path: 'logs', message: e && e.cancelled ? 'reading the logs was cancelled'
+      : 'the log could not be read: ' + (e && e.message ? e.message : e) } });
   } finally {
     setText(ui.status, '');
     ui.root.removeAttribute('data-busy');
@@ -176,7 +182,7 @@ export function mountLogs(catalog, { embed }) {
     file: { a: $('#log-file-a'), b: $('#log-file-b') }, fileName: { a: $('#log-file-a-name'), b: $('#log-file-b-name') },
     drop: { a: $('#log-drop-a'), b: $('#log-drop-b') },
   };
-  const compare = () => compareLogsUi(catalog.engine, ui);
+  const compare = () => compareLogsUi(catalog.worker, ui);
   const loadExample = (focus) => {
     setLogFile(ui, 'a', null);
     setLogFile(ui, 'b', null);

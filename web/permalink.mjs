@@ -2,8 +2,9 @@
 // The share pane (#share) and links: the perturbed scenario as a link
 // (#s1=…, the engine's encodePermalink), written to the address bar a moment
 // after the last change; links opened from the address bar (hostile input,
-// decoded by the engine); and in-page anchors that must not replace the
-// scenario link.
+// decoded by the engine in its worker); and in-page anchors that must not
+// replace the scenario link. A scenario with module text is encoded in the
+// worker too (compressing a large text takes a while).
 import { el, put, $, setText, scrollAndFocus } from './dom.mjs';
 import { splitScenario } from './state.mjs';
 import { errorText } from './engine.mjs';
@@ -22,7 +23,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   };
   const root = document.documentElement;
 
-  function write(broken) {
+  async function write(broken) {
     const state = store.state;
     const doc = catalog.scenarioOf(state.presetId, state.patch);
     const isDefault = state.presetId === defaultPreset && Object.keys(state.patch).length === 0;
@@ -36,7 +37,15 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       setText(E.linkInfo, 'No link: this scenario\u2019s base is a file you opened, which other browsers do not have. Download the scenario file instead.');
       return;
     }
-    const enc = catalog.engine.encodePermalink(doc);
+    let enc;
+    if (catalog.needsWorker(state.presetId, state.patch)) {
+      try {
+        enc = await catalog.worker.call('encodePermalink', [doc], { label: 'Writing the link' });
+      } catch {
+        enc = { error: { message: 'writing the link was cancelled' } };
+      }
+      if (store.state !== state && (store.state.presetId !== state.presetId || store.state.patch !== state.patch)) return;
+    } else enc = catalog.engine.encodePermalink(doc);
     if (enc.error) {
       setText(E.linkInfo, `No link: ${enc.error.message}`);
       return;
@@ -59,6 +68,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   // last change (history.replaceState is not free, and typing makes many
   // changes); data-link-pending is set meanwhile.
   let timer = 0;
+  let written = 0;
   store.subscribe((state, change) => {
     if (change.type === 'open') hideLinkError();
     if (state.error && !state.error.refused) {
@@ -68,9 +78,10 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     } else if (change.computed) {
       root.setAttribute('data-link-pending', '');
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        write(false);
-        root.removeAttribute('data-link-pending');
+      const mine = ++written;
+      timer = setTimeout(async () => {
+        await write(false);
+        if (mine === written) root.removeAttribute('data-link-pending');
       }, 120);
     }
   });
@@ -129,13 +140,15 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     let id = h.slice(1);
     try { id = decodeURIComponent(id); } catch { /* keep raw */ }
     if (id.length < 200 && document.getElementById(id)) return false; // an in-page anchor
-    let r = catalog.engine.decodePermalink(h);
+    const decode = () => catalog.worker.call('decodePermalink', [h], { label: 'Reading the link' })
+      .catch(() => ({ error: { message: 'reading the link was cancelled' } }));
+    let r = await decode();
     // A link whose base is a preset that needs MLIR: the engine without MLIR
     // does not know that preset; the engine with MLIR does.
     if (r && r.error && unknownLiveBase(r.error)) {
       const loaded = await loader.loadFor('link');
       if (loaded !== true) return failLink(loaded);
-      r = catalog.engine.decodePermalink(h);
+      r = await decode();
     }
     if (!r || r.error || !r.scenario || typeof r.scenario !== 'object') {
       const e = (r && r.error) || { message: 'unreadable link' };
@@ -145,7 +158,9 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       const loaded = await loader.loadFor('link');
       if (loaded !== true) return failLink(loaded);
     }
-    return openScenario(r.scenario, 'link');
+    if (!openScenario(r.scenario, 'link')) return true;
+    await store.settled();
+    return true;
   }
 
   $('#copy-link').addEventListener('click', () => copyText(E.permalink.value, E.linkInfo, 'Link copied.'));

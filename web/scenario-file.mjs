@@ -6,47 +6,8 @@
 // are read from the files chosen with their scenario. Nothing is uploaded.
 import { el, $, setText } from './dom.mjs';
 import { mergePatchFrom } from './state.mjs';
+import { captureCheck } from './scenario-read.mjs';
 import { errorText } from './engine.mjs';
-
-/** Base64 (RFC 4648) of a byte array, in chunks small enough for apply(). */
-function bytesToBase64(bytes) {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return btoa(bin);
-}
-
-/**
- * A scenario document from one chosen file: JSON, schema 1, and for a
- * captured file (capture.format) its entry-1 sidecar taken from `others`
- * (the files chosen with it). Returns {doc} or {error}.
- */
-async function readScenarioFile(file, others) {
-  if (file.size > 8 << 20) return { error: `the file is ${file.size} bytes; a scenario file is at most 8 MiB` };
-  let doc;
-  try {
-    doc = JSON.parse(await file.text());
-  } catch (e) {
-    return { error: `the file is not JSON (${e.message})` };
-  }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return { error: 'a scenario is a JSON object' };
-  if (doc.schema !== 1) return { error: `$.schema: ${doc.schema === undefined ? 'missing' : 'unsupported version ' + JSON.stringify(doc.schema)} (this page reads schema 1)` };
-  const e1 = doc.capture && doc.capture.entry1;
-  if (e1 && e1.storage === 'omitted') return { error: 'this capture keeps only the digest of entry 1 (--no-entry1-bytes); compare such captures with cachekey diff DIR_A DIR_B' };
-  if (e1 && e1.storage === 'sidecar') {
-    if (e1.encoding !== 'raw') return { error: `its entry 1 is in a compressed sidecar (${e1.file}); open it with cachekey explain or cachekey diff` };
-    const side = others.find((f) => f.name === e1.file);
-    if (!side) return { error: `its entry 1 is in ${e1.file}: choose that file too` };
-    doc.module = { ...doc.module, entry1_b64: bytesToBase64(new Uint8Array(await side.arrayBuffer())) };
-  }
-  return { doc };
-}
-
-/** Whether the engine's key for a captured `doc` is the key real JAX logged. */
-function captureCheck(doc, key) {
-  const real = doc.capture && doc.expected && doc.expected.key;
-  if (!real) return '';
-  return real === key ? ' The engine\u2019s key equals the key real JAX computed.' : ` Not the key real JAX computed (${real}): the engine does not reproduce this capture.`;
-}
 
 /**
  * @param {import('./store.mjs').Store} store
@@ -76,31 +37,35 @@ export function mountScenarioFiles(store, catalog, loader, { openScenario, needs
     const scenarios = files.filter((f) => !sidecar(f) && f.name !== 'index.json');
     if (scenarios.length === 0) { if (files.length) say('Not opened: choose a scenario .json file (with its sidecars).'); return; }
     if (scenarios.length > 2) { say(`Not opened: ${scenarios.length} scenario files; choose one, or two to compare.`); return; }
-    const read = [];
-    for (const f of scenarios) {
-      const r = await readScenarioFile(f, files);
-      if (r.error) { say(`Not opened: ${f.name}: ${r.error}.`); return; }
-      read.push(r.doc);
-    }
-    if (read.some(needsMlir)) {
+    say(`Opening ${scenarios.map((f) => f.name).join(' and ')}\u2026`);
+    // Read, sidecars included, and checked (each file's key) in the worker.
+    const readAll = () => catalog.worker.call('readScenarioFiles', [scenarios, files], { label: 'Reading the files' })
+      .catch(() => ({ error: 'reading the files was cancelled' }));
+    let r = await readAll();
+    if (r.error) { say(`Not opened: ${r.error}`); return; }
+    if (r.docs.some(needsMlir)) {
       say('Loading the live MLIR canonicaliser: this file\u2019s module is MLIR text\u2026');
       const loaded = await loader.loadFor('file');
       if (loaded !== true) { say(`Not opened: ${loaded}`); return; }
+      r = await readAll();
+      if (r.error) { say(`Not opened: ${r.error}`); return; }
     }
+    const read = r.docs;
     const keys = [];
     for (let i = 0; i < read.length; ++i) {
-      const r = catalog.engine.computeKey(read[i]);
-      if (r.error) { say(`Not opened: ${scenarios[i].name}: ${errorText(r.error)}`); return; }
-      keys.push(r.key);
+      if (r.keys[i].error) { say(`Not opened: ${scenarios[i].name}: ${errorText(r.keys[i].error)}`); return; }
+      keys.push(r.keys[i].key);
     }
     if (read.length === 1) {
       if (!openScenario(read[0], 'file')) return;
+      await store.settled();
       say(`Opened ${scenarios[0].name}: key ${keys[0]}.${captureCheck(read[0], keys[0])}`);
       return;
     }
     // Two files: the first is the baseline, the second a patch over it.
     if (!openScenario(read[0], 'file')) return;
     store.dispatch({ type: 'open', presetId: store.state.presetId, patch: mergePatchFrom(read[0], read[1]), announce: true });
+    await store.settled();
     say(`Opened ${scenarios[0].name} (baseline, key ${keys[0]}) and ${scenarios[1].name} (compared, key ${keys[1]}).` +
       captureCheck(read[0], keys[0]) + captureCheck(read[1], keys[1]));
   }

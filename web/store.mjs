@@ -1,9 +1,11 @@
 // @ts-check
 // The page's one store: the scenario (a preset id and a JSON merge patch over
 // it), what the engine computed for it, and the view options. Every pane
-// renders from store.state; every change goes through store.dispatch, which
-// is synchronous (the engine computes inside it), so the state a pane reads
-// after a dispatch is already the new one. Subscribers get (state, change),
+// renders from store.state; every change goes through store.dispatch. An
+// ordinary scenario is computed inside the dispatch (the state a pane reads
+// after it is already the new one); one with module text is computed in the
+// engine's worker, and its answer is a later change (state.pending
+// meanwhile; store.settled() waits for it). Subscribers get (state, change),
 // where `change` says what the dispatch did (the render hints below).
 // Modelled on Compiler Explorer's panes, each with typed state, talking over
 // one hub.
@@ -97,6 +99,19 @@ import { patchValue, clone } from './state.mjs';
  * @property {boolean} tracePrefix show Python's logging prefix in the trace
  * @property {'off'|'loading'|'ready'|'failed'} mlir the live MLIR canonicaliser
  * @property {string} mlirError why loading it failed
+ * @property {?Job} pending a scenario being computed in the engine's worker (it becomes presetId and patch when done)
+ * @property {string} cancelled what the last cancel stopped ('' after the next computed change)
+ */
+/**
+ * A scenario to compute, and how to apply the answer.
+ * @typedef {Object} Job
+ * @property {string} presetId
+ * @property {Object} patch
+ * @property {?Element} origin the control that asked
+ * @property {boolean} sync write the answer back into the controls
+ * @property {boolean} announce
+ * @property {boolean} refusable a choice the engine refuses is not applied (edits)
+ * @property {number} [seq] the worker job's number
  */
 /**
  * What one dispatch did, for the panes.
@@ -113,7 +128,13 @@ import { patchValue, clone } from './state.mjs';
  *   | {type: 'open', presetId: string, patch?: Object, announce?: boolean}
  *   | {type: 'recompute'}
  *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean}
- *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}} Action
+ *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}
+ *   | {type: 'computed', seq: number, answer: Answer}
+ *   | {type: 'cancelled', seq: number, label: string}} Action
+ */
+/**
+ * The engine's answer for a scenario.
+ * @typedef {{cmp?: CompareResult, resolved: ?ResolvedScenario, liveBaseline: boolean, error?: EngineError}} Answer
  */
 
 /** Whether `node` is a field the user types into (a change there is kept while its error is fixed). */
@@ -122,24 +143,27 @@ const typedInto = (node) => !!node && (node.tagName === 'TEXTAREA'
 
 /**
  * The store over a catalog (catalog.mjs: the engine, the presets and the
- * queries over them).
+ * queries over them). Scenarios whose module is text (or otherwise heavy,
+ * catalog.needsWorker) are computed in the engine's worker: the dispatch
+ * then returns at once with state.pending set, and the answer arrives as a
+ * later change. Everything else is computed here, synchronously.
  * @param {import('./catalog.mjs').Catalog} catalog
  * @param {string} presetId the first scenario's preset
+ * @param {import('./worker-client.mjs').EngineWorker} worker
  */
-export function createStore(catalog, presetId) {
+export function createStore(catalog, presetId, worker) {
   /** @type {PageState} */
   let state = {
     presetId, patch: {}, cmp: null, resolved: null, liveBaseline: false, error: null,
-    fullDigests: false, tracePrefix: false, mlir: 'off', mlirError: '',
+    fullDigests: false, tracePrefix: false, mlir: 'off', mlirError: '', pending: null, cancelled: '',
   };
   /** @type {Set<(state: PageState, change: Change) => void>} */
   const subscribers = new Set();
+  /** @type {Function[]} */
+  let waiting = [];
+  let seq = 0;
 
-  /**
-   * The engine's answer for a scenario: the comparison with its baseline and
-   * the resolved perturbed scenario, or the error.
-   * @returns {{cmp?: CompareResult, resolved: ?ResolvedScenario, liveBaseline: boolean, error?: EngineError}}
-   */
+  /** The engine's answer for a scenario, computed on this thread. */
   function compute(id, patch) {
     const engine = catalog.engine;
     const baseline = catalog.baselineOf(id, patch);
@@ -150,6 +174,70 @@ export function createStore(catalog, presetId) {
     const liveBaseline = !!baseline.module;
     if (cmp.error) return { error: cmp.error, resolved, liveBaseline };
     return { cmp, resolved, liveBaseline };
+  }
+
+  /**
+   * Sends `job` to the worker; its answer comes back as a 'computed' action.
+   * @param {PageState} s
+   * @param {Job} job
+   * @returns {[PageState, Partial<Change>]}
+   */
+  function request(s, job) {
+    const mine = ++seq;
+    const scenario = catalog.scenarioOf(job.presetId, job.patch);
+    const baseline = catalog.baselineOf(job.presetId, job.patch);
+    const label = catalog.jobLabel(job.presetId, job.patch);
+    worker.call('compare', [baseline, scenario], { label }).then((r) => {
+      const resolved = r.resolved && !r.resolved.error ? r.resolved : null;
+      // The worker leaves out the text it was sent (textOmitted): it is put back here.
+      if (resolved && r.textOmitted && resolved.module) resolved.module.text = scenario.module.text;
+      const liveBaseline = !!baseline.module;
+      /** @type {Answer} */
+      const answer = r.error ? { error: r.error, resolved: null, liveBaseline }
+        : r.cmp.error ? { error: r.cmp.error, resolved, liveBaseline } : { cmp: r.cmp, resolved, liveBaseline };
+      dispatch({ type: 'computed', seq: mine, answer });
+    }, (e) => {
+      if (e && e.cancelled) dispatch({ type: 'cancelled', seq: mine, label: e.label });
+    });
+    return [{ ...s, pending: { ...job, seq: mine } }, {}];
+  }
+
+  /**
+   * Applies the engine's answer for `job`.
+   * @param {PageState} s
+   * @param {Job} job
+   * @param {Answer} r
+   * @param {boolean} later the answer came from the worker
+   * @returns {[PageState, Partial<Change>]}
+   */
+  function settle(s, job, r, later) {
+    const done = { ...s, pending: null };
+    if (r.error) {
+      // A choice (a select, a box, a button) that the engine refuses is not
+      // applied: the page, controls included, stays on the scenario it
+      // shows. A text being typed is kept so that it can be fixed.
+      if (job.refusable && !s.error && !typedInto(job.origin)) {
+        return [{ ...done, error: { error: r.error, refused: true } }, { sync: true, origin: null }];
+      }
+      return [{ ...done, presetId: job.presetId, patch: job.patch, resolved: r.resolved || (job.refusable ? s.resolved : null),
+        error: { error: r.error, refused: false } }, { sync: job.sync }];
+    }
+    return [{ ...done, presetId: job.presetId, patch: job.patch, cmp: r.cmp || null, resolved: r.resolved,
+      liveBaseline: r.liveBaseline, error: null, cancelled: '' },
+    { computed: true, sync: job.sync, announce: job.announce,
+      // After a wait, only a field being typed in is left as it is.
+      origin: later && !typedInto(job.origin) ? null : job.origin }];
+  }
+
+  /**
+   * Computes `job` here, or in the worker when it is heavy.
+   * @param {PageState} s
+   * @param {Job} job
+   * @returns {[PageState, Partial<Change>]}
+   */
+  function run(s, job) {
+    if (catalog.needsWorker(job.presetId, job.patch)) return request(s, job);
+    return settle({ ...s, pending: null }, job, compute(job.presetId, job.patch), false);
   }
 
   /**
@@ -168,32 +256,49 @@ export function createStore(catalog, presetId) {
       case 'mlir':
         return [{ ...s, mlir: action.status, mlirError: action.error || '' }, {}];
       case 'edit': {
-        const patch = clone(s.patch) || {};
-        patchValue(patch, catalog.resolvedOf(s.presetId), action.path, action.value);
-        const r = compute(s.presetId, patch);
-        if (r.error) {
-          // A choice (a select, a box, a button) that the engine refuses is
-          // not applied: the page, controls included, stays on the scenario it
-          // shows. A text being typed is kept so that it can be fixed.
-          if (!s.error && !typedInto(action.origin || null)) {
-            return [{ ...s, error: { error: r.error, refused: true } }, { sync: true, origin: null }];
-          }
-          return [{ ...s, patch, resolved: r.resolved || s.resolved, error: { error: r.error, refused: false } }, {}];
-        }
-        return [{ ...s, patch, cmp: r.cmp || null, resolved: r.resolved, liveBaseline: r.liveBaseline, error: null }, { computed: true, sync: !!action.sync }];
+        // An edit made while another scenario is computed applies to that one.
+        const from = s.pending || s;
+        const patch = clone(from.patch) || {};
+        patchValue(patch, catalog.resolvedOf(from.presetId), action.path, action.value);
+        return run(s, { presetId: from.presetId, patch, origin: action.origin || null, sync: !!action.sync, announce: false, refusable: true });
       }
       case 'open':
-      case 'recompute': {
-        const id = action.type === 'open' ? action.presetId : s.presetId;
-        const patch = action.type === 'open' ? clone(action.patch || {}) : s.patch;
-        const r = compute(id, patch);
-        if (r.error) return [{ ...s, presetId: id, patch, resolved: r.resolved, error: { error: r.error, refused: false } }, { sync: true }];
-        return [{ ...s, presetId: id, patch, cmp: r.cmp || null, resolved: r.resolved, liveBaseline: r.liveBaseline, error: null },
-          { computed: true, sync: true, announce: action.type === 'open' && !!action.announce }];
-      }
+        return run(s, { presetId: action.presetId, patch: clone(action.patch || {}), origin: null, sync: true, announce: !!action.announce, refusable: false });
+      case 'recompute':
+        return run(s, { presetId: s.presetId, patch: s.patch, origin: null, sync: true, announce: false, refusable: false });
+      case 'computed':
+        if (!s.pending || s.pending.seq !== action.seq) return [s, {}];
+        return settle(s, s.pending, action.answer, true);
+      case 'cancelled':
+        if (!s.pending || s.pending.seq !== action.seq) return [s, {}];
+        return [{ ...s, pending: null, cancelled: action.label }, { sync: true }];
       default:
         return [s, {}];
     }
+  }
+
+  /** @param {Action} action */
+  function dispatch(action) {
+    const before = state;
+    const [next, hints] = reduce(state, action);
+    state = next;
+    /** @type {Change} */
+    const change = {
+      type: action.type,
+      origin: null,
+      sync: false,
+      announce: false,
+      computed: false,
+      ...hints,
+      keyChanged: !!(hints.computed && state.cmp && (!before.cmp || before.cmp.b.key !== state.cmp.b.key)),
+    };
+    for (const fn of subscribers) fn(state, change);
+    if (!state.pending && waiting.length) {
+      const w = waiting;
+      waiting = [];
+      for (const r of w) r();
+    }
+    return state;
   }
 
   return {
@@ -207,26 +312,12 @@ export function createStore(catalog, presetId) {
       subscribers.add(fn);
       return () => subscribers.delete(fn);
     },
-    /** @param {Action} action */
-    dispatch(action) {
-      const before = state;
-      const [next, hints] = reduce(state, action);
-      state = next;
-      /** @type {Change} */
-      const change = {
-        type: action.type,
-        origin: action.type === 'edit' ? action.origin || null : null,
-        sync: false,
-        announce: false,
-        computed: false,
-        ...hints,
-        keyChanged: !!(hints.computed && state.cmp && (!before.cmp || before.cmp.b.key !== state.cmp.b.key)),
-      };
-      for (const fn of subscribers) fn(state, change);
-      return state;
+    dispatch,
+    /** Resolves when no scenario is being computed in the worker. */
+    settled() {
+      return state.pending ? new Promise((r) => { waiting.push(r); }) : Promise.resolve();
     },
   };
 }
 
 /** @typedef {ReturnType<typeof createStore>} Store */
-

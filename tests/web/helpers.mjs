@@ -161,3 +161,24 @@ export function useOpenPage({ before, after, beforeEach }, { reset = false } = {
   if (reset) beforeEach(async () => resetScenario(await env.opened));
   return env;
 }
+
+/**
+ * A valid module text (MLIR generic form, no locations) of at least `bytes`
+ * bytes: one function adding its argument to a running sum, op after op.
+ * For the page's large-module paths (canonicalised in the engine's worker).
+ */
+export function bigModuleText(bytes) {
+  const t = 'tensor<1x1xf32>';
+  const head = `"builtin.module"() <{sym_name = "jit_big"}> ({\n  "func.func"() <{function_type = (${t}, ${t}) -> ${t}, sym_name = "main", sym_visibility = "public"}> ({\n  ^bb0(%arg0: ${t}, %arg1: ${t}):\n    %0 = "stablehlo.add"(%arg0, %arg1) : (${t}, ${t}) -> ${t}\n`;
+  const parts = [head];
+  let size = head.length;
+  let i = 0;
+  while (size < bytes) {
+    const line = `    %${i + 1} = "stablehlo.add"(%${i}, %arg1) : (${t}, ${t}) -> ${t}\n`;
+    parts.push(line);
+    size += line.length;
+    i += 1;
+  }
+  parts.push(`    "func.return"(%${i}) : (${t}) -> ()\n  }) : () -> ()\n}) : () -> ()\n`);
+  return parts.join('');
+}

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { newPage, open, roles, expectedRoles, fixture, shot, linkSettled, useBrowser, animationsDone } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, fixture, shot, linkSettled, useBrowser, animationsDone, waitForText, bigModuleText } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 
@@ -260,4 +260,35 @@ test('Pallas kernels (PR #35699), live: main strips the kernel\u2019s location, 
   assert.deepEqual(await roles(p2), SAME);
   assert.deepEqual(p2.errors, []);
   await p2.close();
+});
+
+test('a large module text is canonicalised off the main thread: the page answers input meanwhile, shows the work and can cancel it', async () => {
+  const page = await tracked();
+  await open(page, env.server.url);
+  await openEditor(page);
+  const [, before] = await keys(page);
+  // 16 MB of ops: seconds of canonicalising in the engine's worker.
+  const text = bigModuleText(16 << 20);
+  await page.setInputFiles('[data-testid="module-file"]', { name: 'big.mlir', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  // Work that runs for more than 300 ms is shown, with a Cancel button.
+  await waitForText(page, '[data-testid="busy-text"]', /^Canonicalising 16\.0 MB of module text/, 30000);
+  // The page answers input while the text is canonicalised: the box is
+  // checked and the entries redrawn while the work is still shown.
+  await page.check('#full-digests');
+  assert.equal(await page.$eval('#entries', (n) => n.classList.contains('full')), true);
+  assert.equal(await page.isVisible('[data-testid="busy-cancel"]'), true, 'still canonicalising');
+  assert.match(await page.textContent('[data-testid="module-file-name"]'), /big\.mlir \(16\.0 MB\)/);
+
+  await page.click('[data-testid="busy-cancel"]');
+  await waitForText(page, '[data-testid="busy-text"]', /^Cancelled: Canonicalising 16\.0 MB of module text\./);
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-module-pending'));
+  assert.equal((await keys(page))[1], before, 'the page shows the scenario it showed before');
+  assert.equal(await page.inputValue('[data-testid="module-text"]'), ADD_TEXT);
+
+  // A new worker was started and set up again: the next edit is computed.
+  await edit(page, ADD_TEXT.replace('"stablehlo.add"', '"stablehlo.subtract"'));
+  assert.deepEqual(await roles(page), expectedRoles(1));
+  assert.match(await page.textContent('[data-testid="entry1-live"]'), /MLIR19\.1\.7/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -1,6 +1,8 @@
 // Control for entry 1, the module: bytes of a captured fixture, the
 // include_metadata switch, and the module text editor, which loads the live
-// MLIR canonicaliser (canonicaliser.mjs) and feeds entry 1 from text.
+// MLIR canonicaliser (canonicaliser.mjs) and feeds entry 1 from text, typed
+// or opened from a file. The text is canonicalised in the engine's worker;
+// <html data-module-pending> is set from the edit until its keys are shown.
 import { el, setText, setAttr } from '../dom.mjs';
 import { deepEqual, getPath, moduleOf } from '../state.mjs';
 import { Catalog } from '../catalog.mjs';
@@ -9,14 +11,21 @@ import { Catalog } from '../catalog.mjs';
 // off): lines_a_meta / lines_a_nometa, lines_b_meta / lines_b_nometa.
 const LINES = /^lines_([ab])_(meta|nometa)$/;
 
+/** Texts longer than this (in characters) are not put into the text box: a browser's text box does not hold tens of megabytes well. */
+const MAX_SHOWN = 4 << 20;
+
+const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
+
 /** @param {import('./index.mjs').Controls} controls */
 export function bindModule({ store, catalog, loader, change, resolved, baseline }) {
   const q = (id) => document.getElementById(id);
   const ui = {
     source: q('module-source'), includeMetadata: q('include-metadata'), includeMetadataWhy: q('include-metadata-why'),
     text: q('module-text'), textBox: q('module-text-box'), why: q('module-text-why'), load: q('load-mlir'),
-    error: q('module-text-error'), preset: q('preset'),
+    error: q('module-text-error'), preset: q('preset'), file: q('module-file'), fileName: q('module-file-name'),
   };
+  const root = document.documentElement;
+  let typing = false; // an edit waits for its debounce
   const hints = () => catalog.textHints(store.state.presetId);
   const isText = (r) => !!(r && r.module && typeof r.module.text === 'string');
 
@@ -50,6 +59,7 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
       setText(opt, id === '__text' ? 'module text (canonicalised live)' : 'other bytes (from a link or file)');
     } else if (opt) opt.remove();
     ui.source.value = id === '__text' ? '__custom' : id;
+    if (id !== '__text') setText(ui.fileName, '');
     const m = LINES.exec(id);
     const text = isText(r);
     const known = catalog.mlir && catalog.textFor(r.module, hints()) !== undefined;
@@ -63,8 +73,10 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
             : 'Available for the lines_a / lines_b modules, which were captured both ways. For other modules only one set of bytes was captured; open the module text to canonicalise it live.');
     if (catalog.mlir && document.activeElement !== ui.text) {
       const t = catalog.textFor(r.module, hints());
-      if (ui.text.value !== (t ?? '')) ui.text.value = t ?? '';
-      ui.text.placeholder = t === undefined ? 'No text is bundled for this module. Paste MLIR in generic form.' : '';
+      const shown = t !== undefined && t.length <= MAX_SHOWN ? t : '';
+      if (ui.text.value !== shown) ui.text.value = shown;
+      ui.text.placeholder = t === undefined ? 'No text is bundled for this module. Paste MLIR in generic form.'
+        : shown === t ? '' : `The module text (${sizeText(t.length)}) is too large to show here. Open a changed file to edit it, or type here to replace it.`;
     }
   }
 
@@ -92,15 +104,21 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
    * the preset's text), so that both are computed the same way.
    */
   async function openEditor() {
+    opening = true;
     try {
       await loader.load();
     } catch {
+      opening = false;
       return false;
     }
     const r = resolved();
     const text = r.module && !isText(r) ? catalog.textFor(r.module, hints()) : undefined;
     if (text !== undefined) store.dispatch({ type: 'edit', path: ['module'], value: Catalog.textModule(text, r.module.include_metadata), sync: true });
     else store.dispatch({ type: 'recompute' });
+    // The editor opens on its text's keys, not before.
+    await store.settled();
+    opening = false;
+    if (store.state.mlir === 'ready') mlirReady();
     return true;
   }
 
@@ -135,12 +153,45 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
   let textTimer = 0;
   ui.text.addEventListener('input', (e) => {
     clearTimeout(textTimer);
-    document.documentElement.setAttribute('data-module-pending', '');
+    typing = true;
+    root.setAttribute('data-module-pending', '');
     textTimer = setTimeout(() => {
-      document.documentElement.removeAttribute('data-module-pending');
+      typing = false;
       setModuleText(ui.text.value, e.target);
+      settle(store.state);
     }, 250);
   });
+  // A text file is read in the worker (a large file is decoded off this
+  // thread), then canonicalised there like typed text.
+  ui.file.addEventListener('change', async (e) => {
+    const file = ui.file.files && ui.file.files[0];
+    if (!file) return;
+    typing = true;
+    root.setAttribute('data-module-pending', '');
+    setText(ui.fileName, `Reading ${file.name} (${sizeText(file.size)})…`);
+    let text;
+    try {
+      text = await catalog.worker.call('readText', [file], { label: `Reading ${file.name}` });
+    } catch {
+      text = null;
+    }
+    typing = false;
+    ui.file.value = '';
+    if (typeof text !== 'string') {
+      setText(ui.fileName, text && text.error ? `${file.name} could not be read: ${text.error.message}` : `Reading ${file.name} was cancelled.`);
+      settle(store.state);
+      return;
+    }
+    setText(ui.fileName, `The module text of ${file.name} (${sizeText(text.length)}).`);
+    if (text.length <= MAX_SHOWN) ui.text.value = text;
+    setModuleText(text, e.target);
+    settle(store.state);
+  });
+
+  /** data-module-pending ends when no edit waits and no text is being canonicalised. */
+  function settle(state) {
+    if (!typing && !state.pending) root.removeAttribute('data-module-pending');
+  }
   ui.load.addEventListener('click', async () => {
     ui.load.disabled = true;
     setText(ui.why, 'Loading the live MLIR canonicaliser (about 0.7 MB gzipped)\u2026');
@@ -148,18 +199,20 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
   });
 
   let mlirShown = 'off';
+  let opening = false; // openEditor() shows the editor itself, once its text is computed
   return {
     entry: 1,
     sync,
     /** Every dispatch: the module's error, and the MLIR module's status. */
     render(state) {
+      settle(state);
       const e = state.error && state.error.error;
       const moduleError = e && String(e.path).startsWith('$.module') ? `${e.source === 'a' ? 'baseline ' : ''}${e.path}: ${e.message}` : '';
       ui.error.hidden = !moduleError;
       setText(ui.error, moduleError ? `The module text cannot be used: ${moduleError}` : '');
       if (state.mlir !== mlirShown) {
         mlirShown = state.mlir;
-        if (state.mlir === 'ready') mlirReady();
+        if (state.mlir === 'ready' && !opening) mlirReady();
         if (state.mlir === 'failed') mlirFailed(state.mlirError);
       }
     },
