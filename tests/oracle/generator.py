@@ -414,3 +414,79 @@ def make_recipe(seed: int, index: int) -> dict:
         recipe["module"]["program"] = "mosaic"
         recipe["mosaic"] = make_mosaic(rng2)
     return recipe
+
+
+# -- TPU recipes (tools/oracle --tpu) ----------------------------------------
+
+# Knobs of a TPU recipe the shrinker resets (on top of NEUTRAL, whose
+# accelerator.mode would leave the TPU).
+TPU_NEUTRAL = {
+    "accelerator.mode": "tpu_topology",
+    "accelerator.error": None,
+    "tpu.pick": {"kind": "all", "seed": 0},
+    "tpu.layout": "flat",
+    "tpu.compile_options": "ids",
+    "tpu.backend": "client",
+    "tpu.mixed_with": None,
+}
+
+TPU_PICKS = [("all", 35), ("one", 25), ("prefix", 15), ("sample", 15), ("reversed", 10)]
+TPU_LAYOUTS = [("flat", 40), ("row", 20), ("col", 20), ("grid", 20)]
+# ids: a device assignment of the picked devices' TPU ids; recipe: the CPU
+# oracle's random one; jit: the CompileOptions real JAX built for the program.
+TPU_COMPILE_OPTIONS = [("ids", 55), ("recipe", 15), ("jit", 30)]
+
+
+def neutral_value(recipe: dict, path: str):
+    """The value the shrinker resets ``path`` of ``recipe`` to."""
+    if "tpu" in recipe and path in TPU_NEUTRAL:
+        return _copy(TPU_NEUTRAL[path])
+    return _copy(NEUTRAL[path])
+
+
+def has_path(recipe: dict, path: str) -> bool:
+    """Whether ``recipe`` has a value at dotted ``path``."""
+    node = recipe
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def make_tpu_recipe(seed: int, index: int, topology_ids: list[str]) -> dict:
+    """Recipe ``index`` of ``seed`` for the TPU oracle: every knob of
+    ``make_recipe(seed, index)`` (flags, compile options, compression, hook,
+    program...), then, from a stream of its own, the TPU ones: a topology
+    out of ``topology_ids`` (fixtures/tpu_topologies.json), which of its
+    devices and in which array shape, where the device assignment comes from,
+    the real client or a wrapper with the recipe's platform string, a
+    program lowered for the topology (``tpu_add`` / ``tpu_matmul``) in about
+    a third of the cases, and the device_kind fallback in a fifth (sometimes
+    with one device of a second topology)."""
+    recipe = make_recipe(seed, index)
+    rng = random.Random(f"cachekey-oracle/{seed}/{index}/tpu")
+    tpu = {
+        "topology": rng.choice(topology_ids),
+        "pick": {"kind": _weighted(rng, TPU_PICKS), "seed": rng.randrange(1 << 31)},
+        "layout": _weighted(rng, TPU_LAYOUTS),
+        "compile_options": _weighted(rng, TPU_COMPILE_OPTIONS),
+        "backend": "client" if rng.random() < 0.8 else "wrapper",
+        "mixed_with": None,
+    }
+    if rng.random() < 0.35:
+        recipe["module"]["program"] = rng.choice(["tpu_add", "tpu_matmul"])
+        recipe["mosaic"] = None
+    acc = recipe["accelerator"]
+    for path in ("accelerator.client_devices", "accelerator.device_shape", "accelerator.engine_form",
+                 "accelerator.device_kinds", "accelerator.error"):
+        set_path(recipe, path, _copy(NEUTRAL[path]))
+    if rng.random() < 0.2:
+        acc["mode"] = "tpu_fallback"
+        acc["error"] = rng.choice(RUNTIME_ERRORS)
+        if rng.random() < 0.25:
+            tpu["mixed_with"] = rng.choice(topology_ids)
+    else:
+        acc["mode"] = "tpu_topology"
+    recipe["tpu"] = tpu
+    return recipe

@@ -5,11 +5,18 @@
     tools/oracle --jax VERSION [ORACLE ARGS]        # a venv of that release (built on first use)
     tools/oracle --all-releases [--count N] [--seed S] [--real-only] [--sweep-doc PATH]
     tools/oracle --jax VERSION --topology-check     # what entry 6 hashes on that release's CPU
+    tools/oracle --tpu [--jax VERSION] [--libtpu L] [ORACLE ARGS]
+                                                    # TPU recipes on libtpu's deviceless topologies
 
 Standard library only.  ``--jax`` builds (once) a venv for the release under
 /var/cache/cachekey/venvs (see ``venvs.py``) and runs ``oracle.py`` in it with
 the remaining arguments.  When the release's Python is not installed here the
 run is skipped: a message, the line "0 passed, 0 failed, 1 skipped", exit 0.
+
+``--tpu`` runs oracle.py with ``--tpu`` in a venv of the release (default
+0.10.2) that also has libtpu (``--libtpu L``, default the build
+``releases.json`` names for the release; ``venvs.ensure(..., libtpu=L)``
+downloads the wheels once into /var/cache/cachekey/wheels).
 
 ``--all-releases`` runs the oracle for every release, one after the other
 (installs are sequential), and writes ``docs/oracle-sweep.md``: one table row
@@ -52,14 +59,15 @@ def oracle_command(python: str, rest: list[str]) -> list[str]:
     return [python, os.path.join(HERE, "oracle.py"), *rest]
 
 
-def run_release(version: str, rest: list[str], capture: bool = False):
-    """Run oracle.py under release ``version``.
+def run_release(version: str, rest: list[str], capture: bool = False, libtpu: str | None = None):
+    """Run oracle.py under release ``version`` (in its venv with libtpu
+    ``libtpu`` when given).
 
     Returns (exit status, last line, marker or None, stdout+stderr text or
     None, reason when skipped or not installable).
     """
     try:
-        marker = venvs.ensure(version)
+        marker = venvs.ensure(version, libtpu=libtpu)
     except venvs.Skip as e:
         return 0, "0 passed, 0 failed, 1 skipped", None, None, f"skipped: {e}"
     except venvs.InstallError as e:
@@ -228,6 +236,8 @@ def main(argv=None) -> int:
     parser.add_argument("--all-releases", action="store_true")
     parser.add_argument("--topology-check", action="store_true")
     parser.add_argument("--sweep-doc", default=SWEEP_DOC)
+    parser.add_argument("--tpu", action="store_true")
+    parser.add_argument("--libtpu")
     args, rest = parser.parse_known_args(argv)
     # Options the sweep reads too (they stay in ``rest`` for oracle.py).
     peek = argparse.ArgumentParser(add_help=False)
@@ -238,6 +248,23 @@ def main(argv=None) -> int:
     known, _ = peek.parse_known_args(rest)
     args.seed, args.count, args.engine, args.real_only = known.seed, known.count, known.engine, known.real_only
 
+    if args.tpu:
+        if args.all_releases or args.topology_check:
+            print("oracle: --tpu runs one release (--jax VERSION); it does not combine with "
+                  "--all-releases or --topology-check", file=sys.stderr)
+            return 2
+        version = args.jax or "0.10.2"
+        libtpu = args.libtpu or venvs.libtpu_for(version)
+        if libtpu is None:
+            print(f"oracle: tests/oracle/releases.json names no libtpu build for jax {version}; "
+                  f"give one with --libtpu VERSION (the jax wheel's 'tpu' extra says which)", file=sys.stderr)
+            print("0 passed, 1 failed")
+            return 2
+        status, last, _, _, reason = run_release(version, rest + ["--tpu"], libtpu=libtpu)
+        if reason:
+            print(f"oracle: jax {version} with libtpu {libtpu} {reason}", file=sys.stderr)
+            print(last)
+        return status
     if args.all_releases:
         return sweep(args, rest)
     if args.jax and args.topology_check:

@@ -29,6 +29,11 @@ without that command knows only "0.10.2" (jax 0.10.0-0.10.2) and "main"
 skipped.  ``--real-only`` runs real JAX alone (the scenarios are built and
 self-checked, nothing is compared).
 
+With ``--tpu`` (in a venv with libtpu: ``tools/oracle --tpu``) the recipes
+are TPU ones (``generator.make_tpu_recipe``) on libtpu's deviceless
+topologies (``tpu.py``), and every topology of fixtures/tpu_topologies.json
+is first compared with what libtpu says now (one passed or failed item each).
+
 A failing case is shrunk (perturbations reset one group at a time while the
 failure persists) and written to ``build/oracle-failures/<seed>-<index>.json``
 with the original and minimal recipes, the engine scenario, the real result
@@ -89,16 +94,23 @@ SHRINK_GROUPS = [
     ["backend.runtime_type"],
     ["compression"],
     ["custom_hook"],
+    # TPU recipes only (generator.TPU_NEUTRAL)
+    ["tpu.mixed_with"],
+    ["tpu.backend"],
+    ["tpu.compile_options"],
+    ["tpu.pick"],
+    ["tpu.layout"],
 ]
 
 
-def start_jax():
-    """Import JAX with 4 host devices, then hand back a RealJax harness."""
+def start_jax(tpu: bool = False):
+    """Import JAX with 4 host devices, then hand back a RealJax harness
+    (with libtpu's deviceless topologies attached when ``tpu``)."""
     os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
     os.environ["JAX_PLATFORMS"] = "cpu"
     os.environ.pop("LIBTPU_INIT_ARGS", None)
     import realjax
-    harness = realjax.RealJax()
+    harness = realjax.RealJax(tpu=tpu)
     os.environ.pop("XLA_FLAGS", None)
     return harness
 
@@ -274,6 +286,10 @@ def compare_mosaic_text(harness, target: EngineTarget, recipe: dict, scenario: d
         return problems + [f"cannot read the string table of entry-1 bytecode: {e}"], 0
     engine_only = [s.decode("utf-8", "surrogateescape") for s in engine_strings - real_strings]
     theirs = real["backend_configs"]
+    if theirs is None:
+        # jax's MLIR cannot read back the bytes real JAX hashed (realjax
+        # tpu_backend_configs): the entries above are all that is compared.
+        return problems, 0
     original = real["original_backend_configs"]
     specs = [op for op in recipe["mosaic"]["ops"] if op.get("target", "tpu_custom_call") == "tpu_custom_call"]
     unreadable = 0
@@ -392,8 +408,11 @@ def check_release_fixtures(target: EngineTarget, version: str):
 
 
 def make_case(harness, seed: int, index: int, recipe: dict | None = None) -> Case:
-    """Run one recipe (by default case ``index`` of ``seed``) through real JAX."""
-    recipe = recipe if recipe is not None else generator.make_recipe(seed, index)
+    """Run one recipe (by default case ``index`` of ``seed``, a TPU recipe
+    when the harness has the TPU side) through real JAX."""
+    if recipe is None:
+        recipe = (generator.make_tpu_recipe(seed, index, harness.tpu.usable_ids())
+                  if harness.tpu is not None else generator.make_recipe(seed, index))
     scenario, real = harness.run(recipe, f"oracle-{seed}-{index}")
     return Case(index, recipe, scenario, real, harness)
 
@@ -406,11 +425,13 @@ def shrink(harness, target: EngineTarget, case: Case, seed: int, max_tries: int 
     while changed and tries < max_tries:
         changed = False
         for group in SHRINK_GROUPS:
-            if all(generator.get_path(current.recipe, p) == generator.NEUTRAL[p] for p in group):
+            group = [p for p in group if generator.has_path(current.recipe, p)]
+            if all(generator.get_path(current.recipe, p) == generator.neutral_value(current.recipe, p)
+                   for p in group):
                 continue
             candidate = json.loads(json.dumps(current.recipe))
             for p in group:
-                generator.set_path(candidate, p, json.loads(json.dumps(generator.NEUTRAL[p])))
+                generator.set_path(candidate, p, generator.neutral_value(candidate, p))
             tries += 1
             try:
                 trial = make_case(harness, seed, case.index, candidate)
@@ -430,7 +451,8 @@ def write_failure(args, harness, target, case: Case, problems: list[str], shrink
     """Write the failure report of ``case``; return its path."""
     report = {
         "seed": args.seed, "index": case.index, "jax": harness.version,
-        "rerun": f"tools/oracle --jax {harness.version} --seed {args.seed} --only {case.index}",
+        "rerun": (f"tools/oracle {'--tpu ' if args.tpu else ''}--jax {harness.version} --seed {args.seed} "
+                  f"--only {case.index}"),
         "mismatches": problems,
         "recipe": case.recipe,
     }
@@ -468,6 +490,9 @@ def main(argv=None) -> int:
     parser.add_argument("--real-only", action="store_true",
                         help="run real JAX only: build and self-check the scenarios, compare nothing")
     parser.add_argument("--summary-json", help="also write the counts and release facts here")
+    parser.add_argument("--tpu", action="store_true",
+                        help="TPU recipes on libtpu's deviceless topologies (needs a venv with libtpu: "
+                             "run through tools/oracle --tpu)")
     parser.add_argument("--engine-profile",
                         help="send this profile instead of the release's (to see how far another "
                              "profile is from a release)")
@@ -488,16 +513,32 @@ def main(argv=None) -> int:
             if os.path.exists(stale):
                 os.remove(stale)
 
+    if args.tpu:
+        import tpu
+        if tpu.libtpu_version() is None:
+            print(f"oracle: --tpu needs libtpu, and {sys.executable} has none; run it as "
+                  f"tools/oracle --tpu [--jax VERSION], which builds a venv with libtpu", file=sys.stderr)
+            print(f"0 passed, {len(indices)} failed")
+            return 2
+
     t0 = time.monotonic()
-    harness = start_jax()
+    harness = start_jax(tpu=args.tpu)
+    topology_check = harness.tpu.check_fixture_topologies() if args.tpu and not args.only else None
     t1 = time.monotonic()
     cases = [make_case(harness, args.seed, i) for i in indices]
     t2 = time.monotonic()
     raised = sum(1 for c in cases if "error" in c.real)
+    unverifiable = sum(1 for c in cases if c.mosaic and "error" not in c.real
+                       and c.real.get("backend_configs") is None)
     summary = {"jax": harness.version, "jaxlib": harness.jaxlib_version,
                "python": sys.version.split()[0], "features": harness.features,
                "cases": len(cases), "mosaic_cases": sum(c.mosaic for c in cases),
-               "real_jax_raised": raised}
+               "real_jax_raised": raised, "mosaic_bytes_jax_cannot_read": unverifiable}
+    if harness.tpu is not None:
+        summary["libtpu"] = harness.tpu.libtpu
+        summary["tpu_fallback_cases"] = sum(c.recipe["accelerator"]["mode"] == "tpu_fallback" for c in cases)
+        summary["tpu_jit_cases"] = sum(c.recipe["module"]["program"].startswith("tpu_") for c in cases)
+        summary["tpu_topologies_used"] = len({c.recipe["tpu"]["topology"] for c in cases})
     print(f"oracle: jax {harness.version} / jaxlib {harness.jaxlib_version} on Python "
           f"{summary['python']}; features {json.dumps(harness.features)}", file=sys.stderr)
 
@@ -535,7 +576,8 @@ def main(argv=None) -> int:
     evaluate(harness, target, cases)
     t3 = time.monotonic()
 
-    fixture_failures = check_release_fixtures(target, harness.version) if not args.only else None
+    fixture_failures = (check_release_fixtures(target, harness.version)
+                        if not args.only and not args.tpu else None)
 
     passed = failed = unreadable = 0
     kinds: dict = {}
@@ -565,11 +607,25 @@ def main(argv=None) -> int:
               f"reproduced", file=sys.stderr)
         passed += checked - len(bad)
         failed += len(bad)
+    if topology_check is not None:
+        checked, bad = topology_check
+        summary["tpu_topologies_checked"] = checked
+        for tid, problems in bad:
+            print(f"FAIL fixtures/tpu_topologies.json {tid}: {'; '.join(problems)}", file=sys.stderr)
+        print(f"oracle: fixtures/tpu_topologies.json: {checked - len(bad)} of {checked} topologies equal "
+              f"libtpu {harness.tpu.libtpu}'s (fingerprint, devices, device_kind, processes, "
+              f"platform_version where recorded for this build)", file=sys.stderr)
+        passed += checked - len(bad)
+        failed += len(bad)
     summary["unreadable_by_mlir19"] = unreadable
     summary["failure_kinds"] = dict(sorted(kinds.items(), key=lambda kv: -kv[1]))
     print(f"oracle: jax {harness.version} (engine profile {target.profile}), seed {args.seed}, "
           f"{len(indices)} cases ({summary['mosaic_cases']} Mosaic, {raised} where real JAX raises); "
           f"start-up {t1 - t0:.1f}s, real JAX {t2 - t1:.1f}s, engine {t3 - t2:.1f}s", file=sys.stderr)
+    if unverifiable:
+        print(f"oracle: {unverifiable} Mosaic case(s) whose hashed entry 1 jax's MLIR refuses to read back "
+              f"(a typed-FFI call whose backend_config JAX set to \"REMOVED\"): their backend_configs "
+              f"were not compared, everything else was", file=sys.stderr)
     extra = (f"oracle: {unreadable} skipped as unreadable-by-MLIR19 (a kernel body real JAX stripped "
              f"that the engine's MLIR cannot read)") if unreadable else ""
     return finish(passed, failed, unreadable, extra)

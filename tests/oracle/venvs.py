@@ -15,6 +15,16 @@ A venv is complete when its marker file ``cachekey-venv.json`` exists; it is
 written only after ``import jax, jaxlib`` reported the requested versions.  A
 venv without a marker (an interrupted install) is deleted and rebuilt.  pip's
 own wheel cache is left on, so a rebuilt venv does not download again.
+
+**TPU venvs** (``tools/oracle --tpu``): ``ensure(version, libtpu=L)`` builds
+``jax-<VERSION>-py<X.Y>-libtpu<L>`` beside them with jax, jaxlib and libtpu
+``L`` (about 210 MB; ``releases.json`` names the build per release).  The
+wheels are downloaded once (``pip download``, hashes checked by pip) into a
+cache of their own, ``/var/cache/cachekey/wheels/jax-<VERSION>-py<X.Y>-libtpu<L>``
+(``CACHEKEY_WHEEL_CACHE`` moves the parent), and installed from there only
+(``--no-index``), so rebuilding the venv needs no network.  Its marker is
+written after ``import jax`` reported the versions and libtpu described a
+``v5e:2x2`` topology with ``JAX_PLATFORMS=cpu``.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from __future__ import annotations
 import datetime
 import fcntl
 import glob
+import hashlib
 import json
 import os
 import re
@@ -33,7 +44,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 RELEASES_FILE = os.path.join(HERE, "releases.json")
 DEFAULT_ROOT = "/var/cache/cachekey/venvs"
+DEFAULT_WHEEL_ROOT = "/var/cache/cachekey/wheels"
 MARKER = "cachekey-venv.json"
+WHEELS_MARKER = "cachekey-wheels.json"
 
 
 class Skip(Exception):
@@ -110,9 +123,20 @@ def venv_root() -> str:
     return os.environ.get("CACHEKEY_VENV_ROOT", DEFAULT_ROOT)
 
 
-def venv_path(version: str, python_minor: str) -> str:
-    """Where the venv of ``version`` on ``python_minor`` lives."""
-    return os.path.join(venv_root(), f"jax-{version}-py{python_minor}")
+def venv_path(version: str, python_minor: str, libtpu: str | None = None) -> str:
+    """Where the venv of ``version`` on ``python_minor`` (with libtpu ``libtpu``) lives."""
+    name = f"jax-{version}-py{python_minor}" + (f"-libtpu{libtpu}" if libtpu else "")
+    return os.path.join(venv_root(), name)
+
+
+def wheel_root() -> str:
+    """Parent directory of the cached wheel sets of the TPU venvs."""
+    return os.environ.get("CACHEKEY_WHEEL_CACHE", DEFAULT_WHEEL_ROOT)
+
+
+def libtpu_for(version: str) -> str | None:
+    """The libtpu build ``releases.json`` names for jax ``version``, or None."""
+    return release_info(version).get("libtpu")
 
 
 def read_marker(path: str) -> dict | None:
@@ -128,17 +152,58 @@ def _tail(text: str, lines: int = 12) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-def ensure(version: str, log=sys.stderr) -> dict:
-    """Make sure the venv for jax ``version`` exists; return its marker.
+def ensure_wheels(py: str, reqs: list[str], name: str, log=sys.stderr) -> str:
+    """The directory of cached wheels for ``reqs`` (downloaded once with the
+    venv's own pip ``py``, so the wheels match its Python); return its path.
+
+    A set is complete when its ``cachekey-wheels.json`` (file names, sizes and
+    sha256) exists; an interrupted download is started again.  Raises
+    InstallError when pip cannot download.
+    """
+    path = os.path.join(wheel_root(), name)
+    if os.path.exists(os.path.join(path, WHEELS_MARKER)):
+        return path
+    os.makedirs(wheel_root(), exist_ok=True)
+    partial = path + ".partial"
+    if os.path.exists(partial):
+        shutil.rmtree(partial)
+    t0 = time.monotonic()
+    print(f"oracle: pip download {' '.join(reqs)} into {path}", file=log, flush=True)
+    proc = subprocess.run([py, "-m", "pip", "download", "--disable-pip-version-check", "--progress-bar",
+                           "off", "-q", "-d", partial, *reqs],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+    if proc.returncode != 0:
+        raise InstallError(f"pip download {' '.join(reqs)} failed:\n"
+                           f"{_tail(proc.stdout.decode('utf-8', 'replace'))}")
+    files = []
+    for n in sorted(os.listdir(partial)):
+        h = hashlib.sha256()
+        with open(os.path.join(partial, n), "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        files.append({"file": n, "bytes": os.path.getsize(os.path.join(partial, n)), "sha256": h.hexdigest()})
+    with open(os.path.join(partial, WHEELS_MARKER), "w", encoding="utf-8") as f:
+        json.dump({"requirements": reqs, "files": files,
+                   "downloaded": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                   "download_seconds": round(time.monotonic() - t0, 1)}, f, indent=1)
+    if os.path.exists(path):
+        shutil.rmtree(path)
+    os.rename(partial, path)
+    return path
+
+
+def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
+    """Make sure the venv for jax ``version`` (with libtpu ``libtpu`` when
+    given) exists; return its marker.
 
     The marker holds ``python`` (the venv's interpreter), ``jax``, ``jaxlib``,
-    ``python_version``, ``created`` and ``install_seconds``.  Raises Skip when
-    no suitable Python exists here, InstallError when pip or the import fails.
-    Concurrent callers for the same venv wait on a lock file.
+    ``python_version``, ``created`` and ``install_seconds`` (and ``libtpu``).
+    Raises Skip when no suitable Python exists here, InstallError when pip or
+    the import fails.  Concurrent callers for the same venv wait on a lock file.
     """
     info = release_info(version)
     minor = info["python"]
-    path = venv_path(version, minor)
+    path = venv_path(version, minor, libtpu)
     marker = read_marker(path)
     if marker:
         return marker
@@ -163,23 +228,38 @@ def ensure(version: str, log=sys.stderr) -> dict:
         py = os.path.join(path, "bin", "python")
         reqs = [f"jax=={version}"]
         reqs.append(f"jaxlib=={info['jaxlib']}" if info["jaxlib"] else f"jax[cpu]=={version}")
+        source = []
+        if libtpu:
+            reqs.append(f"libtpu=={libtpu}")
+            wheels = ensure_wheels(py, reqs, os.path.basename(path), log)
+            source = ["--no-index", "--find-links", wheels]
         print(f"oracle: pip install {' '.join(reqs)} (Python {minor})", file=log, flush=True)
         proc = subprocess.run([py, "-m", "pip", "install", "--disable-pip-version-check",
-                               "--progress-bar", "off", "-q", *reqs],
+                               "--progress-bar", "off", "-q", *source, *reqs],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
         if proc.returncode != 0:
             raise InstallError(f"pip install {' '.join(reqs)} failed on Python {minor}:\n"
                                f"{_tail(proc.stdout.decode('utf-8', 'replace'))}")
         env = dict(os.environ, JAX_PLATFORMS="cpu")
-        proc = subprocess.run([py, "-c", "import json, sys, jax, jaxlib; print(json.dumps("
-                               "[jax.__version__, jaxlib.__version__, sys.version.split()[0]]))"],
+        check = ("import json, sys, jax, jaxlib; print(json.dumps("
+                 "[jax.__version__, jaxlib.__version__, sys.version.split()[0]]))")
+        if libtpu:
+            check = ("import json, sys, jax, jaxlib; from importlib import metadata; "
+                     "from jax.experimental import topologies; "
+                     "t = topologies.get_topology_desc('v5e:2x2', 'tpu'); "
+                     "print(json.dumps([jax.__version__, jaxlib.__version__, sys.version.split()[0], "
+                     "metadata.version('libtpu'), t.devices[0].device_kind]))")
+        proc = subprocess.run([py, "-c", check],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
         if proc.returncode != 0:
             raise InstallError(f"import jax failed after installing {' '.join(reqs)}:\n"
                                f"{_tail(proc.stderr.decode('utf-8', 'replace'))}")
-        jax_v, jaxlib_v, py_v = json.loads(proc.stdout.decode().strip().splitlines()[-1])
+        reported = json.loads(proc.stdout.decode().strip().splitlines()[-1])
+        jax_v, jaxlib_v, py_v = reported[:3]
         if jax_v != version:
             raise InstallError(f"installed jax reports {jax_v}, not {version}")
+        if libtpu and reported[3] != libtpu:
+            raise InstallError(f"installed libtpu reports {reported[3]}, not {libtpu}")
         freeze = subprocess.run([py, "-m", "pip", "freeze", "--disable-pip-version-check"],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
         marker = {
@@ -189,9 +269,13 @@ def ensure(version: str, log=sys.stderr) -> dict:
             "install_seconds": round(time.monotonic() - t0, 1),
             "packages": freeze.stdout.decode().split(),
         }
+        if libtpu:
+            marker["libtpu"] = libtpu
+            marker["tpu_check"] = f"get_topology_desc('v5e:2x2', 'tpu') gave {reported[4]!r} devices"
         with open(os.path.join(path, MARKER), "w", encoding="utf-8") as f:
             json.dump(marker, f, indent=1)
-        print(f"oracle: jax {jax_v} / jaxlib {jaxlib_v} on Python {py_v} ready in "
+        print(f"oracle: jax {jax_v} / jaxlib {jaxlib_v}" + (f" / libtpu {libtpu}" if libtpu else "") +
+              f" on Python {py_v} ready in "
               f"{marker['install_seconds']}s", file=log, flush=True)
         return marker
 
@@ -200,9 +284,15 @@ if __name__ == "__main__":
     # python3 tests/oracle/venvs.py --python VERSION : build the venv, print its interpreter
     #                                                  (exit 3 when no suitable Python exists)
     # python3 tests/oracle/venvs.py VERSION ...      : build the venvs, print their markers
-    if sys.argv[1:2] == ["--python"] and len(sys.argv) == 3:
+    # python3 tests/oracle/venvs.py --python VERSION --tpu : the same with the release's libtpu
+    if sys.argv[1:2] == ["--python"] and len(sys.argv) in (3, 4) and sys.argv[3:] in ([], ["--tpu"]):
         try:
-            print(ensure(sys.argv[2])["python"])
+            libtpu = None
+            if sys.argv[3:] == ["--tpu"]:
+                libtpu = libtpu_for(sys.argv[2])
+                if libtpu is None:
+                    raise InstallError(f"tests/oracle/releases.json names no libtpu for jax {sys.argv[2]}")
+            print(ensure(sys.argv[2], libtpu=libtpu)["python"])
         except Skip as e:
             print(f"{sys.argv[2]}: {e}", file=sys.stderr)
             sys.exit(3)
