@@ -14,6 +14,8 @@
 #include <map>
 #include <random>
 
+#include <unistd.h>
+
 using namespace cachekey;
 using namespace cachekey::test;
 
@@ -141,7 +143,10 @@ TEST(TextDiff, RandomTextsRoundTripWithMinimalEdits) {
     ASSERT_EQ(ra, a) << d;
     ASSERT_EQ(rb, b) << d;
     if (haveDiff) {
-      std::string fa = ::testing::TempDir() + "/td_a", fb = ::testing::TempDir() + "/td_b";
+      // Named by process: other test runs on the machine use TempDir() too.
+      std::string tag = std::to_string(static_cast<long>(::getpid()));
+      std::string fa = ::testing::TempDir() + "/td_a_" + tag,
+                  fb = ::testing::TempDir() + "/td_b_" + tag;
       std::ofstream(fa) << a;
       std::ofstream(fb) << b;
       std::string cmd = "diff --minimal " + fa + " " + fb + " | grep -c '^[<>]'";
@@ -149,6 +154,8 @@ TEST(TextDiff, RandomTextsRoundTripWithMinimalEdits) {
       int gnu = -1;
       ASSERT_EQ(std::fscanf(p, "%d", &gnu), 1);
       pclose(p);
+      std::remove(fa.c_str());
+      std::remove(fb.c_str());
       EXPECT_EQ(edits, gnu) << a << "---\n" << b;
     }
   }
