@@ -59,7 +59,8 @@ Expected<KeyResult> computeFromText(const std::string &text) {
   return computeKey(*s);
 }
 
-/// {"engine", "schema", "profiles", "mlir", "fixtures"}.
+/// {"engine", "schema", "profiles", "mlir", "permalink_max_chars",
+/// "permalink_max_json_bytes", "fixtures"}.
 std::string version() {
   Json j;
   j["engine"] = "cachekey 0.1.0";
@@ -69,6 +70,10 @@ std::string version() {
     ids.push_back(p.id);
   j["profiles"] = std::move(ids);
   j["mlir"] = hasCanonicalizer();
+  // A link's limits (Permalink.h): its fragment's characters and the JSON
+  // it may decompress to.
+  j["permalink_max_chars"] = kPermalinkMaxChars;
+  j["permalink_max_json_bytes"] = kPermalinkMaxJsonBytes;
   Json fixtureIds = Json::array();
   for (const auto &kv : fixtures())
     fixtureIds.push_back(kv.first);

@@ -58,9 +58,9 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     if (enc.too_long) {
       E.permalink.value = '';
       E.tooLong.hidden = false;
-      const why = enc.json_bytes > enc.max_json_bytes
-        ? `This scenario is ${sizeText(enc.json_bytes)} as JSON, more than the ${sizeText(enc.max_json_bytes)} a link may carry.`
-        : `This scenario needs ${enc.length} characters as a link, more than the ${enc.max_length} this page will put in a URL.`;
+      const why = enc.json_bytes_at_least ? `This scenario\u2019s JSON is over ${sizeText(enc.json_bytes_at_least)}, more than the ${sizeText(enc.max_json_bytes)} a link may carry.`
+        : enc.json_bytes > enc.max_json_bytes ? `This scenario\u2019s JSON is ${sizeText(enc.json_bytes)}, more than the ${sizeText(enc.max_json_bytes)} a link may carry.`
+          : `This scenario needs ${enc.length} characters as a link, more than the ${enc.max_length} this page will put in a URL.`;
       setText(E.tooLongText, `${why} Download the scenario file and open it here with “Open a scenario file” instead.`);
       setText(E.linkInfo, '');
       if (!embed) history.replaceState(null, '', location.pathname + location.search);

@@ -199,7 +199,28 @@ const ops = {
     return { docs: docs.map((r) => r.doc), keys };
   },
 
-  encodePermalink(doc) { return engine.encodePermalink(doc); },
+  /**
+   * The link for a scenario (engine.encodePermalink). A scenario holding a
+   * string longer than a link's JSON may be (a text kept here, of
+   * megabytes) is refused at once, in the engine's limits, without writing
+   * its JSON or copying it into the engine: its JSON is longer still
+   * (json_bytes_at_least: UTF-8 bytes are never fewer than UTF-16 code
+   * units).
+   */
+  encodePermalink(doc) {
+    const v = engine.version();
+    let longest = 0;
+    const walk = (x) => {
+      if (typeof x === 'string') longest = Math.max(longest, x.length);
+      else if (x !== null && typeof x === 'object') Object.values(x).forEach(walk);
+    };
+    walk(doc);
+    if (v.permalink_max_json_bytes && longest > v.permalink_max_json_bytes) {
+      return { fragment: '', length: 0, too_long: true, max_length: v.permalink_max_chars,
+        json_bytes_at_least: longest, max_json_bytes: v.permalink_max_json_bytes };
+    }
+    return engine.encodePermalink(doc);
+  },
   decodePermalink(fragment) { return engine.decodePermalink(fragment); },
   computeKey(doc) { return engine.computeKey(doc); },
 

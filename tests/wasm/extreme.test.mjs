@@ -86,6 +86,9 @@ test('a scenario larger than a link may decompress to is refused by the encoder,
   assert.equal(enc.fragment, '');
   assert.equal(enc.json_bytes, Buffer.byteLength(json));
   assert.equal(enc.max_json_bytes, 256 * 1024);
+  // The same limits are in version(), for a caller that refuses before calling.
+  assert.equal(e.version().permalink_max_json_bytes, 256 * 1024);
+  assert.equal(e.version().permalink_max_chars, enc.max_length);
   // Just under the cap, the same scenario makes a short link that opens.
   const fits = { schema: 1, base: 'add_1x1', custom_hook: 'x'.repeat(256 * 1024 - (json.length - 300 * 1024)) };
   assert.equal(Buffer.byteLength(JSON.stringify(fits)), 256 * 1024);
