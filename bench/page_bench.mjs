@@ -3,7 +3,12 @@
 // module), time to interactive on localhost, and the longest main-thread
 // block (long task) while 50 MB of module text is canonicalised. Prints one
 // JSON line each.
-//   node bench/page_bench.mjs [--no-long-task]
+//   node bench/page_bench.mjs [--no-long-task] [--trace]
+// --trace records Chromium's trace during the long-task run and adds, for
+// the page's main thread, the longest task by thread (CPU) time and the
+// longest by wall time with its CPU time and heaviest events: on a loaded
+// machine a task can last long in wall time while the thread waits for a
+// core, which is not work the page does.
 import zlib from 'node:zlib';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -77,6 +82,11 @@ async function longTask(browser, url) {
         .observe({ type: 'longtask' });
       w.beat = setInterval(() => { const t = performance.now(); w.gap = Math.max(w.gap, t - w.last); w.last = t; }, 10);
     });
+    const tracing = process.argv.includes('--trace');
+    const tracePath = path.join(os.tmpdir(), `cachekey-bench-${process.pid}.trace.json`);
+    if (tracing) {
+      await browser.startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'v8'] });
+    }
     const t0 = Date.now();
     await page.setInputFiles('[data-testid="module-file"]', file);
     await page.waitForFunction(() => /The module text of/.test(document.querySelector('[data-testid="module-file-name"]').textContent), null, { timeout: 60000 });
@@ -84,13 +94,46 @@ async function longTask(browser, url) {
     const seconds = (Date.now() - t0) / 1000;
     await page.waitForTimeout(1000);
     const r = await page.evaluate(() => { clearInterval(window.__bench.beat); return window.__bench; });
+    let attribution = {};
+    if (tracing) {
+      await browser.stopTracing();
+      attribution = mainThreadTasks(JSON.parse(fs.readFileSync(tracePath, 'utf8')).traceEvents);
+      fs.rmSync(tracePath, { force: true });
+    }
     const role = await page.getAttribute('[data-testid="entry-1"]', 'data-role');
     const longest = Math.max(0, ...r.tasks.map((x) => x.ms));
     console.log(JSON.stringify({ bench: 'page_long_task_ms', value: +Math.max(longest, r.gap).toFixed(1),
       long_tasks: r.tasks.length, longest_long_task_ms: +longest.toFixed(1), heartbeat_max_gap_ms: +r.gap.toFixed(1),
-      seconds: +seconds.toFixed(1), text_mb: 50, entry1_role: role, errors: page.errors }));
+      seconds: +seconds.toFixed(1), text_mb: 50, entry1_role: role, errors: page.errors, ...attribution }));
   } finally {
     await page.close();
     fs.rmSync(file, { force: true });
   }
+}
+
+/**
+ * The page's main thread (CrRendererMain of the renderer with the most
+ * tasks) in a Chromium trace: its longest task by thread time, and its
+ * longest by wall time with that task's thread time and heaviest events
+ * (durations in ms).
+ */
+function mainThreadTasks(events) {
+  const names = new Map();
+  for (const e of events) if (e.name === 'thread_name' && e.args.name === 'CrRendererMain') names.set(`${e.pid}:${e.tid}`, []);
+  for (const e of events) if (e.ph === 'X' && e.dur && names.has(`${e.pid}:${e.tid}`)) names.get(`${e.pid}:${e.tid}`).push(e);
+  const mine = [...names.values()].sort((a, b) => b.length - a.length)[0] || [];
+  const tasks = mine.filter((e) => e.name === 'ThreadControllerImpl::RunTask');
+  if (!tasks.length) return { trace: 'no main-thread tasks found' };
+  const ms = (us) => +((us || 0) / 1000).toFixed(1);
+  const byCpu = tasks.reduce((a, b) => ((b.tdur || 0) > (a.tdur || 0) ? b : a));
+  const byWall = tasks.reduce((a, b) => (b.dur > a.dur ? b : a));
+  const inside = mine.filter((e) => e !== byWall && e.ts >= byWall.ts && e.ts + e.dur <= byWall.ts + byWall.dur)
+    .sort((a, b) => b.dur - a.dur).slice(0, 4).map((e) => `${e.name} ${ms(e.dur)}/${ms(e.tdur)}`);
+  return {
+    main_tasks: tasks.length,
+    main_longest_task_cpu_ms: ms(byCpu.tdur),
+    main_longest_task_wall_ms: ms(byWall.dur),
+    main_longest_task_wall_cpu_ms: ms(byWall.tdur),
+    main_longest_task_wall_events: inside,
+  };
 }

@@ -59,7 +59,8 @@ Expected<KeyResult> computeFromText(const std::string &text) {
   return computeKey(*s);
 }
 
-/// {"engine", "schema", "profiles", "mlir", "fixtures"}.
+/// {"engine", "schema", "profiles", "mlir", "permalink_max_chars",
+/// "permalink_max_json_bytes", "fixtures"}.
 std::string version() {
   Json j;
   j["engine"] = "cachekey 0.1.0";
@@ -69,6 +70,10 @@ std::string version() {
     ids.push_back(p.id);
   j["profiles"] = std::move(ids);
   j["mlir"] = hasCanonicalizer();
+  // A link's limits (Permalink.h): its fragment's characters and the JSON
+  // it may decompress to.
+  j["permalink_max_chars"] = kPermalinkMaxChars;
+  j["permalink_max_json_bytes"] = kPermalinkMaxJsonBytes;
   Json fixtureIds = Json::array();
   for (const auto &kv : fixtures())
     fixtureIds.push_back(kv.first);
@@ -235,19 +240,43 @@ std::string compareLogReaders(int idA, int idB) {
   return c ? dump(logComparisonToJson(*c)) : errorText(c.error());
 }
 
-/// {"fragment", "length", "too_long"}: the permalink fragment for compact
-/// scenario JSON; too_long is set above kPermalinkMaxChars.
+/// {"fragment", "length", "too_long", "max_length", "json_bytes",
+/// "max_json_bytes"}: the permalink fragment for compact scenario JSON
+/// (UTF-8). too_long is set when the fragment is longer than
+/// kPermalinkMaxChars, and at once, before anything is parsed or compressed,
+/// when the scenario's JSON is longer than kPermalinkMaxJsonBytes: no link
+/// could carry it, since decodePermalink refuses to decompress past that
+/// (length is then 0 and json_bytes says how long it is; a scenario of tens
+/// of megabytes is refused in microseconds rather than compressed for a
+/// minute at zstd level 19).
 std::string encodePermalinkJson(const std::string &scenario) {
+  auto refuse = [](size_t jsonBytes) {
+    Json j;
+    j["fragment"] = "";
+    j["length"] = 0;
+    j["too_long"] = true;
+    j["max_length"] = kPermalinkMaxChars;
+    j["json_bytes"] = jsonBytes;
+    j["max_json_bytes"] = kPermalinkMaxJsonBytes;
+    return dump(j);
+  };
+  if (scenario.size() > kPermalinkMaxJsonBytes)
+    return refuse(scenario.size());
   auto doc = parseJsonText(scenario);
   if (!doc)
     return errorText(doc.error());
-  std::string fragment = encodePermalink(dump(*doc));
+  std::string json = dump(*doc);
+  if (json.size() > kPermalinkMaxJsonBytes)
+    return refuse(json.size());
+  std::string fragment = encodePermalink(json);
   Json j;
   bool tooLong = fragment.size() > kPermalinkMaxChars;
   j["fragment"] = tooLong ? "" : fragment;
   j["length"] = fragment.size();
   j["too_long"] = tooLong;
   j["max_length"] = kPermalinkMaxChars;
+  j["json_bytes"] = json.size();
+  j["max_json_bytes"] = kPermalinkMaxJsonBytes;
   return dump(j);
 }
 

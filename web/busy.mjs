@@ -1,7 +1,7 @@
 // @ts-check
 // Long work in the engine's worker, shown: any job running for more than
 // 300 ms shows what it is, its progress (a bar when the job reports bytes,
-// else the time so far) and a Cancel button. Cancelling terminates the
+// else the seconds so far, in words) and a Cancel button. Cancelling terminates the
 // worker and starts a new one; the page stays usable and says what was
 // cancelled.
 import { $, setText } from './dom.mjs';
@@ -34,14 +34,17 @@ export function mountBusy(worker) {
     box.hidden = false;
     box.setAttribute('data-state', 'running');
     cancel.hidden = false;
-    bar.hidden = false;
     const seconds = Math.floor((now - job.started) / 1000);
-    if (job.progress && job.progress.total > 0) {
+    // A bar only for a job that reports its progress: an indeterminate bar
+    // is animated by repainting on this thread many times a second, for as
+    // long as the job runs. Without progress the text counts the seconds.
+    const known = !!(job.progress && job.progress.total > 0);
+    bar.hidden = !known;
+    if (known) {
       bar.max = job.progress.total;
       bar.value = job.progress.done;
       setText(text, `${job.label}: ${Math.floor(100 * job.progress.done / job.progress.total)} %\u2026`);
     } else {
-      bar.removeAttribute('value');
       setText(text, `${job.label}\u2026 ${seconds} s`);
     }
     timer = setTimeout(render, 1000);

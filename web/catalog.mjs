@@ -4,7 +4,11 @@
 // built on them, and the fixtures' module texts. Queries over them live here
 // so that every pane asks the same way; nothing here knows JAX's rules (the
 // engine does).
-import { scenarioOf, moduleOf } from './state.mjs';
+import { scenarioOf, moduleOf, getPath } from './state.mjs';
+import { TextHandle, isTextValue, hasHandles, stubHandles } from './transfer.mjs';
+
+/** Where a scenario document may hold a large text (a TextHandle). */
+const TEXT_PATHS = [['module', 'text'], ['module', 'entry1_b64']];
 
 /**
  * @typedef {Object} Preset
@@ -45,6 +49,13 @@ export class Catalog {
     /** The scenario opened from a file or link without a known base. */
     this.openedDoc = null;
     this.baseCache = new Map();
+    /**
+     * Bases whose documents hold large texts kept in the worker
+     * (TextHandles): this thread's engine has them with empty stand-ins;
+     * scenarios over them are computed in the worker.
+     * @type {Map<string, Object>}
+     */
+    this.heavy = new Map();
   }
 
   /** The engine's description of profile `id` (an id from a result), or null. */
@@ -52,10 +63,21 @@ export class Catalog {
     return (this.profiles.profiles || []).find((p) => p.id === id) || null;
   }
 
-  /** A preset resolved by the engine ({} when it cannot be). */
+  /**
+   * A preset resolved by the engine ({} when it cannot be). A base with
+   * large texts is resolved here with their stand-ins, and its handles are
+   * put back where its document has them.
+   */
   resolvedOf(presetId) {
     if (!this.baseCache.has(presetId)) {
       const r = this.engine.resolveScenario({ schema: 1, base: presetId });
+      const doc = this.heavy.get(presetId);
+      if (doc && !r.error && r.module) {
+        for (const p of TEXT_PATHS) {
+          const h = getPath(doc, p);
+          if (h instanceof TextHandle && r.module[p[1]] === '') r.module[p[1]] = h;
+        }
+      }
       this.baseCache.set(presetId, r.error ? {} : r);
     }
     return this.baseCache.get(presetId);
@@ -69,20 +91,22 @@ export class Catalog {
 
   /**
    * Whether a scenario is computed in the worker: its module is text (which
-   * only the worker's engine canonicalises), its own or its preset's.
+   * only the worker's engine canonicalises), its own or its preset's, or it
+   * holds a large text the worker keeps (a TextHandle), itself or in its base.
    */
   needsWorker(presetId, patch) {
     const m = patch && patch.module;
-    if (m && typeof m === 'object' && typeof m.text === 'string') return true;
+    if (m && typeof m === 'object' && isTextValue(m.text)) return true;
+    if (this.heavy.has(presetId) || hasHandles(patch)) return true;
     const base = this.resolvedOf(presetId).module;
-    return !!(base && typeof base.text === 'string');
+    return !!(base && isTextValue(base.text));
   }
 
   /** What computing a scenario in the worker is called while it runs. */
   jobLabel(presetId, patch) {
     const m = patch && patch.module;
-    const text = m && typeof m.text === 'string' ? m.text : this.resolvedOf(presetId).module?.text;
-    if (typeof text !== 'string') return 'Computing the keys';
+    const text = m && isTextValue(m.text) ? m.text : this.resolvedOf(presetId).module?.text;
+    if (!isTextValue(text)) return 'Computing the keys';
     const n = text.length;
     const size = n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`;
     return `Canonicalising ${size} of module text`;
@@ -112,7 +136,7 @@ export class Catalog {
    */
   textFor(module, hints = []) {
     if (!module) return undefined;
-    if (typeof module.text === 'string') return module.text;
+    if (isTextValue(module.text)) return module.text;
     for (const id of hints) {
       if (id && this.texts.has(id) && this.fixtures[id] && this.fixtures[id].module.entry1_b64 === module.entry1_b64) return this.texts.get(id);
     }
@@ -141,9 +165,9 @@ export class Catalog {
    */
   liveBaselineModule(presetId, patch) {
     const m = patch.module;
-    if (!this.mlir || !m || typeof m !== 'object' || typeof m.text !== 'string') return null;
+    if (!this.mlir || !m || typeof m !== 'object' || !isTextValue(m.text)) return null;
     const base = this.resolvedOf(presetId).module;
-    if (!base || typeof base.text === 'string') return null;
+    if (!base || isTextValue(base.text)) return null;
     const text = this.textFor(base, this.textHints(presetId));
     if (text === undefined) return null;
     return Catalog.textModule(text, base.include_metadata);
@@ -163,12 +187,28 @@ export class Catalog {
     return scenarioOf(presetId, patch);
   }
 
-  /** Registers scenario bases ({id: document}) on this thread's engine and in the worker; the ids registered. */
+  /**
+   * Registers scenario bases ({id: document}) on this thread's engine (with
+   * stand-ins for large texts the worker keeps) and in the worker; the ids
+   * registered.
+   */
   register(docs) {
     const ok = {};
-    for (const [id, doc] of Object.entries(docs)) if (!this.engine.registerFixture(id, doc).error) ok[id] = doc;
+    for (const [id, doc] of Object.entries(docs)) if (!this.registerHere(id, doc).error) ok[id] = doc;
     this.worker.addSetup('register', [ok]);
     return ok;
+  }
+
+  /** Registers one base on this thread's engine; {ok} or {error}. */
+  registerHere(id, doc) {
+    const heavy = hasHandles(doc);
+    const r = this.engine.registerFixture(id, heavy ? stubHandles(doc) : doc);
+    if (!r.error) {
+      if (heavy) this.heavy.set(id, doc);
+      else this.heavy.delete(id);
+      this.baseCache.delete(id);
+    }
+    return r;
   }
 
   /** Fills the catalog from presets.json on its engine; false when the default preset is missing. */
@@ -210,11 +250,10 @@ export class Catalog {
   /** A complete scenario without a known base becomes the preset "opened_file"; an {error} or {id}. */
   openDocument(doc, from) {
     const id = 'opened_file';
-    const reg = this.engine.registerFixture(id, doc);
+    const reg = this.registerHere(id, doc);
     if (reg.error) return reg;
     this.worker.addSetup('register', [{ [id]: doc }]);
     this.openedDoc = doc;
-    this.baseCache.delete(id);
     this.presets.set(id, { id, title: 'the scenario you opened', derived: true, local: true, note: 'a complete scenario from a ' + from });
     return { id };
   }

@@ -219,7 +219,11 @@ export class CacheKeyEngine {
     }
   }
 
-  /** {fragment, length, too_long, max_length} */
+  /**
+   * {fragment, length, too_long, max_length, json_bytes, max_json_bytes}:
+   * too_long at once (length 0) when the scenario's JSON is longer than
+   * max_json_bytes, which no link can carry (wasm/api.cpp).
+   */
   encodePermalink(scenario) {
     return this.call('encodePermalink', asText(scenario));
   }

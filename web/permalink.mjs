@@ -4,11 +4,16 @@
 // after the last change; links opened from the address bar (hostile input,
 // decoded by the engine in its worker); and in-page anchors that must not
 // replace the scenario link. A scenario with module text is encoded in the
-// worker too (compressing a large text takes a while).
+// worker too (compressing a large text takes a while; a scenario too large
+// for any link, one with a text kept in the worker for instance, is refused
+// at once from its size, without compressing).
 import { el, put, $, setText, scrollAndFocus } from './dom.mjs';
 import { splitScenario } from './state.mjs';
 import { errorText } from './engine.mjs';
 import { copyText } from './trace.mjs';
+import { stubHandles } from './transfer.mjs';
+
+const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 
 /**
  * @param {import('./store.mjs').Store} store
@@ -53,7 +58,10 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     if (enc.too_long) {
       E.permalink.value = '';
       E.tooLong.hidden = false;
-      setText(E.tooLongText, `This scenario needs ${enc.length} characters as a link, more than the ${enc.max_length} this page will put in a URL. Download the scenario file and open it here with “Open a scenario file” instead.`);
+      const why = enc.json_bytes_at_least ? `This scenario\u2019s JSON is over ${sizeText(enc.json_bytes_at_least)}, more than the ${sizeText(enc.max_json_bytes)} a link may carry.`
+        : enc.json_bytes > enc.max_json_bytes ? `This scenario\u2019s JSON is ${sizeText(enc.json_bytes)}, more than the ${sizeText(enc.max_json_bytes)} a link may carry.`
+          : `This scenario needs ${enc.length} characters as a link, more than the ${enc.max_length} this page will put in a URL.`;
+      setText(E.tooLongText, `${why} Download the scenario file and open it here with “Open a scenario file” instead.`);
       setText(E.linkInfo, '');
       if (!embed) history.replaceState(null, '', location.pathname + location.search);
       return;
@@ -105,7 +113,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   /** Whether a scenario document needs the live MLIR canonicaliser. */
   function needsMlir(doc) {
     if (catalog.mlir) return false;
-    const r = catalog.engine.resolveScenario(doc);
+    const r = catalog.engine.resolveScenario(stubHandles(doc));
     if (r.error) return !!unknownLiveBase(r.error);
     return !!(r.module && typeof r.module.text === 'string');
   }

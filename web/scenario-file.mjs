@@ -8,6 +8,7 @@ import { el, $, setText } from './dom.mjs';
 import { mergePatchFrom } from './state.mjs';
 import { captureCheck } from './scenario-read.mjs';
 import { errorText } from './engine.mjs';
+import { hasHandles } from './transfer.mjs';
 
 /**
  * @param {import('./store.mjs').Store} store
@@ -19,9 +20,23 @@ export function mountScenarioFiles(store, catalog, loader, { openScenario, needs
   const status = $('#upload-status');
   const say = (t) => setText(status, t);
 
-  function download() {
+  /**
+   * Downloads the scenario as a file. One holding a large text kept in the
+   * engine's worker is written there.
+   */
+  async function download() {
     const state = store.state;
-    const blob = new Blob([JSON.stringify(catalog.scenarioOf(state.presetId, state.patch), null, 2) + '\n'], { type: 'application/json' });
+    const doc = catalog.scenarioOf(state.presetId, state.patch);
+    let blob;
+    if (hasHandles(doc)) {
+      try {
+        blob = await catalog.worker.call('scenarioFile', [doc], { label: 'Writing the scenario file' });
+      } catch {
+        say('Writing the scenario file was cancelled.');
+        return;
+      }
+      if (!(blob instanceof Blob)) { say(`The scenario file could not be written: ${blob && blob.error ? blob.error.message : 'no answer'}.`); return; }
+    } else blob = new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' });
     const url = URL.createObjectURL(blob);
     const a = el('a', { href: url, download: `cachekey-scenario-${state.presetId}.json` });
     document.body.append(a);

@@ -30,11 +30,15 @@ export function mergePatchFrom(a, b) {
 /**
  * A deep copy of a JSON value (objects and arrays copied, strings shared: a
  * module text of many megabytes is never copied or re-parsed). Members whose
- * value is undefined are dropped, as JSON would.
+ * value is undefined are dropped, as JSON would. Instances of a class (a
+ * TextHandle, transfer.mjs: a large text kept in the engine's worker) are
+ * immutable and shared too.
  */
 export function clone(v) {
   if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : clone(x)));
   if (v === null || typeof v !== 'object') return v;
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
   const out = {};
   for (const k of Object.keys(v)) {
     if (v[k] === undefined) continue;
@@ -115,7 +119,16 @@ export function splitScenario(doc) {
 
 /** A short, human description of a patch: long strings are elided. */
 export function describePatch(patch) {
-  const text = JSON.stringify(patch, (k, v) => {
+  // A large text kept in the engine's worker (a TextHandle, which has no
+  // JSON form on the page) is described by its length.
+  const kept = (v) => {
+    if (v === null || typeof v !== 'object') return v;
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return `\u2026(${v.length} chars)`;
+    if (Array.isArray(v)) return v.map(kept);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, kept(x)]));
+  };
+  const text = JSON.stringify(kept(patch), (k, v) => {
     if (typeof v === 'string' && v.length > 48) return v.slice(0, 20) + `\u2026(${v.length} chars)`;
     if (Array.isArray(v) && v.length > 3) return `\u2026(${v.length} items)`;
     return v;

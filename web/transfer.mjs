@@ -5,20 +5,115 @@
 // milliseconds. Strings longer than PIECE characters are taken out of a
 // message, sent as pieces in messages of their own (one task each), and put
 // back together on the other side. Used by worker-client.mjs and worker.js.
+//
+// Texts longer than LARGE characters (a module text of tens of megabytes, a
+// large captured entry 1 in base64) never come to the page at all: the
+// worker keeps them and the page holds a TextHandle (its id, its length, a
+// bounded preview, and the file it was read from, so that a new worker can
+// read it again after a cancel). A handle crosses to the worker as
+// {__text: id, ...}, which the worker replaces by the text it keeps.
 
 /** Characters per piece. */
 export const PIECE = 1 << 21;
+
+/** Texts longer than this many characters stay in the worker (the page holds a TextHandle). */
+export const LARGE = 1 << 20;
+
+/** Characters of a large text the page keeps to show. */
+export const PREVIEW = 16 * 1024;
+
+/**
+ * Where the worker reads a large text again when it no longer has it (a new
+ * worker after a cancel): the file it came from, read as UTF-8 ('text'), as
+ * base64 of its bytes ('base64'), or as JSON whose member at `path` is the
+ * text ('json').
+ * @typedef {{blob: Blob, encoding: 'text'|'base64'|'json', path?: string[]}} TextSource
+ */
+
+/**
+ * A large text kept in the engine's worker, as the page holds it: immutable,
+ * shared (state.mjs clone() keeps class instances as they are), and never
+ * serialised as JSON on the page (toJSON throws).
+ */
+export class TextHandle {
+  /**
+   * @param {{id: string, length: number, preview: string, source?: ?TextSource}} t
+   *   length in UTF-16 code units (JavaScript's string length); preview: the
+   *   first PREVIEW characters
+   */
+  constructor({ id, length, preview, source = null }) {
+    this.id = id;
+    this.length = length;
+    this.preview = preview;
+    this.source = source;
+    Object.freeze(this);
+  }
+
+  toJSON() {
+    throw new Error(`a text of ${this.length} characters kept in the engine's worker cannot be written as JSON on the page`);
+  }
+
+  /** How the handle crosses to the worker. */
+  marker() {
+    return { __text: this.id, length: this.length, preview: '', source: this.source };
+  }
+}
+
+/** A text value of a scenario: a string, or a TextHandle to one kept in the worker. */
+export const isTextValue = (v) => typeof v === 'string' || v instanceof TextHandle;
+
+/** Whether `v` is a handle's marker as it crossed between page and worker. */
+export const isTextMarker = (v) => v !== null && typeof v === 'object' && !Array.isArray(v) && typeof v.__text === 'string';
+
+/** Whether any TextHandle is in `value` (a scenario, a patch). */
+export function hasHandles(value) {
+  if (value instanceof TextHandle) return true;
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).some(hasHandles);
+}
+
+/**
+ * `value` with every TextHandle replaced by an empty string: the scenario as
+ * this thread's engine may see it (to register or resolve it) when what is
+ * computed from the text is computed in the worker.
+ */
+export function stubHandles(value) {
+  if (value instanceof TextHandle) return '';
+  if (Array.isArray(value)) return value.map(stubHandles);
+  if (value === null || typeof value !== 'object') return value;
+  const copy = {};
+  for (const k of Object.keys(value)) {
+    Object.defineProperty(copy, k, { value: stubHandles(value[k]), enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+/**
+ * `value` (a message from the worker) with each handle marker replaced by a
+ * TextHandle (`make(marker)`, so that one id keeps one handle).
+ * @param {any} value
+ * @param {(marker: any) => TextHandle} make
+ */
+export function putHandles(value, make) {
+  if (isTextMarker(value)) return make(value);
+  if (!plain(value)) return value;
+  if (Array.isArray(value)) return value.map((x) => putHandles(x, make));
+  for (const k of Object.keys(value)) value[k] = putHandles(value[k], make);
+  return value;
+}
 
 const plain = (v) => v !== null && typeof v === 'object' && (Object.getPrototypeOf(v) === Object.prototype || Array.isArray(v));
 
 /**
  * `value` with every string longer than PIECE replaced by {__piece: n},
- * n indexing `out`, where the string is put.
+ * n indexing `out`, where the string is put, and every TextHandle by its
+ * marker.
  * @param {any} value
  * @param {string[]} out
  * @returns {any}
  */
 export function takeLongStrings(value, out) {
+  if (value instanceof TextHandle) return value.marker();
   if (typeof value === 'string' && value.length > PIECE) {
     out.push(value);
     return { __piece: out.length - 1 };

@@ -5,8 +5,16 @@
 // cannot be interrupted otherwise) and starts a new one, set up again with
 // every setup call made so far (fixtures, the MLIR engine); the jobs that
 // were running or waiting reject with {cancelled: true}. Long strings (a
-// module text) cross in pieces (transfer.mjs).
-import { takeLongStrings, putLongStrings, pieces, nextTask } from './transfer.mjs';
+// module text) cross in pieces (transfer.mjs); texts longer than LARGE stay
+// in the worker and come back as TextHandles.
+import { takeLongStrings, putLongStrings, putHandles, pieces, nextTask, TextHandle } from './transfer.mjs';
+
+/** One TextHandle per id, so that the same kept text is the same value on the page. */
+const handles = new Map();
+const handleOf = (m) => {
+  if (!handles.has(m.__text)) handles.set(m.__text, new TextHandle({ id: m.__text, length: m.length, preview: m.preview, source: m.source }));
+  return handles.get(m.__text);
+};
 
 /**
  * A job the page waits for.
@@ -78,7 +86,7 @@ export class EngineWorker {
       this.notify();
       return;
     }
-    this.finish(data.id, data.error ? { error: data.error } : putLongStrings(data.result, job.parts || []));
+    this.finish(data.id, data.error ? { error: data.error } : putHandles(putLongStrings(data.result, job.parts || []), handleOf));
   }
 
   finish(id, result) {

@@ -4,7 +4,13 @@
 //     canonicaliser is loaded here, never on the main thread) and computing
 //     the keys of scenarios with module text;
 //   - decoding and encoding permalinks;
-//   - reading two runs' logs (files streamed in chunks, with progress).
+//   - reading two runs' logs (files streamed in chunks, with progress);
+//   - keeping large texts (transfer.mjs LARGE: a module text file of tens of
+//     megabytes, a captured entry 1 in base64): they stay here, the page
+//     holds a TextHandle, and everything computed from them (keys, digests,
+//     the trace, the comparison with the baseline, the link, the scenario
+//     file) is computed here. No answer carries a string longer than LARGE:
+//     such a string goes back as a handle.
 // A classic worker: the Emscripten factories are classic scripts
 // (importScripts); the JS API over them, engine.mjs, is imported. The page
 // cancels a job by terminating this worker and starting a new one, which it
@@ -27,6 +33,81 @@ const ready = api.then(async ({ CacheKeyEngine }) => {
 });
 /** Every fixture registered, in order, to register again on the MLIR engine. */
 const fixtures = new Map();
+
+/**
+ * Large texts kept here, by handle id: {text, source}. A text with a source
+ * (the file it was read from) may be dropped and read again; one without is
+ * kept while the worker lives.
+ * @type {Map<string, {text: string, source: ?Object}>}
+ */
+const texts = new Map();
+/** Texts with a source kept at most (the oldest beyond are read again when needed). */
+const KEEP = 3;
+
+/** Keeps `text` and returns its handle's marker ({__text: id, length, preview, source}). */
+async function keep(text, source) {
+  const { PREVIEW } = await transfer;
+  const id = crypto.randomUUID();
+  texts.set(id, { text, source: source || null });
+  const sourced = [...texts].filter(([, t]) => t.source);
+  for (const [old] of sourced.slice(0, Math.max(0, sourced.length - KEEP))) texts.delete(old);
+  return { __text: id, length: text.length, preview: text.slice(0, PREVIEW), source: source || null };
+}
+
+/** The text a marker stands for: kept here, or read again from its source. */
+async function textOf(marker) {
+  const kept = texts.get(marker.__text);
+  if (kept) return kept.text;
+  const src = marker.source;
+  if (!src || !src.blob) throw new Error('a large text this page opened is no longer held by the engine\u2019s worker; open its file again');
+  let text;
+  if (src.encoding === 'base64') {
+    const { bytesToBase64 } = await import('./scenario-read.mjs');
+    text = bytesToBase64(new Uint8Array(await src.blob.arrayBuffer()));
+  } else if (src.encoding === 'json') {
+    let v = JSON.parse(await src.blob.text());
+    for (const k of src.path || []) v = v && typeof v === 'object' ? v[k] : undefined;
+    if (typeof v !== 'string') throw new Error(`${src.blob.name || 'the file'} no longer holds the text it held`);
+    text = v;
+  } else text = await src.blob.text();
+  if (text.length !== marker.length) throw new Error(`${src.blob.name || 'the file'} changed since it was opened; open it again`);
+  texts.set(marker.__text, { text, source: src });
+  return text;
+}
+
+/** `value` with every handle marker replaced by its text. */
+async function restore(value) {
+  const { isTextMarker } = await transfer;
+  const walk = async (v) => {
+    if (isTextMarker(v)) return textOf(v);
+    if (v === null || typeof v !== 'object' || v instanceof Blob) return v;
+    // One after the other: a text used twice is read (again) once.
+    for (const k of Object.keys(v)) v[k] = await walk(v[k]);
+    return v;
+  };
+  return walk(value);
+}
+
+/** The marker of a kept text equal to `s`, or of `s` kept now (without a source). */
+async function markerFor(s) {
+  const { PREVIEW } = await transfer;
+  for (const [id, t] of texts) {
+    if (t.text.length === s.length && t.text === s) return { __text: id, length: s.length, preview: s.slice(0, PREVIEW), source: t.source };
+  }
+  return keep(s, null);
+}
+
+/** `value` (an answer) with every string longer than LARGE replaced by a handle marker. */
+async function shrink(value) {
+  const { LARGE, isTextMarker } = await transfer;
+  const walk = async (v) => {
+    if (typeof v === 'string') return v.length > LARGE ? markerFor(v) : v;
+    if (v === null || typeof v !== 'object' || isTextMarker(v) || v instanceof Blob) return v;
+    for (const k of Object.keys(v)) v[k] = await walk(v[k]);
+    return v;
+  };
+  return walk(value);
+}
 
 const ops = {
   /** Registers fixtures ({id: document}) as scenario bases. */
@@ -69,8 +150,25 @@ const ops = {
     return { cmp, resolved, textOmitted };
   },
 
-  /** The text of a file (UTF-8), read here rather than on the page's thread. */
-  readText(file) { return file.text(); },
+  /**
+   * The text of a file (UTF-8), read here rather than on the page's thread:
+   * the text, or when it is longer than LARGE, the marker of a handle (the
+   * text stays here).
+   */
+  async readText(file) {
+    const { LARGE } = await transfer;
+    const text = await file.text();
+    return text.length > LARGE ? keep(text, { blob: file, encoding: 'text' }) : text;
+  },
+
+  /**
+   * The scenario as a file (pretty JSON and a newline, application/json),
+   * made here: a scenario with a large text is never written out on the
+   * page's thread.
+   */
+  scenarioFile(doc) {
+    return new Blob([JSON.stringify(doc, null, 2) + '\n'], { type: 'application/json' });
+  },
 
   /**
    * Scenario files (and captured files with their entry-1 sidecars, from
@@ -79,16 +177,50 @@ const ops = {
    */
   async readScenarioFiles(scenarios, files) {
     const { readScenarioFile } = await import('./scenario-read.mjs');
+    const { LARGE } = await transfer;
     const docs = [];
     for (const f of scenarios) {
       const r = await readScenarioFile(f, files);
       if (r.error) return { error: `${f.name}: ${r.error}.` };
-      docs.push(r.doc);
+      docs.push(r);
     }
-    return { docs, keys: docs.map((d) => engine.computeKey(d)) };
+    const keys = docs.map((r) => engine.computeKey(r.doc));
+    // A large entry 1 (from its sidecar) or module text stays here; the page
+    // gets a handle that can read it again from the file it came from.
+    for (const { doc, sidecar, file } of docs) {
+      const m = doc.module;
+      if (m && typeof m.entry1_b64 === 'string' && m.entry1_b64.length > LARGE) {
+        m.entry1_b64 = await keep(m.entry1_b64, sidecar ? { blob: sidecar, encoding: 'base64' } : { blob: file, encoding: 'json', path: ['module', 'entry1_b64'] });
+      }
+      if (m && typeof m.text === 'string' && m.text.length > LARGE) {
+        m.text = await keep(m.text, { blob: file, encoding: 'json', path: ['module', 'text'] });
+      }
+    }
+    return { docs: docs.map((r) => r.doc), keys };
   },
 
-  encodePermalink(doc) { return engine.encodePermalink(doc); },
+  /**
+   * The link for a scenario (engine.encodePermalink). A scenario holding a
+   * string longer than a link's JSON may be (a text kept here, of
+   * megabytes) is refused at once, in the engine's limits, without writing
+   * its JSON or copying it into the engine: its JSON is longer still
+   * (json_bytes_at_least: UTF-8 bytes are never fewer than UTF-16 code
+   * units).
+   */
+  encodePermalink(doc) {
+    const v = engine.version();
+    let longest = 0;
+    const walk = (x) => {
+      if (typeof x === 'string') longest = Math.max(longest, x.length);
+      else if (x !== null && typeof x === 'object') Object.values(x).forEach(walk);
+    };
+    walk(doc);
+    if (v.permalink_max_json_bytes && longest > v.permalink_max_json_bytes) {
+      return { fragment: '', length: 0, too_long: true, max_length: v.permalink_max_chars,
+        json_bytes_at_least: longest, max_json_bytes: v.permalink_max_json_bytes };
+    }
+    return engine.encodePermalink(doc);
+  },
   decodePermalink(fragment) { return engine.decodePermalink(fragment); },
   computeKey(doc) { return engine.computeKey(doc); },
 
@@ -121,10 +253,10 @@ async function handle({ id, op, args }) {
     if (!engine) throw loadError || new Error('the engine could not be loaded');
     if (!Object.prototype.hasOwnProperty.call(ops, op)) throw new Error(`unknown operation ${op}`);
     const { putLongStrings } = await transfer;
-    const whole = putLongStrings(args, received.get(id) || []);
+    const whole = await restore(putLongStrings(args, received.get(id) || []));
     received.delete(id);
     const result = await ops[op](...(op === 'compareLogs' ? [...whole, id] : whole));
-    await reply(id, result);
+    await reply(id, await shrink(result));
   } catch (err) {
     postMessage({ id, error: { code: 'internal', path: '', message: String((err && err.message) || err) } });
   }

@@ -73,12 +73,28 @@ test('a 50 MB MLIR text', async () => {
   usable(e);
 });
 
-test('a permalink that decompresses past the cap', async () => {
+test('a scenario larger than a link may decompress to is refused by the encoder, before compressing', async () => {
   const e = await load(false);
+  // 300 KiB of one letter compresses into a short fragment, but the decoder
+  // refuses anything that decompresses past 256 KiB (kPermalinkMaxJsonBytes;
+  // tests/engine/ExtremeInputsTest.cpp checks the decoder's cap natively):
+  // such a link could never be opened, so none is made.
   const big = { schema: 1, base: 'add_1x1', custom_hook: 'x'.repeat(300 * 1024) };
+  const json = JSON.stringify(big);
   const enc = e.encodePermalink(big);
-  assert.equal(enc.too_long, false, 'a repetitive scenario compresses into a short link');
-  const r = e.decodePermalink(enc.fragment);
-  assert.match(r.error.message, /cap/);
+  assert.equal(enc.too_long, true);
+  assert.equal(enc.fragment, '');
+  assert.equal(enc.json_bytes, Buffer.byteLength(json));
+  assert.equal(enc.max_json_bytes, 256 * 1024);
+  // The same limits are in version(), for a caller that refuses before calling.
+  assert.equal(e.version().permalink_max_json_bytes, 256 * 1024);
+  assert.equal(e.version().permalink_max_chars, enc.max_length);
+  // Just under the cap, the same scenario makes a short link that opens.
+  const fits = { schema: 1, base: 'add_1x1', custom_hook: 'x'.repeat(256 * 1024 - (json.length - 300 * 1024)) };
+  assert.equal(Buffer.byteLength(JSON.stringify(fits)), 256 * 1024);
+  const ok = e.encodePermalink(fits);
+  assert.equal(ok.too_long, false);
+  assert.equal(ok.json_bytes, 256 * 1024);
+  assert.deepEqual(e.decodePermalink(ok.fragment).scenario, fits);
   usable(e);
 });

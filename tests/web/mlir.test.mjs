@@ -121,7 +121,8 @@ test('with include_metadata the same location edit makes entry 1 the cause', asy
   await page.waitForFunction(() => !document.querySelector('[data-testid="module-text"]').disabled);
   await edit(page, ADD_TEXT);
   await page.check('[data-testid="include-metadata"]');
-  assert.equal(await page.getAttribute('[data-testid="entry-1"]', 'data-role'), 'cause');
+  // The text is canonicalised again in the worker: wait for its answer.
+  await page.waitForSelector('[data-testid="entry-1"][data-role="cause"]');
   const switchOnly = await page.getAttribute('[data-testid="entry-1"]', 'data-digest');
   await edit(page, ADD_TEXT.replace('capture.py":137:29', 'capture.py":12:3'));
   assert.equal(await page.isChecked('[data-testid="include-metadata"]'), true);

@@ -3,9 +3,13 @@
 // MLIR canonicaliser (canonicaliser.mjs) and feeds entry 1 from text, typed
 // or opened from a file. The text is canonicalised in the engine's worker;
 // <html data-module-pending> is set from the edit until its keys are shown.
+// A text longer than LARGE (transfer.mjs) stays in the engine's worker: the
+// page holds a TextHandle, the box shows a read-only preview of its start,
+// labelled as such, and a changed file replaces it whole.
 import { el, setText, setAttr } from '../dom.mjs';
 import { deepEqual, getPath, moduleOf } from '../state.mjs';
 import { Catalog } from '../catalog.mjs';
+import { TextHandle, isTextValue } from '../transfer.mjs';
 
 // The fixtures captured with and without locations (include_metadata on and
 // off): lines_a_meta / lines_a_nometa, lines_b_meta / lines_b_nometa.
@@ -23,11 +27,12 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
     source: q('module-source'), includeMetadata: q('include-metadata'), includeMetadataWhy: q('include-metadata-why'),
     text: q('module-text'), textBox: q('module-text-box'), why: q('module-text-why'), load: q('load-mlir'),
     error: q('module-text-error'), preset: q('preset'), file: q('module-file'), fileName: q('module-file-name'),
+    preview: q('module-text-preview'),
   };
   const root = document.documentElement;
   let typing = false; // an edit waits for its debounce
   const hints = () => catalog.textHints(store.state.presetId);
-  const isText = (r) => !!(r && r.module && typeof r.module.text === 'string');
+  const isText = (r) => !!(r && r.module && isTextValue(r.module.text));
 
   /** The captured fixture whose bytes the module is, '__text' or '__custom'. */
   function sourceId(r) {
@@ -45,9 +50,9 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
     sync(resolved());
   }
 
-  /** A text edit (or the include_metadata switch in text mode). */
+  /** A text edit (or the include_metadata switch in text mode): a string or a TextHandle. */
   function setModuleText(text, origin) {
-    if (text.trim() === '') change(['module'], baseline().module, origin);
+    if (typeof text === 'string' && text.trim() === '') change(['module'], baseline().module, origin);
     else change(['module'], Catalog.textModule(text, ui.includeMetadata.checked), origin);
   }
 
@@ -71,13 +76,24 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
         : known ? 'Turns the module into text canonicalised live, with its locations kept.'
           : catalog.mlir ? 'No text is bundled for these bytes: paste the module\u2019s text (generic form) to use it.'
             : 'Available for the lines_a / lines_b modules, which were captured both ways. For other modules only one set of bytes was captured; open the module text to canonicalise it live.');
-    if (catalog.mlir && document.activeElement !== ui.text) {
-      const t = catalog.textFor(r.module, hints());
-      const shown = t !== undefined && t.length <= MAX_SHOWN ? t : '';
-      if (ui.text.value !== shown) ui.text.value = shown;
-      ui.text.placeholder = t === undefined ? 'No text is bundled for this module. Paste MLIR in generic form.'
-        : shown === t ? '' : `The module text (${sizeText(t.length)}) is too large to show here. Open a changed file to edit it, or type here to replace it.`;
-    }
+    if (catalog.mlir && (document.activeElement !== ui.text || ui.text.readOnly)) showText(catalog.textFor(r.module, hints()));
+  }
+
+  /**
+   * Shows the module's text in the box: the text itself, or for a text kept
+   * in the worker (a TextHandle) a read-only preview of its start, said to
+   * be one.
+   * @param {string|TextHandle|undefined} t
+   */
+  function showText(t) {
+    const handle = t instanceof TextHandle;
+    const shown = handle ? t.preview : t !== undefined && t.length <= MAX_SHOWN ? t : '';
+    if (ui.text.value !== shown) ui.text.value = shown;
+    ui.text.readOnly = handle;
+    ui.preview.hidden = !handle;
+    setText(ui.preview, handle ? `Preview, read-only: the first ${sizeText(t.preview.length)} of ${sizeText(t.length)} of module text. A text this large stays in the engine’s worker and is not edited here; open a changed file to replace it whole.` : '');
+    ui.text.placeholder = t === undefined ? 'No text is bundled for this module. Paste MLIR in generic form.'
+      : handle || shown === t ? '' : `The module text (${sizeText(t.length)}) is too large to show here. Open a changed file to edit it, or type here to replace it.`;
   }
 
   /** The live MLIR module is loaded: the editor opens. */
@@ -134,8 +150,8 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
   ui.source.addEventListener('change', (e) => { if (ui.source.value !== '__custom') setFrom(ui.source.value, e.target); });
   ui.includeMetadata.addEventListener('change', (e) => {
     const patchText = getPath(store.state.patch, ['module', 'text']);
-    if (catalog.mlir && typeof patchText === 'string') {
-      setModuleText(ui.text.value || patchText, e.target);
+    if (catalog.mlir && isTextValue(patchText)) {
+      setModuleText(patchText instanceof TextHandle ? patchText : ui.text.value || patchText, e.target);
       return;
     }
     const r = resolved();
@@ -162,7 +178,8 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
     }, 250);
   });
   // A text file is read in the worker (a large file is decoded off this
-  // thread), then canonicalised there like typed text.
+  // thread), then canonicalised there like typed text. A text longer than
+  // LARGE stays there: the answer is its TextHandle.
   ui.file.addEventListener('change', async (e) => {
     const file = ui.file.files && ui.file.files[0];
     if (!file) return;
@@ -177,13 +194,13 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
     }
     typing = false;
     ui.file.value = '';
-    if (typeof text !== 'string') {
+    if (!isTextValue(text)) {
       setText(ui.fileName, text && text.error ? `${file.name} could not be read: ${text.error.message}` : `Reading ${file.name} was cancelled.`);
       settle(store.state);
       return;
     }
     setText(ui.fileName, `The module text of ${file.name} (${sizeText(text.length)}).`);
-    if (text.length <= MAX_SHOWN) ui.text.value = text;
+    showText(text);
     setModuleText(text, e.target);
     settle(store.state);
   });
