@@ -10,9 +10,14 @@ import { setupControls, syncControls, renderControlNotes, mlirReady, mlirFailed 
 import { renderFlags } from './flags.mjs';
 import { traceText, compareLogsUi, setupLogInputs, clearLogs, setLogFile } from './logs.mjs';
 import { renderCases, renderQuestions } from './extras.mjs';
+// --- walk hook (branch walk): the code walk, the pipeline picture and the
+// flag-filter animation live in their own modules; app.mjs only calls them.
+import { setupWalk } from './walk.mjs';
+import { renderPipeline } from './pipeline.mjs';
+import { setupFlagPlay } from './flagplay.mjs';
 
 const DEFAULT_PRESET = 'add_1x1';
-const EXHIBITS = ['entries', 'flags', 'trace', 'logs'];
+const EXHIBITS = ['entries', 'walk', 'flags', 'trace', 'logs'];
 const params = new URLSearchParams(location.search);
 const embed = params.has('embed') ? params.get('embed') : null;
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
@@ -45,6 +50,20 @@ const ctx = {
 };
 
 ctx.scenario = () => scenarioOf(ctx.state.presetId, ctx.state.patch);
+
+// --- walk hook: exhibits' own state that rides in the link after the
+// scenario ("&step=3&entry=5"): name -> {get: () => string|null, set(value)};
+// listeners called with each new comparison; relink() rewrites the link.
+ctx.linkState = new Map();
+const updateListeners = [];
+ctx.onUpdate = (fn) => updateListeners.push(fn);
+ctx.relink = () => schedulePermalink();
+/** The link's exhibit part, "&name=value…" ('' when there is none). */
+const linkExtra = () => [...ctx.linkState].map(([k, v]) => [k, v.get()]).filter(([, v]) => v !== null && v !== undefined)
+  .map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('');
+// An address the page did not write (an in-page anchor, a link that failed
+// to open) stays in the address bar until the scenario changes (F16).
+let keptHash = '';
 
 /** The captured fixture a preset's module comes from (following "base"). */
 ctx.rootFixture = (presetId) => {
@@ -143,6 +162,14 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
     const side = cmp.error.source === 'a' ? 'The baseline' : cmp.error.source === 'b' ? 'The perturbed scenario' : 'This scenario';
     setText(E.scenarioError, `${side} cannot be computed: ${errorText({ ...cmp.error, source: '' })}`);
     E.entries.classList.add('stale');
+    // The status beside the controls and the verdict say so too (F5): the
+    // last keys shown are not this scenario's.
+    setText(E.controlsStatus, `${side} cannot be computed — ${moduleError ? 'see the module text error' : 'see the error above the entries'}`);
+    E.controlsStatus.className = 'controls-status error';
+    setText(E.verdict, `No key: ${side.toLowerCase()} cannot be computed. The entries below are the last ones computed.`);
+    E.verdict.className = 'verdict miss';
+    setText(E.sentence, '');
+    put(E.details);
     clearTimeout(linkTimer);
     document.documentElement.removeAttribute('data-link-pending');
     updatePermalink(true);
@@ -180,7 +207,7 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   put(E.details, ...(cmp.comparison.details || []).map((d) => el('li', null, d)));
   const meta = ctx.presets.get(ctx.state.presetId);
   setText(E.baselineDesc, `${ctx.state.presetId}${meta ? ' \u2014 ' + meta.title : ''}${meta && meta.derived ? ' (derived)' : ''}${liveBase ? ' \u2014 its module computed live from the preset\u2019s text, like the perturbed one' : ''}`);
-  const patchText = Object.keys(ctx.state.patch).length ? 'baseline + ' + describePatch(ctx.state.patch) : 'the baseline, unchanged (change an ingredient below)';
+  const patchText = Object.keys(ctx.state.patch).length ? 'baseline + ' + describePatch(ctx.state.patch) : `the baseline, unchanged${embed ? '' : ' (change an ingredient in \u201cChange one ingredient\u201d)'}`;
   setText(E.perturbedDesc, patchText);
   setText(E.notes, (cmp.b.notes || []).join(' '));
   renderLiveKeyNote(cmp);
@@ -192,6 +219,7 @@ function update({ origin = null, sync = false, announce: forceAnnounce = false }
   schedulePermalink();
   if (keyChanged || forceAnnounce) announce(cmp);
   lastKey = cmp.b.key;
+  for (const fn of updateListeners) fn(cmp); // walk hook
   document.documentElement.setAttribute('data-update-ms', (performance.now() - t0).toFixed(2));
   return true;
 }
@@ -275,9 +303,11 @@ function updatePermalink(broken) {
     if (!embed) history.replaceState(null, '', location.pathname + location.search);
     return;
   }
-  const hash = isDefault ? '' : '#' + enc.fragment;
-  if (!embed && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
-  E.permalink.value = new URL('#' + enc.fragment, location.href).href;
+  const extra = linkExtra(); // walk hook
+  const hash = isDefault ? (extra ? '#' + extra.slice(1) : '') : '#' + enc.fragment + extra;
+  if (!isDefault || extra) keptHash = '';
+  if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
+  E.permalink.value = new URL('#' + enc.fragment + extra, location.href).href;
   setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
 }
 
@@ -307,11 +337,24 @@ function needsMlir(doc) {
 
 /** Opens the scenario in location.hash, if there is one. */
 async function applyHash() {
-  const h = location.hash;
+  // walk hook: "&name=value" parts after the scenario are exhibits' state.
+  const parts = location.hash.split('&');
+  const extras = [];
+  if (/^#[a-z]+=/.test(parts[0]) && ctx.linkState.has(parts[0].slice(1).split('=')[0])) extras.push(parts.shift().slice(1));
+  extras.push(...parts.slice(1));
+  for (const kv of extras) {
+    const [k, v = ''] = kv.split('=');
+    const st = ctx.linkState.get(k);
+    if (st) { try { st.set(decodeURIComponent(v)); } catch { /* a malformed part is ignored */ } }
+  }
+  const h = parts[0] || '';
   if (!h || h === '#') return false;
   let id = h.slice(1);
   try { id = decodeURIComponent(id); } catch { /* keep raw */ }
-  if (id.length < 200 && document.getElementById(id)) return false; // an in-page anchor
+  if (id.length < 200 && document.getElementById(id)) { // an in-page anchor
+    keptHash = location.hash;
+    return false;
+  }
   let r = ctx.engine.decodePermalink(h);
   // A link whose base is a preset that needs MLIR: the engine without MLIR
   // does not know that preset; the engine with MLIR does.
@@ -332,6 +375,7 @@ async function applyHash() {
 }
 
 function failLink(message) {
+  keptHash = location.hash; // the reader can see and fix what they opened (F16)
   ctx.state = { presetId: DEFAULT_PRESET, patch: {} };
   update({ sync: true });
   showLinkError(message);
@@ -571,7 +615,7 @@ function setupEmbed() {
   for (const s of $$('[data-exhibit]')) s.hidden = known && s.getAttribute('data-exhibit') !== embed;
   if (!known) {
     for (const s of $$('[data-exhibit]')) s.hidden = true;
-    setStatus(`Unknown exhibit “${String(embed).slice(0, 40)}”: use ?embed=entries, flags, trace or logs.`, 'error');
+    setStatus(`Unknown exhibit “${String(embed).slice(0, 40)}”: use ?embed=entries, walk, flags, trace or logs.`, 'error');
   }
   if (embed === 'flags') {
     const fs = $('#flags-fieldset');
@@ -661,6 +705,12 @@ async function boot() {
 
   buildEntries(E.entries);
   setupControls(ctx);
+  // walk hook: the code walk, the pipeline picture, the flag-filter player
+  const walk = setupWalk(ctx, $('#walk'));
+  ctx.onUpdate((cmp) => walk.render(cmp));
+  ctx.onUpdate((cmp) => renderPipeline($('#pipeline'), cmp));
+  const flagPlay = setupFlagPlay(ctx, $('#exhibit-flags'));
+  ctx.onUpdate((cmp) => flagPlay.render(cmp));
 
   $('#full-digests').addEventListener('change', (e) => { fullDigests = e.target.checked; update(); });
   $('#trace-prefix').addEventListener('change', (e) => { tracePrefix = e.target.checked; update(); });
