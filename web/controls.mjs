@@ -391,7 +391,7 @@ export function setupControls(context) {
     derived.length ? el('optgroup', { label: 'Derived (a patch over a capture)' }, derived.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null,
     live.length ? el('optgroup', { label: 'Needs live MLIR (loads about 0.7 MB)', 'data-live': '' }, live.map((p) => el('option', { value: p.id }, `${p.id} — ${p.title}`))) : null);
   put(ui.moduleSource, ...Object.entries(ctx.fixtures).map(([id, fx]) => el('option', { value: id },
-    `${id} — ${fx.module.sym_name}, ${Math.floor(fx.module.entry1_b64.length * 3 / 4)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
+    `${id} — ${fx.module.sym_name}, ${base64Length(fx.module.entry1_b64)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
   // Releases, grouped by the profile (behaviour) that covers them.
   const profiles = (ctx.profiles && ctx.profiles.profiles) || [];
   const newest = ctx.profiles ? ctx.profiles.newest : '';
@@ -605,4 +605,10 @@ export function setupControls(context) {
 
   // Enter in a text field must not submit anything.
   $('#controls-form').addEventListener('submit', (e) => e.preventDefault());
+}
+
+/** Decoded length of base64 text: padding '=' is not data (F10). */
+function base64Length(b64) {
+  const t = String(b64 || '');
+  return Math.floor(t.length * 3 / 4) - (t.endsWith('==') ? 2 : t.endsWith('=') ? 1 : 0);
 }
