@@ -132,6 +132,8 @@ export function setupWalk(ctx, root) {
 
   function showStep(k, phase, playing) {
     const cmp = W.cmp;
+    const lastStep = W.lastStep;
+    W.lastStep = k;
     setAttr(host, 'data-step', String(k));
     setAttr(host, 'data-phase', k >= 8 && phase === 'running' ? 'rest' : phase);
     host.classList.toggle('motion', playing && !reducedMotion());
@@ -163,7 +165,10 @@ export function setupWalk(ctx, root) {
       setText(shaRun, phase === 'running' ? abbrev(eb.running, 16) : k > 1 ? abbrev(cmp.b.entries[k - 2].running, 16) : 'e3b0c442\u2026');
       setAttr(sha, 'data-phase', phase);
       // Stepping lights up the entry being fed.
-      if (W.doc && W.stepped) selectEntry(k, { scroll: true, fromStep: true });
+      // (only when the step moves: a redraw after a change of scenario keeps
+      // the reader's own selection)
+      const moved = k !== lastStep || (playing && phase === 'feed');
+      if (W.doc && W.stepped && moved) selectEntry(k, { scroll: true, fromStep: true });
     }
   }
 

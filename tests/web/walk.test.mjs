@@ -185,6 +185,11 @@ test('keyboard: arrows move through the file, Enter selects; the step control ta
   assert.equal(await page.getAttribute('[data-testid="entry-7-code"]', 'aria-pressed'), 'true', 'a step selects its entry');
   await page.keyboard.press('End');
   await page.waitForSelector('#exhibit-walk[data-step="8"]');
+  // a change of scenario redraws the steps but keeps the reader's choice of entry
+  await page.click('[data-testid="entry-5-code"]');
+  await page.fill('[data-testid="custom-hook"]', 'kept');
+  await page.waitForSelector('li.wentry[data-entry="8"][data-role="cause"]');
+  assert.equal(await page.getAttribute('[data-testid="entry-5-code"]', 'aria-pressed'), 'true');
 });
 
 /** The parts of the walk a step changes (entries, SHA box, step). */
