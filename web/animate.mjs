@@ -1,3 +1,4 @@
+// @ts-check
 // A step player for the page's animations: a position 0..last, stepped by
 // hand or played on a timer, each step shown in timed phases. It knows
 // nothing about what a step shows: `show(step, phase)` draws it, and the last
@@ -6,7 +7,7 @@
 // leaves out the motion.
 
 /** Whether the reader asked for reduced motion (live: follows the setting). */
-export const reducedMotion = () => !!(window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+export { reducedMotion } from './dom.mjs';
 
 /**
  * @param {{last: number, phases: {name: string, at: number}[], stepMs: number,

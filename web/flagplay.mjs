@@ -1,3 +1,4 @@
+// @ts-check
 // The flag filter, played: collect, sort, then for each flag in turn split
 // at the first "=", test the name against the exclusion list, keep (its
 // bytes go to the hash) or drop; last, the kept bytes are hashed. It animates the nodes flags.mjs rendered;
@@ -10,8 +11,14 @@ import { createPlayer, reducedMotion } from './animate.mjs';
 const PHASES = [{ name: 'split', at: 0 }, { name: 'test', at: 550 }, { name: 'done', at: 1100 }];
 const STEP_MS = 1600;
 
-/** Adds the player to the flag exhibit `root`; returns {render(cmp)}. */
-export function setupFlagPlay(ctx, root) {
+/**
+ * Adds the player to the flag exhibit `root` (#exhibit-flags), over the
+ * store; mounted after flags.mjs, whose rendering it marks. Returns
+ * {player}.
+ * @param {import('./store.mjs').Store} store
+ * @param {Element} root
+ */
+export function mountFlagPlay(store, root) {
   const range = el('input', { type: 'range', min: '0', max: '3', value: '3', id: 'flag-step', 'data-testid': 'flag-step', 'aria-describedby': 'flag-step-text' });
   const play = el('button', { type: 'button', class: 'small', 'data-testid': 'flag-play', 'aria-pressed': 'false' }, 'Play the filter');
   const text = el('p', { id: 'flag-step-text', class: 'hint flag-step-text', 'data-testid': 'flag-step-text', 'aria-live': 'polite' });
@@ -93,22 +100,27 @@ export function setupFlagPlay(ctx, root) {
   play.addEventListener('click', () => { stepped = true; player.toggle(); });
   range.addEventListener('input', () => { stepped = true; player.set(Number(range.value)); });
 
-  return {
-    render(cmp) {
-      const next = cmp.b.flags || [];
-      if (!player || next.length !== flags.length) {
-        // another number of steps: a new player, at rest
-        if (player) player.pause(); // ends at rest with the old flags
-        flags = next;
-        makePlayer(flags.length);
-        range.value = String(flags.length + 3);
-        setText(text, '');
-      }
+  /** flags.mjs has just rendered cmp (the perturbed result's entry 4). */
+  function render(cmp) {
+    const next = cmp.b.flags || [];
+    if (!player || next.length !== flags.length) {
+      // another number of steps: a new player, at rest
+      if (player) player.pause(); // ends at rest with the old flags
       flags = next;
-      // flags.mjs has just re-rendered: put the marks of the current step back
-      if (player.playing || player.step < player.last) player.redraw();
-      else clearMarks();
-    },
-    get player() { return player; },
-  };
+      makePlayer(flags.length);
+      range.value = String(flags.length + 3);
+      setText(text, '');
+    }
+    flags = next;
+    // flags.mjs has just re-rendered: put the marks of the current step back
+    if (player.playing || player.step < player.last) player.redraw();
+    else clearMarks();
+  }
+  let shown = null;
+  store.subscribe((state) => {
+    if (!state.cmp || state.cmp === shown) return;
+    shown = state.cmp;
+    render(state.cmp);
+  });
+  return { get player() { return player; } };
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The pipeline as a picture: the eight entries from their ingredient, to the
 // bytes fed, to the running SHA-256, one row per entry, with the moved
 // ingredient (the cause) and its consequences coloured. An SVG drawn from
@@ -22,6 +23,21 @@ function roleOf(cmp, n) {
   if (r) return r;
   const c = cmp.comparison.cause;
   return c === n ? 'cause' : c > 0 && n > c ? 'consequence' : 'same';
+}
+
+/**
+ * Mounts the picture in `figure` (#pipeline) over the store: redrawn with
+ * each new comparison.
+ * @param {import('./store.mjs').Store} store
+ * @param {Element} figure
+ */
+export function mountPipeline(store, figure) {
+  let shown = null;
+  store.subscribe((state) => {
+    if (!state.cmp || state.cmp === shown) return;
+    shown = state.cmp;
+    renderPipeline(figure, state.cmp);
+  });
 }
 
 /** Draws comparison `cmp` (compareScenarios) into `figure`. */

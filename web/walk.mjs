@@ -1,3 +1,4 @@
+// @ts-check
 // Exhibit: cache_key.py, line by line. The selected release's file, whole,
 // beside the eight entries: an entry lights up the lines that make its bytes,
 // a line says what it does and goes to the entry it feeds, and a step
@@ -11,6 +12,7 @@
 import { el, put, setText, setAttr } from './dom.mjs';
 import { abbrev } from './state.mjs';
 import { createPlayer, reducedMotion } from './animate.mjs';
+import { fetchJson } from './canonicaliser.mjs';
 
 const STEP_MS = 1500;
 const PHASES = [{ name: 'feed', at: 0 }, { name: 'own', at: 650 }, { name: 'running', at: 1050 }];
@@ -26,17 +28,17 @@ function roleOf(cmp, n) {
   return c === n ? 'cause' : c > 0 && n > c ? 'consequence' : 'same';
 }
 
-async function fetchJson(url) {
-  const r = await fetch(url);
-  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
-  return r.json();
-}
-
 /**
- * Builds the exhibit inside `root` and returns {render(cmp)}. ctx: the page
- * context (engine, profiles, resolved(), onUpdate, linkState, relink).
+ * Mounts the exhibit inside `root` (#walk) over the store: it redraws with
+ * each new comparison, follows the scenario's release, and keeps its step,
+ * entry and line in the link (share.linkState; share.relink() rewrites it).
+ * Returns {ensure, player} (ensure(): load and show the file now).
+ * @param {import('./store.mjs').Store} store
+ * @param {import('./catalog.mjs').Catalog} catalog
+ * @param {{linkState: Map<string, import('./permalink.mjs').LinkPart>, relink: () => void}} share mountShare's
+ * @param {Element} root
  */
-export function setupWalk(ctx, root) {
+export function mountWalk(store, catalog, share, root) {
   // The exhibit's state is on its section (data-walk, data-release,
   // data-step, data-phase, data-playing), where embeds and tests look.
   const host = root.closest('section') || root;
@@ -117,7 +119,7 @@ export function setupWalk(ctx, root) {
       setText(play, playing ? 'Pause' : 'Play');
       setAttr(play, 'aria-pressed', String(playing));
       host.toggleAttribute('data-playing', playing);
-      if (!playing) ctx.relink();
+      if (!playing) share.relink();
     },
   });
   const used = () => { W.stepped = true; ensure(); };
@@ -174,9 +176,10 @@ export function setupWalk(ctx, root) {
 
   // ---------------------------------------------------------------- data
   function currentRelease() {
-    const r = ctx.resolved ? ctx.resolved() : null;
+    const state = store.state;
+    const r = state.resolved || catalog.resolvedOf(state.presetId);
     let rel = (r && typeof r.profile === 'string' && r.profile) || (W.cmp && W.cmp.b.profile) || '';
-    if (rel === 'main' && ctx.profiles) rel = ctx.profiles.newest;
+    if (rel === 'main') rel = catalog.profiles.newest;
     return rel;
   }
 
@@ -301,7 +304,7 @@ export function setupWalk(ctx, root) {
       const name = W.cmp ? W.cmp.b.entries[n - 1].name : `entry ${n}`;
       if (gone) showNote(`Entry ${n} in jax ${W.release}`, gone.why, null);
       else showNote(`Entry ${n} (${name}): ${lit.size} lines`, entryAnchor ? entryAnchor.note : '', null);
-      ctx.relink();
+      share.relink();
     }
   }
 
@@ -338,7 +341,7 @@ export function setupWalk(ctx, root) {
     if (ai < 0) {
       W.lines[n - 1].setAttribute('data-selected', 'true');
       showNote('Not annotated', 'Imports, the licence header and helpers the key does not use.', [], n);
-      ctx.relink();
+      share.relink();
       return;
     }
     const a = W.doc.anchors[ai];
@@ -350,7 +353,7 @@ export function setupWalk(ctx, root) {
     }
     showNote(a.title, a.note, a.entries, n);
     if (!fromKeyboard) source.focus({ preventScroll: true });
-    ctx.relink();
+    share.relink();
   }
 
   function moveCursor(n, scroll = true) {
@@ -426,15 +429,15 @@ export function setupWalk(ctx, root) {
   // ---------------------------------------------------------------- links
   // The walk's state rides in the link after the scenario: step (when not
   // 8), the selected entry, the selected line.
-  ctx.linkState.set('step', {
+  share.linkState.set('step', {
     get: () => (player.step < 8 ? String(player.step) : null),
     set: (v) => { const k = Number(v); if (Number.isInteger(k) && k >= 0 && k <= 8) { W.pending = { ...W.pending, step: k }; ensure(); } },
   });
-  ctx.linkState.set('entry', {
+  share.linkState.set('entry', {
     get: () => (W.entry ? String(W.entry) : null),
     set: (v) => { const n = Number(v); if (Number.isInteger(n) && n >= 1 && n <= 8) { W.pending = { ...W.pending, entry: n }; ensure(); } },
   });
-  ctx.linkState.set('line', {
+  share.linkState.set('line', {
     get: () => (W.doc && W.anchor >= 0 && W.cursor ? String(W.cursor) : null),
     set: (v) => { const n = Number(v); if (Number.isInteger(n) && n >= 1) { W.pending = { ...W.pending, line: n }; ensure(); } },
   });
@@ -457,14 +460,12 @@ export function setupWalk(ctx, root) {
     ensure();
   }
 
-  return {
-    render(cmp) {
-      W.cmp = cmp;
-      renderRows(cmp);
-      player.redraw();
-      if (W.index && currentRelease() !== W.release) showRelease();
-    },
-    ensure,
-    player,
-  };
+  store.subscribe((state) => {
+    if (!state.cmp || state.cmp === W.cmp) return;
+    W.cmp = state.cmp;
+    renderRows(state.cmp);
+    player.redraw();
+    if (W.index && currentRelease() !== W.release) showRelease();
+  });
+  return { ensure, player };
 }
