@@ -4,17 +4,18 @@
 // after the last change; links opened from the address bar (hostile input,
 // decoded by the engine in its worker); and in-page anchors that must not
 // replace the scenario link. A scenario with module text is encoded in the
-// worker too (compressing a large text takes a while). Exhibits' own state
-// (the code walk's step, entry and line) rides in the link after the
-// scenario: "#s1=…&step=3&entry=5", or "#entry=5" for the default scenario.
+// worker too (compressing a large text takes a while).
 import { el, put, $, setText, scrollAndFocus } from './dom.mjs';
 import { splitScenario } from './state.mjs';
 import { errorText } from './engine.mjs';
 import { copyText } from './trace.mjs';
 
 /**
- * One exhibit's part of the link, "&name=value": get() gives the value to
- * write (null: none), set(value) applies a value read from an opened link.
+ * One exhibit's part of the link: exhibits' own state (the code walk's step,
+ * entry and line) rides in the link after the scenario,
+ * "#s1=…&step=3&entry=5", or "#entry=5" for the default scenario. get()
+ * gives the value to write (null: none), set(value) applies a value read
+ * from an opened link.
  * @typedef {{get: () => ?string, set: (value: string) => void}} LinkPart
  */
 
