@@ -1,10 +1,10 @@
-// Page budgets in Debian Chromium (playwright-core): DOM update after one
+// Page budgets in Debian Chromium (playwright-core): the first view with the
+// code walk's lazily loaded source, frame times while the walk and the flag
+// filter play (both described where they are measured), the DOM update after one
 // perturbation (median), first-view transfer (gzip, excluding the lazy MLIR
-// module; then with the code walk's lazily loaded source added), time to
-// interactive on localhost, frame times while the walk and the flag filter
-// play (requestAnimationFrame intervals, and Long Animation Frame entries
-// from PerformanceObserver), and the longest main-thread block (long task)
-// while 50 MB of module text is canonicalised. Prints one JSON line each.
+// module), time to interactive on localhost, and the longest main-thread
+// block (long task) while 50 MB of module text is canonicalised. Prints one
+// JSON line each.
 //   node bench/page_bench.mjs [--no-long-task]
 import zlib from 'node:zlib';
 import fs from 'node:fs';
