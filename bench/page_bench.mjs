@@ -1,4 +1,6 @@
-// Page budgets in Debian Chromium (playwright-core): DOM update after one
+// Page budgets in Debian Chromium (playwright-core): the first view with the
+// code walk's lazily loaded source, frame times while the walk and the flag
+// filter play (both described where they are measured), the DOM update after one
 // perturbation (median), first-view transfer (gzip, excluding the lazy MLIR
 // module), time to interactive on localhost, and the longest main-thread
 // block (long task) while 50 MB of module text is canonicalised. Prints one
@@ -29,9 +31,67 @@ try {
   console.log(JSON.stringify({ bench: 'page_first_view_gzip_kb', value: +(total / 1024).toFixed(1),
     files: Object.fromEntries(gz.map(([u, n]) => [u, +(n / 1024).toFixed(1)])) }));
 
+  // The code walk loads its data when the reader reaches it: the first view
+  // counted with it.
+  const walkBodies = [];
+  const onWalk = (r) => { if (new URL(r.url()).pathname.includes('/walk/')) walkBodies.push(r.body().then((b) => [r.url(), b]).catch(() => [r.url(), Buffer.alloc(0)])); };
+  page.on('response', onWalk);
+  await page.locator('#exhibit-walk').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#exhibit-walk[data-walk="ready"]');
+  const walkFiles = await Promise.all(walkBodies);
+  page.off('response', onWalk);
+  const walkGz = walkFiles.reduce((a, [, b]) => a + zlib.gzipSync(b, { level: 9 }).length, 0);
+  console.log(JSON.stringify({ bench: 'page_first_view_with_walk_gzip_kb', value: +((total + walkGz) / 1024).toFixed(1),
+    walk_kb: +(walkGz / 1024).toFixed(1), walk_files: walkFiles.map(([u]) => new URL(u).pathname) }));
+
+  // Frame times while an animation plays: every requestAnimationFrame
+  // interval, and the Long Animation Frames (> 50 ms) Chromium reports.
+  const frames = async (start, done) => {
+    await page.evaluate(() => {
+      window.__frames = [];
+      window.__loaf = [];
+      window.__rec = true;
+      try {
+        // a long frame's own work: its scripts plus style, layout and paint
+        // (the rest of its duration is the main thread waiting for a CPU)
+        window.__obs = new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) {
+            const scripts = e.scripts.reduce((a, x) => a + x.duration, 0);
+            const render = e.renderStart ? e.startTime + e.duration - e.renderStart : 0;
+            window.__loaf.push({ duration: e.duration, work: scripts + render });
+          }
+        });
+        window.__obs.observe({ type: 'long-animation-frame', buffered: false });
+      } catch { window.__obs = null; }
+      let last = performance.now();
+      const loop = (t) => { window.__frames.push(t - last); last = t; if (window.__rec) requestAnimationFrame(loop); };
+      requestAnimationFrame((t) => { last = t; requestAnimationFrame(loop); });
+    });
+    await start();
+    await done();
+    const r = await page.evaluate(() => { window.__rec = false; if (window.__obs) window.__obs.disconnect(); return { frames: window.__frames, loaf: window.__loaf }; });
+    const f = r.frames.slice().sort((a, b) => a - b);
+    return { frames: f.length, max_ms: +f[f.length - 1].toFixed(2), p99_ms: +f[Math.floor(f.length * 0.99)].toFixed(2),
+      median_ms: +f[f.length >> 1].toFixed(2), over_16_7_ms: f.filter((x) => x > 16.7 + 1).length, long_animation_frames: r.loaf.length,
+      long_frame_max_work_ms: +Math.max(0, ...r.loaf.map((x) => x.work)).toFixed(2), load_average: os.loadavg()[0] };
+  };
+  await page.fill('[data-testid="jaxlib"]', '0.10.3');
+  await page.locator('#exhibit-walk').scrollIntoViewIfNeeded();
+  const walk = await frames(() => page.click('[data-testid="walk-play"]'),
+    () => page.waitForSelector('#exhibit-walk:not([data-playing])[data-step="8"]', { timeout: 30000 }));
+  console.log(JSON.stringify({ bench: 'page_walk_autoplay_frames', ...walk }));
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=2 --xla_dump_to=/tmp/x --xla_cpu_enable_fast_math=true');
+  await page.locator('#exhibit-flags').scrollIntoViewIfNeeded();
+  const flagRun = await frames(async () => { await page.click('[data-testid="flag-play"]'); await page.waitForSelector('#exhibit-flags[data-fp]'); },
+    () => page.waitForSelector('#exhibit-flags:not([data-fp])', { timeout: 30000 }));
+  console.log(JSON.stringify({ bench: 'page_flag_autoplay_frames', ...flagRun }));
+  await page.click('[data-testid="reset"]');
+
+  // A first view each time: the address without the walk's link state
+  // (#entry=8 after the autoplay), which would load the walk during boot.
   const tti = [];
   for (let i = 0; i < 5; i++) {
-    await page.reload();
+    await page.goto(server.url);
     await page.waitForSelector('html[data-ready="true"]');
     tti.push(Number(await page.getAttribute('html', 'data-ready-ms')));
   }

@@ -25,6 +25,9 @@ import { mountQuestions } from './questions.mjs';
 import { scrollAndFocus } from './dom.mjs';
 import { EngineWorker } from './worker-client.mjs';
 import { mountBusy } from './busy.mjs';
+import { mountWalk } from './walk.mjs';
+import { mountPipeline } from './pipeline.mjs';
+import { mountFlagPlay } from './flagplay.mjs';
 
 const DEFAULT_PRESET = 'add_1x1';
 const params = new URLSearchParams(location.search);
@@ -64,12 +67,15 @@ async function boot() {
   const store = createStore(catalog, DEFAULT_PRESET, worker);
   const loader = createMlirLoader(catalog, store);
   mountKeyExhibit(store, catalog);
+  mountPipeline(store, $('#pipeline'));
   mountControls(store, catalog, loader);
   mountFlags(store, catalog);
+  mountFlagPlay(store, $('#exhibit-flags'));
   mountTrace(store);
   const logs = mountLogs(catalog, { embed: !!embed });
   const share = mountShare(store, catalog, loader, { embed: !!embed, defaultPreset: DEFAULT_PRESET });
   mountScenarioFiles(store, catalog, loader, share);
+  mountWalk(store, catalog, share, $('#walk'));
 
   /** Opens a scenario from a case study or a question, and moves to the key. */
   const show = (presetId, patch) => {

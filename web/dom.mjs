@@ -36,6 +36,12 @@ export function put(node, ...children) {
 }
 
 export const $ = (sel, root = document) => root.querySelector(sel);
+/**
+ * Every element under `root` (the document, or an element) matching `sel`.
+ * @param {string} sel
+ * @param {ParentNode} [root]
+ * @returns {HTMLElement[]}
+ */
 export const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 
 /** An external link that opens normally and says where it goes. */

@@ -1,3 +1,4 @@
+// @ts-check
 // Exhibit 1: the eight entries in JAX's order, baseline and perturbed side by
 // side, with the cause and its consequences marked; under them both keys,
 // the verdict and the engine's sentence. Renders from the store.
@@ -5,6 +6,7 @@ import { el, put, $, setText, setAttr, link, reducedMotion } from './dom.mjs';
 import { ENTRY_SOURCE, UPSTREAM, upstreamUrl } from './data.mjs';
 import { abbrev, describePatch } from './state.mjs';
 import { errorText } from './engine.mjs';
+import { inEmbed } from './embed.mjs';
 
 const rows = [];
 let flip = false;
@@ -154,10 +156,13 @@ export function renderEntries(list, cmp, { full, animate }) {
   }
 }
 
+/** The side of a comparison that an engine error names, as a sentence's subject. */
+const sideOf = (e) => (e.source === 'a' ? 'The baseline' : e.source === 'b' ? 'The perturbed scenario' : 'This scenario');
+
 /** What the error banner says: which side failed, and whether the change was applied. */
 function errorBanner(pageError) {
   const e = pageError.error;
-  const side = e.source === 'a' ? 'The baseline' : e.source === 'b' ? 'The perturbed scenario' : 'This scenario';
+  const side = sideOf(e);
   const text = `${side} cannot be computed: ${errorText({ ...e, source: '' })}`;
   return pageError.refused ? `Not applied. ${text} The page, controls included, still shows the scenario before this change.` : text;
 }
@@ -187,6 +192,7 @@ export function mountKeyExhibit(store, catalog) {
   buildEntries(E.entries);
   $('#full-digests').addEventListener('change', (e) => store.dispatch({ type: 'view', fullDigests: e.target.checked }));
   let shown = null;
+  let broken = false; // the last render showed an error instead of keys
   let announceTimer = 0;
 
   function announce(cmp) {
@@ -211,8 +217,23 @@ export function mountKeyExhibit(store, catalog) {
     E.scenarioError.hidden = !state.error;
     if (state.error) setText(E.scenarioError, errorBanner(state.error));
     E.entries.classList.toggle('stale', !!state.error && !state.error.refused);
+    if (state.error && !state.error.refused) {
+      // The status beside the controls and the verdict say so too (F5): the
+      // keys still shown are not this scenario's.
+      const e = state.error.error;
+      const side = sideOf(e);
+      setText(E.controlsStatus, `${side} cannot be computed \u2014 ${String(e.path).startsWith('$.module') ? 'see the module text error' : 'see the error above the entries'}`);
+      E.controlsStatus.className = 'controls-status error';
+      setText(E.verdict, `No key: ${side.toLowerCase()} cannot be computed. The entries below are the last ones computed.`);
+      E.verdict.className = 'verdict miss';
+      setText(E.sentence, '');
+      put(E.details);
+      broken = true;
+      return;
+    }
     const cmp = state.cmp;
-    if (!cmp || (cmp === shown && change.type !== 'view')) return;
+    if (!cmp || (cmp === shown && change.type !== 'view' && !broken)) return;
+    broken = false;
     const first = shown === null;
     shown = cmp;
     renderEntries(E.entries, cmp, { full: state.fullDigests, animate: change.keyChanged && !first && !reducedMotion() });
@@ -237,7 +258,8 @@ export function mountKeyExhibit(store, catalog) {
     put(E.details, ...(c.details || []).map((d) => el('li', null, d)));
     const meta = catalog.presets.get(state.presetId);
     setText(E.baselineDesc, `${state.presetId}${meta ? ' \u2014 ' + meta.title : ''}${meta && meta.derived ? ' (derived)' : ''}${state.liveBaseline ? ' \u2014 its module computed live from the preset\u2019s text, like the perturbed one' : ''}`);
-    setText(E.perturbedDesc, Object.keys(state.patch).length ? 'baseline + ' + describePatch(state.patch) : 'the baseline, unchanged (change an ingredient below)');
+    setText(E.perturbedDesc, Object.keys(state.patch).length ? 'baseline + ' + describePatch(state.patch)
+      : `the baseline, unchanged${inEmbed() ? '' : ' (change an ingredient in \u201cChange one ingredient\u201d)'}`);
     setText(E.notes, (cmp.b.notes || []).join(' '));
     renderLiveKeyNote(cmp);
     if (change.keyChanged || change.announce) announce(cmp);

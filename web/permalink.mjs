@@ -16,6 +16,15 @@ import { stubHandles } from './transfer.mjs';
 const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 
 /**
+ * One exhibit's part of the link: exhibits' own state (the code walk's step,
+ * entry and line) rides in the link after the scenario,
+ * "#s1=…&step=3&entry=5", or "#entry=5" for the default scenario. get()
+ * gives the value to write (null: none), set(value) applies a value read
+ * from an opened link.
+ * @typedef {{get: () => ?string, set: (value: string) => void}} LinkPart
+ */
+
+/**
  * @param {import('./store.mjs').Store} store
  * @param {import('./catalog.mjs').Catalog} catalog
  * @param {import('./canonicaliser.mjs').MlirLoader} loader
@@ -27,6 +36,14 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     linkError: $('#link-error'),
   };
   const root = document.documentElement;
+  /** @type {Map<string, LinkPart>} exhibits' state in the link, by parameter name */
+  const linkState = new Map();
+  /** The link's exhibit part, "&name=value…" ('' when there is none). */
+  const linkExtra = () => [...linkState].map(([k, v]) => [k, v.get()]).filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('');
+  // An address the page did not write (an in-page anchor, a link that failed
+  // to open) stays in the address bar until the scenario changes (F16).
+  let keptHash = '';
 
   async function write(broken) {
     const state = store.state;
@@ -66,9 +83,11 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       if (!embed) history.replaceState(null, '', location.pathname + location.search);
       return;
     }
-    const hash = isDefault ? '' : '#' + enc.fragment;
-    if (!embed && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
-    E.permalink.value = new URL('#' + enc.fragment, location.href).href;
+    const extra = linkExtra();
+    const hash = isDefault ? (extra ? '#' + extra.slice(1) : '') : '#' + enc.fragment + extra;
+    if (!isDefault || extra) keptHash = '';
+    if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
+    E.permalink.value = new URL('#' + enc.fragment + extra, location.href).href;
     setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
   }
 
@@ -77,22 +96,28 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   // changes); data-link-pending is set meanwhile.
   let timer = 0;
   let written = 0;
+  function schedule() {
+    root.setAttribute('data-link-pending', '');
+    clearTimeout(timer);
+    const mine = ++written;
+    timer = setTimeout(async () => {
+      await write(false);
+      if (mine === written) root.removeAttribute('data-link-pending');
+    }, 120);
+  }
   store.subscribe((state, change) => {
     if (change.type === 'open') hideLinkError();
     if (state.error && !state.error.refused) {
       clearTimeout(timer);
       root.removeAttribute('data-link-pending');
       write(true);
-    } else if (change.computed) {
-      root.setAttribute('data-link-pending', '');
-      clearTimeout(timer);
-      const mine = ++written;
-      timer = setTimeout(async () => {
-        await write(false);
-        if (mine === written) root.removeAttribute('data-link-pending');
-      }, 120);
-    }
+    } else if (change.computed) schedule();
   });
+  /** Rewrites the link after an exhibit's own state (a LinkPart) changed. */
+  function relink() {
+    const state = store.state;
+    if (!(state.error && !state.error.refused)) schedule();
+  }
 
   function showLinkError(message) {
     E.linkError.hidden = false;
@@ -136,6 +161,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   }
 
   function failLink(message) {
+    keptHash = location.hash; // the reader can see and fix what they opened (F16)
     store.dispatch({ type: 'open', presetId: defaultPreset, patch: {} });
     showLinkError(message);
     return true;
@@ -143,11 +169,27 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
 
   /** Opens the scenario in location.hash, if there is one; false when there is none. */
   async function applyHash() {
-    const h = location.hash;
+    // "&name=value" parts after the scenario are exhibits' state; a link to
+    // the default scenario starts with one ("#entry=5").
+    const [head, ...extras] = location.hash.split('&');
+    let h = head;
+    const first = /^#([a-z]+)=/.exec(head);
+    if (first && linkState.has(first[1])) {
+      extras.unshift(head.slice(1));
+      h = '';
+    }
+    for (const kv of extras) {
+      const at = kv.indexOf('=');
+      const part = linkState.get(at < 0 ? kv : kv.slice(0, at));
+      if (part) { try { part.set(decodeURIComponent(at < 0 ? '' : kv.slice(at + 1))); } catch { /* a malformed part is ignored */ } }
+    }
     if (!h || h === '#') return false;
     let id = h.slice(1);
     try { id = decodeURIComponent(id); } catch { /* keep raw */ }
-    if (id.length < 200 && document.getElementById(id)) return false; // an in-page anchor
+    if (id.length < 200 && document.getElementById(id)) { // an in-page anchor
+      keptHash = location.hash;
+      return false;
+    }
     const decode = () => catalog.worker.call('decodePermalink', [h], { label: 'Reading the link' })
       .catch(() => ({ error: { message: 'reading the link was cancelled' } }));
     let r = await decode();
@@ -186,5 +228,5 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     scrollAndFocus(target);
   });
 
-  return { applyHash, openScenario, needsMlir };
+  return { applyHash, openScenario, needsMlir, linkState, relink };
 }

@@ -191,7 +191,9 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
                      {"source", flagSourceName(f.source)},
                      {"name", f.name},
                      {"included", f.included},
-                     {"hashed_hex", toHex(f.hashed)}});
+                     {"hashed_hex", toHex(f.hashed)},
+                     {"collected", f.collected},
+                     {"log_line", flagLogLine(f)}});
   out["flags"] = std::move(flags);
   // The same flags per source, in collection order (before sorting).
   std::vector<const FlagStep *> order;

@@ -179,6 +179,25 @@ TEST(Behaviour, FlagLinesAppearTwiceBeforeTheEntryFourDigests) {
   EXPECT_EQ(got[7].rfind("get_cache_key hash after serializing XLA flags: ", 0), 0u);
 }
 
+// The JSON the page animates the flag filter from: one step per flag in
+// sorted order, each with its position in collection order (the order the
+// test wrote them in) and JAX's log line for it.
+TEST(Behaviour, FlagStepsInTheJsonCarryCollectionOrderAndLogLine) {
+  Json j = resultToJson(mustCompute(patched(
+      "add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_b --xla_dump_to=x --xla_a"},
+                             {"argv", {"--xla_0"}}}}})));
+  const Json &f = j["flags"];
+  ASSERT_EQ(f.size(), 4u);
+  std::vector<std::string> sorted = {"--xla_0", "--xla_a", "--xla_b", "--xla_dump_to=x"};
+  std::vector<size_t> collected = {3, 2, 0, 1}; // XLA_FLAGS in order, then argv
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(f[i]["flag"], sorted[i]);
+    EXPECT_EQ(f[i]["collected"], collected[i]) << sorted[i];
+    EXPECT_EQ(f[i]["log_line"], (i == 3 ? "Not including" : "Including") +
+                                    std::string(" XLA flag in cache key: ") + sorted[i]);
+  }
+}
+
 TEST(Scenario, NullInAPatchDeletesThroughABaseChain) {
   // gpu_2proc (fixtures/derived) patches add_1x1, whose compression is
   // "zlib"; gpu_2proc itself does not set compression. Deleting it in a patch

@@ -3,7 +3,7 @@
 // check that the page shows it, waiting for the debounced update.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { useOpenPage, waitForText } from './helpers.mjs';
+import { useOpenPage, newPage, open, waitForText, fixture } from './helpers.mjs';
 
 const env = useOpenPage({ before, after, beforeEach }, { reset: true });
 let page;
@@ -40,4 +40,60 @@ test('F17: a zeroed DebugOptions field is said to be zeroed, not silently equal'
   const s = await waitForText(page, '[data-testid="sentence"]', /Not hashed/);
   assert.match(s, /^Nothing moved/);
   assert.match(s, /DebugOptions\.xla_dump_to \(field 109\) .* \(zeroed before entry 5 is hashed\)/);
+});
+
+// Findings F5, F10, F12, F15 and F16 of the same review (F6-F8, F11: the
+// layout test; F9: the engine's sentence, tested in tests/engine).
+
+test('F10: the module dropdown counts the bytes of entry 1, not base64 padding', async () => {
+  await page.selectOption('#preset', 'add_1x1');
+  for (const id of ['mul_2x2', 'lines_a_meta', 'custom_partitioning_off', 'add_1x1']) {
+    // the decoded length, computed here from the fixture's base64
+    const n = Buffer.from(fixture(id).module.entry1_b64, 'base64').length;
+    const label = await page.$eval(`[data-testid="module-source"] option[value="${id}"]`, (o) => o.textContent);
+    assert.match(label, new RegExp(`, ${n} bytes`), `${id}: ${label}`);
+  }
+});
+
+test('F15: "Share this scenario" has one file chooser', async () => {
+  const labels = await page.$$eval('#share input[type="file"]', (is) => is.map((i) => i.closest('label') && i.closest('label').textContent.trim()));
+  assert.deepEqual(labels, ['Open a scenario file, or two captured files']);
+  assert.equal(await page.isVisible('label.file-pick'), true);
+});
+
+test('F12: the module text box says how to get the generic form', async () => {
+  const how = await page.textContent('[data-testid="module-text-how"]');
+  assert.match(how, /print_generic_op_form=True/);
+  assert.equal(await page.$eval('[data-testid="module-text-how"]', (n) => n.closest('#module-text-box') !== null), true, 'beside the textarea');
+});
+
+test('F5: a module text that does not parse turns the status and verdict into an error, next to the textarea', async () => {
+  const p = await newPage(env.browser);
+  await open(p, env.server.url);
+  await p.click('[data-testid="open-module-text"]');
+  await p.waitForSelector('html[data-mlir="ready"]', { timeout: 30000 });
+  await p.waitForFunction(() => !document.querySelector('[data-testid="module-text"]').disabled);
+  const text = await p.inputValue('[data-testid="module-text"]');
+  await p.fill('[data-testid="module-text"]', text.replace(/\)\s*:\s*\(tensor/, ' : (tensor'));
+  await waitForText(p, '#controls-status', /cannot be computed/);
+  assert.match(await p.textContent('[data-testid="keys-verdict"]'), /^No key/);
+  assert.equal(await p.textContent('[data-testid="sentence"]'), '');
+  assert.equal(await p.isVisible('[data-testid="module-text-error"]'), true);
+  assert.equal(await p.$eval('[data-testid="module-text-error"]', (n) => n.closest('#module-text-box') !== null), true, 'the error is beside the textarea');
+  await p.close();
+});
+
+test('F16: an in-page anchor and a link that failed stay in the address bar', async () => {
+  const p = await newPage(env.browser);
+  await open(p, env.server.url + '#questions');
+  await p.waitForTimeout(300); // the page writes the link 120 ms after an update
+  assert.equal(new URL(p.url()).hash, '#questions');
+  await open(p, env.server.url + '#s1=garbage');
+  await p.waitForSelector('[data-testid="link-error"]:not([hidden])');
+  await p.waitForFunction(() => !document.documentElement.hasAttribute('data-link-pending'));
+  assert.equal(new URL(p.url()).hash, '#s1=garbage');
+  // a change of scenario writes the new link
+  await p.fill('[data-testid="custom-hook"]', 'x');
+  await p.waitForFunction(() => location.hash.startsWith('#s1=') && location.hash !== '#s1=garbage');
+  await p.close();
 });

@@ -67,7 +67,7 @@ export async function open(page, url) {
 
 /** data-role of rows 1..8 */
 export async function roles(page) {
-  return page.$$eval('[data-testid^="entry-"]', (rows) => rows.map((r) => r.getAttribute('data-role')));
+  return page.$$eval('li[data-testid^="entry-"]', (rows) => rows.map((r) => r.getAttribute('data-role')));
 }
 
 export function expectedRoles(cause) {

@@ -27,7 +27,7 @@ test('the default scenario shows the key real JAX computed for add_1x1', async (
   const fx = fixture('add_1x1');
   assert.equal(await finalKey(), fx.expected.key);
   assert.equal(await page.textContent('[data-testid="baseline-key"]'), fx.expected.key);
-  const rows = await page.$$eval('[data-testid^="entry-"]', (rs) => rs.map((r) => ({
+  const rows = await page.$$eval('li[data-testid^="entry-"]', (rs) => rs.map((r) => ({
     digest: r.getAttribute('data-digest'), running: r.getAttribute('data-running'), role: r.getAttribute('data-role'),
   })));
   assert.equal(rows.length, 8);

@@ -18,6 +18,12 @@ const LINES = /^lines_([ab])_(meta|nometa)$/;
 /** Texts longer than this (in characters) are not put into the text box: a browser's text box does not hold tens of megabytes well. */
 const MAX_SHOWN = 4 << 20;
 
+/** Decoded length of base64 text: padding '=' is not data (F10). */
+function base64Length(b64) {
+  const t = String(b64 || '');
+  return Math.floor(t.length * 3 / 4) - (t.endsWith('==') ? 2 : t.endsWith('=') ? 1 : 0);
+}
+
 const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 
 /** @param {import('./index.mjs').Controls} controls */
@@ -139,7 +145,7 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
   }
 
   ui.source.replaceChildren(...Object.entries(catalog.fixtures).map(([id, fx]) => el('option', { value: id },
-      `${id} — ${fx.module.sym_name}, ${Math.floor(fx.module.entry1_b64.length * 3 / 4)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
+      `${id} — ${fx.module.sym_name}, ${base64Length(fx.module.entry1_b64)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
   // The first view's engine has no MLIR; the editor loads it.
   ui.text.disabled = true;
   ui.text.value = '';

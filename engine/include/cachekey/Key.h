@@ -83,7 +83,9 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// "preview_hex", "digest", "running", "parts": [{"label", "bytes_len",
 /// "preview_hex"}]}] (always 8; an entry the profile does not hash has
 /// hashed false, no bytes and zero digests), "flags": [{"flag", "source",
-/// "name", "included", "hashed_hex"}] (sorted, as hashed), "collected":
+/// "name", "included", "hashed_hex", "collected" (0-based position in
+/// collection order, before sorting), "log_line" (flagLogLine)}] (sorted,
+/// as hashed: one step per flag of `_hash_xla_flags`), "collected":
 /// {"XLA_FLAGS", "LIBTPU_INIT_ARGS", "argv": [flag]} (collection order),
 /// "computation": {"producer", "live"}, "compile_options": {"changes"},
 /// "accelerator": {"fallback", "fingerprint", "provenance", "stand_in"},

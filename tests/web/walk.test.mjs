@@ -1,0 +1,322 @@
+// The code walk ("cache_key.py, line by line"), the step player, the flag
+// player and the pipeline picture, in Chromium.
+//
+// Expected values come from the real jax wheels: the text of each release's
+// jax/_src/cache_key.py as installed in the per-release venvs the oracle uses
+// (/var/cache/cachekey/venvs, when present) or in .venv (jax 0.10.2), and line
+// numbers found in that text by plain string search here, independently of
+// the build's ast-based anchoring.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { newPage, open, useBrowser, waitForText, shot, linkSettled, root } from './helpers.mjs';
+
+const env = useBrowser(before, after);
+let page;
+
+/** The real cache_key.py of `release` from an installed wheel, or null. */
+function realSource(release) {
+  const roots = [process.env.CACHEKEY_VENV_ROOT || '/var/cache/cachekey/venvs'];
+  for (const r of roots) {
+    if (!fs.existsSync(r)) continue;
+    for (const d of fs.readdirSync(r)) {
+      if (!d.startsWith(`jax-${release}-py`) || d.endsWith('.lock')) continue;
+      const lib = path.join(r, d, 'lib');
+      if (!fs.existsSync(lib)) continue;
+      for (const py of fs.readdirSync(lib)) {
+        const site = path.join(lib, py, 'site-packages');
+        if (fs.existsSync(path.join(site, `jax-${release}.dist-info`))) return fs.readFileSync(path.join(site, 'jax/_src/cache_key.py'), 'utf8');
+      }
+    }
+  }
+  const lib = path.join(root, '.venv/lib');
+  if (fs.existsSync(lib)) {
+    for (const py of fs.readdirSync(lib)) {
+      const site = path.join(lib, py, 'site-packages');
+      if (fs.existsSync(path.join(site, `jax-${release}.dist-info`))) return fs.readFileSync(path.join(site, 'jax/_src/cache_key.py'), 'utf8');
+    }
+  }
+  return null;
+}
+
+/** 1-based numbers of the lines of `text` containing `needle`. */
+const linesWith = (text, needle) => text.split('\n').map((l, i) => (l.includes(needle) ? i + 1 : 0)).filter(Boolean);
+
+const walkReady = (p, release) => p.waitForSelector(`#exhibit-walk[data-walk="ready"]${release ? `[data-release="${release}"]` : ''}`, { timeout: 15000 });
+const activeLines = (p) => p.$$eval('[data-testid="source-line"][data-active="true"]', (ls) => ls.map((l) => Number(l.getAttribute('data-line'))));
+
+before(async () => {
+  await env.ready;
+  page = await newPage(env.browser);
+  await open(page, env.server.url);
+});
+
+async function reset(p = page) {
+  await p.click('[data-testid="reset"]');
+  await p.selectOption('[data-testid="profile"]', 'main');
+  await p.click('[data-testid="reset"]');
+  // the walk loads when it comes near the viewport
+  await p.locator('#exhibit-walk').scrollIntoViewIfNeeded();
+}
+
+test('the walk is not loaded on first view, then shows the default release\u2019s real file', async () => {
+  const fresh = await newPage(env.browser);
+  const urls = [];
+  fresh.on('request', (r) => urls.push(new URL(r.url()).pathname));
+  await open(fresh, env.server.url);
+  assert.ok(!urls.some((u) => u.includes('/walk/')), 'no walk data before the exhibit is reached: ' + urls.filter((u) => u.includes('walk')).join(' '));
+  await fresh.locator('#exhibit-walk').scrollIntoViewIfNeeded();
+  await walkReady(fresh, '0.10.2');
+  const real = realSource('0.10.2');
+  assert.ok(real, 'jax 0.10.2 is installed in .venv (scripts/setup)');
+  const shown = await fresh.$$eval('[data-testid="source-line"]', (ls) => ls.map((l) => l.querySelector('.tx').textContent.replace(/\u200b/g, '')));
+  assert.equal(shown.join('\n') + '\n', real, 'the page shows the wheel\u2019s file, whole');
+  assert.match(shown[0], /^# Copyright 20\d\d The JAX Authors\.$/, 'licence header kept');
+  await shot(fresh, 'walk-desk.png', '#exhibit-walk');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.close();
+});
+
+test('every release the picker offers shows its own cache_key.py', async () => {
+  await reset();
+  const releases = await page.$$eval('[data-testid="profile"] option', (os) => os.map((o) => o.value).filter((v) => v !== 'main'));
+  assert.ok(releases.length >= 30, String(releases.length));
+  let compared = 0;
+  for (const rel of releases) {
+    await page.selectOption('[data-testid="profile"]', rel);
+    await walkReady(page, rel);
+    const n = await page.$$eval('[data-testid="source-line"]', (ls) => ls.length);
+    const first = await page.textContent('[data-testid="source-line"][data-line="1"] .tx');
+    assert.match(first, /The JAX Authors/, rel);
+    const real = realSource(rel);
+    if (real) {
+      assert.equal(n, real.split('\n').length - 1, `${rel}: line count`);
+      const defLine = linesWith(real, 'def _hash_xla_flags(')[0];
+      assert.match(await page.textContent(`[data-testid="source-line"][data-line="${defLine}"]`), /def _hash_xla_flags\(/, rel);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 1, 'at least one release compared with its installed wheel');
+  await page.selectOption('[data-testid="profile"]', 'main');
+});
+
+test('entry 5 lights up the deep copy, the zeroed fields, the override filter and the GPU renumbering', async () => {
+  await reset();
+  await page.selectOption('[data-testid="profile"]', '0.10.2');
+  await walkReady(page, '0.10.2');
+  const real = realSource('0.10.2');
+  await page.click('[data-testid="entry-5-code"]');
+  await page.waitForSelector('[data-testid="source-line"][data-active="true"]');
+  const lit = new Set(await activeLines(page));
+  const want = {
+    'deep copy': linesWith(real, 'copy.deepcopy(compile_options_obj)'),
+    'zeroed dump field': linesWith(real, 'debug_options.xla_dump_to = ""'),
+    'zeroed cuda dir': linesWith(real, 'debug_options.xla_gpu_cuda_data_dir = ""'),
+    'override filter': linesWith(real, 'if flag_value[0] not in env_override_flags_to_exclude_from_cache_key'),
+    'GPU renumbering': linesWith(real, 'xla_client.DeviceAssignment.create('),
+    'serialized': linesWith(real, 'compile_options_copy.SerializeAsString()'),
+    'the entry itself': linesWith(real, '"compile_options",'),
+  };
+  for (const [what, lines] of Object.entries(want)) {
+    assert.equal(lines.length, 1, what);
+    assert.ok(lit.has(lines[0]), `${what} (line ${lines[0]}) is lit`);
+  }
+  for (const other of [linesWith(real, 'for flag in sorted(xla_flags):')[0], linesWith(real, 'def _hash_platform(')[0]]) {
+    assert.ok(!lit.has(other), `line ${other} belongs to another entry`);
+  }
+  assert.equal(await page.getAttribute('[data-testid="entry-5-code"]', 'aria-pressed'), 'true');
+  await page.click('[data-testid="entry-4-code"]');
+  await page.waitForFunction((l) => document.querySelector(`[data-testid="source-line"][data-line="${l}"]`).getAttribute('data-active') === 'true', linesWith(real, 'for flag in sorted(xla_flags):')[0]);
+  const lit4 = new Set(await activeLines(page));
+  assert.ok(!lit4.has(want['deep copy'][0]), 'entry 5\u2019s lines are no longer lit');
+  await shot(page, 'walk-entry4.png', '#exhibit-walk');
+});
+
+test('a line goes to the entry it feeds, and says what it does', async () => {
+  await reset();
+  await page.selectOption('[data-testid="profile"]', '0.10.2');
+  await walkReady(page, '0.10.2');
+  const real = realSource('0.10.2');
+  const split = linesWith(real, 'if flag.split("=")[0] in xla_flags_to_exclude_from_cache_key:')[0];
+  await page.click(`[data-testid="source-line"][data-line="${split}"]`);
+  await page.waitForSelector('[data-testid="entry-4-code"][aria-pressed="true"]');
+  assert.match(await page.textContent('[data-testid="walk-note"]'), /Feeds 4 \(XLA flags\)/);
+  const copy = linesWith(real, 'copy.deepcopy(compile_options_obj)')[0];
+  await page.click(`[data-testid="source-line"][data-line="${copy}"]`);
+  await page.waitForSelector('[data-testid="entry-5-code"][aria-pressed="true"]');
+  assert.match(await page.textContent('[data-testid="walk-note"]'), /Feeds 5 \(compile_options\)/);
+  // _hash_string feeds several entries: all are named
+  const hs = linesWith(real, 'def _hash_string(')[0];
+  await page.click(`[data-testid="source-line"][data-line="${hs}"]`);
+  const note = await waitForText(page, '[data-testid="walk-note"]', /Feeds entries/);
+  for (const n of [3, 4, 6, 7, 8]) assert.match(note, new RegExp(`\\b${n} \\(`), `_hash_string feeds entry ${n}`);
+  // a licence line feeds nothing
+  await page.click('[data-testid="source-line"][data-line="2"]');
+  await waitForText(page, '[data-testid="walk-note"]', /Feeds no entry|Not annotated/);
+});
+
+test('the walk follows the picker: before 0.6.0 entry 3 is absent and lights nothing', async () => {
+  await reset();
+  await page.selectOption('[data-testid="profile"]', '0.4.30');
+  await walkReady(page, '0.4.30');
+  await page.click('[data-testid="entry-3-code"]');
+  await waitForText(page, '[data-testid="walk-note"]', /seven entries/);
+  assert.deepEqual(await activeLines(page), []);
+  assert.match(await page.textContent('[data-testid="walk-absent"]'), /Not in jax 0\.4\.30: Entry 3/);
+  assert.match(await page.textContent('[data-testid="walk-absent"]'), /Mosaic/);
+  const real = realSource('0.4.30');
+  if (real) assert.equal(await page.$$eval('[data-testid="source-line"]', (ls) => ls.length), real.split('\n').length - 1);
+  await page.selectOption('[data-testid="profile"]', 'main');
+});
+
+test('keyboard: arrows move through the file, Enter selects; the step control takes arrows', async () => {
+  await reset();
+  await walkReady(page);
+  await page.focus('[data-testid="walk-source"]');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-testid="source-line"][data-line="6"].cursor');
+  await waitForText(page, '[data-testid="walk-note"]', /line 6/);
+  await page.focus('[data-testid="step"]');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('#exhibit-walk[data-step="7"]');
+  assert.equal(await page.getAttribute('li.wentry[data-entry="8"]', 'data-state'), 'pending');
+  assert.equal(await page.getAttribute('[data-testid="entry-7-code"]', 'aria-pressed'), 'true', 'a step selects its entry');
+  await page.keyboard.press('End');
+  await page.waitForSelector('#exhibit-walk[data-step="8"]');
+  // a change of scenario redraws the steps but keeps the reader's choice of entry
+  await page.click('[data-testid="entry-5-code"]');
+  await page.fill('[data-testid="custom-hook"]', 'kept');
+  await page.waitForSelector('li.wentry[data-entry="8"][data-role="cause"]');
+  assert.equal(await page.getAttribute('[data-testid="entry-5-code"]', 'aria-pressed'), 'true');
+});
+
+/** The parts of the walk a step changes (entries, SHA box, step). */
+const walkState = (p) => p.evaluate(() => ({
+  entries: document.querySelector('[data-testid="walk-entries"]').outerHTML,
+  running: document.querySelector('[data-testid="sha-running"]').textContent,
+  step: document.querySelector('#exhibit-walk').getAttribute('data-step'),
+  phase: document.querySelector('#exhibit-walk').getAttribute('data-phase'),
+}));
+
+test('autoplay feeds the entries one by one; the cause lights up, then the running digests below it change; the end equals the static state', async () => {
+  await reset();
+  await page.fill('[data-testid="jaxlib"]', '0.10.3');
+  await page.waitForSelector('li.wentry[data-entry="2"][data-role="cause"]');
+  await walkReady(page);
+  await page.fill('[data-testid="step"]', '8');
+  await page.waitForSelector('#exhibit-walk[data-step="8"][data-phase="rest"]');
+  const still = await walkState(page);
+  await page.click('[data-testid="walk-play"]');
+  // step 2 is entry 2, the cause: while its bytes are fed, entries 3-8 wait
+  await page.waitForSelector('#exhibit-walk[data-step="2"] li.wentry[data-entry="2"][data-state="current"]', { timeout: 8000 });
+  assert.equal(await page.getAttribute('li.wentry[data-entry="5"]', 'data-state'), 'pending');
+  await page.waitForSelector('#exhibit-walk[data-step="4"] li.wentry[data-entry="3"][data-state="fed"]', { timeout: 8000 });
+  assert.equal(await page.isVisible('li.wentry[data-entry="3"] .was'), true, 'entry 3\u2019s running digest shows the baseline it replaced');
+  await page.waitForSelector('#exhibit-walk:not([data-playing])[data-step="8"][data-phase="rest"]', { timeout: 20000 });
+  assert.deepEqual(await walkState(page), still);
+  await shot(page, 'walk-played.png', '#exhibit-walk');
+  await linkSettled(page);
+  assert.equal(await page.getAttribute('[data-testid="step"]', 'aria-describedby'), 'walk-step-text');
+});
+
+test('the current step is in the link, and the link restores it', async () => {
+  await reset();
+  await walkReady(page);
+  await page.fill('[data-testid="step"]', '3');
+  await page.waitForSelector('#exhibit-walk[data-step="3"]');
+  await linkSettled(page);
+  const link = await page.inputValue('[data-testid="permalink"]');
+  assert.match(link, /&step=3/);
+  assert.match(link, /&entry=3/);
+  const other = await newPage(env.browser);
+  await open(other, link);
+  await other.waitForSelector('#exhibit-walk[data-step="3"] li.wentry[data-entry="4"][data-state="pending"]', { timeout: 15000 });
+  assert.equal(await other.getAttribute('[data-testid="entry-3-code"]', 'aria-pressed'), 'true');
+  assert.deepEqual(other.errors, []);
+  await other.close();
+  await page.fill('[data-testid="step"]', '8');
+});
+
+test('reduced motion: the same steps, nothing moves', async () => {
+  const still = await newPage(env.browser, { reducedMotion: 'reduce' });
+  await open(still, env.server.url);
+  await still.fill('[data-testid="jaxlib"]', '0.10.3');
+  await still.locator('#exhibit-walk').scrollIntoViewIfNeeded();
+  await walkReady(still);
+  const rest = await walkState(still);
+  await still.click('[data-testid="walk-play"]');
+  await still.waitForSelector('#exhibit-walk[data-step="1"]');
+  const steps = new Set();
+  let moving = 0;
+  for (let i = 0; i < 60 && (await still.getAttribute('#exhibit-walk', 'data-playing')) !== null; i++) {
+    steps.add(await still.getAttribute('#exhibit-walk', 'data-step'));
+    moving += await still.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running' && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#exhibit-walk')).length);
+    assert.equal(await still.evaluate(() => document.querySelector('#exhibit-walk').classList.contains('motion')), false);
+    await still.waitForTimeout(400);
+  }
+  assert.ok(steps.size >= 6, `steps seen: ${[...steps]}`);
+  assert.equal(moving, 0, 'no animation runs in the walk');
+  await still.waitForSelector('#exhibit-walk:not([data-playing])[data-step="8"]', { timeout: 20000 });
+  assert.deepEqual(await walkState(still), rest);
+  assert.deepEqual(still.errors, []);
+  await still.close();
+});
+
+test('the flag filter plays collect, sort, split, test, keep or drop; the end equals the static table', async () => {
+  await reset();
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=2 --xla_dump_to=/tmp/x');
+  await page.waitForSelector('[data-testid="flag-row"][data-flag="--xla_dump_to=/tmp/x"]');
+  await page.waitForSelector('#exhibit-flags:not([data-fp])');
+  const table = () => page.evaluate(() => ({
+    rows: document.querySelector('#flags-tbody').outerHTML, bytes: document.querySelector('#flags-bytes').outerHTML,
+    chips: document.querySelector('#flags-collected').outerHTML,
+  }));
+  const still = await table();
+  await page.click('[data-testid="flag-play"]');
+  await page.waitForSelector('#exhibit-flags[data-fp="1"]');
+  // sorted: the dump flag (collected second) comes first
+  await page.waitForSelector('#flags-tbody tr:first-child[data-flag="--xla_dump_to=/tmp/x"][data-fp="split"]', { timeout: 8000 });
+  await page.waitForSelector('#flags-tbody tr[data-flag="--xla_dump_to=/tmp/x"][data-fp="test"]', { timeout: 8000 });
+  assert.equal(await page.isVisible('#flags-bytes [data-testid="flag-bytes"]'), false, 'no bytes before a flag is kept');
+  await page.waitForSelector('#flags-tbody tr[data-flag="--xla_gpu_autotune_level=2"][data-fp="done"]', { timeout: 8000 });
+  await page.waitForSelector('#exhibit-flags:not([data-fp])', { timeout: 8000 });
+  assert.deepEqual(await table(), still);
+  assert.match(await page.textContent('[data-testid="flag-step-text"]'), /1 of 2 flags kept/);
+});
+
+test('the pipeline picture colours the moved ingredient and its consequences, also in ?embed=entries', async () => {
+  await reset();
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=2');
+  await page.waitForSelector('[data-testid="pipeline-row-4"][data-role="cause"]');
+  const roles = await page.$$eval('.pl-row', (gs) => gs.map((g) => g.getAttribute('data-role')));
+  const engineRoles = await page.$$eval('li.entry', (ls) => ls.map((l) => l.getAttribute('data-role')));
+  assert.deepEqual(roles.slice(0, 3), engineRoles.slice(0, 3));
+  assert.equal(roles[3], 'cause');
+  assert.equal(await page.$$eval('[data-testid="pipeline-row-4"] .moved', (x) => x.length), 2, 'the ingredient and its bytes');
+  assert.equal(await page.$$eval('.pl-row .pl-run.differs', (x) => x.length), 5, 'running digests of entries 4-8 differ');
+  await page.click('[data-testid="reset"]');
+  await linkSettled(page);
+  const embed = await newPage(env.browser, { viewport: { width: 600, height: 900 } });
+  const link = new URL(env.server.url);
+  link.search = '?embed=entries';
+  await open(embed, link.href);
+  await embed.waitForSelector('[data-testid="pipeline-svg"]');
+  assert.equal(await embed.isVisible('[data-testid="pipeline"]'), true);
+  assert.doesNotMatch(await embed.textContent('[data-testid="perturbed-desc"]'), /below|ingredient/);
+  await shot(embed, 'embed-entries-600.png');
+  assert.deepEqual(embed.errors, []);
+  await embed.close();
+});
+
+test('when the walk data cannot be loaded, the exhibit says so', async () => {
+  const p = await newPage(env.browser);
+  await p.route('**/walk/index.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await open(p, env.server.url);
+  await p.locator('#exhibit-walk').scrollIntoViewIfNeeded();
+  const t = await waitForText(p, '[data-testid="walk-status"]', /could not be loaded/);
+  assert.match(t, /HTTP 404/);
+  assert.equal(await p.getAttribute('#exhibit-walk', 'data-walk'), 'unavailable');
+  await p.close();
+});
