@@ -11,10 +11,14 @@
 // and the result is serialized deterministically (field-number order, map
 // entries sorted by key). All edits are made at the wire level (Wire.h).
 //
+// The edits live in CompileOptionsEdits.cpp, the description of what differs
+// in CompileOptionsDiff.cpp, the DebugOptions field table in DebugOptions.h.
+//
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_COMPILEOPTIONS_H
 #define CACHEKEY_COMPILEOPTIONS_H
 
+#include "cachekey/DebugOptions.h"
 #include "cachekey/Profile.h"
 #include "cachekey/Scenario.h"
 #include "cachekey/Wire.h"
@@ -27,6 +31,7 @@ namespace cachekey {
 /// Field numbers on the path to the edited messages.
 namespace field {
 constexpr uint32_t kExecutableBuildOptions = 3; // CompileOptionsProto
+constexpr uint32_t kSerializedMultiSliceConfig = 6; // CompileOptionsProto
 constexpr uint32_t kEnvOptionOverrides = 7;     // CompileOptionsProto (map)
 constexpr uint32_t kDebugOptions = 3;           // ExecutableBuildOptionsProto
 constexpr uint32_t kNumReplicas = 4;            // ExecutableBuildOptionsProto
@@ -34,22 +39,6 @@ constexpr uint32_t kNumPartitions = 5;          // ExecutableBuildOptionsProto
 constexpr uint32_t kDeviceAssignment = 9;       // ExecutableBuildOptionsProto
 constexpr uint32_t kFdoProfile = 14;            // ExecutableBuildOptionsProto
 } // namespace field
-
-/// A `DebugOptions` field known by name (see fixtures/debug_options_fields.json,
-/// discovered from the real jaxlib by tools/capture).
-struct DebugOptionField {
-  std::string name;
-  uint32_t number = 0;
-  /// "bool", "int32", "int64", "enum", "string" or "float", as in
-  /// fixtures/debug_options_fields.json ("int" when the table gives none).
-  std::string kind;
-};
-
-/// Looks a DebugOptions field up by name or number; nullptr when unknown.
-const DebugOptionField *findDebugOption(const std::string &name);
-const DebugOptionField *findDebugOption(uint32_t number);
-/// Every known DebugOptions field, by field number.
-const std::vector<DebugOptionField> &knownDebugOptions();
 
 /// The result of the cache-key edits.
 struct EditedCompileOptions {
@@ -65,20 +54,34 @@ struct EditedCompileOptions {
 /// `CompileOptions` object would. With `explicitZeroes` false (the
 /// DebugOptions of jaxlib before 0.7.0, proto3 implicit presence) a
 /// DebugOptions field set to zero, false, "" or +0.0 is left off the wire.
-/// Errors name the `$.compile_options…` path.
+/// Returns `proto` unchanged when `edits` is empty.
+///
+/// Errors: "$.compile_options.proto_b64" when a message on the path does not
+/// parse (MalformedProto, the message named in the text);
+/// "$.compile_options.edits.debug_options.<name>" for a field the table does
+/// not know or a value of the wrong kind or range.
 Expected<Bytes> applyStructuredEdits(const Bytes &proto,
                                      const CompileOptionsEdits &edits,
                                      bool explicitZeroes = true);
 
-/// Applies JAX's cache-key edits for `profile` and `platform` to `proto`.
-/// A malformed message is an Error naming the message and byte offset.
+/// Applies JAX's cache-key edits for `profile` and `platform` to `proto`;
+/// `changes` says what each edit changed.
+///
+/// Errors, with an empty path (the caller knows which input it passed):
+/// MalformedProto naming the message and the byte offset, e.g.
+/// "DebugOptions (ExecutableBuildOptionsProto field 3): malformed protobuf:
+/// …"; on "gpu", a device assignment that does not parse or declares more
+/// than 2^20 devices.
 Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
                                                   Profile profile,
                                                   const std::string &platform);
 
 /// Describes how two serialized CompileOptionsProto differ, field by field,
 /// descending into ExecutableBuildOptions, DebugOptions, the device
-/// assignment and the overrides. Empty when they are equal.
+/// assignment and the overrides, one line per field in field-number order,
+/// e.g. "DebugOptions.xla_gpu_autotune_level (field 123) 4 → 1". Empty when
+/// the bytes are equal; never fails (a part that does not parse is said to
+/// differ by size).
 std::vector<std::string> describeCompileOptionsDiff(const Bytes &before,
                                                     const Bytes &after);
 

@@ -10,6 +10,7 @@
 #define CACHEKEY_KEY_H
 
 #include "cachekey/CompileOptions.h"
+#include "cachekey/Compression.h"
 #include "cachekey/Computation.h"
 #include "cachekey/Flags.h"
 #include "cachekey/Scenario.h"

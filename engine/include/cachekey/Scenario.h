@@ -5,14 +5,17 @@
 // page's permalinks all use it. Reading is strict: unknown keys, wrong types
 // and bad values are Errors whose path is the JSON path of the culprit.
 //
+// Reading is two steps: `resolveBase` merges a `"base"` chain
+// (ScenarioBase.cpp), then `scenarioFromJson` walks the members
+// (ScenarioReader.cpp, with the typed reads of ScenarioSchema.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_SCENARIO_H
 #define CACHEKEY_SCENARIO_H
 
+#include "cachekey/Json.h"
 #include "cachekey/Profile.h"
 #include "cachekey/Support.h"
-
-#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <optional>
@@ -22,8 +25,6 @@
 #include <vector>
 
 namespace cachekey {
-
-using Json = nlohmann::ordered_json;
 
 /// The scenario format version this engine reads and writes.
 constexpr int kScenarioSchema = 1;
@@ -122,7 +123,7 @@ struct DeviceKinds {
 using AcceleratorSpec =
     std::variant<FingerprintSpec, CpuTopology, GpuTopology, DeviceKinds>;
 
-/// Entry 7: the name, or the runtime it is derived from.
+/// Entry 7: the name, or the runtime it is derived from (Compression.h).
 struct CompressionSpec {
   std::string name = "zstandard";
   /// Set when the scenario gave a runtime instead of a name.
@@ -152,31 +153,31 @@ struct Scenario {
 /// know is an Error with code UnknownFixture and the id as subject.
 using FixtureResolver = std::function<Expected<Json>(const std::string &id)>;
 
-/// Parses JSON text. The Error gives the line and column of a syntax error.
-Expected<Json> parseJsonText(const std::string &text,
-                             const std::string &what = "scenario");
-
 /// Resolves `"base"` chains by RFC 7386 merge patch over the fixture's
 /// scenario (at most 8 levels) and returns the merged document, without
-/// `base`. `resolver` may be empty when no base is used.
+/// `base`. Members with several forms (accelerator, compression, the
+/// module's entry1_b64 or text, its two callback spellings) are replaced,
+/// not merged; the base's annotations (id, title, provenance, expected, …)
+/// are dropped. `resolver` may be empty when no base is used.
+///
+/// Errors: path "$" (Type) when `document` is not an object; "$.schema"
+/// (Missing, Unsupported) unless the document itself says schema 1;
+/// "$.base" for a base that is not a string (Type), that `resolver` does not
+/// know (UnknownFixture, subject: the id) or that is not an object, and for
+/// a chain deeper than 8 (TooLarge).
 Expected<Json> resolveBase(const Json &document, const FixtureResolver &resolver);
 
-/// Reads a scenario document (after `resolveBase`), validating every key.
+/// Reads a scenario document (after `resolveBase`), validating every member.
+///
+/// Errors name the JSON path of the first bad member, e.g.
+/// "$.flags.argv[1]" (Type), "$.backend.platfrom" (UnknownKey),
+/// "$.module" (Missing), "$.profile" (UnknownProfile),
+/// "$.compile_options.proto_b64" (base64), "$.schema" (Missing, Unsupported).
 Expected<Scenario> scenarioFromJson(const Json &document);
 
-/// `resolveBase` then `scenarioFromJson`.
+/// `resolveBase` then `scenarioFromJson`; the Error is the first step's.
 Expected<Scenario> readScenario(const Json &document,
                                 const FixtureResolver &resolver);
-
-/// The compression name JAX passes for `spec` under `profile` (§7): the name
-/// itself, or, for a runtime, "zstandard" when the package imports and, on
-/// main, Python is older than 3.14; otherwise "zlib".
-std::string compressionName(const CompressionSpec &spec, Profile profile);
-
-/// True when, for a runtime, JAX writes the payload with the standard
-/// library's zstd while the key says "zlib" (Python 3.14 and later, from jax
-/// 0.7.1 on), whether or not the zstandard package is installed.
-bool writesStdlibZstd(const CompressionSpec &spec, Profile profile);
 
 } // namespace cachekey
 

@@ -1,177 +1,31 @@
-//===- CompileOptions.cpp - Entry 5: compile options ----------------------===//
+//===- CompileOptionsEdits.cpp - Entry 5: the edits -----------------------===//
 //
-// Mirrors `_hash_serialized_compile_options` in jax/_src/cache_key.py (see the
-// header). DebugOptions field names come from the table tools/capture
-// discovered in the real jaxlib; it is compiled in from
-// fixtures/debug_options_fields.json.
+// Two sets of edits on a serialized CompileOptionsProto, both at the wire
+// level (Wire.h) so that every field they do not touch is written back byte
+// for byte: the scenario's structured edits (what setting attributes on the
+// Python `CompileOptions` would have done) and JAX's cache-key edits
+// (`_hash_serialized_compile_options` in jax/_src/cache_key.py).
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CompileOptions.h"
 
+#include "CompileOptionsDetail.h"
 #include "cachekey/PyText.h"
 #include "xla_subset.pb.h"
 
 #include <algorithm>
 #include <climits>
-#include <cstring>
 #include <map>
-#include <set>
 #include <unordered_set>
 
 namespace cachekey {
 
-extern const char kDebugOptionsFieldsJson[]; // generated from fixtures/
+using namespace detail;
 
 namespace {
 
-struct Table {
-  std::vector<DebugOptionField> byNumber;
-  std::map<std::string, size_t> nameIndex;
-  std::map<uint32_t, size_t> numberIndex;
-};
-
-const Table &table() {
-  static const Table t = [] {
-    Table t;
-    Json j = Json::parse(kDebugOptionsFieldsJson, nullptr, false);
-    const Json *fields = nullptr;
-    if (j.is_object() && j.contains("fields"))
-      fields = &j["fields"];
-    if (fields && fields->is_object()) {
-      for (auto it = fields->begin(); it != fields->end(); ++it) {
-        const Json &v = *it;
-        if (!v.is_object() || !v.contains("number") ||
-            !v["number"].is_number_integer())
-          continue;
-        DebugOptionField f;
-        f.name = it.key();
-        f.number = v["number"].get<uint32_t>();
-        f.kind = v.contains("kind") && v["kind"].is_string()
-                     ? v["kind"].get<std::string>()
-                     : "int";
-        t.byNumber.push_back(f);
-      }
-    }
-    std::sort(t.byNumber.begin(), t.byNumber.end(),
-              [](const auto &a, const auto &b) { return a.number < b.number; });
-    for (size_t i = 0; i < t.byNumber.size(); ++i) {
-      t.nameIndex[t.byNumber[i].name] = i;
-      t.numberIndex[t.byNumber[i].number] = i;
-    }
-    return t;
-  }();
-  return t;
-}
-
-const char *compileOptionsFieldName(uint32_t n) {
-  switch (n) {
-  case 1: return "argument_layouts";
-  case 2: return "parameter_is_tupled_arguments";
-  case 3: return "executable_build_options";
-  case 4: return "compile_portable_executable";
-  case 5: return "profile_version";
-  case 6: return "serialized_multi_slice_config";
-  case 7: return "env_option_overrides";
-  case 8: return "target_config";
-  case 9: return "allow_in_place_mlir_modification";
-  case 10: return "matrix_unit_operand_precision";
-  case 11: return "compiler_variant";
-  default: return nullptr;
-  }
-}
-
-const char *buildOptionsFieldName(uint32_t n) {
-  switch (n) {
-  case 1: return "device_ordinal";
-  case 2: return "result_layout";
-  case 3: return "debug_options";
-  case 4: return "num_replicas";
-  case 5: return "num_partitions";
-  case 6: return "use_spmd_partitioning";
-  case 7: return "use_auto_spmd_partitioning";
-  case 8: return "deduplicate_hlo";
-  case 9: return "device_assignment";
-  case 10: return "alias_passthrough_params";
-  case 11: return "run_backend_only";
-  case 12: return "allow_spmd_sharding_propagation_to_output";
-  case 13: return "comp_envs";
-  case 14: return "fdo_profile";
-  case 15: return "device_memory_size";
-  case 16: return "auto_spmd_partitioning_mesh_shape";
-  case 17: return "auto_spmd_partitioning_mesh_ids";
-  case 18: return "allow_spmd_sharding_propagation_to_parameters";
-  case 19: return "use_shardy_partitioner";
-  case 22: return "process_index";
-  case 23: return "process_count";
-  case 27: return "gpu_topology";
-  default: return nullptr;
-  }
-}
-
-std::string jsonQuoted(const std::string &s) {
-  Json j = s;
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-bool printable(const Bytes &b) {
-  for (unsigned char c : b)
-    if (c < 0x20 && c != '\n' && c != '\t')
-      return false;
-  return true;
-}
-
-/// Renders one field occurrence for a human, using `kind` when known.
-std::string describeValue(const WireField *f, const std::string &kind) {
-  if (!f)
-    return "unset";
-  switch (f->type) {
-  case WireType::Varint:
-    if (kind == "bool")
-      return f->varint == 0 ? "false" : f->varint == 1 ? "true"
-                                                        : std::to_string(f->varint);
-    return std::to_string(static_cast<int64_t>(f->varint));
-  case WireType::Fixed32: {
-    float x;
-    std::memcpy(&x, f->payload.data(), 4);
-    return kind == "float" ? std::to_string(x) : "0x" + toHex(f->payload);
-  }
-  case WireType::Fixed64: {
-    double x;
-    std::memcpy(&x, f->payload.data(), 8);
-    return kind == "double" ? std::to_string(x) : "0x" + toHex(f->payload);
-  }
-  case WireType::Len:
-    if (kind == "string" || (kind.empty() && printable(f->payload) &&
-                             f->payload.size() <= 200))
-      return jsonQuoted(f->payload);
-    return std::to_string(f->payload.size()) + " bytes (" +
-           hexPreview(f->payload, 12) + ")";
-  }
-  return "?";
-}
-
-std::string debugFieldLabel(uint32_t number) {
-  const DebugOptionField *f = findDebugOption(number);
-  return "DebugOptions." + (f ? f->name : std::string("?")) + " (field " +
-         std::to_string(number) + ")";
-}
-
-/// Parses a message the edits rewrite. JAX's copy goes through protobuf, which
-/// writes fields in number order; sorting here does the same for input that
-/// was not, and changes nothing for input a serializer wrote.
-Expected<WireMessage> parseNamed(const Bytes &bytes, const std::string &what) {
-  auto m = WireMessage::parse(bytes);
-  if (!m)
-    return Error{"", what + ": " + m.error().message, m.error().code};
-  m->sortByNumber();
-  return m;
-}
-
-Bytes lastPayload(const WireMessage &m, uint32_t number) {
-  const WireField *f = m.last(number);
-  return f && f->type == WireType::Len ? f->payload : Bytes();
-}
-
+/// `v` as DebugOptions field `f` on the wire, checked against the table's
+/// kind; the Error (at `path`) names the field and the kind it needs.
 Expected<WireField> encodeDebugValue(const DebugOptionField &f, const Json &v,
                                      const std::string &path) {
   const std::string &k = f.kind;
@@ -214,6 +68,7 @@ Expected<WireField> encodeDebugValue(const DebugOptionField &f, const Json &v,
                                static_cast<uint64_t>(v.get<int64_t>()));
 }
 
+/// An OptionOverrideProto holding `value` (1 string, 2 bool, 3 int, 4 double).
 Bytes encodeOverride(const OverrideValue &value) {
   xla::OptionOverrideProto p;
   if (auto *s = std::get_if<std::string>(&value))
@@ -227,6 +82,9 @@ Bytes encodeOverride(const OverrideValue &value) {
   return p.SerializeAsString();
 }
 
+/// `rows` (R replicas × C computations of device ids) as a serialized
+/// DeviceAssignmentProto: replica_count R, computation_count C, then for
+/// each computation its R replica device ids.
 Bytes encodeDeviceAssignment(const std::vector<std::vector<int64_t>> &rows) {
   xla::DeviceAssignmentProto p;
   size_t replicas = rows.size(), computations = rows.empty() ? 0 : rows[0].size();
@@ -240,37 +98,13 @@ Bytes encodeDeviceAssignment(const std::vector<std::vector<int64_t>> &rows) {
   return p.SerializeAsString();
 }
 
-/// Decodes a DeviceAssignmentProto into R rows of C ids, for display.
-std::string describeDeviceAssignment(const WireField *f) {
-  if (!f)
-    return "unset";
-  xla::DeviceAssignmentProto p;
-  if (!p.ParseFromString(f->payload))
-    return "malformed (" + std::to_string(f->payload.size()) + " bytes)";
-  std::string out = "[";
-  for (int r = 0; r < p.replica_count(); ++r) {
-    out += r ? ", [" : "[";
-    for (int c = 0; c < p.computation_count(); ++c) {
-      if (c)
-        out += ", ";
-      const auto *dev = c < p.computation_devices_size()
-                            ? &p.computation_devices(c)
-                            : nullptr;
-      out += dev && r < dev->replica_device_ids_size()
-                 ? std::to_string(dev->replica_device_ids(r))
-                 : "?";
-    }
-    out += "]";
-  }
-  return out + "]";
-}
-
 /// A map entry of env_option_overrides: its key and its whole entry bytes.
 struct OverrideEntry {
   std::string key;
   WireField field;
 };
 
+/// The env_option_overrides entries of `co`, in wire order.
 Expected<std::vector<OverrideEntry>> readOverrides(const WireMessage &co) {
   std::vector<OverrideEntry> entries;
   for (const auto &f : co.fields) {
@@ -301,138 +135,7 @@ void writeOverrides(WireMessage &co, std::vector<OverrideEntry> entries) {
   co.fields.insert(pos, sorted.begin(), sorted.end());
 }
 
-std::string overrideValueText(const Bytes &entryBytes) {
-  auto entry = WireMessage::parse(entryBytes);
-  if (!entry)
-    return "malformed";
-  auto value = WireMessage::parse(lastPayload(*entry, 2));
-  if (!value || value->fields.empty())
-    return "unset";
-  const WireField &v = value->fields.back();
-  static const char *kinds[] = {"", "string", "bool", "int", "double"};
-  return describeValue(&v, v.number <= 4 ? kinds[v.number] : "");
-}
-
-void diffMessages(const WireMessage &a, const WireMessage &b, int level,
-                  std::vector<std::string> &out);
-
-void diffNested(const Bytes &a, const Bytes &b, int level,
-                std::vector<std::string> &out, const std::string &label) {
-  auto ma = WireMessage::parse(a), mb = WireMessage::parse(b);
-  if (!ma || !mb) {
-    out.push_back(label + " differs (" + std::to_string(a.size()) + " → " +
-                  std::to_string(b.size()) + " bytes)");
-    return;
-  }
-  diffMessages(*ma, *mb, level, out);
-}
-
-std::vector<const WireField *> occurrences(const WireMessage &m, uint32_t n) {
-  std::vector<const WireField *> v;
-  for (const auto &f : m.fields)
-    if (f.number == n)
-      v.push_back(&f);
-  return v;
-}
-
-/// level 0: CompileOptionsProto, 1: ExecutableBuildOptionsProto,
-/// 2: DebugOptions.
-void diffMessages(const WireMessage &a, const WireMessage &b, int level,
-                  std::vector<std::string> &out) {
-  std::set<uint32_t> numbers;
-  for (const auto &f : a.fields)
-    numbers.insert(f.number);
-  for (const auto &f : b.fields)
-    numbers.insert(f.number);
-  for (uint32_t n : numbers) {
-    auto va = occurrences(a, n), vb = occurrences(b, n);
-    bool same = va.size() == vb.size();
-    for (size_t i = 0; same && i < va.size(); ++i)
-      same = *va[i] == *vb[i];
-    if (same)
-      continue;
-    const WireField *la = va.empty() ? nullptr : va.back();
-    const WireField *lb = vb.empty() ? nullptr : vb.back();
-    if (level == 0 && n == field::kExecutableBuildOptions) {
-      diffNested(la ? la->payload : "", lb ? lb->payload : "", 1, out,
-                 "executable_build_options");
-      continue;
-    }
-    if (level == 1 && n == field::kDebugOptions) {
-      diffNested(la ? la->payload : "", lb ? lb->payload : "", 2, out,
-                 "debug_options");
-      continue;
-    }
-    if (level == 0 && n == field::kEnvOptionOverrides) {
-      std::map<std::string, Bytes> ma, mb;
-      for (auto *f : va)
-        if (auto e = WireMessage::parse(f->payload))
-          ma[lastPayload(*e, 1)] = f->payload;
-      for (auto *f : vb)
-        if (auto e = WireMessage::parse(f->payload))
-          mb[lastPayload(*e, 1)] = f->payload;
-      std::set<std::string> keys;
-      for (auto &kv : ma)
-        keys.insert(kv.first);
-      for (auto &kv : mb)
-        keys.insert(kv.first);
-      for (const auto &k : keys) {
-        auto ia = ma.find(k), ib = mb.find(k);
-        if (ia != ma.end() && ib != mb.end() && ia->second == ib->second)
-          continue;
-        out.push_back("env_option_overrides[" + jsonQuoted(k) + "] " +
-                      (ia == ma.end() ? "unset" : overrideValueText(ia->second)) +
-                      " → " +
-                      (ib == mb.end() ? "unset" : overrideValueText(ib->second)));
-      }
-      if (ma == mb)
-        out.push_back("env_option_overrides entry order or duplicates differ");
-      continue;
-    }
-    if (level == 1 && n == field::kDeviceAssignment) {
-      out.push_back("device assignment " + describeDeviceAssignment(la) +
-                    " → " + describeDeviceAssignment(lb));
-      continue;
-    }
-    std::string label, kind;
-    if (level == 2) {
-      label = debugFieldLabel(n);
-      if (const DebugOptionField *f = findDebugOption(n))
-        kind = f->kind;
-    } else {
-      const char *name =
-          level == 0 ? compileOptionsFieldName(n) : buildOptionsFieldName(n);
-      label = std::string(level == 0 ? "CompileOptionsProto."
-                                     : "ExecutableBuildOptionsProto.") +
-              (name ? name : "?") + " (field " + std::to_string(n) + ")";
-      if (n == field::kFdoProfile || (level == 0 && n == 6))
-        kind = "bytes";
-    }
-    std::string line = label + " " + describeValue(la, kind) + " → " +
-                       describeValue(lb, kind);
-    if (va.size() > 1 || vb.size() > 1)
-      line += " (repeated: " + std::to_string(va.size()) + " → " +
-              std::to_string(vb.size()) + " occurrences)";
-    out.push_back(line);
-  }
-}
-
 } // namespace
-
-const std::vector<DebugOptionField> &knownDebugOptions() {
-  return table().byNumber;
-}
-
-const DebugOptionField *findDebugOption(const std::string &name) {
-  auto it = table().nameIndex.find(name);
-  return it == table().nameIndex.end() ? nullptr : &table().byNumber[it->second];
-}
-
-const DebugOptionField *findDebugOption(uint32_t number) {
-  auto it = table().numberIndex.find(number);
-  return it == table().numberIndex.end() ? nullptr
-                                         : &table().byNumber[it->second];
-}
 
 Expected<Bytes> applyStructuredEdits(const Bytes &proto,
                                      const CompileOptionsEdits &edits,
@@ -553,7 +256,11 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
   }
   ebo->setMessage(field::kDebugOptions, dbg->serialize());
 
-  // 3. GPU: renumber the device assignment 0 … R·C−1.
+  // 3. GPU: renumber the device assignment 0 … R·C−1. The steps are
+  //    numbered in JAX's order (CompileOptions.h); this one runs before
+  //    step 2 here. They edit disjoint fields (ExecutableBuildOptionsProto
+  //    field 9, CompileOptionsProto field 7), so the bytes do not depend on
+  //    the order; only which of two malformed inputs is reported does.
   if (platform == "gpu") {
     if (const WireField *da = ebo->last(field::kDeviceAssignment)) {
       xla::DeviceAssignmentProto p;
@@ -612,17 +319,6 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
   }
   result.output = co->serialize();
   return result;
-}
-
-std::vector<std::string> describeCompileOptionsDiff(const Bytes &before,
-                                                    const Bytes &after) {
-  std::vector<std::string> out;
-  if (before == after)
-    return out;
-  diffNested(before, after, 0, out, "CompileOptionsProto");
-  if (out.empty())
-    out.push_back("CompileOptionsProto bytes differ");
-  return out;
 }
 
 } // namespace cachekey

@@ -1,0 +1,36 @@
+//===- Json.h - JSON documents, read without exceptions ---------*- C++ -*-===//
+//
+// Every JSON document the engine reads (scenarios, fixtures, a capture's
+// index.json, the DebugOptions table) is an nlohmann `ordered_json`, which
+// keeps members in document order. Text is parsed with exceptions off, so a
+// bad document is an Error and can never abort the wasm instance, which is
+// built without C++ exception support.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_JSON_H
+#define CACHEKEY_JSON_H
+
+#include "cachekey/Support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace cachekey {
+
+/// A JSON value whose objects keep their members in document order.
+using Json = nlohmann::ordered_json;
+
+/// Parses JSON text (RFC 8259, UTF-8). `what` names the document in
+/// messages ("scenario", "fixture add_1x1", "index.json").
+///
+/// Errors, all with path "$": code Syntax, "malformed <what> JSON: " and
+/// nlohmann's message with the line and column of the first syntax error
+/// (bytes that are not UTF-8 included); code TooLarge when arrays and
+/// objects nest deeper than 64 levels (later steps recurse per level).
+Expected<Json> parseJsonText(const std::string &text,
+                             const std::string &what = "scenario");
+
+} // namespace cachekey
+
+#endif // CACHEKEY_JSON_H

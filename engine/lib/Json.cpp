@@ -1,0 +1,57 @@
+//===- Json.cpp - JSON documents, read without exceptions -----------------===//
+#include "cachekey/Json.h"
+
+namespace cachekey {
+namespace {
+
+/// Collects the first syntax error nlohmann's SAX parser reports.
+struct ErrorSax : nlohmann::json_sax<Json> {
+  std::string message;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t &) override { return true; }
+  bool string(string_t &) override { return true; }
+  bool binary(binary_t &) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t &) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string &,
+                   const nlohmann::detail::exception &ex) override {
+    message = ex.what();
+    return false;
+  }
+};
+
+} // namespace
+
+Expected<Json> parseJsonText(const std::string &text, const std::string &what) {
+  // Later steps (copies, merge patch, dump) recurse per level; a scenario
+  // never needs more than a handful, so refuse absurd nesting up front.
+  constexpr int kMaxDepth = 64;
+  bool tooDeep = false;
+  Json::parser_callback_t limitDepth = [&](int depth, Json::parse_event_t,
+                                           Json &) {
+    if (depth > kMaxDepth)
+      tooDeep = true;
+    return !tooDeep;
+  };
+  Json j = Json::parse(text, limitDepth, /*allow_exceptions=*/false);
+  if (tooDeep)
+    return Error{"$",
+                 "malformed " + what + " JSON: nested deeper than " +
+                     std::to_string(kMaxDepth) + " levels",
+                 ErrorCode::TooLarge};
+  if (!j.is_discarded())
+    return j;
+  // The DOM parser says only that it failed; the SAX parser says where.
+  ErrorSax sax;
+  Json::sax_parse(text, &sax);
+  return Error{"$", "malformed " + what + " JSON: " + sax.message,
+               ErrorCode::Syntax};
+}
+
+} // namespace cachekey
