@@ -35,7 +35,7 @@ Expected<Bytes> base64UrlDecode(const std::string &text) {
     // Report offsets in the caller's alphabet; the text is otherwise the same.
     if (m.rfind("invalid base64", 0) == 0)
       m = "invalid base64url" + m.substr(14);
-    return Error{"", m};
+    return Error{"", m, ErrorCode::Syntax};
   }
   return bytes;
 }

@@ -130,7 +130,7 @@ std::optional<Error> readBase64(const Json &obj, const char *key,
   CACHEKEY_TRY(readString(obj, key, path, text, true));
   auto bytes = base64Decode(text);
   if (!bytes)
-    return Error{keyPath(path, key), bytes.error().message};
+    return Error{keyPath(path, key), bytes.error().message, bytes.error().code};
   out = std::move(*bytes);
   return std::nullopt;
 }

@@ -74,16 +74,19 @@ Expected<Bytes> base64Decode(const std::string &text) {
     }
     if (pad > 0)
       return Error{"", "invalid base64: data after '=' padding at offset " +
-                           std::to_string(i)};
+                           std::to_string(i),
+                   ErrorCode::Syntax};
     if (!isBase64Char(c))
       return Error{"", "invalid base64: character " +
                            (c >= 0x20 && c < 0x7f ? "'" + std::string(1, c) + "'"
                                                   : "0x" + toHex(Bytes(1, c))) +
-                           " at offset " + std::to_string(i)};
+                           " at offset " + std::to_string(i),
+                   ErrorCode::Syntax};
   }
   if (text.size() % 4 != 0 || pad > 2)
     return Error{"", "invalid base64: length " + std::to_string(text.size()) +
-                         " is not a multiple of 4 (missing or extra '=' padding)"};
+                         " is not a multiple of 4 (missing or extra '=' padding)",
+                 ErrorCode::Syntax};
   // The size is known from the validated text, so mbed TLS runs once.
   Bytes out(text.size() / 4 * 3 - pad, '\0');
   size_t written = 0;
@@ -91,7 +94,7 @@ Expected<Bytes> base64Decode(const std::string &text) {
       reinterpret_cast<unsigned char *>(out.data()), out.size(), &written,
       reinterpret_cast<const unsigned char *>(text.data()), text.size());
   if (rc != 0)
-    return Error{"", "invalid base64"};
+    return Error{"", "invalid base64", ErrorCode::Syntax};
   out.resize(written);
   return out;
 }

@@ -74,9 +74,9 @@ test('bad input returns errors and the instance keeps working', () => {
     ['{', /malformed scenario JSON/, 'syntax', '$'],
     ['[]', /expected a JSON object/, 'type', '$'],
     ['{"schema":1,"base":"add_1x1","profile":"0.9"}', /unknown profile/, 'unknown_profile', '$.profile'],
-    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"AA*A"}}', /offset 2/, null, '$.compile_options.proto_b64'],
+    ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"AA*A"}}', /offset 2/, 'syntax', '$.compile_options.proto_b64'],
     ['{"schema":1,"base":"add_1x1","compile_options":{"proto_b64":"GmQ="}}', /malformed protobuf/, 'malformed_proto', '$.compile_options.proto_b64'],
-    ['{"schema":1,"base":"add_1x1","module":{"entry1_b64":"%%%%"}}', /invalid base64/, null, '$.module.entry1_b64'],
+    ['{"schema":1,"base":"add_1x1","module":{"entry1_b64":"%%%%"}}', /invalid base64/, 'syntax', '$.module.entry1_b64'],
     ['{"schema":1,"base":"nope"}', /unknown fixture/, 'unknown_fixture', '$.base'],
     ['{"schema":1,"base":"add_1x1","jaxlib":"x"}', /unknown key/, 'unknown_key', '$.jaxlib'],
   ];

@@ -115,7 +115,8 @@ std::string hexPreview(const Bytes &bytes, size_t maxBytes = 32);
 std::string base64Encode(const Bytes &bytes);
 
 /// Strict standard base64 decode (RFC 4648 §4, padding required, no
-/// whitespace). The Error names the first offending character's offset.
+/// whitespace). The Error (code Syntax, empty path) names the first
+/// offending character's offset, or the length that is not a multiple of 4.
 Expected<Bytes> base64Decode(const std::string &text);
 
 } // namespace cachekey
