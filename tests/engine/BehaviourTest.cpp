@@ -198,16 +198,6 @@ TEST(Behaviour, FlagStepsInTheJsonCarryCollectionOrderAndLogLine) {
   }
 }
 
-TEST(Scenario, NullInAPatchDeletesThroughABaseChain) {
-  // gpu_2proc (fixtures/derived) patches add_1x1, whose compression is
-  // "zlib"; gpu_2proc itself does not set compression. Deleting it in a patch
-  // over gpu_2proc must reach add_1x1's value and fall back to the default.
-  KeyResult kept = mustCompute(patched("gpu_2proc", Json::object()));
-  KeyResult deleted = mustCompute(patched("gpu_2proc", {{"compression", nullptr}}));
-  EXPECT_EQ(kept.compression, "zlib");
-  EXPECT_EQ(deleted.compression, "zstandard");
-}
-
 TEST(Behaviour, OptionsOverCapturedBytesAreNamedWhenNothingMoves) {
   KeyResult a = mustCompute(patched("lines_a_nometa", Json::object()));
   KeyResult b = mustCompute(patched(
