@@ -20,6 +20,7 @@ const char *errorCodeName(ErrorCode code) {
   case ErrorCode::JaxRaises: return "jax_raises";
   case ErrorCode::TooLarge: return "too_large";
   case ErrorCode::Io: return "io";
+  case ErrorCode::Usage: return "usage";
   }
   return "invalid";
 }

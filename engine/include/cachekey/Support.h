@@ -39,6 +39,7 @@ enum class ErrorCode : uint8_t {
   JaxRaises,      ///< "jax_raises": real JAX raises here, so it computes no key
   TooLarge,       ///< "too_large": over a size or count limit
   Io,             ///< "io": a file could not be read
+  Usage,          ///< "usage": the CLI was called with the wrong arguments
 };
 
 /// The stable snake_case name of `code`, e.g. "unknown_fixture".

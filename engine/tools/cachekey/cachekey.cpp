@@ -3,7 +3,8 @@
 //   cachekey explain S.json [--trace | --json] [--fixtures DIR]
 //   cachekey diff A.json B.json [--json] [--fixtures DIR]
 //   cachekey diff DIR_A DIR_B [--json]     (two captures, docs/capture.md)
-//   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out)
+//   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out:
+//                                           one result per input line)
 //   cachekey compare-logs A.log B.log [--json]   (exit 1: some key differs)
 //   cachekey canonicalize FILE [--profile RELEASE] [--include-metadata]
 //                              [--ignore-custom-partitioning]
@@ -11,8 +12,10 @@
 //
 // Exit status: 0 success, 1 a difference was found (diff and compare-logs)
 // or explain found that the engine's key is not the key a captured file
-// says real JAX computed,
-// 2 bad input or usage. Errors are printed as "cachekey: <path>: <message>".
+// says real JAX computed, 2 bad input or usage. Errors are printed as
+// "cachekey: <path>: <message>"; with --json they are also written to
+// stdout as {"error": {"code", "path", "message", …}}, bad usage with code
+// "usage".
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Capture.h"
@@ -50,7 +53,8 @@ int usage() {
          "  cachekey explain S.json [--trace | --json] [--fixtures DIR]\n"
          "  cachekey diff A.json B.json [--json] [--fixtures DIR]\n"
          "  cachekey diff DIR_A DIR_B [--json]   (two captured runs)\n"
-         "  cachekey batch [--fixtures DIR]   (one scenario per stdin line)\n"
+         "  cachekey batch [--fixtures DIR]   (one scenario per stdin line; one "
+         "JSON result per line)\n"
          "  cachekey compare-logs A.log B.log [--json]\n"
          "  cachekey canonicalize FILE [--profile RELEASE] "
          "[--include-metadata] [--ignore-custom-partitioning]\n"
@@ -67,6 +71,13 @@ int fail(const Error &e) {
     std::cout << errorToJson(e).dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
   std::cerr << "cachekey: " << e.str() << "\n";
   return 2;
+}
+
+/// Bad usage: the message (also as JSON with code "usage" under --json),
+/// then the usage text; exit status 2.
+int usageError(const std::string &message) {
+  fail(Error{"", message, ErrorCode::Usage});
+  return usage();
 }
 
 /// Largest input file the CLI reads (a 200 MB module as base64 JSON fits).
@@ -268,6 +279,10 @@ int run(int argc, char **argv) {
     usage();
     return 0;
   }
+  // --json anywhere asks for JSON errors, also for the usage errors found
+  // while the options are read.
+  for (int i = 2; i < argc; ++i)
+    gJsonErrors = gJsonErrors || std::string(argv[i]) == "--json";
   std::vector<std::string> files;
   bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
   bool usedFixtures = false, usedProfile = false;
@@ -286,38 +301,46 @@ int run(int argc, char **argv) {
       ignoreCp = true;
     else if (a == "--fixtures" || a == "--profile") {
       if (i + 1 >= argc)
-        return std::cerr << "cachekey: " << a << " needs a value\n", usage();
-      (a == "--fixtures" ? fixtures : profile) = argv[++i];
-      (a == "--fixtures" ? usedFixtures : usedProfile) = true;
+        return usageError(a + " needs a value");
+      if (a == "--fixtures") {
+        fixtures = argv[++i];
+        usedFixtures = true;
+      } else {
+        profile = argv[++i];
+        usedProfile = true;
+      }
     }
     else if (a.size() > 1 && a[0] == '-' && a != "-")
-      return std::cerr << "cachekey: unknown option " << a << "\n", usage();
+      return usageError("unknown option " + a);
     else
       files.push_back(a);
   }
+  const bool known = cmd == "explain" || cmd == "diff" || cmd == "batch" ||
+                     cmd == "compare-logs" || cmd == "canonicalize" ||
+                     cmd == "profiles";
+  if (!known)
+    return usageError("unknown command \"" + cmd + "\"");
   // Refuse options the command does not use, rather than ignore them.
-  auto refuse = [&](bool used, const char *option) {
-    if (used)
-      std::cerr << "cachekey: " << option << " does not apply to " << cmd << "\n";
-    return used;
+  const bool scenarios = cmd == "explain" || cmd == "diff" || cmd == "batch";
+  const std::pair<bool, const char *> refused[] = {
+      {trace && cmd != "explain", "--trace"},
+      {json && cmd != "explain" && cmd != "diff" && cmd != "compare-logs" &&
+           cmd != "profiles",
+       "--json"},
+      {usedFixtures && !scenarios, "--fixtures"},
+      {usedProfile && cmd != "canonicalize",
+       "--profile (a scenario names its own profile)"},
+      {(includeMetadata || ignoreCp) && cmd != "canonicalize",
+       "--include-metadata / --ignore-custom-partitioning"},
   };
-  bool scenarios = cmd == "explain" || cmd == "diff" || cmd == "batch";
-  if (refuse(trace && cmd != "explain", "--trace") ||
-      refuse(json && cmd != "explain" && cmd != "diff" &&
-                 cmd != "compare-logs" && cmd != "profiles",
-             "--json") ||
-      refuse(usedFixtures && !scenarios, "--fixtures") ||
-      refuse(usedProfile && cmd != "canonicalize",
-             "--profile (a scenario names its own profile)") ||
-      refuse((includeMetadata || ignoreCp) && cmd != "canonicalize",
-             "--include-metadata / --ignore-custom-partitioning"))
-    return usage();
-  gJsonErrors = json;
+  for (const auto &[used, option] : refused)
+    if (used)
+      return usageError(std::string(option) + " does not apply to " + cmd);
   FixtureResolver resolver = resolverFor(fixtures);
 
   if (cmd == "profiles") {
     if (!files.empty())
-      return usage();
+      return usageError("profiles takes no file");
     if (json) {
       std::cout << dumpJson(profilesToJson()) << "\n";
       return 0;
@@ -333,8 +356,11 @@ int run(int argc, char **argv) {
     return 0;
   }
   if (cmd == "explain") {
-    if (files.size() != 1 || (trace && json))
-      return usage();
+    if (trace && json)
+      return usageError("--trace and --json do not go together");
+    if (files.size() != 1)
+      return usageError("explain takes one scenario file ('-' for standard "
+                        "input)");
     auto r = computeFromFile(files[0], resolver);
     if (!r)
       return fail(r.error());
@@ -359,15 +385,13 @@ int run(int argc, char **argv) {
     return check && !check->matches ? 1 : 0;
   }
   if (cmd == "diff") {
-    if (files.size() != 2)
-      return usage();
-    if (isDirectory(files[0]) || isDirectory(files[1])) {
-      if (!isDirectory(files[0]) || !isDirectory(files[1]))
-        return std::cerr << "cachekey: diff takes two scenario files or two "
-                            "capture directories\n",
-               2;
-      if (refuse(usedFixtures, "--fixtures (captures have no base)"))
-        return usage();
+    if (files.size() != 2 || isDirectory(files[0]) != isDirectory(files[1]))
+      return usageError("diff takes two scenario files or two capture "
+                        "directories");
+    if (isDirectory(files[0])) {
+      if (usedFixtures)
+        return usageError("--fixtures does not apply to two capture "
+                          "directories (captures have no base)");
       auto c = compareCaptures(captureReader(files[0]), captureReader(files[1]),
                                files[0], files[1]);
       if (!c)
@@ -401,20 +425,35 @@ int run(int argc, char **argv) {
     return c.cause == 0 ? 0 : 1;
   }
   if (cmd == "batch") {
+    // One output line per input line, in order, so that results pair with
+    // scenarios by position: a blank line is an error line too. An error's
+    // source is "line N" (1-based).
     std::string line;
-    while (std::getline(std::cin, line)) {
-      if (line.empty())
-        continue;
-      auto r = computeFromText(line, resolver);
-      std::cout << dumpJson(r ? resultToJson(*r, 16) : errorToJson(r.error()),
-                            -1)
-                << "\n";
+    for (size_t n = 1; std::getline(std::cin, line); ++n) {
+      const std::string where = "line " + std::to_string(n);
+      Json out;
+      if (line.find_first_not_of(" \t\r") == std::string::npos) {
+        out = errorToJson(Error{"$",
+                                "empty line (batch reads one scenario, a "
+                                "JSON object, per line)",
+                                ErrorCode::Syntax, where});
+      } else if (auto r = computeFromText(line, resolver)) {
+        out = resultToJson(*r, 16);
+      } else {
+        Error e = r.takeError();
+        if (e.source.empty())
+          e.source = where;
+        out = errorToJson(e);
+      }
+      std::cout << dumpJson(out, -1) << "\n";
     }
     return 0;
   }
   if (cmd == "compare-logs") {
-    if (files.size() != 2 || (files[0] == "-" && files[1] == "-"))
-      return usage();
+    if (files.size() != 2)
+      return usageError("compare-logs takes two log files");
+    if (files[0] == "-" && files[1] == "-")
+      return usageError("only one of the two logs can be standard input");
     // Streamed: a log of any size is read in chunks, keeping only
     // per-program summaries.
     LogSummary logs[2];
@@ -437,7 +476,8 @@ int run(int argc, char **argv) {
   }
   if (cmd == "canonicalize") {
     if (files.size() != 1)
-      return usage();
+      return usageError("canonicalize takes one MLIR file (text or "
+                        "bytecode; '-' for standard input)");
     auto p = parseProfile(profile);
     if (!p)
       return fail(p.takeError("--profile"));
