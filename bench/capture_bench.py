@@ -4,7 +4,8 @@
     .venv/bin/python bench/capture_bench.py [--runs N] [--programs N] [--json]
 
 1. Capture overhead: the compile time of large_mlp (the fixture program of
-   tools/capture.py: 190 unrolled MLP+attention layers, >1 MB of MLIR),
+   tools/fixture_capture/programs.py: 190 unrolled MLP+attention layers,
+   >1 MB of MLIR),
    lowered and compiled with the persistent cache on (a fresh directory each
    time, so every run is a miss that is written), without and with a
    capture running.  Each run is its own process; plain and captured runs
@@ -40,10 +41,10 @@ def worker_large_mlp(mode: str, tmp: str) -> None:
     sys.path.insert(0, os.path.join(REPO, "python"))
     import jax
     import jax.numpy as jnp
-    import capture as fixture_tool  # tools/capture.py: the large_mlp program
+    from fixture_capture.programs import make_program  # the large_mlp fixture program
     jax.config.update("jax_compilation_cache_dir", os.path.join(tmp, "cache"))
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
-    run = fixture_tool.make_program("large_mlp", jax, jnp)
+    run = make_program("large_mlp", jax, jnp)
     cap = None
     in_get = [0.0]
     if mode == "capture":

@@ -4,6 +4,8 @@
   what the program's own handlers see unchanged;
 * each message format it matches is in the installed jax's source (jax
   0.10.2 in the project's .venv), read as text, not imported;
+* the fixtures' capture package (tools/fixture_capture) knows every
+  program the committed fixtures were captured from, and its wrappers run;
 * tools/ckref.py is the package's module, not a copy;
 * the package installs with pip (setuptools only, no network).
 
@@ -13,8 +15,10 @@ Exits 77 (CTest: skipped) when the interpreter has no jax installed.
 from __future__ import annotations
 
 import ast
+import glob
 import importlib.util
 import io
+import json
 import logging
 import os
 import subprocess
@@ -110,6 +114,49 @@ class FormatsInJaxSourceTest(unittest.TestCase):
             if "host callbacks" in fmt and version >= (0, 11, 0):
                 continue  # gone from 0.11.0
             self.assertIn(fmt, constants, f"{outcome}: not a format of jax {version}")
+
+
+class FixtureCaptureTest(unittest.TestCase):
+    """tools/fixture_capture against the fixtures it wrote (no compilation)."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(REPO, "tools"))
+
+    @classmethod
+    def tearDownClass(cls):
+        sys.path.remove(os.path.join(REPO, "tools"))
+
+    def test_cpu_programs_are_the_captured_fixtures(self):
+        from fixture_capture.programs import PROGRAM_FIXTURES
+        captured = {}
+        for path in glob.glob(os.path.join(REPO, "fixtures", "*.json")):
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            if "capture" in doc:
+                captured[doc["id"]] = doc["title"]
+        self.assertEqual(set(PROGRAM_FIXTURES), set(captured))
+        for fixture_id, title in captured.items():
+            self.assertEqual(PROGRAM_FIXTURES[fixture_id]["title"], title)
+
+    def test_tpu_programs_cover_the_tpu_fixtures(self):
+        from fixture_capture.tpu.programs import PROGRAMS
+        paths = glob.glob(os.path.join(REPO, "fixtures", "tpu", "*.json"))
+        self.assertTrue(paths)
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            program = doc["provenance"]["capture_file"].split("__")[0]
+            self.assertIn(program, PROGRAMS, path)
+            self.assertTrue(doc["title"].startswith(PROGRAMS[program]["title"] + " (jax "), path)
+
+    def test_the_wrappers_run_the_package(self):
+        for wrapper, says in (("capture", "fixture ids to capture"),
+                              ("capture-tpu", "Usage: tools/capture-tpu")):
+            r = subprocess.run([os.path.join(REPO, "tools", wrapper), "--help"],
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(says, r.stdout)
 
 
 class PackagingTest(unittest.TestCase):

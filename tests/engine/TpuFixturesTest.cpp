@@ -1,5 +1,5 @@
-// Every TPU fixture (fixtures/tpu/, written by tools/tpu_fixtures.py from
-// tools/capture_tpu.py captures: real jax + jaxlib + libtpu, deviceless
+// Every TPU fixture (fixtures/tpu/, written by tools/capture-tpu from
+// captures of real jax + jaxlib + libtpu, deviceless
 // compilation on a CPU machine) must reproduce what real JAX logged: the key,
 // all eight per-entry digests, the running digests and the trace, and the
 // engine must feed the bytes JAX fed. The pairwise tests check, on the

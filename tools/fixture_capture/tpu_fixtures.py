@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
-"""Turns TPU captures (tools/capture_tpu.py output) into the repository's fixtures.
+"""Turns TPU captures (``fixture_capture.tpu`` output) into the repository's fixtures.
 
-Usage:
-  tools/tpu_fixtures.py --captures DIR [--captures DIR ...]
+Usage (tools/capture-tpu runs it after the captures; tools/ on PYTHONPATH):
+  python -m fixture_capture.tpu_fixtures --captures DIR [--captures DIR ...]
                         --topologies FILE [--topologies FILE ...]
                         [--fixtures fixtures]
 
@@ -25,16 +24,17 @@ should be one value (a fingerprint, a device count, a platform_version).
 The captures are not needed by the tests; the fixtures are committed.
 """
 import argparse
-import base64
-import hashlib
 import json
 import sys
 from pathlib import Path
 
+from fixture_capture.provenance import code_sha256
+
 ENTRY_NAMES = ["computation", "jax_lib version", "backend version", "XLA flags",
                "compile_options", "accelerator_config", "compression", "custom_hook"]
-HERE = Path(__file__).resolve().parent
-SCRIPT = HERE / "capture_tpu.py"
+# The capture code whose digest a capture records (code_sha256).
+CAPTURE_CODE = Path(__file__).resolve().parent / "tpu"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def fail(msg: str) -> None:
@@ -50,11 +50,25 @@ def write(path: Path, obj) -> None:
     path.write_text(json.dumps(obj, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def script_note(sha: str) -> str:
-    here = hashlib.sha256(SCRIPT.read_bytes()).hexdigest() if SCRIPT.exists() else None
-    if here == sha:
-        return "byte-identical to tools/capture_tpu.py in this repository"
-    return "differs from tools/capture_tpu.py in this repository (sha256 %s)" % here
+def code_fields(prov: dict) -> dict:
+    """Which code made a capture, and whether it is this checkout's.
+
+    Captures made by ``fixture_capture.tpu`` record ``code``/``code_sha256``
+    (the package directory and ``provenance.code_sha256`` of it); captures
+    made by the earlier single file record ``script``/``script_sha256`` (that
+    file's SHA-256; the file was tools/capture_tpu.py)."""
+    here = code_sha256(str(CAPTURE_CODE))
+    if "code_sha256" in prov:
+        same = prov["code_sha256"] == here
+        where = {"code": prov["code"]} if "code" in prov else {}
+        return {**where, "code_sha256": prov["code_sha256"],
+                "code_note": ("the same as tools/fixture_capture/tpu in this repository" if same else
+                              "differs from tools/fixture_capture/tpu in this repository "
+                              f"(code_sha256 {here})")}
+    old = {"script": prov["script"]} if "script" in prov else {}
+    return {**old, "script_sha256": prov["script_sha256"],
+            "script_note": "the single-file capture script tools/capture_tpu.py, since replaced by "
+                           "tools/fixture_capture/tpu"}
 
 
 def libtpu_tag(versions: dict) -> str:
@@ -112,8 +126,8 @@ def fixture_from_capture(cap: dict, fixture_id: str, source: Path) -> dict:
         notes.append("Synthetic trigger: libtpu always describes the topology, so JAX never takes the "
                      "device_kind fallback for TPU devices by itself. " + cap["synthetic_trigger"] + ".")
     if include_metadata or (ver["jax"] == "0.10.2" and call["sym_name"] == "jit_pallas_add_one"):
-        notes.append("This key depends on the capture script's path and line numbers "
-                     f"({prov['script']}): they are in the hashed module.")
+        notes.append("This key depends on the capture code's path and line numbers "
+                     f"({prov.get('code') or prov['script']}): they are in the hashed module.")
     if ver["jax"] == "0.10.2":
         notes.append("jax 0.10.2 leaves debug_options.xla_gpu_per_fusion_autotune_cache_dir "
                      f"({prov['config']['jax_compilation_cache_dir']}/xla_gpu_per_fusion_autotune_cache_dir) "
@@ -145,9 +159,7 @@ def fixture_from_capture(cap: dict, fixture_id: str, source: Path) -> dict:
             "platform": ver["platform"],
             "date": prov["date"],
             "command": prov["command"],
-            "script": prov["script"],
-            "script_sha256": prov["script_sha256"],
-            "script_note": script_note(prov["script_sha256"]),
+            **code_fields(prov),
             "environment": prov["environment"],
             "config": prov["config"],
             "config_overrides": prov["config_overrides"],
@@ -247,7 +259,7 @@ def convert_topologies(paths: list[Path], fixtures: dict[str, str]) -> dict:
         v = r["versions"]
         builds.append({"libtpu": v["libtpu"], "jax": v["jax"], "jaxlib": v["jaxlib"],
                        "python": v["python"], "date": r["date"], "command": r["command"],
-                       "script_sha256": r["script_sha256"], "script_note": script_note(r["script_sha256"]),
+                       **code_fields(r),
                        "environment": r["environment"], "api": r["api"], "entry6_how": r["entry6_how"]})
     # Group every accepted probe by its fingerprint: one group is one
     # topology as entry 6 sees it; the other spellings are aliases.
@@ -362,7 +374,7 @@ def convert_topologies(paths: list[Path], fixtures: dict[str, str]) -> dict:
                  "(accelerator_config) hashes as 8 big-endian bytes, and the platform_version that entry 3 "
                  "hashes, per libtpu build. Real values, measured; nothing here is a stand-in. "
                  "See fixtures/tpu_topologies.md."),
-        "written_by": "tools/tpu_fixtures.py from tools/capture_tpu.py output",
+        "written_by": "tools/fixture_capture/tpu_fixtures.py from fixture_capture.tpu output",
         "libtpu_builds": builds,
         "how_to_get_yours": ("python -c \"import jax; from jax._src.lib import xla_client as xc; "
                              "print(format(xc.get_topology_for_devices(jax.devices()).fingerprint(), '016x')); "
@@ -381,7 +393,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--captures", action="append", type=Path, required=True)
     ap.add_argument("--topologies", action="append", type=Path, required=True)
-    ap.add_argument("--fixtures", type=Path, default=HERE.parent / "fixtures")
+    ap.add_argument("--fixtures", type=Path, default=REPO / "fixtures")
     ns = ap.parse_args()
     ids = convert_captures(ns.captures, ns.fixtures / "tpu")
     all_ids = fixture_fingerprints(ns.fixtures / "tpu")
