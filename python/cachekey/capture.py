@@ -3,7 +3,7 @@
 Command line::
 
     python -m cachekey.capture --out DIR [--no-module-text] [--no-entry1-bytes]
-                               [--cache-dir CACHE] -- SCRIPT [ARGS...]
+                               [--cache-dir CACHE] [--force] -- SCRIPT [ARGS...]
 
 From code::
 
@@ -34,6 +34,11 @@ larger than ``INLINE_ENTRY1_BYTES`` and ``NNNN-<sym_name>.mlir`` for the
 module text without locations; and ``index.json`` listing every program,
 its key and outcome.  The real key is under ``"expected"``, what only the
 capture knows under ``"capture"`` (annotation keys the engine ignores).
+``DIR`` must be new or empty: a directory that already holds files is refused,
+since an earlier run's programs left next to this run's would be read as
+this run's.  ``--force`` (``force=True``) removes an earlier capture's own
+files (``index.json`` and ``NNNN-*.json``/``.entry1``/``.entry1.zst``/``.mlir``)
+first and leaves any other file alone.
 
 Privacy: a capture contains the program (its MLIR bytecode and text).
 ``--no-entry1-bytes`` and ``--no-module-text`` keep only their digests.
@@ -73,6 +78,9 @@ PRIVACY_NOTE = ("a capture contains your program: its MLIR module as bytecode "
 
 _active = None  # the running Capture, if any
 
+# The files a capture writes into its directory (and their temporary names).
+_OWN_FILE = re.compile(r"(index\.json|\d{4,}-[A-Za-z0-9_.-]+\.(json|entry1|entry1\.zst|mlir))(\.tmp)?")
+
 
 def _zstd_compress():
     """A zstd ``compress(bytes) -> bytes`` function and its name, or (None, why).
@@ -93,6 +101,34 @@ def _zstd_compress():
 
 def _utc_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def prepare_out_dir(out_dir: str, force: bool = False) -> list[str]:
+    """Makes ``out_dir`` ready for a capture and returns the files removed.
+
+    A missing directory is created; an empty one is used as it is.  One that
+    holds files raises ``FileExistsError`` naming the directory and a few of
+    its files, unless ``force``: then the files an earlier capture wrote
+    (``index.json``, ``NNNN-<name>.json``, ``.entry1``, ``.entry1.zst``,
+    ``.mlir`` and their ``.tmp`` forms) are removed, and other files are
+    kept (``cachekey diff`` reads only what ``index.json`` lists).
+    """
+    if not os.path.isdir(out_dir):
+        os.makedirs(out_dir)
+        return []
+    names = sorted(os.listdir(out_dir))
+    if not names:
+        return []
+    if not force:
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        raise FileExistsError(
+            f"{out_dir} is not empty ({shown}); capture into a new or empty directory, "
+            "or give --force (force=True) to replace the capture files in it")
+    removed = [n for n in names if _OWN_FILE.fullmatch(n)
+               and os.path.isfile(os.path.join(out_dir, n))]
+    for n in removed:
+        os.remove(os.path.join(out_dir, n))
+    return removed
 
 
 def _safe_name(name: str) -> str:
@@ -127,17 +163,22 @@ class Capture:
     ``.mlir``); otherwise only its SHA-256.  ``entry1_bytes``: keep the exact
     entry-1 bytes (inline base64 up to ``INLINE_ENTRY1_BYTES``, else a
     sidecar, zstd-compressed when a zstd module imports); otherwise only
-    their SHA-256 and length.  ``cache_dir``: set ``jax_compilation_cache_dir``
+    their SHA-256 and length.  ``force``: capture into a directory that
+    holds files, replacing an earlier capture's (``prepare_out_dir``).
+    ``cache_dir``: set ``jax_compilation_cache_dir``
     when starting (JAX computes no key without a persistent cache).
     ``quiet``: no messages on stderr.
 
     Raises ``RuntimeError`` from ``start`` when another capture is running or
-    when the installed jax has no ``jax._src.cache_key.get``.
+    when the installed jax has no ``jax._src.cache_key.get``, and
+    ``FileExistsError`` when ``out_dir`` holds files and ``force`` is off.
     """
 
     def __init__(self, out_dir: str, *, module_text: bool = True, entry1_bytes: bool = True,
-                 cache_dir: str | None = None, quiet: bool = False, command: list[str] | None = None):
+                 cache_dir: str | None = None, quiet: bool = False, command: list[str] | None = None,
+                 force: bool = False):
         self.out_dir = os.path.abspath(out_dir)
+        self.force = force
         self.module_text = module_text
         self.entry1_bytes = entry1_bytes
         self.cache_dir = cache_dir
@@ -172,7 +213,10 @@ class Capture:
         from jax._src import cache_key
         if not callable(getattr(cache_key, "get", None)):
             raise RuntimeError(f"jax {jax.__version__}: jax._src.cache_key.get not found")
-        os.makedirs(self.out_dir, exist_ok=True)
+        removed = prepare_out_dir(self.out_dir, self.force)
+        if removed:
+            self.notes.append(f"--force: removed {len(removed)} files of an earlier capture "
+                              "from this directory")
         self._jax = jax
         self._cache_key = cache_key
         self._real_get = cache_key.get
@@ -651,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
         description="Run a JAX program and write every compilation's cache-key scenario. "
                     + PRIVACY_NOTE[0].upper() + PRIVACY_NOTE[1:] + ".",
         usage="%(prog)s --out DIR [--no-module-text] [--no-entry1-bytes] "
-              "[--cache-dir CACHE] -- SCRIPT [ARGS...]")
+              "[--cache-dir CACHE] [--force] -- SCRIPT [ARGS...]")
     parser.add_argument("--out", required=True, help="directory for the scenarios and index.json")
     parser.add_argument("--no-module-text", action="store_true",
                         help="keep only the SHA-256 of the module text")
@@ -660,15 +704,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", help="set jax_compilation_cache_dir (JAX computes no "
                                             "key without a persistent cache)")
     parser.add_argument("--quiet", action="store_true", help="no messages on stderr")
+    parser.add_argument("--force", action="store_true",
+                        help="capture into a directory that holds files, removing an earlier "
+                             "capture's files from it (others are kept)")
     args = parser.parse_args(own)
     if not script:
         parser.error("give the program after --: -- SCRIPT [ARGS...]")
     path = script[0]
     if not os.path.isfile(path):
         parser.error(f"SCRIPT {path!r}: no such file")
-    cap = start(args.out, module_text=not args.no_module_text,
-                entry1_bytes=not args.no_entry1_bytes, cache_dir=args.cache_dir,
-                quiet=args.quiet, command=["python", "-m", "cachekey.capture"] + argv)
+    try:
+        cap = start(args.out, module_text=not args.no_module_text,
+                    entry1_bytes=not args.no_entry1_bytes, cache_dir=args.cache_dir,
+                    quiet=args.quiet, force=args.force,
+                    command=["python", "-m", "cachekey.capture"] + argv)
+    except FileExistsError as exc:
+        parser.error(str(exc))
     sys.argv = list(script)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     status = 0

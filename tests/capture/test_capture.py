@@ -24,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,19 +48,25 @@ def read_json(path: str):
         return json.load(f)
 
 
-def capture(name: str, *, python: str = VENV_PY, env: dict | None = None,
-            cache: str = "cache", extra: list[str] | None = None) -> str:
-    """Captures program.py into TMP/name (once per name) and returns that directory."""
-    out = os.path.join(TMP, name)
-    if name in _captured:
-        return out
+def run_capture(out: str, *, python: str = VENV_PY, env: dict | None = None,
+                cache: str = "cache", extra: list[str] | None = None) -> subprocess.CompletedProcess:
+    """Runs ``python -m cachekey.capture`` on program.py into ``out``."""
     full_env = {k: v for k, v in os.environ.items()
                 if k not in ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "CK_VARIANT")}
     full_env.update(JAX_PLATFORMS="cpu", PYTHONPATH=os.path.join(REPO, "python"))
     full_env.update(env or {})
     cmd = [python, "-m", "cachekey.capture", "--out", out,
            "--cache-dir", os.path.join(TMP, cache)] + (extra or []) + ["--", PROGRAM]
-    proc = subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=300)
+
+
+def capture(name: str, *, python: str = VENV_PY, env: dict | None = None,
+            cache: str = "cache", extra: list[str] | None = None) -> str:
+    """Captures program.py into TMP/name (once per name) and returns that directory."""
+    out = os.path.join(TMP, name)
+    if name in _captured:
+        return out
+    proc = run_capture(out, python=python, env=env, cache=cache, extra=extra)
     if proc.returncode != 0:
         raise AssertionError(f"capture {name} failed:\n{proc.stderr}")
     if "a capture contains your program" not in proc.stderr:
@@ -115,6 +122,30 @@ class CaptureTest(unittest.TestCase):
         status, out, report = diff(self.base, self.base)
         self.assertEqual(status, 0, out)
         self.assertEqual(report["differing"], [])
+
+    def test_a_used_directory_is_refused_unless_forced(self):
+        # Files of an earlier run left next to this run's would be read as
+        # this run's programs.
+        out = os.path.join(TMP, "used")
+        shutil.copytree(self.base, out)
+        stale = os.path.join(out, "0099-jit_stale.json")
+        mine = os.path.join(out, "notes.txt")
+        for path in (stale, mine):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("{}")
+        refused = run_capture(out)
+        self.assertEqual(refused.returncode, 2, refused.stderr)
+        self.assertIn(f"{out} is not empty", refused.stderr)
+        self.assertTrue(os.path.exists(stale))
+        forced = run_capture(out, extra=["--force"])
+        self.assertEqual(forced.returncode, 0, forced.stderr)
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.exists(mine))  # not a capture's file: kept
+        index = read_json(os.path.join(out, "index.json"))
+        listed = sorted(p["file"] for p in index["programs"])
+        on_disk = sorted(os.path.basename(f) for f in glob.glob(os.path.join(out, "0*.json")))
+        self.assertEqual(listed, on_disk)
+        self.assert_explained(out)
 
     def test_second_run_hits(self):
         again = capture("again")  # same cache directory as base

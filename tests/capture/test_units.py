@@ -4,6 +4,8 @@
   what the program's own handlers see unchanged;
 * each message format it matches is in the installed jax's source (jax
   0.10.2 in the project's .venv), read as text, not imported;
+* a capture refuses a directory holding files unless forced, and then
+  removes only an earlier capture's own files;
 * the fixtures' capture package (tools/fixture_capture) knows every
   program the committed fixtures were captured from, and its wrappers run;
 * tools/ckref.py is the package's module, not a copy;
@@ -114,6 +116,36 @@ class FormatsInJaxSourceTest(unittest.TestCase):
             if "host callbacks" in fmt and version >= (0, 11, 0):
                 continue  # gone from 0.11.0
             self.assertIn(fmt, constants, f"{outcome}: not a format of jax {version}")
+
+
+class OutDirTest(unittest.TestCase):
+    def test_new_or_empty_directories_are_used(self):
+        from cachekey.capture import prepare_out_dir
+        with tempfile.TemporaryDirectory() as tmp:
+            new = os.path.join(tmp, "a", "b")
+            self.assertEqual(prepare_out_dir(new), [])
+            self.assertTrue(os.path.isdir(new))
+            self.assertEqual(prepare_out_dir(new), [])  # empty: fine again
+
+    def test_files_are_refused_unless_forced(self):
+        from cachekey.capture import prepare_out_dir
+        with tempfile.TemporaryDirectory() as tmp:
+            own = ["index.json", "0001-jit_f.json", "0001-jit_f.entry1.zst",
+                   "0002-jit_g.entry1", "0002-jit_g.mlir", "0003-jit_h.json.tmp",
+                   "12345-jit_many.json"]
+            other = ["notes.txt", "12-jit_short.json", "0004-jit_i.json.bak"]
+            for name in own + other:
+                with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                    f.write("x")
+            os.mkdir(os.path.join(tmp, "0005-jit_dir.json"))  # a directory: never removed
+            with self.assertRaises(FileExistsError) as ctx:
+                prepare_out_dir(tmp)
+            self.assertIn(tmp, str(ctx.exception))
+            self.assertIn("0001-jit_f.entry1.zst", str(ctx.exception))
+            self.assertEqual(len(os.listdir(tmp)), len(own) + len(other) + 1)
+            removed = prepare_out_dir(tmp, force=True)
+            self.assertEqual(sorted(removed), sorted(own))
+            self.assertEqual(sorted(os.listdir(tmp)), sorted(other + ["0005-jit_dir.json"]))
 
 
 class FixtureCaptureTest(unittest.TestCase):
