@@ -172,7 +172,9 @@ Expected<Json> resolveBase(const Json &document, const FixtureResolver &resolver
 /// Errors name the JSON path of the first bad member, e.g.
 /// "$.flags.argv[1]" (Type), "$.backend.platfrom" (UnknownKey),
 /// "$.module" (Missing), "$.profile" (UnknownProfile),
-/// "$.compile_options.proto_b64" (base64), "$.schema" (Missing, Unsupported).
+/// "$.compile_options.proto_b64" (Syntax: bad base64), "$.schema" (Missing,
+/// Unsupported). A wrong value has code Invalid (an integer out of range, an
+/// unknown enum name, two forms where one is allowed).
 Expected<Scenario> scenarioFromJson(const Json &document);
 
 /// `resolveBase` then `scenarioFromJson`; the Error is the first step's.
