@@ -52,6 +52,13 @@ std::string upperFirst(std::string s) {
   return s;
 }
 
+/// `text` with its first letter upper-cased, to start a sentence.
+std::string sentenceStart(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
+    text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  return text;
+}
+
 std::string ordinalWord(int n) {
   std::string suffix = (n % 100 >= 11 && n % 100 <= 13) ? "th"
                        : n % 10 == 1                     ? "st"
@@ -352,7 +359,15 @@ Comparison explainPair(const LogSummary &la, const LogSummary &lb,
   }
   Comparison cmp;
   classifyEntries(cmp, own, running, c.evidence);
-  if (cmp.cause != 0) {
+  if (cmp.cause == 0 && pa.finalDigest() != pb.finalDigest()) {
+    // Every own digest equal, yet the keys differ: the running digests do
+    // not follow from the own digests, so one log was edited or mixes
+    // lines of different runs.
+    if (brief)
+      *brief = "every entry's own digest is the same in both logs, yet the "
+               "keys differ: the logs are not consistent (edited, or lines of "
+               "different runs mixed)";
+  } else if (cmp.cause != 0) {
     auto [b, d] = explainEntry(c, cmp.cause);
     cmp.details = d;
     if (brief)
@@ -772,7 +787,11 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       else if (static_cast<int>(i) == firstInBoth)
         firstInBothComparison = std::move(c);
     } else if (p.keys == ProgramPair::Keys::Differ) {
-      briefs[i] = "the keys differ (the trace of one run was not logged)";
+      briefs[i] = std::string("the keys differ (") +
+                  (!pa.complete() && !pb.complete()
+                       ? "neither run logged the trace"
+                       : "the trace of one run was not logged") +
+                  ")";
     }
   }
   for (size_t i = 0; i < r.pairs.size(); ++i)
@@ -807,7 +826,8 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
     if (x.comparison)
       r.comparison = *x.comparison;
     s += upperFirst(x.label) + " is the first pair whose keys differ. ";
-    s += r.comparison.cause ? r.comparison.sentence : briefs[r.explained] + ".";
+    s += r.comparison.cause ? r.comparison.sentence
+                            : sentenceStart(briefs[r.explained]) + ".";
     // The other differing pairs: the same cause, or which other.
     std::vector<std::string> same;
     std::map<std::string, std::vector<std::string>> other;

@@ -371,3 +371,36 @@ TEST(LogReader, ThousandsOfCompilesOfOneProgramAreEachLookedUp) {
   for (const auto &p : s.programs)
     EXPECT_EQ(p.lookup, Lookup::Miss);
 }
+
+TEST(LogCompare, KeysThatDifferWithoutATraceOrWithEqualEntriesAreSaidSo) {
+  // The real logs of a jax upgrade without their get_cache_key lines: the
+  // keys differ and neither run logged the trace.
+  auto strip = [](const std::string &text) {
+    std::istringstream in(text);
+    std::string out, line;
+    while (std::getline(in, line))
+      if (line.find("get_cache_key") == std::string::npos)
+        out += line + "\n";
+    return out;
+  };
+  std::string before = readText(sourcePath("tests/cases/09-jax-upgrade/before_upgrade.log"));
+  std::string after = readText(sourcePath("tests/cases/09-jax-upgrade/after_upgrade.log"));
+  auto c = compareLogs(strip(before), strip(after), "A", "B");
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_NE(c->sentence.find(". The keys differ (neither run logged the trace)."),
+            std::string::npos) << c->sentence;
+
+  // One run's log with its final running digest (and the key it names)
+  // replaced: every own digest is equal, yet the keys differ.
+  auto first = readLog(before, "A");
+  ASSERT_FALSE(first.programs.empty());
+  std::string old = toHex(*first.programs[0].running[kNumEntries - 1]);
+  std::string edited = before;
+  std::string fake(64, 'f');
+  for (size_t at = edited.find(old); at != std::string::npos; at = edited.find(old, at))
+    edited.replace(at, old.size(), fake);
+  auto d = compareLogs(before, edited, "A", "B");
+  ASSERT_TRUE(d) << d.error().str();
+  EXPECT_NE(d->sentence.find("Every entry's own digest is the same in both logs, yet the keys differ"),
+            std::string::npos) << d->sentence;
+}

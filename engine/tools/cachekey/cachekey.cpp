@@ -272,25 +272,37 @@ int main(int argc, char **argv) {
 }
 
 int run(int argc, char **argv) {
-  if (argc < 2)
-    return usage();
-  std::string cmd = argv[1];
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    usage();
-    return 0;
+  // The command is the first argument that is not an option, so options may
+  // also come before it (`cachekey --json compare-logs A B`).
+  std::vector<std::string> args(argv + 1, argv + argc);
+  size_t at = 0;
+  while (at < args.size() && args[at].size() > 1 && args[at][0] == '-') {
+    if (args[at] == "--help" || args[at] == "-h") {
+      usage();
+      return 0;
+    }
+    at += (args[at] == "--fixtures" || args[at] == "--profile") ? 2 : 1;
   }
   // --json anywhere asks for JSON errors, also for the usage errors found
   // while the options are read.
-  for (int i = 2; i < argc; ++i)
-    gJsonErrors = gJsonErrors || std::string(argv[i]) == "--json";
+  for (const auto &a : args)
+    gJsonErrors = gJsonErrors || a == "--json";
+  if (at >= args.size())
+    return args.empty() ? usage() : usageError("no command");
+  std::string cmd = args[at];
+  if (cmd == "help") {
+    usage();
+    return 0;
+  }
+  args.erase(args.begin() + static_cast<std::ptrdiff_t>(at));
   std::vector<std::string> files;
   bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
   bool usedFixtures = false, usedProfile = false;
   std::string fixtures = CACHEKEY_DEFAULT_FIXTURES, profile = "main";
   if (const char *env = std::getenv("CACHEKEY_FIXTURES"))
     fixtures = env;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
     if (a == "--trace")
       trace = true;
     else if (a == "--json")
@@ -300,13 +312,13 @@ int run(int argc, char **argv) {
     else if (a == "--ignore-custom-partitioning")
       ignoreCp = true;
     else if (a == "--fixtures" || a == "--profile") {
-      if (i + 1 >= argc)
+      if (i + 1 >= args.size())
         return usageError(a + " needs a value");
       if (a == "--fixtures") {
-        fixtures = argv[++i];
+        fixtures = args[++i];
         usedFixtures = true;
       } else {
-        profile = argv[++i];
+        profile = args[++i];
         usedProfile = true;
       }
     }
