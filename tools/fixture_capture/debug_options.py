@@ -9,13 +9,12 @@ kind and default, found by two methods that are cross-checked (see
 from __future__ import annotations
 
 import json
-import platform
 import re
 import struct
 
 from cachekey import ref as ckref
 
-from fixture_capture.provenance import utc_now, write_json
+from fixture_capture.provenance import run_provenance, write_json
 
 
 def _text_fields(debug_options) -> list[tuple[str, str]]:
@@ -258,15 +257,9 @@ def run_debug_options_worker(out_path: str, command: str) -> None:
     doc = {
         "description": ("DebugOptions (xla/xla.proto) fields as jaxlib writes them. Nested in "
                         "CompileOptionsProto field 3 (ExecutableBuildOptionsProto), field 3."),
-        "provenance": {
-            "command": command,
-            "date": utc_now(),
-            "python": platform.python_version(),
-            "jax": jax.__version__,
-            "jaxlib": jaxlib_version,
-            "platform": " ".join(platform.uname()),
-            "method": run_debug_options_worker.__doc__.strip(),
-        },
+        "provenance": run_provenance(
+            command, jax.__version__, jaxlib_version,
+            method=run_debug_options_worker.__doc__.strip()),
         "default_compile_options_b64": ckref.b64(base_bytes),
         "not_discovered_default_fields": undiscovered,
         "fields": fields,

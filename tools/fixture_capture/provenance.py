@@ -20,6 +20,14 @@ def utc_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
+def run_provenance(command: str, jax_version: str, jaxlib_version: str, **extra) -> dict:
+    """The provenance every captured file starts with: the command, the time,
+    Python, jax and jaxlib versions and the machine, then ``extra`` in order."""
+    return {"command": command, "date": utc_now(), "python": platform.python_version(),
+            "jax": jax_version, "jaxlib": jaxlib_version, "platform": " ".join(platform.uname()),
+            **extra}
+
+
 def host_cpu_note() -> str:
     """Model name from /proc/cpuinfo (the LLVM CPU name is in the topology)."""
     try:

@@ -22,14 +22,13 @@ from __future__ import annotations
 import inspect
 import logging
 import os
-import platform
 import shutil
 import sys
 
 from cachekey import ref as ckref
 
 from fixture_capture.programs import PROGRAM_FIXTURES, make_program
-from fixture_capture.provenance import host_cpu_note, utc_now, write_json
+from fixture_capture.provenance import host_cpu_note, run_provenance, write_json
 
 # The release the fixtures in fixtures/ were captured with; its scenarios
 # keep their original form (no backend.runtime_type).
@@ -203,13 +202,7 @@ def capture_program(fixture_id: str, out_path: str, command: str) -> None:
         "accelerator": {"cpu_topology": cpu_topology},
         "compression": call["compression"],
         "custom_hook": call["custom_hook"],
-        "provenance": {
-            "command": command,
-            "date": utc_now(),
-            "python": platform.python_version(),
-            "jax": jax.__version__,
-            "jaxlib": jaxlib_version,
-            "platform": " ".join(platform.uname()),
+        "provenance": run_provenance(command, jax.__version__, jaxlib_version, **{
             "host_cpu": f"{host_cpu_note()} (LLVM cpu {target_machine['cpu']})",
             "environment": spec.get("env", {}),
             "config": spec.get("config", {}),
@@ -224,7 +217,7 @@ def capture_program(fixture_id: str, out_path: str, command: str) -> None:
                 "DeviceTopology.serialize()), accepted because its FarmHash Fingerprint64 equals "
                 "jaxlib's fingerprint().",
             ],
-        },
+        }),
         "capture": {
             "module_pretty": call["pretty"],
             "module_generic": call["generic"],

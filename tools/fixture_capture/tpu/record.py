@@ -142,7 +142,7 @@ def run_capture_worker(program_id: str, out_path: str, command: str) -> None:
             "custom_hook": cache_key.custom_hook(),
             "jaxlib_version_str": cache_key.jaxlib_version_str,
         }
-        hashers: list[RecordingSha256] = []
+        hashers: list = []
 
         def make():
             hashers.append(RecordingSha256())

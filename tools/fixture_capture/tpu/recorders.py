@@ -7,28 +7,18 @@ import base64
 import hashlib
 import logging
 
+from cachekey import ref as ckref
+
 
 def b64(data: bytes) -> str:
     """Standard base64 of ``data``, as ASCII text."""
     return base64.b64encode(data).decode("ascii")
 
 
-class RecordingSha256:
-    """A hashlib.sha256 stand-in that keeps every byte string it is fed."""
-
-    def __init__(self):
-        self._h = hashlib.sha256()
-        self.fed: list[bytes] = []
-
-    def update(self, data):
-        self.fed.append(bytes(data))
-        self._h.update(data)
-
-    def digest(self):
-        return self._h.digest()
-
-    def hexdigest(self):
-        return self._h.hexdigest()
+def RecordingSha256():
+    """A hashlib.sha256 stand-in that keeps every byte string it is fed
+    (cachekey.ref.RecordingSha256 over this process's hashlib)."""
+    return ckref.RecordingSha256(hashlib)
 
 
 class Sink:
