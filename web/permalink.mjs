@@ -42,7 +42,8 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   const linkExtra = () => [...linkState].map(([k, v]) => [k, v.get()]).filter(([, v]) => v !== null && v !== undefined)
     .map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('');
   // An address the page did not write (an in-page anchor, a link that failed
-  // to open) stays in the address bar until the scenario changes (F16).
+  // to open, with or without exhibits' parts) stays in the address bar until
+  // the scenario changes or the reader changes an exhibit's state (F16).
   let keptHash = '';
 
   async function write(broken) {
@@ -85,7 +86,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     }
     const extra = linkExtra();
     const hash = isDefault ? (extra ? '#' + extra.slice(1) : '') : '#' + enc.fragment + extra;
-    if (!isDefault || extra) keptHash = '';
+    if (!isDefault) keptHash = '';
     if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
     E.permalink.value = new URL('#' + enc.fragment + extra, location.href).href;
     setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
@@ -106,15 +107,22 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     }, 120);
   }
   store.subscribe((state, change) => {
-    if (change.type === 'open') hideLinkError();
+    // The page shows something else than the default it fell back to.
+    if (change.type === 'open' || change.type === 'edit') hideLinkError();
     if (state.error && !state.error.refused) {
       clearTimeout(timer);
       root.removeAttribute('data-link-pending');
       write(true);
     } else if (change.computed) schedule();
   });
-  /** Rewrites the link after an exhibit's own state (a LinkPart) changed. */
-  function relink() {
+  /**
+   * Rewrites the link after an exhibit's own state (a LinkPart) changed.
+   * fromLink: the change applies an opened link's part (not the reader's
+   * choice), so a link kept in the address bar (F16) stays.
+   * @param {{fromLink?: boolean}} [opts]
+   */
+  function relink(opts = {}) {
+    if (!opts.fromLink) keptHash = '';
     const state = store.state;
     if (!(state.error && !state.error.refused)) schedule();
   }
@@ -169,6 +177,10 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
 
   /** Opens the scenario in location.hash, if there is one; false when there is none. */
   async function applyHash() {
+    // A new address: the banner about the last one goes, and what the page
+    // kept of it is no longer there.
+    hideLinkError();
+    keptHash = '';
     // "&name=value" parts after the scenario are exhibits' state; a link to
     // the default scenario starts with one ("#entry=5").
     const [head, ...extras] = location.hash.split('&');

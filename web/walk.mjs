@@ -35,7 +35,7 @@ function roleOf(cmp, n) {
  * Returns {ensure, player} (ensure(): load and show the file now).
  * @param {import('./store.mjs').Store} store
  * @param {import('./catalog.mjs').Catalog} catalog
- * @param {{linkState: Map<string, import('./permalink.mjs').LinkPart>, relink: () => void}} share mountShare's
+ * @param {{linkState: Map<string, import('./permalink.mjs').LinkPart>, relink: (opts?: {fromLink?: boolean}) => void}} share mountShare's
  * @param {Element} root
  */
 export function mountWalk(store, catalog, share, root) {
@@ -50,11 +50,21 @@ export function mountWalk(store, catalog, share, root) {
     cmp: null,
     entry: null, // selected entry
     anchor: -1, // selected anchor (index into doc.anchors)
+    line: 0, // selected line (1-based; 0 = none)
     cursor: 0, // keyboard cursor line (1-based; 0 = none)
     lines: [], // line elements, [i] for line i + 1
     pending: null, // link state to apply once a file is shown
+    note: null, // draws the note (see setNote)
     stepped: false, // the step control was used: steps select their entry
+    syncing: false, // an entry chosen by the reader is moving the step to it
+    applying: false, // an opened link's state is being applied
   };
+  // The selection keeps one shape, so that the link (step, entry, line)
+  // restores exactly what it names: below step 8 the selected entry is the
+  // step's (choosing an entry or a line moves the step to it; step 0 selects
+  // none); a selected line feeds the selected entry (choosing an entry clears
+  // it); the note describes the line when one is selected, else the entry.
+  const relink = () => share.relink({ fromLink: W.applying });
 
   // ---------------------------------------------------------------- DOM
   const status = el('p', { class: 'hint walk-status', 'data-testid': 'walk-status', role: 'status' }, 'The source loads when you reach this section.');
@@ -119,7 +129,9 @@ export function mountWalk(store, catalog, share, root) {
       setText(play, playing ? 'Pause' : 'Play');
       setAttr(play, 'aria-pressed', String(playing));
       host.toggleAttribute('data-playing', playing);
-      if (!playing) share.relink();
+      // the note follows the steps; read out only when they stop
+      setAttr(note, 'aria-live', playing ? 'off' : 'polite');
+      if (!playing) relink();
     },
   });
   const used = () => { W.stepped = true; ensure(); };
@@ -170,8 +182,10 @@ export function mountWalk(store, catalog, share, root) {
       // (only when the step moves: a redraw after a change of scenario keeps
       // the reader's own selection)
       const moved = k !== lastStep || (playing && phase === 'feed');
-      if (W.doc && W.stepped && moved) selectEntry(k, { scroll: true, fromStep: true });
+      if (W.doc && W.stepped && moved && !W.syncing) selectEntry(k, { scroll: true, fromStep: true });
     }
+    // Step 0 has fed no entry: none is selected.
+    if (k === 0 && W.stepped && k !== lastStep) restoreSelection(null);
   }
 
   // ---------------------------------------------------------------- data
@@ -221,6 +235,11 @@ export function mountWalk(store, catalog, share, root) {
       return;
     }
     if (currentRelease() !== rel) return; // the picker moved on meanwhile
+    if (W.doc && W.doc.id === fid) { // an earlier call showed it meanwhile
+      if (W.release !== rel) { W.release = rel; describe(); }
+      applyPending();
+      return;
+    }
     W.doc = doc;
     W.release = rel;
     buildSource();
@@ -270,7 +289,10 @@ export function mountWalk(store, catalog, share, root) {
     source.replaceChildren(frag);
     W.cursor = 0;
     W.anchor = -1;
+    W.line = 0;
     if (W.entry) selectEntry(W.entry, { scroll: false, quiet: true });
+    // another file: a note on a line of the last one does not hold
+    if (W.note) setNote(W.entry ? () => entryNote(W.entry) : null);
   }
 
   // ---------------------------------------------------------------- selection
@@ -284,8 +306,20 @@ export function mountWalk(store, catalog, share, root) {
     return out;
   }
 
-  function selectEntry(n, { scroll = false, quiet = false, fromStep = false } = {}) {
+  /**
+   * Selects entry n. fromStep: the step control moved to it; fromLine: a
+   * selected line feeds it (the line stays selected; any other choice clears
+   * it); quiet: redraws the selection without a note or a new link.
+   */
+  function selectEntry(n, { scroll = false, quiet = false, fromStep = false, fromLine = false } = {}) {
     W.entry = n;
+    if (!fromLine) clearLine();
+    // Below step 8 (or while playing) the step goes to the chosen entry.
+    if (!fromStep && !quiet && (player.playing || player.step < 8) && player.step !== n) {
+      W.stepped = true;
+      W.syncing = true;
+      try { player.set(n); } finally { W.syncing = false; }
+    }
     rows.forEach((r, i) => {
       setAttr(r.btn, 'aria-pressed', String(i + 1 === n));
       r.li.toggleAttribute('data-selected', i + 1 === n);
@@ -298,18 +332,44 @@ export function mountWalk(store, catalog, share, root) {
     });
     const first = Math.min(...lit);
     if (scroll && Number.isFinite(first)) scrollToLine(first);
-    if (!quiet && !fromStep) {
-      const entryAnchor = W.doc.anchors.find((a) => a.id === `entry-${n}`);
-      const gone = W.doc.absent.find((a) => a.id === `entry-${n}`);
-      const name = W.cmp ? W.cmp.b.entries[n - 1].name : `entry ${n}`;
-      if (gone) showNote(`Entry ${n} in jax ${W.release}`, gone.why, null);
-      else showNote(`Entry ${n} (${name}): ${lit.size} lines`, entryAnchor ? entryAnchor.note : '', null);
-      share.relink();
+    if (!quiet && !fromLine) {
+      setNote(() => entryNote(n));
+      if (!fromStep) relink(); // a step rewrites the link when it stops
     }
   }
 
+  /** The note on entry n. */
+  function entryNote(n) {
+    const entryAnchor = W.doc.anchors.find((a) => a.id === `entry-${n}`);
+    const gone = W.doc.absent.find((a) => a.id === `entry-${n}`);
+    const name = W.cmp ? W.cmp.b.entries[n - 1].name : `entry ${n}`;
+    if (gone) showNote(`Entry ${n} in jax ${W.release}`, gone.why, null);
+    else showNote(`Entry ${n} (${name}): ${linesOf(n).size} lines`, entryAnchor ? entryAnchor.note : '', null);
+  }
+
+  /**
+   * Draws the note with `draw` (null: no note), and again when the names of
+   * the entries it gives change (a link opened before the comparison
+   * arrived).
+   */
+  function setNote(draw) {
+    W.note = draw;
+    if (draw) draw();
+    else put(note);
+  }
+
+  /** Clears the line selection (the cursor stays). */
+  function clearLine() {
+    W.line = 0;
+    W.anchor = -1;
+    for (const l of W.lines) if (l.hasAttribute('data-selected')) l.removeAttribute('data-selected');
+  }
+
+  /** Selects entry n (null: none) as the step control does, with its note. */
   function restoreSelection(n) {
-    if (n) { selectEntry(n, { quiet: true }); return; }
+    if (n) { selectEntry(n, { fromStep: true }); return; }
+    clearLine();
+    setNote(null);
     W.entry = null;
     rows.forEach((r) => { setAttr(r.btn, 'aria-pressed', 'false'); r.li.removeAttribute('data-selected'); });
     for (const l of W.lines) if (l.hasAttribute('data-active')) l.removeAttribute('data-active');
@@ -336,24 +396,27 @@ export function mountWalk(store, catalog, share, root) {
     if (!W.doc || n < 1 || n > W.lines.length) return;
     moveCursor(n, false);
     const ai = W.doc.line_anchor[n - 1];
-    for (const l of W.lines) if (l.hasAttribute('data-selected')) { l.removeAttribute('data-selected'); }
+    const a = ai >= 0 ? W.doc.anchors[ai] : null;
+    // A line goes to the entry it feeds (the selected one, if it feeds
+    // several including it; else the first).
+    if (a && a.entries.length) {
+      const to = a.entries.includes(W.entry) ? W.entry : a.entries[0];
+      selectEntry(to, { fromLine: true });
+      rows[to - 1].li.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+    }
+    clearLine();
+    W.line = n;
     W.anchor = ai;
-    if (ai < 0) {
+    if (!a) {
       W.lines[n - 1].setAttribute('data-selected', 'true');
-      showNote('Not annotated', 'Imports, the licence header and helpers the key does not use.', [], n);
-      share.relink();
+      setNote(() => showNote('Not annotated', 'Imports, the licence header and helpers the key does not use.', [], n));
+      relink();
       return;
     }
-    const a = W.doc.anchors[ai];
     for (let l = a.start; l <= a.end; l++) W.lines[l - 1].setAttribute('data-selected', 'true');
-    // A line goes to the (first) entry it feeds.
-    if (a.entries.length) {
-      selectEntry(a.entries[0], { quiet: true });
-      rows[a.entries[0] - 1].li.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
-    }
-    showNote(a.title, a.note, a.entries, n);
+    setNote(() => showNote(a.title, a.note, a.entries, n));
     if (!fromKeyboard) source.focus({ preventScroll: true });
-    share.relink();
+    relink();
   }
 
   function moveCursor(n, scroll = true) {
@@ -429,25 +492,35 @@ export function mountWalk(store, catalog, share, root) {
   // ---------------------------------------------------------------- links
   // The walk's state rides in the link after the scenario: step (when not
   // 8), the selected entry, the selected line.
+  // Until an opened link's state is applied (its file loading), the link
+  // carries that state.
+  const pending = (k) => (W.pending && W.pending[k] !== undefined ? W.pending[k] : undefined);
   share.linkState.set('step', {
-    get: () => (player.step < 8 ? String(player.step) : null),
+    get: () => { const k = pending('step') ?? player.step; return k < 8 ? String(k) : null; },
     set: (v) => { const k = Number(v); if (Number.isInteger(k) && k >= 0 && k <= 8) { W.pending = { ...W.pending, step: k }; ensure(); } },
   });
   share.linkState.set('entry', {
-    get: () => (W.entry ? String(W.entry) : null),
+    get: () => { const n = pending('entry') ?? W.entry; return n ? String(n) : null; },
     set: (v) => { const n = Number(v); if (Number.isInteger(n) && n >= 1 && n <= 8) { W.pending = { ...W.pending, entry: n }; ensure(); } },
   });
   share.linkState.set('line', {
-    get: () => (W.doc && W.anchor >= 0 && W.cursor ? String(W.cursor) : null),
+    get: () => { const n = pending('line') ?? (W.doc && W.line); return n ? String(n) : null; },
     set: (v) => { const n = Number(v); if (Number.isInteger(n) && n >= 1) { W.pending = { ...W.pending, line: n }; ensure(); } },
   });
   function applyPending() {
     const p = W.pending;
     if (!p || !W.doc) return;
     W.pending = null;
-    if (p.entry) selectEntry(p.entry, { scroll: true });
-    if (p.line) selectLine(p.line, { fromKeyboard: true });
-    if (p.step !== undefined) { W.stepped = true; player.set(p.step); }
+    // The step, then the entry, then the line: each later part wins where a
+    // link (written by hand) names an inconsistent selection.
+    W.applying = true;
+    try {
+      if (p.step !== undefined) { W.stepped = true; player.set(p.step); }
+      if (p.entry) selectEntry(p.entry, { scroll: true });
+      if (p.line) selectLine(p.line, { fromKeyboard: true });
+    } finally {
+      W.applying = false;
+    }
   }
 
   // Loads when the exhibit comes within a screen or so of the viewport.
@@ -462,9 +535,13 @@ export function mountWalk(store, catalog, share, root) {
 
   store.subscribe((state) => {
     if (!state.cmp || state.cmp === W.cmp) return;
+    const names = (c) => (c ? c.b.entries.map((e) => e.name).join('\n') : '');
+    const renamed = names(W.cmp) !== names(state.cmp);
     W.cmp = state.cmp;
     renderRows(state.cmp);
     player.redraw();
+    // the note names entries (redrawn only when a name changed: it is read out)
+    if (W.note && W.doc && renamed) W.note();
     if (W.index && currentRelease() !== W.release) showRelease();
   });
   return { ensure, player };

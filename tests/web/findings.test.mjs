@@ -3,7 +3,7 @@
 // check that the page shows it, waiting for the debounced update.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { useOpenPage, newPage, open, waitForText, fixture } from './helpers.mjs';
+import { useOpenPage, newPage, open, waitForText, fixture, linkSettled } from './helpers.mjs';
 
 const env = useOpenPage({ before, after, beforeEach }, { reset: true });
 let page;
@@ -95,5 +95,39 @@ test('F16: an in-page anchor and a link that failed stay in the address bar', as
   // a change of scenario writes the new link
   await p.fill('[data-testid="custom-hook"]', 'x');
   await p.waitForFunction(() => location.hash.startsWith('#s1=') && location.hash !== '#s1=garbage');
+  await p.close();
+});
+
+// Review of 2026-12-01: F16 holds for a link with walk parts and after a
+// hashchange; the link-error banner goes once the page shows something else.
+test('F16: a failed link with walk parts, or opened by a hashchange, stays; the banner goes with the next change', async () => {
+  const p = await newPage(env.browser);
+  const bad = '#s1=KLUv_garbage&step=2&entry=4';
+  await open(p, env.server.url + bad);
+  await p.waitForSelector('[data-testid="link-error"]:not([hidden])');
+  assert.match(await p.textContent('[data-testid="link-error"]'), /could not be opened/);
+  // the walk applies its parts of the link (loading its file), then the link settles
+  await p.waitForSelector('#exhibit-walk[data-walk="ready"] [data-testid="entry-4-code"][aria-pressed="true"]', { timeout: 15000 });
+  await linkSettled(p);
+  assert.equal(new URL(p.url()).hash, bad);
+  // a perturbation: the banner goes, the new link is written
+  await p.fill('[data-testid="custom-hook"]', 'x');
+  await p.waitForSelector('[data-testid="link-error"]', { state: 'hidden' });
+  await p.waitForFunction((b) => location.hash.startsWith('#s1=') && location.hash !== b, bad);
+  // a bad link opened by a hashchange (the walk has state of its own) stays too
+  await p.evaluate(() => { location.hash = '#s1=KLUv_other'; });
+  await p.waitForSelector('[data-testid="link-error"]:not([hidden])');
+  await p.waitForFunction(() => document.querySelector('[data-testid="custom-hook"]').value === '');
+  await linkSettled(p);
+  assert.equal(new URL(p.url()).hash, '#s1=KLUv_other');
+  // a release switch: the banner goes
+  await p.selectOption('[data-testid="profile"]', '0.10.2');
+  await p.waitForSelector('[data-testid="link-error"]', { state: 'hidden' });
+  // a new address: the banner goes
+  await p.evaluate(() => { location.hash = '#s1=KLUv_other2'; });
+  await p.waitForSelector('[data-testid="link-error"]:not([hidden])');
+  await p.evaluate(() => { location.hash = '#questions'; });
+  await p.waitForSelector('[data-testid="link-error"]', { state: 'hidden' });
+  assert.deepEqual(p.errors, []);
   await p.close();
 });

@@ -239,6 +239,67 @@ test('the current step is in the link, and the link restores it', async () => {
   await page.fill('[data-testid="step"]', '8');
 });
 
+// Review of 2026-12-01: the link carries the step, the entry and the line the
+// page shows, and opening it shows the same (the note and the highlight
+// agree); below step 8 the selected entry is the step's.
+test('the walk\u2019s link round-trips the step, the entry and the line; an entry or a line moves the step to it', async () => {
+  await reset();
+  await page.selectOption('[data-testid="profile"]', '0.10.2');
+  await walkReady(page, '0.10.2');
+  for (let i = 0; i < 3; i++) await page.click('[data-testid="walk-prev"]');
+  await page.waitForSelector('#exhibit-walk[data-step="5"] [data-testid="entry-5-code"][aria-pressed="true"]');
+  // choosing entry 2 at step 5 moves the step to it: the step text and the lit entry agree
+  await page.click('[data-testid="entry-2-code"]');
+  await page.waitForSelector('#exhibit-walk[data-step="2"] [data-testid="entry-2-code"][aria-pressed="true"]');
+  assert.match(await waitForText(page, '[data-testid="walk-step-text"]', /^Step 2 of 8: entry 2 /), /^Step 2 of 8: entry 2 /);
+  assert.match(await page.textContent('[data-testid="walk-note"]'), /^Entry 2 /);
+  // a line that feeds entry 4 (found in the real file) selects entry 4 and step 4
+  const real = realSource('0.10.2');
+  const split = linesWith(real, 'if flag.split("=")[0] in xla_flags_to_exclude_from_cache_key:')[0];
+  await page.click(`[data-testid="source-line"][data-line="${split}"]`);
+  await page.waitForSelector('#exhibit-walk[data-step="4"] [data-testid="entry-4-code"][aria-pressed="true"]');
+  await waitForText(page, '[data-testid="walk-note"]', new RegExp(`^line ${split}: `));
+  await linkSettled(page);
+  const link = await page.inputValue('[data-testid="permalink"]');
+  const hash = new URL(page.url()).hash;
+  assert.match(hash, new RegExp(`[#&]step=4&entry=4&line=${split}$`));
+  assert.match(link, new RegExp(`&step=4&entry=4&line=${split}$`));
+  const note = await page.textContent('[data-testid="walk-note"]');
+
+  const other = await newPage(env.browser);
+  await open(other, link);
+  await other.waitForSelector(`#exhibit-walk[data-step="4"] [data-testid="source-line"][data-line="${split}"][data-selected="true"]`, { timeout: 15000 });
+  assert.deepEqual(await other.$$eval('.wentry-btn[aria-pressed="true"]', (bs) => bs.map((b) => b.getAttribute('data-testid'))), ['entry-4-code']);
+  assert.equal(await waitForText(other, '[data-testid="walk-note"]', new RegExp(`^line ${split}: `)), note);
+  assert.match(await other.textContent('[data-testid="walk-step-text"]'), /^Step 4 of 8: entry 4 /);
+  await linkSettled(other);
+  assert.equal(new URL(other.url()).hash, hash, 'the page writes back the link it opened');
+  assert.deepEqual(other.errors, []);
+  await other.close();
+
+  // at step 1, choosing entry 5 moves the step to 5
+  await page.fill('[data-testid="step"]', '1');
+  await page.waitForSelector('#exhibit-walk[data-step="1"] [data-testid="entry-1-code"][aria-pressed="true"]');
+  await page.click('[data-testid="entry-5-code"]');
+  await page.waitForSelector('#exhibit-walk[data-step="5"] [data-testid="entry-5-code"][aria-pressed="true"]');
+  assert.match(await waitForText(page, '[data-testid="walk-step-text"]', /^Step 5 of 8: entry 5 /), /^Step 5 of 8: entry 5 /);
+  await page.fill('[data-testid="step"]', '8');
+  await page.waitForSelector('#exhibit-walk[data-step="8"]');
+});
+
+test('a hand-written walk link naming a step and another entry shows the entry, at its step', async () => {
+  const other = await newPage(env.browser);
+  await open(other, env.server.url + '#step=3&entry=5');
+  await other.waitForSelector('#exhibit-walk[data-step="5"] [data-testid="entry-5-code"][aria-pressed="true"]', { timeout: 15000 });
+  assert.match(await waitForText(other, '[data-testid="walk-note"]', /^Entry 5 /), /^Entry 5 /);
+  assert.match(await other.textContent('[data-testid="walk-step-text"]'), /^Step 5 of 8: entry 5 /);
+  assert.deepEqual(await other.$$eval('.wentry-btn[aria-pressed="true"]', (bs) => bs.map((b) => b.getAttribute('data-testid'))), ['entry-5-code']);
+  await linkSettled(other);
+  assert.equal(new URL(other.url()).hash, '#step=5&entry=5');
+  assert.deepEqual(other.errors, []);
+  await other.close();
+});
+
 test('reduced motion: the same steps, nothing moves', async () => {
   const still = await newPage(env.browser, { reducedMotion: 'reduce' });
   await open(still, env.server.url);
