@@ -46,10 +46,18 @@ const Expected<Canonicalizer> &loadedPlugin() {
     };
     if (path.empty())
       return fail("the executable's directory is unknown");
+    // A path with no '/' would go through the library search path; this
+    // names a file, relative to the working directory if need be.
+    if (path.find('/') == std::string::npos)
+      path = "./" + path;
     void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-      const char *why = dlerror();
-      return fail(why ? why : "dlopen failed");
+      // dlerror() starts with the path, which the message names already.
+      const char *e = dlerror();
+      std::string why = e ? e : "dlopen failed";
+      if (why.rfind(path + ": ", 0) == 0)
+        why.erase(0, path.size() + 2);
+      return fail(why);
     }
     auto entry = reinterpret_cast<PluginEntry>(
         dlsym(handle, "cachekey_mlir_plugin_v1"));

@@ -10,7 +10,8 @@ namespace cachekey {
 /// (compare-logs, diff of captures, explain of captured bytes) therefore
 /// never map MLIR or LLVM.
 ///
-/// The plugin is looked up at $CACHEKEY_MLIR_PLUGIN when set, else at
+/// The plugin is looked up at $CACHEKEY_MLIR_PLUGIN when set (a file path;
+/// one without '/' is taken relative to the working directory), else at
 /// `<directory of the executable>/../lib/libcachekey-mlir.so` (the build
 /// tree's layout). When it cannot be loaded, the call returns an Error with
 /// code `no_mlir` naming the path and dlerror()'s reason; later calls return
