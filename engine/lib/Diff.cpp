@@ -35,11 +35,6 @@ std::string rangeText(const std::vector<int> &xs) {
 
 std::string quotedPy(const std::string &s) { return pyRepr(s); }
 
-std::string capitalised(std::string s) {
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z')
-    s[0] = static_cast<char>(s[0] - 'a' + 'A');
-  return s;
-}
 } // namespace
 
 const char *Comparison::role(int index) const {

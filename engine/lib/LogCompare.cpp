@@ -47,16 +47,7 @@ std::string nameList(const std::vector<std::string> &names, size_t max = 5) {
 
 /// "key 4 …" at the start of a sentence: "Key 4 …".
 std::string upperFirst(std::string s) {
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z' && s.rfind("key ", 0) == 0)
-    s[0] = static_cast<char>(s[0] - 'a' + 'A');
-  return s;
-}
-
-/// `text` with its first letter upper-cased, to start a sentence.
-std::string sentenceStart(std::string text) {
-  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
-    text[0] = static_cast<char>(text[0] - 'a' + 'A');
-  return text;
+  return s.rfind("key ", 0) == 0 ? capitalised(std::move(s)) : s;
 }
 
 std::string ordinalWord(int n) {
@@ -827,7 +818,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       r.comparison = *x.comparison;
     s += upperFirst(x.label) + " is the first pair whose keys differ. ";
     s += r.comparison.cause ? r.comparison.sentence
-                            : sentenceStart(briefs[r.explained]) + ".";
+                            : capitalised(briefs[r.explained]) + ".";
     // The other differing pairs: the same cause, or which other.
     std::vector<std::string> same;
     std::map<std::string, std::vector<std::string>> other;

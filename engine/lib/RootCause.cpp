@@ -5,7 +5,6 @@
 #include "cachekey/PyText.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace cachekey {
 
@@ -140,7 +139,7 @@ std::vector<CauseGroup> groupMovedEntries(const std::array<bool, kNumEntries> &o
       seen.insert(seen.end(), g.linked.begin(), g.linked.end());
       for (size_t i = 0; i < why.size(); ++i)
         g.reason += (i ? "; " : "") + why[i];
-      g.reason[0] = static_cast<char>(std::toupper(g.reason[0]));
+      g.reason = capitalised(std::move(g.reason));
       g.reason += ": one change, seen in " + entryList(seen) + ".";
     }
     groups.push_back(g);

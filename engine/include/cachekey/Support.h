@@ -120,6 +120,10 @@ std::string base64Encode(const Bytes &bytes);
 /// offending character's offset, or the length that is not a multiple of 4.
 Expected<Bytes> base64Decode(const std::string &text);
 
+/// `text` with its first character upper-cased when it is an ASCII letter
+/// a–z, to start a sentence with a phrase written to follow other words.
+std::string capitalised(std::string text);
+
 } // namespace cachekey
 
 #endif // CACHEKEY_SUPPORT_H
