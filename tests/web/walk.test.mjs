@@ -141,11 +141,11 @@ test('a line goes to the entry it feeds, and says what it does', async () => {
   const split = linesWith(real, 'if flag.split("=")[0] in xla_flags_to_exclude_from_cache_key:')[0];
   await page.click(`[data-testid="source-line"][data-line="${split}"]`);
   await page.waitForSelector('[data-testid="entry-4-code"][aria-pressed="true"]');
-  assert.match(await page.textContent('[data-testid="walk-note"]'), /Feeds 4 \(XLA flags\)/);
+  await waitForText(page, '[data-testid="walk-note"]', /Feeds 4 \(XLA flags\)/);
   const copy = linesWith(real, 'copy.deepcopy(compile_options_obj)')[0];
   await page.click(`[data-testid="source-line"][data-line="${copy}"]`);
   await page.waitForSelector('[data-testid="entry-5-code"][aria-pressed="true"]');
-  assert.match(await page.textContent('[data-testid="walk-note"]'), /Feeds 5 \(compile_options\)/);
+  await waitForText(page, '[data-testid="walk-note"]', /Feeds 5 \(compile_options\)/);
   // _hash_string feeds several entries: all are named
   const hs = linesWith(real, 'def _hash_string(')[0];
   await page.click(`[data-testid="source-line"][data-line="${hs}"]`);
@@ -181,7 +181,7 @@ test('keyboard: arrows move through the file, Enter selects; the step control ta
   await page.focus('[data-testid="step"]');
   await page.keyboard.press('ArrowLeft');
   await page.waitForSelector('#exhibit-walk[data-step="7"]');
-  assert.equal(await page.getAttribute('li.wentry[data-entry="8"]', 'data-state'), 'pending');
+  await page.waitForSelector('li.wentry[data-entry="8"][data-state="pending"]');
   assert.equal(await page.getAttribute('[data-testid="entry-7-code"]', 'aria-pressed'), 'true', 'a step selects its entry');
   await page.keyboard.press('End');
   await page.waitForSelector('#exhibit-walk[data-step="8"]');
