@@ -4,7 +4,7 @@
 Usage:
   tools/walk_anchors.py --profiles PROFILES.json --out DIR
                         [--annotations tools/walk_annotations.json]
-                        [--wheels /var/cache/cachekey/wheels]
+                        [--wheels /var/cache/cachekey/wheels/walk]
                         [--venvs /var/cache/cachekey/venvs]
                         [--source RELEASE=PATH ...]
 
@@ -13,7 +13,10 @@ PROFILES.json is the engine's profile list (wasm ``profiles()`` or
 of ``jax/_src/cache_key.py`` is read, in this order, from a per-release venv
 (VENVS/jax-RELEASE-py*), from the project's .venv when it holds that release,
 or from the release's wheel (pure Python, about 3 MB), downloaded once with
-``pip download jax==RELEASE --no-deps`` into WHEELS. Whatever the origin,
+``pip download jax==RELEASE --no-deps --only-binary=:all: --python-version
+X.Y`` into WHEELS, for the Python the release requires (3.11 up to 0.10.2,
+3.12 from 0.11.0; tests/oracle/releases.json), whatever Python runs this
+tool. Whatever the origin,
 the file is checked against the sha256 in the wheel's RECORD. The text is
 written into the site at build time and never committed.
 
@@ -113,8 +116,72 @@ def from_wheel(wheel: Path, release: str) -> tuple[bytes, str]:
     return data, f"wheel {wheel.name}, sha256 as in its RECORD"
 
 
+def release_python(release: str) -> str:
+    """The Python minor version ("3.11", "3.12") that jax ``release`` requires.
+
+    Read from tests/oracle/releases.json (its "python" column comes from each
+    wheel's Requires-Python on PyPI); an unlisted release follows the same
+    rule as that file: 3.12 from 0.11.0 (Requires-Python >= 3.12), 3.11
+    before. The wheel is then fetched for that Python, never for whichever
+    interpreter happens to run this tool.
+    """
+    try:
+        rows = json.loads((ROOT / "tests" / "oracle" / "releases.json").read_text(encoding="utf-8"))["releases"]
+    except (OSError, ValueError, KeyError):
+        rows = []
+    for row in rows:
+        if row.get("jax") == release and row.get("python"):
+            return row["python"]
+    return "3.12" if version_tuple(release) >= (0, 11) else "3.11"
+
+
+def pip_for_download() -> list[str]:
+    """A pip to run ``pip download`` with: this interpreter's, else the .venv's.
+
+    Which interpreter runs pip does not matter for what it fetches:
+    ``--python-version`` and ``--only-binary=:all:`` select the wheel.
+    """
+    for py in (sys.executable, str(ROOT / ".venv" / "bin" / "python")):
+        if py and os.path.exists(py) and subprocess.run([py, "-m", "pip", "--version"], capture_output=True).returncode == 0:
+            return [py, "-m", "pip"]
+    raise WalkError(f"no pip to download jax wheels with: neither {sys.executable} nor .venv/bin/python "
+                    "has pip (run scripts/setup-python)")
+
+
+def download_wheel(release: str, wheels: Path) -> list[Path]:
+    """``pip download jax==release`` (the pure-Python wheel, no dependencies)
+    for the Python the release requires, into ``wheels``; the wheels found.
+
+    Raises WalkError naming the package, the release, the target Python and
+    pip's own last line when pip fails.
+    """
+    py = release_python(release)
+    wheels.mkdir(parents=True, exist_ok=True)
+    cmd = pip_for_download() + ["download", "--no-deps", "--only-binary=:all:", "--python-version", py,
+                                "--disable-pip-version-check", "--progress-bar", "off", "-q",
+                                "-d", str(wheels), f"jax=={release}"]
+    print(f"walk_anchors: pip download jax=={release} (wheel for Python {py}) into {wheels}",
+          file=sys.stderr, flush=True)
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    found = sorted(wheels.glob(f"jax-{release}-*.whl"))
+    if p.returncode != 0 or not found:
+        tail = [l for l in (p.stderr or p.stdout).strip().splitlines() if l.strip()][-1:] or ["no output"]
+        raise WalkError(
+            f"jax {release}: cache_key.py is not available: no venv holds it, no wheel is in {wheels}, "
+            f"and `pip download jax=={release} --no-deps --only-binary=:all: --python-version {py}` "
+            f"failed ({tail[0]}). The code walk needs every release's file: build with access to PyPI, "
+            f"or put the wheel jax-{release}-py3-none-any.whl into {wheels}.")
+    return found
+
+
 def obtain(release: str, venvs: Path, wheels: Path, overrides: dict) -> tuple[bytes, str]:
-    """The bytes of cache_key.py for `release` and where they came from."""
+    """The bytes of cache_key.py for `release` and where they came from.
+
+    Tried in order: a --source override, a per-release venv under ``venvs``,
+    the project's .venv, a wheel already in ``wheels``, and last a download
+    (``download_wheel``). Installed files and wheels are checked against the
+    sha256 in their RECORD. Raises WalkError naming the release.
+    """
     if release in overrides:
         return Path(overrides[release]).read_bytes(), f"given on the command line ({overrides[release]})"
     for site in sorted(glob.glob(str(venvs / f"jax-{release}-py*" / "lib" / "python*" / "site-packages"))):
@@ -125,20 +192,7 @@ def obtain(release: str, venvs: Path, wheels: Path, overrides: dict) -> tuple[by
         got = from_site_packages(Path(site), release)
         if got:
             return got
-    found = sorted(wheels.glob(f"jax-{release}-*.whl"))
-    if not found:
-        wheels.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "-q", "-d", str(wheels), f"jax=={release}"]
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        found = sorted(wheels.glob(f"jax-{release}-*.whl"))
-        if p.returncode != 0 or not found:
-            tail = (p.stderr or p.stdout).strip().splitlines()[-1:] or ["no output"]
-            raise WalkError(
-                f"jax {release}: cache_key.py is not available: no venv under {venvs} or .venv holds it, "
-                f"no wheel in {wheels}, and `pip download jax=={release} --no-deps` failed ({tail[0]}). "
-                f"The code walk needs every release's file: build with network access to PyPI, or put "
-                f"the wheel jax-{release}-py3-none-any.whl into {wheels}.")
+    found = sorted(wheels.glob(f"jax-{release}-*.whl")) or download_wheel(release, wheels)
     return from_wheel(found[0], release)
 
 
@@ -383,7 +437,8 @@ def main(argv=None) -> int:
     ap.add_argument("--profiles", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--annotations", default=str(ROOT / "tools" / "walk_annotations.json"))
-    ap.add_argument("--wheels", default=os.environ.get("CACHEKEY_WHEELS", "/var/cache/cachekey/wheels"))
+    ap.add_argument("--wheels", default=os.path.join(
+        os.environ.get("CACHEKEY_WHEEL_CACHE", "/var/cache/cachekey/wheels"), "walk"))
     ap.add_argument("--venvs", default=os.environ.get("CACHEKEY_VENV_ROOT", "/var/cache/cachekey/venvs"))
     ap.add_argument("--source", action="append", default=[], metavar="RELEASE=PATH")
     args = ap.parse_args(argv)

@@ -6,6 +6,8 @@
 // never aborts on bad input. The JS API over this is web/engine.mjs.
 //
 //===----------------------------------------------------------------------===//
+#include "cachekey/Capture.h"
+#include "cachekey/CaptureDiff.h"
 #include "cachekey/Computation.h"
 #include "cachekey/Diff.h"
 #include "cachekey/Key.h"
@@ -295,6 +297,99 @@ std::string decodePermalinkJson(const std::string &fragment) {
   return dump(Json{{"scenario", *doc}});
 }
 
+
+/// The bytes of `files[name]` (a Uint8Array), copied once into the engine.
+/// `files` is a plain JS object {name: Uint8Array}, as the page's worker
+/// builds it from chosen or dropped files.
+Expected<Bytes> fileBytes(const emscripten::val &files, const std::string &name) {
+  if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos)
+    return Error{"", "not a file name inside the chosen folder", ErrorCode::Io, name};
+  emscripten::val v = files[name];
+  if (v.isUndefined() || v.isNull())
+    return Error{"", "was not chosen with the others (the capture refers to it)",
+                 ErrorCode::Io, name};
+  const size_t n = v["length"].as<size_t>();
+  Bytes out(n, '\0');
+  emscripten::val(emscripten::typed_memory_view(
+                      n, reinterpret_cast<uint8_t *>(out.data())))
+      .call<void>("set", v);
+  return out;
+}
+
+/// A capture directory read from memory: the files chosen or dropped with it.
+CaptureFileReader memoryReader(const emscripten::val &files) {
+  return [files](const std::string &name) { return fileBytes(files, name); };
+}
+
+/// One opened scenario file (`name` in `files`), read exactly as
+/// `cachekey explain FILE --json` reads it: a captured file (docs/capture.md)
+/// through the engine's capture reader (schema, entry-1 and text sidecars,
+/// raw or zstd, their SHA-256, the key checked against the one real JAX
+/// computed); any other file as a scenario. Returns {"scenario": the
+/// document to show (a sidecar entry 1 inlined as entry1_b64), "result":
+/// resultToJson, and for a capture "capture_check" (captureCheckToJson) and
+/// "captured": {"file", "program", "occurrence", "outcome", "reason",
+/// "entry1_omitted", "text_file"}}; or an error whose source is `name`.
+std::string openScenarioFile(const std::string &name, const emscripten::val &files) {
+  auto bytes = fileBytes(files, name);
+  if (!bytes)
+    return errorText(bytes.takeError());
+  auto doc = parseJsonText(*bytes);
+  if (!doc)
+    return errorText(doc.takeError().from(name));
+  if (isCapturedScenario(*doc)) {
+    auto p = readCapturedProgram(name, *doc, memoryReader(files));
+    if (!p)
+      return errorText(p.takeError().from(name));
+    // The outcome is in index.json, when it was chosen with the file.
+    if (p->outcome.empty() && !files["index.json"].isUndefined())
+      if (auto rows = readCaptureIndex(memoryReader(files)))
+        for (const CaptureIndexRow &row : *rows)
+          if (row.file == name) {
+            p->outcome = row.outcome;
+            p->reason = row.reason;
+          }
+    auto r = computeCapturedKey(*p);
+    if (!r)
+      return errorText(r.takeError().from(name));
+    Json j;
+    j["scenario"] = p->scenario;
+    j["result"] = resultToJson(*r);
+    j["capture_check"] = captureCheckToJson(checkCapturedKey(*p, *r), *p);
+    j["captured"] = {{"file", p->file}, {"program", p->program},
+                     {"occurrence", p->occurrence}, {"outcome", p->outcome},
+                     {"reason", p->reason}, {"entry1_omitted", p->entry1Omitted},
+                     {"text_file", p->textFile ? Json(*p->textFile) : Json()}};
+    return dump(j);
+  }
+  auto s = readScenario(*doc, resolver());
+  if (!s)
+    return errorText(s.takeError().from(name));
+  auto r = computeKey(*s);
+  if (!r)
+    return errorText(r.takeError().from(name));
+  return dump(Json{{"scenario", *doc}, {"result", resultToJson(*r)}});
+}
+
+/// Two capture folders compared as `cachekey diff DIR_A DIR_B` compares them
+/// (CaptureDiff.h: paired by name, then by order within a name; the cause
+/// at field level; a unified diff of the module text when entry 1 moved).
+/// `filesA`/`filesB` are {name: Uint8Array} of each folder (index.json
+/// among them); `nameA`/`nameB` label the folders. Returns
+/// captureComparisonToJson plus "text" (what the CLI prints), or an error
+/// whose source is the folder's label.
+std::string compareCaptureFolders(const emscripten::val &filesA,
+                                  const emscripten::val &filesB,
+                                  const std::string &nameA,
+                                  const std::string &nameB) {
+  auto c = compareCaptures(memoryReader(filesA), memoryReader(filesB), nameA, nameB);
+  if (!c)
+    return errorText(c.takeError());
+  Json j = captureComparisonToJson(*c);
+  j["text"] = captureComparisonText(*c);
+  return dump(j);
+}
+
 } // namespace
 
 EMSCRIPTEN_BINDINGS(cachekey) {
@@ -317,4 +412,6 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("compareLogReaders", &compareLogReaders);
   emscripten::function("encodePermalink", &encodePermalinkJson);
   emscripten::function("decodePermalink", &decodePermalinkJson);
+  emscripten::function("openScenarioFile", &openScenarioFile);
+  emscripten::function("compareCaptureFolders", &compareCaptureFolders);
 }

@@ -20,6 +20,7 @@ import { mountTrace } from './trace.mjs';
 import { mountLogs } from './logs.mjs';
 import { mountShare } from './permalink.mjs';
 import { mountScenarioFiles } from './scenario-file.mjs';
+import { mountCaptures } from './captures.mjs';
 import { mountCases } from './cases.mjs';
 import { mountQuestions } from './questions.mjs';
 import { scrollAndFocus } from './dom.mjs';
@@ -75,6 +76,7 @@ async function boot() {
   const logs = mountLogs(catalog, { embed: !!embed });
   const share = mountShare(store, catalog, loader, { embed: !!embed, defaultPreset: DEFAULT_PRESET });
   mountScenarioFiles(store, catalog, loader, share);
+  mountCaptures(catalog);
   mountWalk(store, catalog, share, $('#walk'));
 
   /** Opens a scenario from a case study or a question, and moves to the key. */

@@ -232,4 +232,25 @@ export class CacheKeyEngine {
   decodePermalink(fragment) {
     return this.call('decodePermalink', String(fragment));
   }
+
+  /**
+   * One opened file read as `cachekey explain FILE --json` reads it: a
+   * captured file with its sidecars (from `files`) through the engine's
+   * capture reader, any other file as a scenario.
+   * @param {string} name the file's name, a key of `files`
+   * @param {Object<string, Uint8Array>} files every file chosen with it, by name
+   * @returns {{scenario: Object, result: Object, capture_check?: Object, captured?: Object} | {error: Object}}
+   */
+  openScenarioFile(name, files) {
+    return this.call('openScenarioFile', String(name), files);
+  }
+
+  /**
+   * Two capture folders compared as `cachekey diff DIR_A DIR_B` compares
+   * them; each folder is {name: Uint8Array} with its index.json.
+   * @returns {Object} captureComparisonToJson plus `text`, or {error}
+   */
+  compareCaptureFolders(filesA, filesB, nameA = 'A', nameB = 'B') {
+    return this.call('compareCaptureFolders', filesA, filesB, String(nameA), String(nameB));
+  }
 }

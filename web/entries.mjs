@@ -243,7 +243,7 @@ export function mountKeyExhibit(store, catalog) {
     const notJax = (r) => !!(r.fidelity && r.fidelity.unreadable_kernels > 0);
     E.baselineNotJax.hidden = !notJax(cmp.a);
     E.finalNotJax.hidden = !notJax(cmp.b);
-    const why = [cmp.a, cmp.b].filter(notJax).flatMap((r) => r.notes.filter((n) => n.startsWith("Not JAX's key")));
+    const why = [cmp.a, cmp.b].filter(notJax).map((r) => r.fidelity.text).filter(Boolean);
     setText(E.notJax, [...new Set(why)].join(' '));
     E.notJax.hidden = why.length === 0;
     setText(E.baselineKey, cmp.a.key);

@@ -1,10 +1,8 @@
 // Exhibit 3: entry 4, step by step. The engine decides (flags: flag, source,
-// name, included, hashed_hex; trace: JAX's log lines); the page only lays the
+// name, included, hashed_hex, log_line: JAX's log line for it); the page only lays the
 // steps out, in collection order (result.collected) and then sorted, with the
 // profile's exclusion list as the engine describes it.
 import { el, put, $, setText } from './dom.mjs';
-
-const FLAG_LINE = /^(Including|Not including) XLA flag in cache key: /;
 
 /**
  * @param {object} root the exhibit's nodes
@@ -22,7 +20,6 @@ export function renderFlags(root, result, profile) {
     list.length ? list.map((f) => el('code', { class: 'chip' }, f)) : el('span', { class: 'hint' }, src === 'argv' ? 'no matching element' : 'unset or empty'))));
 
   // 2. sorted, split, tested, kept or dropped, with the log line
-  const lines = (result.trace || []).filter((l) => FLAG_LINE.test(l)).slice(0, flags.length);
   root.empty.hidden = flags.length > 0;
   put(root.tbody, ...flags.map((f, i) => {
     const isExcluded = !f.included;
@@ -32,7 +29,7 @@ export function renderFlags(root, result, profile) {
       el('td', null, f.source),
       el('td', null, el('code', null, f.name)),
       el('td', null, el('span', { class: 'badge ' + (isExcluded ? 'role-cause' : 'role-same') }, isExcluded ? (excl.has(f.name) ? 'excluded: dropped' : 'dropped') : 'not listed: kept')),
-      el('td', { class: 'logline' }, el('code', null, lines[i] || '')));
+      el('td', { class: 'logline' }, el('code', null, f.log_line || '')));
   }));
 
   // 3. the bytes of each kept flag, in order, as they enter the digest

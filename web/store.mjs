@@ -37,15 +37,17 @@ import { patchValue, clone } from './state.mjs';
  * @property {string} key "<module name>-<final running digest>"
  * @property {Entry[]} entries the eight entries in JAX's order
  * @property {string} profile the profile id that computed it
- * @property {string[]} trace JAX's DEBUG log lines
+ * @property {string[]} trace JAX's DEBUG (and fallback INFO) log messages
+ * @property {string[]} trace_levels "debug" or "info", one per trace line
  * @property {string[]} notes the engine's notes
- * @property {{flag: string, source: string, name: string, included: boolean, hashed_hex: string}[]} flags entry 4, sorted
+ * @property {{flag: string, source: string, name: string, included: boolean, hashed_hex: string, collected: number, log_line: string}[]} flags entry 4, sorted
  * @property {Object<string, string[]>} collected the flags collected per source, in collection order
  * @property {string} compression the name fed to entry 7
  * @property {{live?: boolean, producer?: string}} [computation] how entry 1 was made
  * @property {{fingerprint?: string, fallback?: boolean, provenance?: string, stand_in?: boolean}} [accelerator] entry 6
  * @property {{changes?: string[]}} [compile_options] entry 5's edits, described
- * @property {{unreadable_kernels?: number}} [fidelity] where the key is not JAX's
+ * @property {{jax_key?: boolean, unreadable_kernels?: number, text?: string}} [fidelity] where the key is not JAX's, and why
+ * @property {{code: string, algorithm: string, python: string, text: string}} [compression_writes] when the process writes another algorithm than the key names
  */
 /**
  * The engine's comparison of two keys (compareScenarios).

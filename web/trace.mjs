@@ -7,10 +7,16 @@ import { $, setText } from './dom.mjs';
 // Python's default logging format (logging.basicConfig): LEVEL:logger:message.
 const PREFIX = { debug: 'DEBUG:jax._src.cache_key:', info: 'INFO:jax._src.cache_key:' };
 
-/** The trace as text: one line each, with Python's default prefix when asked. */
-export function traceText(lines, withPrefix) {
+/**
+ * The trace as text: one line each, with Python's default prefix when asked,
+ * at the level the engine gives for each line (result.trace_levels).
+ * @param {string[]} lines
+ * @param {string[]} levels "debug" or "info", one per line
+ * @param {boolean} withPrefix
+ */
+export function traceText(lines, levels, withPrefix) {
   if (!withPrefix) return lines.join('\n');
-  return lines.map((l) => (l.startsWith('get (') ? PREFIX.info : PREFIX.debug) + l).join('\n');
+  return lines.map((l, i) => (levels[i] === 'info' ? PREFIX.info : PREFIX.debug) + l).join('\n');
 }
 
 /**
@@ -37,6 +43,6 @@ export function mountTrace(store) {
   $('#trace-prefix').addEventListener('change', (e) => store.dispatch({ type: 'view', tracePrefix: e.target.checked }));
   $('#copy-trace').addEventListener('click', () => copyText(trace.textContent, $('#copy-trace-status'), 'Trace copied.'));
   store.subscribe((state) => {
-    if (state.cmp) trace.textContent = traceText(state.cmp.b.trace, state.tracePrefix);
+    if (state.cmp) trace.textContent = traceText(state.cmp.b.trace, state.cmp.b.trace_levels || [], state.tracePrefix);
   });
 }

@@ -157,3 +157,10 @@ export function nextTask() {
     c.port2.postMessage(null);
   });
 }
+
+/** Base64 (RFC 4648) of a byte array, in chunks small enough for apply(). */
+export function bytesToBase64(bytes) {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}

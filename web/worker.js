@@ -62,7 +62,7 @@ async function textOf(marker) {
   if (!src || !src.blob) throw new Error('a large text this page opened is no longer held by the engine\u2019s worker; open its file again');
   let text;
   if (src.encoding === 'base64') {
-    const { bytesToBase64 } = await import('./scenario-read.mjs');
+    const { bytesToBase64 } = await transfer;
     text = bytesToBase64(new Uint8Array(await src.blob.arrayBuffer()));
   } else if (src.encoding === 'json') {
     let v = JSON.parse(await src.blob.text());
@@ -107,6 +107,22 @@ async function shrink(value) {
     return v;
   };
   return walk(value);
+}
+
+/** Files of one choice at most (the CLI refuses inputs over 1 GiB as well). */
+const MAX_FILE_BYTES = 1 << 30;
+
+/**
+ * Files by name, as bytes: {name: Uint8Array}, or {error} naming a file
+ * that is too large (a folder's sub-folders are not read).
+ */
+async function bytesOf(files) {
+  const out = {};
+  for (const f of files) {
+    if (f.size > MAX_FILE_BYTES) return { error: { code: 'too_large', source: f.name, path: '', message: `is ${f.size} bytes; a file opened here is at most 1 GiB` } };
+    out[f.name] = new Uint8Array(await f.arrayBuffer());
+  }
+  return out;
 }
 
 const ops = {
@@ -171,32 +187,62 @@ const ops = {
   },
 
   /**
-   * Scenario files (and captured files with their entry-1 sidecars, from
-   * `files`) read, and each one's key computed: {docs, keys} where a key is
-   * {key} or {error}; or {error} naming the file that cannot be read.
+   * Opened files read by the engine, exactly as `cachekey explain FILE`
+   * reads them (engine.openScenarioFile: a captured file with its sidecars
+   * from `files`, through the engine's capture reader and its checks; any
+   * other file as a scenario). {opened: [{scenario, result, capture_check?,
+   * captured?} or {error}]}, one per scenario file; or {error} when a file
+   * cannot be read at all.
    */
   async readScenarioFiles(scenarios, files) {
-    const { readScenarioFile } = await import('./scenario-read.mjs');
     const { LARGE } = await transfer;
-    const docs = [];
-    for (const f of scenarios) {
-      const r = await readScenarioFile(f, files);
-      if (r.error) return { error: `${f.name}: ${r.error}.` };
-      docs.push(r);
+    // Each scenario is read with the other chosen files that are not
+    // scenarios (its sidecars): two captured files of two runs often share
+    // their name (0003-jit_f.json), so each is given only itself.
+    const others = files.filter((f) => !scenarios.includes(f));
+    const seen = new Set();
+    for (const f of others) {
+      if (seen.has(f.name)) {
+        return { error: { code: 'invalid', source: f.name, path: '', message: 'two chosen files have this name, so the page cannot tell whose sidecar it is; compare whole capture folders under \u201cCompare two captured runs\u201d instead' } };
+      }
+      seen.add(f.name);
     }
-    const keys = docs.map((r) => engine.computeKey(r.doc));
-    // A large entry 1 (from its sidecar) or module text stays here; the page
-    // gets a handle that can read it again from the file it came from.
-    for (const { doc, sidecar, file } of docs) {
-      const m = doc.module;
+    const shared = await bytesOf(others);
+    if (shared.error) return shared;
+    const opened = [];
+    for (const f of scenarios) {
+      const own = await bytesOf([f]);
+      if (own.error) return own;
+      opened.push(engine.openScenarioFile(f.name, { ...shared, ...own }));
+    }
+    // A large entry 1 (from its raw sidecar) or module text stays here; the
+    // page gets a handle that can read it again from the file it came from.
+    for (const [i, o] of opened.entries()) {
+      if (o.error) continue;
+      const m = o.scenario.module;
+      const e1 = o.scenario.capture && o.scenario.capture.entry1;
+      const sidecar = e1 && e1.storage === 'sidecar' && e1.encoding === 'raw' ? files.find((f) => f.name === e1.file) : null;
       if (m && typeof m.entry1_b64 === 'string' && m.entry1_b64.length > LARGE) {
-        m.entry1_b64 = await keep(m.entry1_b64, sidecar ? { blob: sidecar, encoding: 'base64' } : { blob: file, encoding: 'json', path: ['module', 'entry1_b64'] });
+        m.entry1_b64 = await keep(m.entry1_b64, sidecar ? { blob: sidecar, encoding: 'base64' }
+          : e1 && e1.storage === 'sidecar' ? null : { blob: scenarios[i], encoding: 'json', path: ['module', 'entry1_b64'] });
       }
       if (m && typeof m.text === 'string' && m.text.length > LARGE) {
-        m.text = await keep(m.text, { blob: file, encoding: 'json', path: ['module', 'text'] });
+        m.text = await keep(m.text, { blob: scenarios[i], encoding: 'json', path: ['module', 'text'] });
       }
     }
-    return { docs: docs.map((r) => r.doc), keys };
+    return { opened };
+  },
+
+  /**
+   * Two capture folders ({name, files}) compared by the engine as
+   * `cachekey diff DIR_A DIR_B` compares them (engine.compareCaptureFolders).
+   */
+  async compareCaptureFolders(a, b) {
+    const fa = await bytesOf(a.files);
+    if (fa.error) return fa;
+    const fb = await bytesOf(b.files);
+    if (fb.error) return fb;
+    return engine.compareCaptureFolders(fa, fb, a.name, b.name);
   },
 
   /**

@@ -8,6 +8,23 @@
 
 namespace cachekey {
 
+std::string stdlibZstdNote(const std::string &python) {
+  return "On Python " + python +
+         " JAX compresses with the standard library's zstd but the key says "
+         "\"zlib\": a process that really writes zlib computes the same key.";
+}
+
+std::string unreadableKernelsNote(const KeyResult &r) {
+  const int n = r.computation.unreadableKernels;
+  return "Not JAX's key: " + std::to_string(n) + " Mosaic kernel bod" +
+         (n == 1 ? "y" : "ies") + " could not be read by " +
+         r.computation.producer + " (" + r.computation.unreadableDetail +
+         "). jax " + profileSpec(r.profile).id +
+         " strips the locations inside kernels its own MLIR can read, so "
+         "entry 1 here (and every running digest after it) can differ from "
+         "JAX's.";
+}
+
 Expected<KeyResult> computeKey(const Scenario &s) {
   KeyResult r;
   r.profile = s.profile;
@@ -121,11 +138,10 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   r.compression = compressionName(s.compression, s.profile);
   E[6].append("compression", hashStringBytes(r.compression));
   E[6].summary = "the compression algorithm's name";
-  if (writesStdlibZstd(s.compression, s.profile))
-    r.notes.push_back("On Python " + *s.compression.python +
-                      " JAX compresses with the standard library's zstd but "
-                      "the key says \"zlib\": a process that really writes "
-                      "zlib computes the same key.");
+  if (writesStdlibZstd(s.compression, s.profile)) {
+    r.stdlibZstdPython = *s.compression.python;
+    r.notes.push_back(stdlibZstdNote(*r.stdlibZstdPython));
+  }
 
   // 8. custom_hook
   E[7].append("custom_hook()", hashStringBytes(s.customHook));
@@ -143,16 +159,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   }
   r.key = r.symName + "-" + toHex(r.entries[kNumEntries - 1].running);
   if (profile.mosaic != MosaicRule::None && r.computation.unreadableKernels > 0)
-    r.notes.push_back(
-        "Not JAX's key: " + std::to_string(r.computation.unreadableKernels) +
-        " Mosaic kernel bod" +
-        (r.computation.unreadableKernels == 1 ? "y" : "ies") +
-        " could not be read by " + r.computation.producer +
-        " (" + r.computation.unreadableDetail +
-        "). jax " + profile.id +
-        " strips the locations inside kernels its own MLIR can read, so "
-        "entry 1 here (and every running digest after it) can differ from "
-        "JAX's.");
+    r.notes.push_back(unreadableKernelsNote(r));
   r.trace = traceLines(r, s);
   return r;
 }
@@ -229,8 +236,23 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   out["fidelity"] = {{"jax_key", !r.computation.live &&
                                      r.computation.unreadableKernels == 0},
                      {"unreadable_kernels", r.computation.unreadableKernels}};
+  if (r.computation.unreadableKernels > 0 &&
+      profileSpec(r.profile).mosaic != MosaicRule::None)
+    out["fidelity"]["text"] = unreadableKernelsNote(r);
   out["compression"] = r.compression;
-  out["trace"] = r.trace;
+  // What the process writes when it is not what the key names (Python 3.14).
+  if (r.stdlibZstdPython)
+    out["compression_writes"] = {{"code", "stdlib_zstd"},
+                                 {"algorithm", "zstd"},
+                                 {"python", *r.stdlibZstdPython},
+                                 {"text", stdlibZstdNote(*r.stdlibZstdPython)}};
+  Json trace = Json::array(), levels = Json::array();
+  for (const TraceLine &t : r.trace) {
+    trace.push_back(t.message);
+    levels.push_back(traceLevelName(t.level));
+  }
+  out["trace"] = std::move(trace);
+  out["trace_levels"] = std::move(levels);
   out["notes"] = r.notes;
   return out;
 }

@@ -8,8 +8,12 @@ const char kFresh[] = "get_cache_key hash of serialized ";
 const char kRunning[] = "get_cache_key hash after serializing ";
 } // namespace
 
-std::vector<std::string> traceLines(const KeyResult &r, const Scenario &s) {
-  std::vector<std::string> lines;
+const char *traceLevelName(TraceLevel level) {
+  return level == TraceLevel::Info ? "info" : "debug";
+}
+
+std::vector<TraceLine> traceLines(const KeyResult &r, const Scenario &s) {
+  std::vector<TraceLine> lines;
   for (int i = 0; i < kNumEntries; ++i) {
     const EntryResult &e = r.entries[i];
     if (!e.hashed)
@@ -18,13 +22,15 @@ std::vector<std::string> traceLines(const KeyResult &r, const Scenario &s) {
     for (int pass = 0; pass < 2; ++pass) {
       if (i == 3)
         for (const auto &f : r.flags)
-          lines.push_back(flagLogLine(f));
+          lines.push_back({TraceLevel::Debug, flagLogLine(f)});
       if (i == 5 && r.accelerator.fallback)
-        lines.push_back(
-            fallbackLogLine(std::get<DeviceKinds>(s.accelerator), r.profile));
+        lines.push_back({TraceLevel::Info,
+                         fallbackLogLine(std::get<DeviceKinds>(s.accelerator),
+                                         r.profile)});
     }
-    lines.push_back(kFresh + e.name + ": " + toHex(e.digest));
-    lines.push_back(kRunning + e.name + ": " + toHex(e.running));
+    lines.push_back({TraceLevel::Debug, kFresh + e.name + ": " + toHex(e.digest)});
+    lines.push_back(
+        {TraceLevel::Debug, kRunning + e.name + ": " + toHex(e.running)});
   }
   return lines;
 }

@@ -19,7 +19,10 @@ namespace {
 /// The 16 digest lines (and flag lines) of fixture `id`, as JAX logs them.
 std::vector<std::string> traceOf(const std::string &id, Json patch = Json::object()) {
   KeyResult r = mustCompute(patched(id, std::move(patch)));
-  return r.trace;
+  std::vector<std::string> messages;
+  for (const TraceLine &t : r.trace)
+    messages.push_back(t.message);
+  return messages;
 }
 
 std::string withPrefix(const std::vector<std::string> &lines,

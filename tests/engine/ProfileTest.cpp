@@ -65,7 +65,8 @@ TEST(Profile, ReleasesBefore060HashSevenEntries) {
   EXPECT_EQ(r.key, r.symName + "-" + toHex(Sha256::of(all)));
   // Seven entries, two digest lines each, and no "backend version" line.
   int digestLines = 0;
-  for (const auto &line : r.trace) {
+  for (const auto &t : r.trace) {
+    const std::string &line = t.message;
     digestLines += line.rfind("get_cache_key hash ", 0) == 0;
     EXPECT_EQ(line.find("backend version"), std::string::npos) << line;
   }
@@ -108,7 +109,7 @@ TEST(Profile, TheOldFallbackAlsoFeedsTheBackend) {
   EXPECT_EQ(r.entries[5].bytes, "cpucpucpupjrt_ifrt");
   bool line = false;
   for (const auto &t : r.trace)
-    line = line || t.find("falling back to hashing devices + platform: "
+    line = line || t.message.find("falling back to hashing devices + platform: "
                           "UNIMPLEMENTED") != std::string::npos;
   EXPECT_TRUE(line);
 }

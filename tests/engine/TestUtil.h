@@ -101,7 +101,10 @@ inline void expectMatchesCapture(const Json &expected, const KeyResult &r) {
               toHex(r.entries[i].running));
   }
   EXPECT_EQ(expected["key"].get<std::string>(), r.key);
-  EXPECT_EQ(expected["trace"].get<std::vector<std::string>>(), r.trace);
+  std::vector<std::string> messages;
+  for (const TraceLine &t : r.trace)
+    messages.push_back(t.message);
+  EXPECT_EQ(expected["trace"].get<std::vector<std::string>>(), messages);
 }
 
 } // namespace cachekey::test

@@ -55,7 +55,7 @@ TEST(Trace, EngineTraceAgainstRealLogNamesTheFlag) {
       "add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=1"}}}}));
   std::string ours;
   for (const auto &l : r.trace)
-    ours += "DEBUG:jax._src.cache_key:" + l + "\n";
+    ours += "DEBUG:jax._src.cache_key:" + l.message + "\n";
   auto c = compareLogs(capturedLog("add_1x1"), ours);
   ASSERT_TRUE(c) << c.error().str();
   EXPECT_EQ(c->comparison.cause, 4);

@@ -173,8 +173,10 @@ def ensure_wheels(py: str, reqs: list[str], name: str, log=sys.stderr) -> str:
                            "off", "-q", "-d", partial, *reqs],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
     if proc.returncode != 0:
-        raise InstallError(f"pip download {' '.join(reqs)} failed:\n"
-                           f"{_tail(proc.stdout.decode('utf-8', 'replace'))}")
+        raise InstallError(f"pip download {' '.join(reqs)} failed for {py} (the venv's own Python, so the "
+                           f"wheels match it):\n{_tail(proc.stdout.decode('utf-8', 'replace'))}\n"
+                           f"What to do: check that PyPI is reachable and lists these versions for that "
+                           f"Python, then run scripts/setup again (the partial download is started over).")
     files = []
     for n in sorted(os.listdir(partial)):
         h = hashlib.sha256()
@@ -210,7 +212,8 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
     base_python = find_python(minor)
     if base_python is None:
         raise Skip(f"jax {version} needs Python {minor}, and none was found (python{minor} on PATH, "
-                   f"pyenv root versions/{minor}*, /usr/bin, /usr/local/bin)")
+                   f"pyenv root versions/{minor}*, /usr/bin, /usr/local/bin); install Python {minor} "
+                   f"(e.g. pyenv install {minor}) to run it")
     os.makedirs(venv_root(), exist_ok=True)
     with open(path + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -238,8 +241,10 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
                                "--progress-bar", "off", "-q", *source, *reqs],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
         if proc.returncode != 0:
-            raise InstallError(f"pip install {' '.join(reqs)} failed on Python {minor}:\n"
-                               f"{_tail(proc.stdout.decode('utf-8', 'replace'))}")
+            raise InstallError(f"pip install {' '.join(reqs)} failed on Python {minor} ({py}):\n"
+                               f"{_tail(proc.stdout.decode('utf-8', 'replace'))}\n"
+                               f"What to do: check that PyPI is reachable and lists these versions for Python "
+                               f"{minor}, then run scripts/setup again (the incomplete venv is rebuilt).")
         env = dict(os.environ, JAX_PLATFORMS="cpu")
         check = ("import json, sys, jax, jaxlib; print(json.dumps("
                  "[jax.__version__, jaxlib.__version__, sys.version.split()[0]]))")

@@ -158,6 +158,40 @@ class WalkAnchors(unittest.TestCase):
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertIn("jax 0.4.31: cache_key.py is not available", p.stderr)
         self.assertIn("pip download jax==0.4.31", p.stderr)
+        self.assertIn("--python-version 3.11", p.stderr, "the target Python is named")
+
+    def test_cold_source_step_fetches_a_312_only_release_from_a_311_interpreter(self):
+        """The fresh-machine failure (issue 19): with empty wheel and venv
+        caches and pip's cache off, the source step for jax 0.11.0 (whose
+        wheel says Requires-Python >=3.12) must fetch the wheel even though
+        the tool runs under Python 3.11. The expected text is read here from
+        the downloaded wheel itself, not from the tool's output."""
+        py311 = os.path.join(REPO, ".venv", "bin", "python")
+        if not os.path.exists(py311):
+            self.skipTest(".venv is missing (run scripts/setup)")
+        minor = subprocess.run([py311, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                               capture_output=True, text=True).stdout.strip()
+        self.assertEqual(minor, "3.11", "the point of the test is an interpreter older than the release needs")
+        tmp = tempfile.mkdtemp()
+        pj = os.path.join(tmp, "profiles.json")
+        Path(pj).write_text(json.dumps(profile_for("0.11.0")))
+        wheels = os.path.join(tmp, "wheels")
+        p = subprocess.run([py311, TOOL, "--profiles", pj, "--out", os.path.join(tmp, "out"),
+                            "--venvs", os.path.join(tmp, "no-venvs"), "--wheels", wheels],
+                           capture_output=True, text=True,
+                           env={**os.environ, "PIP_NO_CACHE_DIR": "1", "PIP_FIND_LINKS": ""})
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("pip download jax==0.11.0 (wheel for Python 3.12)", p.stderr, "it says what it fetches")
+        got = sorted(Path(wheels).glob("jax-0.11.0-*.whl"))
+        self.assertEqual(len(got), 1, os.listdir(wheels))
+        import zipfile
+        with zipfile.ZipFile(got[0]) as z:
+            meta = z.read("jax-0.11.0.dist-info/METADATA").decode()
+            real = z.read("jax/_src/cache_key.py").decode()
+        self.assertIn("Requires-Python: >=3.12", meta, "a wheel a 3.11 pip would not pick by itself")
+        index = json.loads(Path(tmp, "out", "index.json").read_text())
+        doc = json.loads(Path(tmp, "out", index["releases"]["0.11.0"] + ".json").read_text())
+        self.assertEqual("\n".join(doc["lines"]) + "\n", real)
 
 
 def main() -> int:

@@ -7,6 +7,7 @@
 // engine in Node, given the whole text directly (no worker, no handle).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -97,8 +98,11 @@ test('a captured file whose entry-1 sidecar is large is registered and computed 
   const bytes = Buffer.concat([Buffer.from(capture.module.entry1_b64, 'base64'), Buffer.alloc(3 << 20)]);
   const doc = structuredClone(capture);
   delete doc.module.entry1_b64;
-  delete doc.expected;
-  doc.capture.entry1 = { storage: 'sidecar', encoding: 'raw', file: '0003-jit_scaled.entry1' };
+  // The engine reads the capture as the CLI does: the sidecar's size and
+  // SHA-256 (computed here) are checked. `expected` stays the real run's, so
+  // the engine's check says this test-made entry 1 is not what JAX hashed.
+  doc.capture.entry1 = { storage: 'sidecar', encoding: 'raw', file: '0003-jit_scaled.entry1', bytes: bytes.length,
+    sha256: crypto.createHash('sha256').update(bytes).digest('hex') };
   const engine = await nodeEngine();
   const whole = { ...structuredClone(doc), module: { ...doc.module, entry1_b64: bytes.toString('base64') } };
   const want = engine.computeKey(whole);

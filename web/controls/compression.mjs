@@ -30,8 +30,8 @@ export function bindCompression({ change }) {
     },
     /** @param {import('../store.mjs').KeyResult} result */
     notes(result) {
-      const stdlib = (result.notes || []).find((n) => /standard library's zstd/.test(n));
-      setText(note, `Fed to the hash: "${result.compression}".${stdlib ? ' ' + stdlib : ''}`);
+      const writes = result.compression_writes;
+      setText(note, `Fed to the hash: "${result.compression}".${writes ? ' ' + writes.text : ''}`);
     },
   };
 }

@@ -18,6 +18,7 @@
 #include "cachekey/Topology.h"
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,20 @@ struct EntryResult {
   }
 };
 
+/// The level of a `logger` call in jax/_src/cache_key.py: the per-entry
+/// digest lines and the per-flag lines are `logger.debug`; the device-kind
+/// fallback of `_hash_accelerator_config` is `logger.info`.
+enum class TraceLevel : uint8_t { Debug, Info };
+
+/// "debug" or "info", as Python's logging names the level (lower case).
+const char *traceLevelName(TraceLevel level);
+
+/// One message JAX logs while computing the key, without a handler prefix.
+struct TraceLine {
+  TraceLevel level = TraceLevel::Debug;
+  std::string message;
+};
+
 /// Everything computed for one scenario.
 struct KeyResult {
   Profile profile = kNewestProfile;
@@ -70,8 +85,12 @@ struct KeyResult {
   EditedCompileOptions compileOptions;
   AcceleratorEntry accelerator;
   std::string compression;
-  /// The DEBUG (and fallback INFO) messages JAX logs, in order.
-  std::vector<std::string> trace;
+  /// Set (to the Python version) when JAX compresses with the standard
+  /// library's zstd while the key names "zlib" (Python 3.14 and later).
+  std::optional<std::string> stdlibZstdPython;
+  /// The DEBUG (and fallback INFO) messages JAX logs, in order, each with
+  /// the level JAX logs it at.
+  std::vector<TraceLine> trace;
   /// Caveats a reader must see, e.g. a stand-in fingerprint or live MLIR.
   std::vector<std::string> notes;
 };
@@ -90,10 +109,23 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// {"XLA_FLAGS", "LIBTPU_INIT_ARGS", "argv": [flag]} (collection order),
 /// "computation": {"producer", "live"}, "compile_options": {"changes"},
 /// "accelerator": {"fallback", "fingerprint", "provenance", "stand_in"},
-/// "fidelity": {"jax_key", "unreadable_kernels"}, "compression", "trace",
+/// "fidelity": {"jax_key", "unreadable_kernels", "text" (why the key is not
+/// JAX's, when unreadable_kernels > 0)}, "compression", "compression_writes"
+/// (only when the process writes another algorithm than the key names:
+/// {"code": "stdlib_zstd", "algorithm", "python", "text"}), "trace"
+/// (the messages, as JAX formats them), "trace_levels" (one per message:
+/// "debug" or "info", the level of the `logger` call that writes it),
 /// "notes"}. Digests are 64 lowercase hex characters. `previewBytes` bounds
 /// each hex preview.
 Json resultToJson(const KeyResult &result, size_t previewBytes = 48);
+
+/// The note said when JAX on Python `python` compresses with the standard
+/// library's zstd while the key names "zlib" (compressionName, entry 7).
+std::string stdlibZstdNote(const std::string &python);
+
+/// The note said when `result`'s module holds Mosaic kernel bodies that the
+/// engine's MLIR could not read, so that entry 1 may differ from JAX's.
+std::string unreadableKernelsNote(const KeyResult &result);
 
 /// An Error as JSON: {"error": {"code", "path", "message", "source"?,
 /// "subject"?}}; `code` is errorCodeName, and the optional members appear

@@ -19,9 +19,11 @@
 
 namespace cachekey {
 
-/// The messages JAX logs for `result`, in order, without any handler prefix.
-std::vector<std::string> traceLines(const KeyResult &result,
-                                    const Scenario &scenario);
+/// The messages JAX logs for `result`, in order, without any handler
+/// prefix, each with its level (TraceLevel: the fallback line is INFO, the
+/// rest DEBUG, as in cache_key.py).
+std::vector<TraceLine> traceLines(const KeyResult &result,
+                                  const Scenario &scenario);
 
 } // namespace cachekey
 

@@ -386,7 +386,7 @@ int run(int argc, char **argv) {
       std::cout << dumpJson(j) << "\n";
     } else if (trace) {
       for (const auto &line : r->trace)
-        std::cout << line << "\n";
+        std::cout << line.message << "\n";
     } else {
       printExplain(*r);
       if (check)

@@ -1,0 +1,76 @@
+// "Compare two captured runs" in Chromium: two capture folders chosen with
+// the folder picker are compared by the engine in its worker, with the same
+// pairing and text diff as `cachekey diff DIR_A DIR_B`.
+//
+// Expected values: the pairs and keys from real JAX's two index.json files
+// (tests/web/data/folders, made with jax 0.10.2; see tests/web/data/README.md),
+// the change the two runs made (64 → 128 rows, so entry 1 and the module
+// text), and the text the native CLI prints for the same folders.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { useOpenPage, waitForText, shot, root } from './helpers.mjs';
+
+const env = useOpenPage({ before, after });
+const folders = path.join(root, 'tests/web/data/folders');
+const CLI = path.join(root, 'build/native/bin/cachekey');
+let page;
+before(async () => { page = await env.opened; });
+
+const index = (name) => JSON.parse(fs.readFileSync(path.join(folders, name, 'index.json'), 'utf8')).programs;
+
+test('two capture folders: pairs, causes and module text diffs as cachekey diff gives them', async () => {
+  const ka = new Map(index('run64').map((p) => [`${p.program}#${p.occurrence}`, p.key]));
+  const kb = new Map(index('run128').map((p) => [`${p.program}#${p.occurrence}`, p.key]));
+  const paired = [...ka.keys()].filter((k) => kb.has(k));
+  const differ = paired.filter((k) => ka.get(k) !== kb.get(k));
+
+  assert.equal(await page.isDisabled('[data-testid="captures-compare"]'), true, 'nothing to compare yet');
+  await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(folders, 'run64'));
+  await waitForText(page, '[data-testid="capture-name-a"]', /^run64: \d+ files$/);
+  assert.equal(await page.isDisabled('[data-testid="captures-compare"]'), true, 'one folder is not enough');
+  await page.setInputFiles('[data-testid="capture-dir-b"]', path.join(folders, 'run128'));
+  await waitForText(page, '[data-testid="capture-name-b"]', /^run128: \d+ files$/);
+  await page.click('[data-testid="captures-compare"]');
+  await waitForText(page, '[data-testid="captures-status"]', /^Compared run64 \(A\) and run128 \(B\)\.$/, 30000);
+
+  const summary = await page.textContent('[data-testid="captures-summary"]');
+  assert.match(summary, new RegExp(`^${paired.length} programs paired by name: ${paired.length - differ.length} with the same key in both runs, ${differ.length} whose keys differ\\.`));
+  const cards = await page.$$eval('[data-testid^="capture-program-"]', (cs) => cs.map((c) => ({
+    program: c.getAttribute('data-program'), cause: c.getAttribute('data-cause'), heading: c.querySelector('h3').textContent,
+    diff: (c.querySelector('pre.textdiff') || { textContent: '' }).textContent,
+    added: [...c.querySelectorAll('pre.textdiff .add')].map((s) => s.textContent),
+    removed: [...c.querySelectorAll('pre.textdiff .del')].map((s) => s.textContent),
+  })));
+  assert.deepEqual(cards.map((c) => c.heading.replace(/: the keys differ$/, '').replace(' ', '')).sort(), differ.sort());
+  for (const c of cards) {
+    assert.equal(c.cause, '1', `${c.program}: the module (entry 1) is the cause`);
+    assert.ok(c.removed.some((l) => l.includes('tensor<64x8xf32>')), c.program);
+    assert.ok(c.added.some((l) => l.includes('tensor<128x8xf32>')), c.program);
+  }
+  let cliText;
+  try {
+    cliText = execFileSync(CLI, ['diff', 'run64', 'run128'], { cwd: folders, encoding: 'utf8' });
+  } catch (e) {
+    cliText = e.stdout; // exit 1: some keys differ
+  }
+  assert.equal(await page.textContent('[data-testid="captures-text"]'), cliText);
+  await shot(page, 'captures.png', '#exhibit-captures');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a folder that is not a capture gets an error naming it, and the pane stays usable', async () => {
+  await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(root, 'tests/web/data/capture-a'));
+  await waitForText(page, '[data-testid="capture-name-a"]', /no index\.json: not a capture folder/);
+  await page.setInputFiles('[data-testid="capture-dir-b"]', path.join(folders, 'run128'));
+  await page.click('[data-testid="captures-compare"]');
+  await waitForText(page, '[data-testid="captures-error"]', /^Not compared: .*capture-a.*index\.json/, 30000);
+  // Choosing a capture again compares.
+  await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(folders, 'run64'));
+  await page.click('[data-testid="captures-compare"]');
+  await waitForText(page, '[data-testid="captures-status"]', /^Compared run64/, 30000);
+  assert.equal(await page.isHidden('[data-testid="captures-error"]'), true);
+  assert.deepEqual(page.errors, []);
+});
