@@ -29,6 +29,17 @@ export function setupEmbed(name) {
     setStatus(`Unknown exhibit “${String(name).slice(0, 40)}”: use ?embed=entries, walk, flags, trace or logs.`, 'error');
   }
   if (name === 'flags') $('#flags-embed-slot').append($('#flags-fieldset'));
+  // The page's own h1 is chrome, hidden here: the embedded page gets a
+  // level-one heading for assistive technology, naming what it shows, so
+  // that the exhibit's h2 and its h3s keep their order.
+  const section = known ? $(`[data-exhibit="${name}"]`) : null;
+  const h2 = section ? section.querySelector('h2') : null;
+  if (section && h2) {
+    const h1 = document.createElement('h1');
+    h1.className = 'visually-hidden';
+    h1.textContent = `JAX compilation cache key: ${h2.textContent}`;
+    section.before(h1);
+  }
   const post = () => {
     const h = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if (window.parent && window.parent !== window) window.parent.postMessage({ type: 'cachekey-embed-height', height: h }, '*');

@@ -64,8 +64,10 @@ export function buildEntries(list) {
 }
 
 function setDigest(code, hex, full, differs) {
-  setText(code, full ? hex : abbrev(hex));
-  setAttr(code, 'title', hex);
+  // An entry the release does not hash has no digest of its own (the engine
+  // sends ""): nothing is shown that JAX does not compute.
+  setText(code, hex === '' ? 'none (not hashed)' : full ? hex : abbrev(hex));
+  setAttr(code, 'title', hex === '' ? 'JAX computes no digest for an entry this release does not hash' : hex);
   code.classList.toggle('differs', differs);
 }
 

@@ -79,7 +79,7 @@ export function renderPipeline(figure, cmp) {
       s('line', { x1: 204, y1: y + 14, x2: 236, y2: y + 14, class: 'pl-link', 'marker-end': 'url(#pl-arrow)' }),
       s('rect', { x: 238, y, width: 104, height: ROW - 8, rx: 4, class: 'pl-run' + (runDiffers ? ' differs' : '') }),
       s('text', { x: 290, y: y + 18, class: 'pl-hex', 'text-anchor': 'middle' }, abbrev(eb.running, 8)),
-      s('title', null, `Entry ${n} (${eb.name}): ${hashed ? `${eb.bytes_len} bytes, own digest ${eb.digest}` : 'not hashed by this release'}; running digest ${eb.running}${runDiffers ? ` (baseline ${ea.running})` : ''}; ${role}.`),
+      s('title', null, `Entry ${n} (${eb.name}): ${hashed ? `${eb.bytes_len} bytes, own digest ${eb.digest}; running digest` : 'not hashed by this release; the running digest carries over unchanged,'} ${eb.running}${runDiffers ? ` (baseline ${ea.running})` : ''}; ${role}.`),
     );
     svg.append(g);
   });

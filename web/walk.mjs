@@ -70,7 +70,7 @@ export function mountWalk(store, catalog, share, root) {
   const status = el('p', { class: 'hint walk-status', 'data-testid': 'walk-status', role: 'status' }, 'The source loads when you reach this section.');
   const stepInput = el('input', { type: 'range', min: '0', max: '8', step: '1', value: '8', id: 'walk-step', 'data-testid': 'step', 'aria-describedby': 'walk-step-text' });
   const play = el('button', { type: 'button', class: 'small', 'data-testid': 'walk-play', 'aria-pressed': 'false' }, 'Play');
-  const prev = el('button', { type: 'button', class: 'small secondary', 'data-testid': 'walk-prev', 'aria-label': 'Previous step' }, '\u2039 Prev');
+  const prev = el('button', { type: 'button', class: 'small secondary', 'data-testid': 'walk-prev', 'aria-label': 'Prev step' }, '\u2039 Prev');
   const next = el('button', { type: 'button', class: 'small secondary', 'data-testid': 'walk-next', 'aria-label': 'Next step' }, 'Next \u203a');
   const stepText = el('p', { id: 'walk-step-text', class: 'walk-step-text', 'data-testid': 'walk-step-text', 'aria-live': 'polite' });
   const chunk = el('code', { class: 'sha-chunk', 'data-testid': 'sha-chunk' });
@@ -166,14 +166,15 @@ export function mountWalk(store, catalog, share, root) {
     } else {
       const eb = cmp.b.entries[k - 1];
       const ea = cmp.a.entries[k - 1];
+      const hashedCount = cmp.b.entries.filter((e) => e.hashed !== false).length;
       const role = roleOf(cmp, k);
-      const said = eb.hashed === false ? `entry ${k} (${eb.name}) is not hashed by this release`
+      const said = eb.hashed === false ? `entry ${k} (${eb.name}) is not hashed by this release: nothing is fed and the running digest carries over`
         : `entry ${k} (${eb.name}): ${eb.bytes_len} byte${eb.bytes_len === 1 ? '' : 's'} into the SHA-256`;
-      const after = phase === 'feed' ? '' : phase === 'own' ? `; its own digest ${abbrev(eb.digest, 12)}`
+      const after = phase === 'feed' || eb.hashed === false ? '' : phase === 'own' ? `; its own digest ${abbrev(eb.digest, 12)}`
         : `; running digest ${abbrev(eb.running, 12)}${ea.running !== eb.running ? ` (baseline ${abbrev(ea.running, 12)})` : ''}`;
       const roleText = phase === 'running' && role !== 'same' ? ` \u2014 ${role}` : '';
       setText(stepText, k === 8 && phase === 'running' && !playing
-        ? `All 8 entries fed (step 8 of 8): the key is the module name, a dash and this running digest.${roleText}`
+        ? `All ${hashedCount} entries fed (step 8 of 8${hashedCount < 8 ? `; this release hashes ${hashedCount} of the 8` : ''}): the key is the module name, a dash and this running digest${ea.running !== eb.running ? ', which differs from the baseline\u2019s' : ', equal to the baseline\u2019s'}.`
         : `Step ${k} of 8: ${said}${after}${roleText}.`);
       setText(chunk, eb.hashed === false ? '(not hashed)' : eb.preview_hex === '' ? '(no bytes)' : `${abbrev(eb.preview_hex, 24)} (${eb.bytes_len} B)`);
       setText(shaRun, phase === 'running' ? abbrev(eb.running, 16) : k > 1 ? abbrev(cmp.b.entries[k - 2].running, 16) : 'e3b0c442\u2026');

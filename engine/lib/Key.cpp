@@ -170,6 +170,7 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   out["sym_name"] = r.symName;
   out["profile"] = profileName(r.profile);
   Json entries = Json::array();
+  std::string carried; // the running digest before an entry JAX does not hash
   for (const auto &e : r.entries) {
     Json j;
     j["index"] = e.index;
@@ -178,8 +179,13 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
     j["summary"] = e.summary;
     j["bytes_len"] = e.bytes.size();
     j["preview_hex"] = hexPreview(e.bytes, previewBytes);
-    j["digest"] = toHex(e.digest);
-    j["running"] = toHex(e.running);
+    // An entry the release does not hash has no digest of its own, and the
+    // running digest is the one before it, carried over: JAX computes no
+    // value for it, so none is invented.
+    j["digest"] = e.hashed ? toHex(e.digest) : "";
+    j["running"] = e.hashed ? toHex(e.running) : carried;
+    if (e.hashed)
+      carried = toHex(e.running);
     Json parts = Json::array();
     for (size_t i = 0; i < e.parts.size(); ++i)
       parts.push_back({{"label", e.parts[i].label},

@@ -371,6 +371,13 @@ test('the release picker lists every reproduced jax release; an old one hashes s
   await page.selectOption('[data-testid="profile"]', '0.5.3');
   await page.waitForFunction(() => document.querySelector('[data-testid="entry-3"]').getAttribute('data-hashed') === 'false');
   assert.match(await page.textContent('[data-testid="entry-3"] .len'), /not hashed/);
+  // No digest JAX never computes: entry 3 has no own digest, its running
+  // digest is entry 2's carried over (JAX's SHA-256 state is untouched
+  // between them), and no all-zero digest is shown anywhere.
+  assert.equal(await page.getAttribute('[data-testid="entry-3"]', 'data-digest'), '');
+  assert.equal(await page.getAttribute('[data-testid="entry-3"]', 'data-running'), await page.getAttribute('[data-testid="entry-2"]', 'data-running'));
+  assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /0{16}/, 'no invented all-zero digest');
+  assert.doesNotMatch(await page.evaluate(() => [...document.querySelectorAll('#pipeline title')].map((t) => t.textContent).join('\n')), /0{16}/);
   assert.match(await page.textContent('[data-testid="profile-note"]'), /0\.4\.36.*0\.5\.3/);
   assert.notEqual(await page.textContent('[data-testid="final-key"]'), DEFAULT_KEY);
   await linkSettled(page);

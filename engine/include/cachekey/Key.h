@@ -102,7 +102,8 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// "entries": [{"index", "name", "hashed", "summary", "bytes_len",
 /// "preview_hex", "digest", "running", "parts": [{"label", "bytes_len",
 /// "preview_hex"}]}] (always 8; an entry the profile does not hash has
-/// hashed false, no bytes and zero digests), "flags": [{"flag", "source",
+/// hashed false, no bytes, "digest" "" (JAX computes none) and "running"
+/// the running digest of the entry before it, carried over), "flags": [{"flag", "source",
 /// "name", "included", "hashed_hex", "collected" (0-based position in
 /// collection order, before sorting), "log_line" (flagLogLine)}] (sorted,
 /// as hashed: one step per flag of `_hash_xla_flags`), "collected":
