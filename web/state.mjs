@@ -119,20 +119,31 @@ export function splitScenario(doc) {
 
 /** A short, human description of a patch: long strings are elided. */
 export function describePatch(patch) {
-  // A large text kept in the engine's worker (a TextHandle, which has no
-  // JSON form on the page) is described by its length.
-  const kept = (v) => {
-    if (v === null || typeof v !== 'object') return v;
-    const proto = Object.getPrototypeOf(v);
-    if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return `\u2026(${v.length} chars)`;
-    if (Array.isArray(v)) return v.map(kept);
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, kept(x)]));
+  // In words, one change per leaf of the merge patch ("XLA_FLAGS =
+  // “--xla_…”; custom_hook = “x”"), never the JSON itself. A large text
+  // kept in the engine's worker (a TextHandle, which has no JSON form on the
+  // page) is described by its length.
+  const isHandle = (v) => v !== null && typeof v === 'object' && ![Object.prototype, Array.prototype, null].includes(Object.getPrototypeOf(v));
+  const value = (k, v) => {
+    if (v === null) return 'removed (back to the baseline\u2019s default)';
+    if (isHandle(v)) return `a text of ${v.length} characters`;
+    if (typeof v === 'string') {
+      if (/_b64$/.test(k)) return `${Math.floor((v.replace(/=+$/, '').length * 3) / 4)} bytes given in base64`;
+      return v.length > 48 ? `\u201c${v.slice(0, 40)}\u2026\u201d (${v.length} characters)` : `\u201c${v}\u201d`;
+    }
+    if (Array.isArray(v)) return v.length <= 3 && v.every((x) => x === null || typeof x !== 'object') ? `[${v.map((x) => JSON.stringify(x)).join(', ')}]` : `a list of ${v.length} items`;
+    return String(v);
   };
-  const text = JSON.stringify(kept(patch), (k, v) => {
-    if (typeof v === 'string' && v.length > 48) return v.slice(0, 20) + `\u2026(${v.length} chars)`;
-    if (Array.isArray(v) && v.length > 3) return `\u2026(${v.length} items)`;
-    return v;
-  });
+  // "flags.XLA_FLAGS" reads as "XLA_FLAGS": the flag sources are names of their own.
+  const label = (path) => (path[0] === 'flags' && path.length === 2 ? path[1] : path.join('.'));
+  const parts = [];
+  const walk = (v, path) => {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && !isHandle(v) && Object.keys(v).length) {
+      for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
+    } else parts.push(`${label(path)} = ${value(path[path.length - 1] || '', v)}`);
+  };
+  walk(patch, []);
+  const text = parts.join('; ');
   return text.length > 400 ? text.slice(0, 400) + '\u2026' : text;
 }
 

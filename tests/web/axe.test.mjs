@@ -28,9 +28,9 @@ async function violations(page, selector) {
   return found;
 }
 
-test('axe: the main view, with a cause, the logs example and every details open', async () => {
+for (const colorScheme of ['light', 'dark']) test(`axe: the main view (${colorScheme}), with a cause, the logs example and every details open`, async () => {
   await env.ready;
-  const page = await newPage(env.browser);
+  const page = await newPage(env.browser, { colorScheme });
   await open(page, env.server.url);
   await page.fill('[data-testid="xla-flags"]', '--xla_dump_to=/tmp/x --xla_gpu_autotune_level=1');
   await waitForText(page, '[data-testid="entry-4"]', /./);
@@ -41,9 +41,9 @@ test('axe: the main view, with a cause, the logs example and every details open'
   await page.close();
 });
 
-test('axe: the code walk with a step lit and the flag player shown', async () => {
+for (const colorScheme of ['light', 'dark']) test(`axe: the code walk (${colorScheme}) with a step lit`, async () => {
   await env.ready;
-  const page = await newPage(env.browser);
+  const page = await newPage(env.browser, { colorScheme });
   await open(page, env.server.url + '?embed=walk');
   await page.waitForSelector('[data-testid="walk-source"] .line, [data-testid="walk-source"] li, [data-testid="walk-source"] *');
   await page.click('[data-testid="walk-next"]');

@@ -446,3 +446,13 @@ test('captured files open in the page: one is checked against real JAX, two are 
   assert.match(await page.textContent('[data-testid="sentence"]'), /--xla_cpu_enable_fast_math=true/);
   assert.deepEqual(page.errors, []);
 });
+
+test('the perturbed side is described in words, not as the JSON merge patch', async () => {
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
+  const desc = await waitForText(page, '[data-testid="perturbed-desc"]', /XLA_FLAGS/);
+  assert.equal(desc, 'baseline + XLA_FLAGS = \u201c--xla_gpu_autotune_level=1\u201d');
+  await page.fill('[data-testid="custom-hook"]', 'hooked');
+  const two = await waitForText(page, '[data-testid="perturbed-desc"]', /custom_hook/);
+  assert.match(two, /XLA_FLAGS = \u201c--xla_gpu_autotune_level=1\u201d; custom_hook = \u201chooked\u201d|custom_hook = \u201chooked\u201d; XLA_FLAGS/);
+  assert.doesNotMatch(two, /[{}]/, 'no JSON');
+});
