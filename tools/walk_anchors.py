@@ -29,7 +29,9 @@ the annotations mark it absent for that release; an anchor marked absent that
 is found fails too, and so does an entry the engine says is not hashed whose
 anchor is not marked absent (and the other way round).
 
-Writes DIR/index.json ({"releases": {release: file id}, "files": {id:
+Writes DIR/links.json ({"aliases", "releases": {release: {anchor id: first
+line}}}, the page's links into each release's file), DIR/index.json
+({"releases": {release: file id}, "files": {id:
 {"releases", "bytes"}}}) and one DIR/<id>.json per distinct file: {"id",
 "releases", "origin", "lines", "anchors": [{"id", "title", "note", "kind",
 "entries", "start", "end", "lit": [[first, last], ...]}], "absent": [{"id",
@@ -476,6 +478,17 @@ def main(argv=None) -> int:
         print(f"walk_anchors: {e}", file=sys.stderr)
         return 1
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    # The page's links into each release's cache_key.py (small, loaded with
+    # the first view): {"aliases", "releases": {release: {anchor id: first
+    # line}}}; an anchor absent in a release is left out.
+    starts = {}
+    for fid, g in by_text.items():
+        doc = json.loads((out / f"{fid}.json").read_text(encoding="utf-8"))
+        lines = {a["id"]: a["start"] for a in doc["anchors"]}
+        for release in g["releases"]:
+            starts[release] = lines
+    links = {"aliases": profiles.get("aliases", {}), "releases": starts}
+    (out / "links.json").write_text(json.dumps(links, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"walk_anchors: {len(index['releases'])} releases, {len(by_text)} distinct cache_key.py files -> {out}")
     return 0
 

@@ -13,6 +13,7 @@ import { createStore } from './store.mjs';
 import { setStatus } from './status.mjs';
 import { setupEmbed, EXHIBITS } from './embed.mjs';
 import { createMlirLoader, fetchJson, renderAbout } from './canonicaliser.mjs';
+import { setUpstreamLinks } from './data.mjs';
 import { mountKeyExhibit } from './entries.mjs';
 import { mountControls } from './controls/index.mjs';
 import { mountFlags } from './flags.mjs';
@@ -41,11 +42,14 @@ async function boot() {
   let engine;
   let presets;
   let tpu;
+  let links;
   try {
-    [engine, presets, tpu] = await Promise.all([
+    [engine, presets, tpu, links] = await Promise.all([
       CacheKeyEngine.load({ baseUrl: './' }),
       fetchJson('presets.json'),
       fetchJson('tpu_topologies.json').catch(() => null),
+      // Each release's line of every place the page links to in cache_key.py.
+      fetchJson('upstream-links.json').catch(() => null),
     ]);
   } catch (e) {
     setStatus('The key engine could not be loaded: ' + e.message, 'error');
@@ -53,6 +57,7 @@ async function boot() {
   }
   // The engine's worker (worker.js) does what can take long: module text,
   // links, logs. It starts with its first job.
+  setUpstreamLinks(links);
   const worker = new EngineWorker('worker.js');
   mountBusy(worker);
   const catalog = new Catalog(engine, worker);

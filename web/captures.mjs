@@ -7,7 +7,7 @@
 // unified diff of the module text when entry 1 moved). This file only
 // renders the engine's answer. Nothing is uploaded.
 import { el, put, $, setText } from './dom.mjs';
-import { errorText } from './engine.mjs';
+import { errorText, engineError } from './engine.mjs';
 import { abbrev } from './state.mjs';
 
 /**
@@ -92,7 +92,7 @@ export function renderCaptureComparison(ui, r, names) {
   put(ui.programs);
   if (!r || r.error) {
     ui.error.hidden = false;
-    setText(ui.error, `Not compared: ${errorText((r && r.error) || { path: '', message: 'no answer from the engine' })}`);
+    setText(ui.error, `Not compared: ${errorText((r && r.error) || engineError('internal', 'no answer from the engine').error)}`);
     return;
   }
   const differing = r.differing || [];
@@ -144,7 +144,7 @@ export function mountCaptures(catalog) {
       renderCaptureComparison(ui, r, names);
       setText(ui.status, r && !r.error ? `Compared ${names[0]} (A) and ${names[1]} (B).` : '');
     } catch (e) {
-      renderCaptureComparison(ui, { error: { path: '', message: e && e.cancelled ? 'the comparison was cancelled' : String((e && e.message) || e) } }, names);
+      renderCaptureComparison(ui, engineError(e && e.cancelled ? 'io' : 'internal', e && e.cancelled ? 'the comparison was cancelled' : String((e && e.message) || e)), names);
       setText(ui.status, '');
     } finally {
       root.removeAttribute('data-busy');

@@ -12,6 +12,9 @@ import { tpuCaseStudies } from './tpu.mjs';
  * @param {import('./canonicaliser.mjs').MlirLoader} loader
  * @param {(presetId: string, patch: Object) => void} show opens a scenario in the key exhibit
  */
+/** A source link's address: a string, or a function giving it once upstream-links.json is loaded. */
+const hrefOf = (h) => (typeof h === 'function' ? h() : h);
+
 export function mountCases(root, catalog, loader, show) {
   const cases = [...caseStudies(catalog), ...tpuCaseStudies(catalog.fixtures)];
   put(root, ...cases.map((c) => {
@@ -22,7 +25,7 @@ export function mountCases(root, catalog, loader, show) {
       c.stand_in ? el('p', null, el('span', { class: 'badge stand-in' }, 'stand-in'), ' TPU fingerprint: not libtpu\u2019s value.') : null,
       c.needsMlir ? el('p', null, el('span', { class: 'badge warnb' }, 'needs live MLIR'), ' Computed live: the first click loads the MLIR canonicaliser (about 0.7 MB gzipped).') : null,
       el('p', null, c.text),
-      el('p', { class: 'src-links' }, 'Source: ', link(c.source[0], c.source[1]), c.source2 ? [', ', link(c.source2[0], c.source2[1])] : null),
+      el('p', { class: 'src-links' }, 'Source: ', link(hrefOf(c.source[0]), c.source[1]), c.source2 ? [', ', link(hrefOf(c.source2[0]), c.source2[1])] : null),
       el('div', { class: 'row' },
         el('button', { type: 'button', 'data-case': c.id, disabled: !available }, 'Show this case'),
         c.alt ? el('button', { type: 'button', class: 'secondary', 'data-case-alt': c.id, disabled: !has(c.alt.preset) }, c.alt.label) : null),

@@ -3,28 +3,51 @@
 // fields, entry names): links to the upstream functions, the derived presets, the case studies and the questions.
 // The prose is this project's own; upstream code is only linked to.
 
-export const UPSTREAM_FILE = 'https://github.com/jax-ml/jax/blob/jax-v0.10.2/jax/_src/cache_key.py';
 export const issue = (n) => `https://github.com/jax-ml/jax/issues/${n}`;
 export const pull = (n) => `https://github.com/jax-ml/jax/pull/${n}`;
 
-/** Line anchors in jax-v0.10.2's jax/_src/cache_key.py. */
+/**
+ * The places of jax/_src/cache_key.py the page links to, by the anchor ids
+ * of tools/walk_annotations.json. Their line numbers are not written here:
+ * the build finds each anchor in every release's own file (upstream-links.json,
+ * tools/walk_anchors.py), and setUpstreamLinks gives them to this module.
+ */
 export const UPSTREAM = {
-  get: { line: 75, label: 'get' },
-  entries: { line: 101, label: 'get: the entry list' },
-  jaxlib: { line: 109, label: 'get: jax_lib version' },
-  compression: { line: 136, label: 'get: compression' },
-  custom_hook: { line: 57, label: 'custom_hook' },
-  log: { line: 152, label: '_log_cache_key_hash' },
-  canonicalize: { line: 207, label: '_canonicalize_ir' },
-  computation: { line: 219, label: '_hash_computation' },
-  accelerator: { line: 232, label: '_hash_accelerator_config' },
-  compile_options: { line: 280, label: '_hash_serialized_compile_options' },
-  strip: { line: 127, label: 'get: strip_device_assignment on gpu' },
-  platform: { line: 337, label: '_hash_platform' },
-  flags: { line: 342, label: '_hash_xla_flags' },
-  string: { line: 368, label: '_hash_string' },
+  get: { anchor: 'get', label: 'get' },
+  entries: { anchor: 'entry-1', label: 'get: the entry list' },
+  jaxlib: { anchor: 'entry-2', label: 'get: jax_lib version' },
+  compression: { anchor: 'entry-7', label: 'get: compression' },
+  custom_hook: { anchor: 'custom-hook', label: 'custom_hook' },
+  log: { anchor: 'log', label: '_log_cache_key_hash' },
+  canonicalize: { anchor: 'canonicalize', label: '_canonicalize_ir' },
+  computation: { anchor: 'computation', label: '_hash_computation' },
+  accelerator: { anchor: 'accelerator', label: '_hash_accelerator_config' },
+  compile_options: { anchor: 'compile-options', label: '_hash_serialized_compile_options' },
+  strip: { anchor: 'entry-5', label: 'get: strip_device_assignment on gpu' },
+  platform: { anchor: 'platform', label: '_hash_platform' },
+  flags: { anchor: 'flags', label: '_hash_xla_flags' },
+  string: { anchor: 'hash-string', label: '_hash_string' },
 };
-export const upstreamUrl = (key) => `${UPSTREAM_FILE}#L${UPSTREAM[key].line}`;
+
+/** walk/links.json as the build wrote it, once loaded. */
+let links = { aliases: {}, releases: {} };
+/** @param {{aliases?: Object<string, string>, releases?: Object<string, Object<string, number>>}} json */
+export function setUpstreamLinks(json) {
+  if (json && typeof json === 'object') links = { aliases: json.aliases || {}, releases: json.releases || {} };
+}
+
+/**
+ * The link to `key`'s place (UPSTREAM) in jax `release`'s cache_key.py (the
+ * release's tag), at the line the build found for it there; without a line
+ * when the anchor is absent in that release or the links are not loaded.
+ * @param {string} key
+ * @param {string} [release] a release or an alias ("main"); 0.10.2 by default
+ */
+export function upstreamUrl(key, release = '0.10.2') {
+  const rel = links.aliases[release] || release;
+  const line = (links.releases[rel] || {})[UPSTREAM[key].anchor];
+  return `https://github.com/jax-ml/jax/blob/jax-v${rel}/jax/_src/cache_key.py${line ? '#L' + line : ''}`;
+}
 
 /** The upstream function behind each of the eight entries. */
 export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'compile_options',
@@ -87,7 +110,7 @@ export function caseStudies(catalog) {
     {
       id: 'gpu-multiprocess',
       title: 'A multi-process GPU job compiles once, not once per process',
-      source: [upstreamUrl('strip'), 'cache_key.py: strip_device_assignment when platform is gpu'],
+      source: [() => upstreamUrl('strip'), 'cache_key.py: strip_device_assignment when platform is gpu'],
       text: 'Each process of a multi-process GPU job sees a device assignment naming its own device: [[0]] in one, [[1]] in the next. On platform "gpu" JAX renumbers the assignment to 0\u2026R\u00b7C\u22121 before hashing, so every process computes the same key and one compilation serves all. On CPU and TPU the assignment is hashed as it is. (Derived preset: GPU strings over the CPU capture.)',
       preset: 'gpu_2proc',
       patch: { compile_options: { edits: { device_assignment: [[1]] } } },
@@ -96,7 +119,7 @@ export function caseStudies(catalog) {
       id: 'flag-order',
       title: 'Flag order does not matter: flags are sorted',
       source: [pull(8090), 'jax-ml/jax#8090 (XLA flags enter the key)'],
-      source2: [upstreamUrl('flags'), '_hash_xla_flags at jax-v0.10.2'],
+      source2: [() => upstreamUrl('flags'), '_hash_xla_flags at jax-v0.10.2'],
       text: 'The same two XLA flags in the opposite order. JAX sorts the collected flags before hashing them, so the keys are equal. (Sorting is by code point, and there is no separator between flags: ["ab","c"] and ["a","bc"] feed the same bytes.)',
       preset: 'flags_ab',
       patch: { flags: { XLA_FLAGS: '--xla_gpu_autotune_level=2 --xla_cpu_multi_thread_eigen=false' } },
@@ -105,7 +128,7 @@ export function caseStudies(catalog) {
       id: 'dump-flag',
       title: 'A dump flag does not move the key',
       source: [pull(8090), 'jax-ml/jax#8090 (dump flags excluded)'],
-      source2: [upstreamUrl('compile_options'), '_hash_serialized_compile_options at jax-v0.10.2'],
+      source2: [() => upstreamUrl('compile_options'), '_hash_serialized_compile_options at jax-v0.10.2'],
       text: 'Turning on --xla_dump_to to look at what XLA does should not force a recompilation. A flag in XLA_FLAGS reaches the key twice: as text in entry 4, and parsed into DebugOptions inside the compile options (entry 5). JAX leaves the dump flags out of entry 4 and zeroes the matching DebugOptions fields in entry 5, so the key stays the same. Not every dump setting is zeroed in entry 5: try xla_dump_include_timestamp in the compile-options control.',
       preset: 'add_1x1',
       patch: {
@@ -128,7 +151,7 @@ export function caseStudies(catalog) {
     {
       id: 'python314',
       title: 'Python 3.14: the key says "zlib", the payload is zstd',
-      source: [`${UPSTREAM_FILE}#L${UPSTREAM.compression.line}`, 'get: compression'],
+      source: [() => upstreamUrl('compression'), 'get: compression at jax-v0.10.2'],
       text: 'On Python 3.14 JAX (0.10.2 as well as main) compresses with the standard library\u2019s compression.zstd but reports "zlib" to the key. A Python 3.13 process without the zstandard package also reports "zlib" and writes zlib. The keys are equal, the payloads are not compatible.',
       preset: 'py313_zlib',
       patch: { compression: { python: '3.14', zstandard_installed: true } },

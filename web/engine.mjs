@@ -9,11 +9,27 @@
 // Browser:  const engine = await CacheKeyEngine.load({ baseUrl: './' });
 // Node:     const engine = await CacheKeyEngine.load({ wasmBinary: fs.readFileSync(...) , factory });
 
+/**
+ * An error in the engine's shape (errorToJson, Support.h): the one way this
+ * page makes an error of its own. `code` is one of the engine's ErrorCode
+ * names ("internal", "io", "too_large", "invalid", "type", …).
+ * @param {string} code
+ * @param {string} message
+ * @param {{path?: string, source?: string, subject?: string}} [where]
+ * @returns {{error: {code: string, path: string, message: string, source?: string, subject?: string}}}
+ */
+export function engineError(code, message, { path = '', source, subject } = {}) {
+  const error = { code, path, message };
+  if (source) error.source = source;
+  if (subject) error.subject = subject;
+  return { error };
+}
+
 const decode = (text) => {
   try {
     return JSON.parse(text);
   } catch (e) {
-    return { error: { code: 'internal', source: 'engine', path: '', message: 'engine returned malformed JSON: ' + e.message } };
+    return engineError('internal', 'engine returned malformed JSON: ' + e.message, { source: 'engine' });
   }
 };
 
@@ -73,13 +89,13 @@ export class CacheKeyEngine {
    */
   call(name, ...args) {
     if (this.restarting) {
-      return { error: { code: 'internal', source: 'engine', path: '', message: 'the engine is restarting after an internal error; try again in a moment' } };
+      return engineError('internal', 'the engine is restarting after an internal error; try again in a moment', { source: 'engine' });
     }
     try {
       return decode(this.module[name](...args));
     } catch (e) {
       this.restart();
-      return { error: { code: 'internal', source: 'engine', path: '', message: `the engine failed on this input (${e && e.message ? e.message : e}); it is being restarted` } };
+      return engineError('internal', `the engine failed on this input (${e && e.message ? e.message : e}); it is being restarted`, { source: 'engine' });
     }
   }
 
@@ -141,7 +157,7 @@ export class CacheKeyEngine {
    */
   computeKeyWithModuleBytes(scenario, bytes) {
     if (!(bytes instanceof Uint8Array)) {
-      return { error: { code: 'type', path: '$.module', message: 'entry-1 bytes must be a Uint8Array' } };
+      return engineError('type', 'entry-1 bytes must be a Uint8Array', { path: '$.module' });
     }
     return this.call('computeKeyWithModuleBytes', asText(scenario), bytes);
   }

@@ -59,6 +59,8 @@ export function buildEntries(list) {
       da: li.querySelector('.d-a'), db: li.querySelector('.d-b'),
       ra: li.querySelector('.r-a'), rb: li.querySelector('.r-b'),
       also: li.querySelector('.also'),
+      source: li.querySelector('.entry-head a'),
+      src,
     });
   }
 }
@@ -101,17 +103,14 @@ function renderLive(r, cmp) {
 export function renderEntries(list, cmp, { full, animate }) {
   const { comparison: c, a, b } = cmp;
   const also = new Set(c.also_changed || []);
-  const cons = new Set(c.consequences || []);
   rows.forEach((r, i) => {
     const n = i + 1;
     const ea = a.entries[i];
     const eb = b.entries[i];
     // The engine's roles; an entry that moved with the cause or for another
     // reason shows as a consequence with the "also changed" note.
-    const engineRole = c.roles ? c.roles[i] : null;
-    const role = engineRole === 'cause' ? 'cause' : engineRole && engineRole !== 'same' ? 'consequence'
-      : engineRole === 'same' ? 'same'
-        : c.cause === n ? 'cause' : (cons.has(n) || (c.cause > 0 && n > c.cause) ? 'consequence' : 'same');
+    const engineRole = c.roles[i];
+    const role = engineRole === 'cause' || engineRole === 'same' ? engineRole : 'consequence';
     if (engineRole === 'with cause') also.add(n);
     setAttr(r.li, 'data-role', role);
     // Entry 3 does not exist before jax 0.6.0: the row says so.
@@ -127,6 +126,10 @@ export function renderEntries(list, cmp, { full, animate }) {
     setText(r.badge, shown);
     r.badge.className = 'badge role-badge role-' + shown.replace(/ /g, '-');
     setText(r.nm, eb.name);
+    // The link goes to this release's own cache_key.py, at the line the
+    // build found there (upstream-links.json), not to one pinned release.
+    setAttr(r.source, 'href', upstreamUrl(r.src, b.profile));
+    setAttr(r.source, 'title', `${UPSTREAM[r.src].label} in jax ${b.profile}`);
     setText(r.summary, eb.summary);
     setText(r.len, eb.hashed === false ? 'not hashed by this release' : `${eb.bytes_len} byte${eb.bytes_len === 1 ? '' : 's'}`);
     setText(r.hex, eb.preview_hex === '' ? '(nothing)' : eb.preview_hex);

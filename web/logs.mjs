@@ -5,6 +5,7 @@
 // text.
 import { el, put, $, setText, reducedMotion } from './dom.mjs';
 import { abbrev } from './state.mjs';
+import { errorText, engineError } from './engine.mjs';
 
 const MAX_PASTE = 4 << 20; // 4 MiB per pasted log: larger logs are opened as files
 
@@ -32,7 +33,7 @@ function hideResult(ui) {
 
 function showError(ui, e) {
   ui.error.hidden = false;
-  setText(ui.error, `${e.path}: ${e.message}`);
+  setText(ui.error, errorText(e));
 }
 
 const roleClass = (role) => String(role).replace(/ /g, '-');
@@ -78,7 +79,7 @@ function renderEntries(ui, r) {
 export function renderLogComparison(ui, r) {
   hideResult(ui);
   if (!r || r.error) {
-    showError(ui, (r && r.error) || { path: 'logs', message: 'no answer from the engine' });
+    showError(ui, (r && r.error) || engineError('internal', 'no answer from the engine', { source: 'logs' }).error);
     return;
   }
   ui.sentence.hidden = false;
@@ -100,7 +101,7 @@ export async function compareLogsUi(worker, ui) {
   hideResult(ui);
   for (const side of ['a', 'b']) {
     if (!logFiles[side] && ui[side].value.length > MAX_PASTE) {
-      showError(ui, { path: `run ${side.toUpperCase()}`, message: 'more than 4 MiB of pasted text; open or drop the log file instead (files of any size are read in chunks)' });
+      showError(ui, engineError('too_large', 'more than 4 MiB of pasted text; open or drop the log file instead (files of any size are read in chunks)', { source: `run ${side.toUpperCase()}` }).error);
       return;
     }
   }
@@ -109,8 +110,8 @@ export async function compareLogsUi(worker, ui) {
   try {
     renderLogComparison(ui, await worker.call('compareLogs', [sourceOf(ui, 'a'), sourceOf(ui, 'b')], { label: 'Reading the logs' }));
   } catch (e) {
-    renderLogComparison(ui, { error: { path: 'logs', message: e && e.cancelled ? 'reading the logs was cancelled'
-      : 'the log could not be read: ' + (e && e.message ? e.message : e) } });
+    renderLogComparison(ui, engineError(e && e.cancelled ? 'io' : 'internal', e && e.cancelled ? 'reading the logs was cancelled'
+      : 'the log could not be read: ' + (e && e.message ? e.message : e), { source: 'logs' }));
   } finally {
     setText(ui.status, '');
     ui.root.removeAttribute('data-busy');

@@ -9,7 +9,7 @@
 // at once from its size, without compressing).
 import { el, put, $, setText, scrollAndFocus } from './dom.mjs';
 import { splitScenario } from './state.mjs';
-import { errorText } from './engine.mjs';
+import { errorText, engineError } from './engine.mjs';
 import { copyText } from './trace.mjs';
 import { stubHandles } from './transfer.mjs';
 
@@ -213,8 +213,8 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       r = await decode();
     }
     if (!r || r.error || !r.scenario || typeof r.scenario !== 'object') {
-      const e = (r && r.error) || { message: 'unreadable link' };
-      return failLink(`${e.path ? e.path + ': ' : ''}${e.message}.`);
+      const e = (r && r.error) || engineError('invalid', 'unreadable link').error;
+      return failLink(`${errorText(e)}.`);
     }
     if (needsMlir(r.scenario)) {
       const loaded = await loader.loadFor('link');

@@ -4,7 +4,7 @@
 // ingredient (the cause) and its consequences coloured. An SVG drawn from
 // the engine's comparison (names, byte counts, digests, roles); it scales
 // with its box, and its text is a real <title>/<desc> for screen readers.
-import { abbrev } from './state.mjs';
+import { abbrev, roleOf } from './state.mjs';
 
 const NS = 'http://www.w3.org/2000/svg';
 const W = 360;
@@ -18,12 +18,6 @@ function s(tag, attrs, ...children) {
   return n;
 }
 
-function roleOf(cmp, n) {
-  const r = cmp.comparison.roles ? cmp.comparison.roles[n - 1] : null;
-  if (r) return r;
-  const c = cmp.comparison.cause;
-  return c === n ? 'cause' : c > 0 && n > c ? 'consequence' : 'same';
-}
 
 /**
  * Mounts the picture in `figure` (#pipeline) over the store: redrawn with

@@ -9,7 +9,7 @@
 // Nothing is uploaded.
 import { el, $, setText } from './dom.mjs';
 import { mergePatchFrom } from './state.mjs';
-import { errorText } from './engine.mjs';
+import { errorText, engineError } from './engine.mjs';
 import { hasHandles } from './transfer.mjs';
 
 /**
@@ -63,7 +63,7 @@ export function mountScenarioFiles(store, catalog, loader, { openScenario, needs
     say(`Opening ${scenarios.map((f) => f.name).join(' and ')}\u2026`);
     // Read, sidecars included, and checked (each file's key) by the engine in its worker.
     const readAll = () => catalog.worker.call('readScenarioFiles', [scenarios, files], { label: 'Reading the files' })
-      .catch(() => ({ error: { code: 'io', path: '', message: 'reading the files was cancelled' } }));
+      .catch(() => engineError('io', 'reading the files was cancelled'));
     let r = await readAll();
     if (r.error) { say(`Not opened: ${errorText(r.error)}`); return; }
     // A module given as text needs the live MLIR canonicaliser: the engine

@@ -147,6 +147,15 @@ export function describePatch(patch) {
   return text.length > 400 ? text.slice(0, 400) + '\u2026' : text;
 }
 
+/**
+ * The engine's role of entry n (1-based) in a comparison: "cause",
+ * "with cause", "also changed", "consequence" or "same" (compareResults
+ * always sends all eight; the page never derives them).
+ * @param {{comparison: {roles: string[]}}} cmp
+ * @param {number} n
+ */
+export const roleOf = (cmp, n) => cmp.comparison.roles[n - 1];
+
 export const abbrev = (hex, n = 16) => (typeof hex === 'string' && hex.length > n ? hex.slice(0, n) + '\u2026' : String(hex ?? ''));
 
 /**

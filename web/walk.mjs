@@ -10,23 +10,13 @@
 // Loaded lazily: walk/index.json when the exhibit comes near the viewport or
 // is used, then one walk/<id>.json per distinct file.
 import { el, put, setText, setAttr } from './dom.mjs';
-import { abbrev } from './state.mjs';
+import { abbrev, roleOf } from './state.mjs';
 import { createPlayer, reducedMotion } from './animate.mjs';
 import { fetchJson } from './canonicaliser.mjs';
 
 const STEP_MS = 1500;
 const PHASES = [{ name: 'feed', at: 0 }, { name: 'own', at: 650 }, { name: 'running', at: 1050 }];
 
-/**
- * The role the key exhibit shows for entry n (1-based) of a comparison: the
- * engine's role, with "with cause" and "also changed" kept as they are.
- */
-function roleOf(cmp, n) {
-  const r = cmp.comparison.roles ? cmp.comparison.roles[n - 1] : null;
-  if (r) return r;
-  const c = cmp.comparison.cause;
-  return c === n ? 'cause' : c > 0 && n > c ? 'consequence' : 'same';
-}
 
 /**
  * Mounts the exhibit inside `root` (#walk) over the store: it redraws with

@@ -21,6 +21,7 @@ const char *errorCodeName(ErrorCode code) {
   case ErrorCode::TooLarge: return "too_large";
   case ErrorCode::Io: return "io";
   case ErrorCode::Usage: return "usage";
+  case ErrorCode::Internal: return "internal";
   }
   return "invalid";
 }

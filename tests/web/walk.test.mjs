@@ -381,3 +381,20 @@ test('when the walk data cannot be loaded, the exhibit says so', async () => {
   assert.equal(await p.getAttribute('#exhibit-walk', 'data-walk'), 'unavailable');
   await p.close();
 });
+
+test('each entry links to the picked release\u2019s own cache_key.py, at the line found there', async () => {
+  await reset();
+  for (const release of ['0.10.2', '0.12.0.1']) {
+    const text = realSource(release);
+    if (!text) continue; // that release's venv is not on this machine
+    await page.selectOption('[data-testid="profile"]', release);
+    await page.waitForFunction((r) => document.querySelector('[data-testid="entry-4"] .entry-head a').href.includes(`jax-v${r}/`), release);
+    const href = await page.getAttribute('[data-testid="entry-4"] .entry-head a', 'href');
+    // The line, found here by plain text search in the real file.
+    const [line] = linesWith(text, 'def _hash_xla_flags(');
+    assert.equal(href, `https://github.com/jax-ml/jax/blob/jax-v${release}/jax/_src/cache_key.py#L${line}`, release);
+    const [co] = linesWith(text, 'def _hash_serialized_compile_options(');
+    assert.equal(await page.getAttribute('[data-testid="entry-5"] .entry-head a', 'href'), `https://github.com/jax-ml/jax/blob/jax-v${release}/jax/_src/cache_key.py#L${co}`);
+  }
+  assert.deepEqual(page.errors, []);
+});

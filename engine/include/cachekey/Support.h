@@ -40,6 +40,7 @@ enum class ErrorCode : uint8_t {
   TooLarge,       ///< "too_large": over a size or count limit
   Io,             ///< "io": a file could not be read
   Usage,          ///< "usage": the CLI was called with the wrong arguments
+  Internal,       ///< "internal": a fault of the engine or of its host (a wasm trap, a worker that died), not of the input
 };
 
 /// The stable snake_case name of `code`, e.g. "unknown_fixture".
