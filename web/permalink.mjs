@@ -46,18 +46,25 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
   // the scenario changes or the reader changes an exhibit's state (F16).
   let keptHash = '';
 
+  /** Copy link works only when there is a link; otherwise it is disabled and #link-info says why. */
+  const copyButton = /** @type {HTMLButtonElement} */ ($('#copy-link'));
+  const noLink = (why) => {
+    E.permalink.value = '';
+    copyButton.disabled = true;
+    setText(E.linkInfo, why);
+  };
+
   async function write(broken) {
     const state = store.state;
     const doc = catalog.scenarioOf(state.presetId, state.patch);
     const isDefault = state.presetId === defaultPreset && Object.keys(state.patch).length === 0;
     E.tooLong.hidden = true;
     if (broken) {
-      setText(E.linkInfo, 'No link: the scenario has an error.');
+      noLink('No link: the scenario has an error.');
       return;
     }
     if (catalog.presets.get(state.presetId)?.local) {
-      E.permalink.value = '';
-      setText(E.linkInfo, 'No link: this scenario\u2019s base is a file you opened, which other browsers do not have. Download the scenario file instead.');
+      noLink('No link: this scenario\u2019s base is a file you opened, which other browsers do not have. Download the scenario file instead.');
       return;
     }
     let enc;
@@ -70,17 +77,16 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       if (store.state !== state && (store.state.presetId !== state.presetId || store.state.patch !== state.patch)) return;
     } else enc = catalog.engine.encodePermalink(doc);
     if (enc.error) {
-      setText(E.linkInfo, `No link: ${enc.error.message}`);
+      noLink(`No link: ${enc.error.message}`);
       return;
     }
     if (enc.too_long) {
-      E.permalink.value = '';
+      noLink('No link: this scenario is too long for one (see below).');
       E.tooLong.hidden = false;
       const why = enc.json_bytes_at_least ? `This scenario\u2019s JSON is over ${sizeText(enc.json_bytes_at_least)}, more than the ${sizeText(enc.max_json_bytes)} a link may carry.`
         : enc.json_bytes > enc.max_json_bytes ? `This scenario\u2019s JSON is ${sizeText(enc.json_bytes)}, more than the ${sizeText(enc.max_json_bytes)} a link may carry.`
           : `This scenario needs ${enc.length} characters as a link, more than the ${enc.max_length} this page will put in a URL.`;
       setText(E.tooLongText, `${why} Download the scenario file and open it here with “Open a scenario file” instead.`);
-      setText(E.linkInfo, '');
       if (!embed) history.replaceState(null, '', location.pathname + location.search);
       return;
     }
@@ -89,6 +95,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     if (!isDefault) keptHash = '';
     if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
     E.permalink.value = new URL('#' + enc.fragment + extra, location.href).href;
+    copyButton.disabled = false;
     setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
   }
 
@@ -225,7 +232,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     return true;
   }
 
-  $('#copy-link').addEventListener('click', () => copyText(E.permalink.value, E.linkInfo, 'Link copied.'));
+  copyButton.addEventListener('click', () => { if (E.permalink.value) copyText(E.permalink.value, E.linkInfo, 'Link copied.'); });
   window.addEventListener('hashchange', () => { applyHash(); });
   // In-page links scroll and move focus without replacing the scenario link
   // in the address bar.

@@ -435,7 +435,11 @@ test('captured files open in the page: one is checked against real JAX, two are 
   await page.setInputFiles('[data-testid="upload-scenario"]', a);
   const one = await waitForText(page, '[data-testid="upload-status"]', /^Opened|^Not opened/);
   assert.match(one, /equals the key real JAX computed/);
+  assert.match(one, /Program jit_scaled/, 'the opened file names its program');
   assert.equal(await page.textContent('[data-testid="final-key"]'), realA);
+  // A scenario based on an opened file has no link: Copy link is disabled and says why.
+  await page.waitForFunction(() => document.querySelector('[data-testid="copy-link"]').disabled);
+  assert.match(await page.textContent('#link-info'), /^No link: .*file you opened/);
 
   await page.setInputFiles('[data-testid="upload-scenario"]', [a, b]);
   await waitForText(page, '[data-testid="upload-status"]', /\(compared, key/);

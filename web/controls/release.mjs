@@ -20,8 +20,11 @@ export function bindRelease({ store, catalog, loader, change }) {
   const derived = all.filter((p) => p.derived);
   const live = [...catalog.live.values()];
   const options = (ps) => ps.map((p) => el('option', { value: p.id }, presetLabel(p)));
+  // The releases the CPU captures were made with, from their provenance.
+  const jaxOf = (p) => ((catalog.fixtures[p.id] || {}).provenance || {}).jax;
+  const capturedWith = [...new Set(captured.map(jaxOf).filter(Boolean))];
   put(ui.preset,
-    el('optgroup', { label: 'Captured from real JAX 0.10.2' }, options(captured)),
+    el('optgroup', { label: `Captured from real JAX ${capturedWith.join(', ') || '(release not recorded)'}` }, options(captured)),
     capturedTpu.length ? el('optgroup', { label: 'Captured from real JAX with libtpu (TPU, deviceless)' }, options(capturedTpu)) : null,
     derived.length ? el('optgroup', { label: 'Derived (a patch over a capture)' }, options(derived)) : null,
     live.length ? el('optgroup', { label: 'Needs live MLIR (loads about 0.7 MB)', 'data-live': '' }, options(live)) : null);
@@ -34,7 +37,8 @@ export function bindRelease({ store, catalog, loader, change }) {
   put(ui.profile, el('option', { value: 'main' }, `main (the newest: jax ${newest})`), ...releaseOptions());
   put(ui.profileFrom, ...releaseOptions());
   put(ui.profileTo, el('option', { value: 'main' }, `main (jax ${newest})`), ...releaseOptions());
-  ui.profileFrom.value = '0.10.2';
+  // "What changed" starts from the release the default preset was captured with.
+  ui.profileFrom.value = jaxOf({ id: store.state.presetId }) || capturedWith[0] || newest;
   ui.profileTo.value = 'main';
   const showChanges = () => {
     const d = catalog.engine.profileDifferences(ui.profileFrom.value, ui.profileTo.value);
@@ -88,7 +92,7 @@ export function bindRelease({ store, catalog, loader, change }) {
         ui.profile.value = r.profile;
       }
       const meta = catalog.presets.get(store.state.presetId);
-      setText(ui.presetNote, meta ? (meta.derived ? 'Derived, not captured: ' + meta.note : 'Captured from real JAX (' + (meta.provenance || 'jax 0.10.2') + ').') : '');
+      setText(ui.presetNote, meta ? (meta.derived ? 'Derived, not captured: ' + meta.note : 'Captured from real JAX (' + (meta.provenance || 'release not recorded') + ').') : '');
     },
     /** @param {import('../store.mjs').KeyResult} result */
     notes(result) {
