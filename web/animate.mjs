@@ -12,12 +12,14 @@ export { reducedMotion } from './dom.mjs';
 /**
  * @param {{last: number, phases: {name: string, at: number}[], stepMs: number,
  *   show: (step: number, phase: string, playing: boolean) => void,
- *   onState?: (state: {step: number, playing: boolean}) => void}} opts
+ *   onState?: (state: {step: number, playing: boolean}) => void,
+ *   speed?: () => number}} opts
  *   phases: the phases of one step with their start (ms from the step's
  *   start), the last one is the resting phase; stepMs: a step's length when
- *   playing.
+ *   playing; speed: the reader's tempo (1 = as given, 2 = twice as fast),
+ *   read at the start of every step.
  */
-export function createPlayer({ last, phases, stepMs, show, onState }) {
+export function createPlayer({ last, phases, stepMs, show, onState, speed = () => 1 }) {
   const rest = phases[phases.length - 1].name;
   let step = last;
   let playing = false;
@@ -34,11 +36,12 @@ export function createPlayer({ last, phases, stepMs, show, onState }) {
   function run(k) {
     go(k, phases[0].name);
     state();
-    for (const p of phases.slice(1)) timers.push(setTimeout(() => go(k, p.name), p.at));
+    const f = Math.max(0.1, Number(speed()) || 1);
+    for (const p of phases.slice(1)) timers.push(setTimeout(() => go(k, p.name), p.at / f));
     timers.push(setTimeout(() => {
       if (k >= last) { stop(); return; }
       run(k + 1);
-    }, stepMs));
+    }, stepMs / f));
   }
 
   function stop() {

@@ -62,6 +62,8 @@ export function mountWalk(store, catalog, share, root) {
   const play = el('button', { type: 'button', class: 'small', 'data-testid': 'walk-play', 'aria-pressed': 'false' }, 'Play');
   const prev = el('button', { type: 'button', class: 'small secondary', 'data-testid': 'walk-prev', 'aria-label': 'Prev step' }, '\u2039 Prev');
   const next = el('button', { type: 'button', class: 'small secondary', 'data-testid': 'walk-next', 'aria-label': 'Next step' }, 'Next \u203a');
+  const speedSelect = /** @type {HTMLSelectElement} */ (el('select', { id: 'walk-speed', 'data-testid': 'walk-speed' },
+    el('option', { value: '0.5' }, '\u00bd\u00d7 (slow)'), el('option', { value: '1', selected: '' }, '1\u00d7'), el('option', { value: '2' }, '2\u00d7 (fast)')));
   const stepText = el('p', { id: 'walk-step-text', class: 'walk-step-text', 'data-testid': 'walk-step-text', 'aria-live': 'polite' });
   const chunk = el('code', { class: 'sha-chunk', 'data-testid': 'sha-chunk' });
   const shaRun = el('code', { class: 'sha-running', 'data-testid': 'sha-running' });
@@ -100,7 +102,8 @@ export function mountWalk(store, catalog, share, root) {
     el('div', { class: 'walk-grid' },
       el('div', { class: 'walk-side' },
         el('div', { class: 'walk-controls' },
-          el('label', { for: 'walk-step', class: 'walk-step-label' }, 'Step'), stepInput, prev, play, next),
+          el('label', { for: 'walk-step', class: 'walk-step-label' }, 'Step'), stepInput, prev, play, next,
+          el('label', { for: 'walk-speed', class: 'walk-speed-label' }, 'Speed'), speedSelect),
         stepText, sha, list, note),
       el('div', { class: 'walk-main' },
         el('p', { id: 'walk-keys-help', class: 'visually-hidden' }, 'Up and down arrows move between lines; Enter selects a line.'),
@@ -108,7 +111,7 @@ export function mountWalk(store, catalog, share, root) {
 
   // ---------------------------------------------------------------- player
   const player = createPlayer({
-    last: 8, phases: PHASES, stepMs: STEP_MS,
+    last: 8, phases: PHASES, stepMs: STEP_MS, speed: () => Number(speedSelect.value),
     show: (k, phase, playing) => showStep(k, phase, playing),
     onState: ({ step, playing }) => {
       // Playing is not a choice of entry: at its end the selection is the

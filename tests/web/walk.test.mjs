@@ -398,3 +398,29 @@ test('each entry links to the picked release\u2019s own cache_key.py, at the lin
   }
   assert.deepEqual(page.errors, []);
 });
+
+test('the player at 390 px: names on one line, rows not fed yet say so, a speed control, a clean last step', async () => {
+  const p = await newPage(env.browser, { viewport: { width: 390, height: 900 } });
+  await open(p, env.server.url);
+  await p.locator('#exhibit-walk').scrollIntoViewIfNeeded();
+  await walkReady(p);
+  await p.selectOption('[data-testid="walk-speed"]', '2');
+  await p.click('[data-testid="walk-play"]');
+  // While it plays, the rows after the current one are pending and say so.
+  await p.waitForFunction(() => document.querySelectorAll('.wentry[data-state="pending"]').length > 0);
+  const rows = await p.$$eval('.wentry', (ls) => ls.map((li) => {
+    const btn = li.querySelector('.wentry-btn');
+    const lh = parseFloat(getComputedStyle(btn).lineHeight) || 1.2 * parseFloat(getComputedStyle(btn).fontSize);
+    return { state: li.getAttribute('data-state'), after: getComputedStyle(li, '::after').content,
+      oneLine: btn.getBoundingClientRect().height < 2 * lh + 4, height: li.getBoundingClientRect().height };
+  }));
+  for (const r of rows) assert.ok(r.oneLine, 'an entry name on one line');
+  for (const r of rows.filter((x) => x.state === 'pending')) assert.equal(r.after, '"not fed yet"');
+  assert.equal(new Set(rows.map((r) => Math.round(r.height))).size, 1, 'every row has the same height: nothing jumps');
+  await shot(p, 'walk-player-390.png', '#exhibit-walk');
+  // The last step says how many entries were fed, with no stray role word.
+  const last = await waitForText(p, '[data-testid="walk-step-text"]', /^All \d entries fed/, 30000);
+  assert.doesNotMatch(last, /\u2014 (consequence|cause|same)/);
+  assert.deepEqual(p.errors, []);
+  await p.close();
+});
