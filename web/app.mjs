@@ -22,6 +22,7 @@ import { mountLogs } from './logs.mjs';
 import { mountShare } from './permalink.mjs';
 import { mountScenarioFiles } from './scenario-file.mjs';
 import { mountCaptures } from './captures.mjs';
+import { mountFirstView } from './first-view.mjs';
 import { mountCases } from './cases.mjs';
 import { mountQuestions } from './questions.mjs';
 import { scrollAndFocus } from './dom.mjs';
@@ -96,6 +97,7 @@ async function boot() {
   if (embed === null) {
     mountCases($('#cases-list'), catalog, loader, show);
     mountQuestions($('#questions-list'), catalog, { show, openExampleLogs: () => logs.loadExample(true) });
+    mountFirstView({ openExampleLogs: () => logs.loadExample(true) });
     renderAbout(catalog, 'yes');
   }
   if (embed === null || EXHIBITS.includes(embed)) setStatus('');

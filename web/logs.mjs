@@ -50,9 +50,9 @@ function renderPrograms(ui, r) {
   setText(ui.programsCaption, `Programs, paired by ${r.paired_by}: ${la.name} (A) and ${lb.name} (B)`);
   put(ui.programsBody, ...r.pairs.map((p, i) => el('tr', { 'data-testid': `log-program-${i}`, 'data-keys': p.keys, 'data-in': p.in, class: 'keys-' + p.keys },
     el('th', { scope: 'row' }, p.label),
-    el('td', null, p.verdict),
-    el('td', null, p.outcome_a || '\u2014'),
-    el('td', null, p.outcome_b || '\u2014'))));
+    el('td', { 'data-label': 'key' }, p.verdict),
+    el('td', { 'data-label': la.name === 'run A' ? 'run A' : `run A (${la.name})` }, p.outcome_a || '\u2014'),
+    el('td', { 'data-label': lb.name === 'run B' ? 'run B' : `run B (${lb.name})` }, p.outcome_b || '\u2014'))));
   ui.programs.hidden = r.pairs.length === 0;
 }
 
