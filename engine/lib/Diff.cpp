@@ -2,6 +2,7 @@
 #include "cachekey/Diff.h"
 
 #include "cachekey/PyText.h"
+#include "cachekey/Wording.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -119,7 +120,7 @@ void writeSentence(Comparison &c) {
   }
 }
 
-std::vector<std::string> describeFlagChange(
+std::vector<FlagChange> flagChanges(
     const std::vector<std::pair<bool, std::string>> &a,
     const std::vector<std::pair<bool, std::string>> &b) {
   // Multisets of kept flags; excluded flags never reach the hash.
@@ -137,26 +138,24 @@ std::vector<std::string> describeFlagChange(
     for (int i = 0; i < kv.second; ++i)
       added.push_back(kv.first);
   }
-  std::vector<std::string> out;
+  std::vector<FlagChange> out;
   std::vector<bool> usedRemoved(removed.size(), false);
   for (const auto &add : added) {
     bool paired = false;
     for (size_t i = 0; i < removed.size() && !paired; ++i) {
       if (!usedRemoved[i] && flagName(removed[i]) == flagName(add)) {
         usedRemoved[i] = paired = true;
-        out.push_back("flag " + shortened(add) + " replaced " +
-                      shortened(removed[i]));
+        out.push_back({FlagChange::Kind::Replaced, add, removed[i]});
       }
     }
     if (!paired)
-      out.push_back("added flag " + shortened(add));
+      out.push_back({FlagChange::Kind::Added, add, ""});
   }
   for (size_t i = 0; i < removed.size(); ++i)
     if (!usedRemoved[i])
-      out.push_back("removed flag " + shortened(removed[i]));
+      out.push_back({FlagChange::Kind::Removed, removed[i], ""});
   if (out.empty())
-    out.push_back("the kept flags are the same but are fed in a different "
-                  "grouping");
+    out.push_back({FlagChange::Kind::Regrouped, "", ""});
   return out;
 }
 
@@ -416,23 +415,10 @@ void noteCollisions(const KeyResult &a, const KeyResult &b,
                     "hashed one after another with no separator");
 }
 
-/// The label of a compile-options change ("DebugOptions.x (field 9)",
-/// "env_option_overrides[\"x\"]"): what is left when the values are cut.
-std::string changeLabel(const std::string &change) {
-  size_t f = change.find(" (field ");
-  if (f != std::string::npos)
-    return change.substr(0, change.find(')', f) + 1);
-  size_t b = change.find("] ");
-  if (change.rfind("env_option_overrides[", 0) == 0 && b != std::string::npos)
-    return change.substr(0, b + 1);
-  return change.substr(0, change.find(' '));
-}
-
 /// Differing inputs that never reach the hash: excluded flags, and
 /// compile options that the cache-key edits zero or drop.
-std::vector<std::string> unhashedChanges(const KeyResult &a, const KeyResult &b,
-                                         const ChangeEvidence &evidence) {
-  std::vector<std::string> out;
+void addUnhashedChanges(Comparison &c, const KeyResult &a, const KeyResult &b,
+                        const ChangeEvidence &evidence) {
   // An excluded flag whose DebugOptions field moved in entry 5 is hashed
   // after all (RootCause.h).
   auto reachesEntry5 = [&](const std::string &flag) {
@@ -448,34 +434,36 @@ std::vector<std::string> unhashedChanges(const KeyResult &a, const KeyResult &b,
     if (!f.included)
       excluded[f.flag]++;
   for (const auto &kv : excluded)
-    if (kv.second != 0 && !reachesEntry5(kv.first))
-      out.push_back("flag " + shortened(kv.first) +
-                    (kv.second > 0 ? " added" : " removed") +
-                    " (on the exclusion list, so entry 4 skips it)");
-  auto inputs = describeCompileOptionsDiff(a.compileOptions.input,
-                                           b.compileOptions.input);
-  auto outputs = describeCompileOptionsDiff(a.compileOptions.output,
-                                            b.compileOptions.output);
-  for (const auto &change : inputs) {
-    std::string label = changeLabel(change);
-    bool hashed = false;
-    for (const auto &o : outputs)
-      hashed = hashed || changeLabel(o) == label;
-    if (!hashed)
-      out.push_back(shortened(change, 160) +
-                    (label.rfind("env_option_overrides", 0) == 0
-                         ? " (dropped before entry 5 is hashed)"
-                         : " (zeroed before entry 5 is hashed)"));
+    if (kv.second != 0 && !reachesEntry5(kv.first)) {
+      UnhashedInput u;
+      u.kind = UnhashedInput::Kind::ExcludedFlag;
+      u.flag = kv.first;
+      u.added = kv.second > 0;
+      addUnhashed(c, std::move(u));
+    }
+  auto outputs = compileOptionsChanges(a.compileOptions.output,
+                                       b.compileOptions.output);
+  for (auto &change : compileOptionsChanges(a.compileOptions.input,
+                                            b.compileOptions.input)) {
+    bool hashed = std::any_of(outputs.begin(), outputs.end(),
+                              [&](const FieldChange &o) { return o.sameField(change); });
+    if (hashed)
+      continue;
+    UnhashedInput u;
+    u.kind = UnhashedInput::Kind::CompileOption;
+    u.field = std::move(change);
+    u.field.hashed = false;
+    addUnhashed(c, std::move(u));
   }
-  return out;
 }
 
-/// The names of the DebugOptions fields a compile-options diff mentions.
-std::vector<std::string> debugFieldNames(const std::vector<std::string> &changes) {
+/// The names of the DebugOptions fields among compile-options changes.
+std::vector<std::string> debugFieldNames(const std::vector<FieldChange> &changes) {
   std::vector<std::string> names;
   for (const auto &c : changes)
-    if (c.rfind("DebugOptions.", 0) == 0)
-      names.push_back(c.substr(13, c.find(' ') - 13));
+    if (c.kind == FieldChange::Kind::Field &&
+        c.message == ProtoMessage::DebugOptions)
+      names.push_back(c.name);
   return names;
 }
 } // namespace
@@ -517,7 +505,7 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
     for (const auto &f : b.flags)
       fb.emplace_back(f.included, f.flag);
     changedFlagNames(fa, fb, evidence.keptFlags, evidence.excludedFlags);
-    evidence.debugFields = debugFieldNames(describeCompileOptionsDiff(
+    evidence.debugFields = debugFieldNames(compileOptionsChanges(
         a.compileOptions.output, b.compileOptions.output));
     if (a.profile == b.profile)
       evidence.profile = a.profile;
@@ -532,7 +520,7 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
       for (const auto &d : describeEntryChange(a, b, e))
         c.otherDetails.push_back(entryLabel(e) + ": " + d);
   }
-  c.unhashed = unhashedChanges(a, b, evidence);
+  addUnhashedChanges(c, a, b, evidence);
   c.notes = a.notes;
   for (const auto &n : b.notes)
     if (std::find(c.notes.begin(), c.notes.end(), n) == c.notes.end())

@@ -6,6 +6,7 @@
 
 #include "cachekey/KnownDigests.h"
 #include "cachekey/PyText.h"
+#include "cachekey/Wording.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -27,22 +28,6 @@ std::string seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f s", s);
   return buf;
-}
-
-std::string plural(size_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-/// "a, b and c", at most `max` names then "and N more".
-std::string nameList(const std::vector<std::string> &names, size_t max = 5) {
-  std::string s;
-  size_t shown = std::min(names.size(), max);
-  for (size_t i = 0; i < shown; ++i)
-    s += (i == 0 ? "" : (i + 1 == shown && shown == names.size()) ? " and " : ", ") +
-         names[i];
-  if (names.size() > max)
-    s += " and " + std::to_string(names.size() - max) + " more";
-  return s;
 }
 
 /// "key 4 …" at the start of a sentence: "Key 4 …".
@@ -380,11 +365,13 @@ Comparison explainPair(const LogSummary &la, const LogSummary &lb,
           excluded[f.second]++;
       for (const auto &kv : excluded)
         if (kv.second != 0 && !c.hashesField(bareFlagName(kv.first)) &&
-            bareFlagName(kv.first) != kDeviceCountFlag)
-          cmp.unhashed.push_back("flag " + shortened(kv.first) +
-                                 (kv.second > 0 ? " added" : " removed") +
-                                 " (on the exclusion list, and not hashed in "
-                                 "entry 5 either)");
+            bareFlagName(kv.first) != kDeviceCountFlag) {
+          UnhashedInput u;
+          u.kind = UnhashedInput::Kind::ExcludedFlagLogged;
+          u.flag = kv.first;
+          u.added = kv.second > 0;
+          addUnhashed(cmp, std::move(u));
+        }
     }
   writeSentence(cmp);
   return cmp;

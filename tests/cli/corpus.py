@@ -412,6 +412,7 @@ def main():
     ap.add_argument("--keep", help="scratch directory to use and keep")
     ap.add_argument("--only", help="run only the runs whose name contains this")
     opts = ap.parse_args()
+    opts.old, opts.new = os.path.abspath(opts.old), os.path.abspath(opts.new)
     shared = opts.shared if opts.shared is not None else ["/work/shared/cases"]
     scratch = opts.keep or tempfile.mkdtemp(prefix="cachekey-corpus-")
     if opts.keep:

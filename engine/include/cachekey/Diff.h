@@ -16,9 +16,30 @@
 #include "cachekey/RootCause.h"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cachekey {
+
+/// An input that differs between the two sides but never reaches the hash,
+/// so it explains nothing. The words are `unhashedText` (Wording.h).
+struct UnhashedInput {
+  enum class Kind : uint8_t {
+    /// `flag` (whole, "--a=1") is on entry 4's exclusion list and does not
+    /// reach entry 5 either; `added` on the second side, else removed.
+    ExcludedFlag,
+    /// The same, read from logs: the flag's DebugOptions field (if any) is
+    /// not hashed by either side's release.
+    ExcludedFlagLogged,
+    /// A compile option the cache-key edits zero (a DebugOptions field) or
+    /// drop (an env_option_overrides entry) before entry 5 is hashed.
+    CompileOption,
+  };
+  Kind kind = Kind::ExcludedFlag;
+  std::string flag;
+  bool added = false;
+  FieldChange field;
+};
 
 /// The outcome of comparing two keys or two traces.
 struct Comparison {
@@ -43,6 +64,8 @@ struct Comparison {
   /// Inputs that differ but are not hashed (excluded flags, zeroed
   /// DebugOptions fields), so they explain nothing.
   std::vector<std::string> unhashed;
+  /// The facts `unhashed` says, one each.
+  std::vector<UnhashedInput> unhashedInputs;
   /// One sentence naming the cause, its details and the consequences.
   std::string sentence;
   /// Caveats of either side, once each (live MLIR bytes, stand-in
@@ -84,6 +107,33 @@ Comparison compareResults(const KeyResult &before, const KeyResult &after);
 /// What changed inside entry `index` (1…8) between two results.
 std::vector<std::string> describeEntryChange(const KeyResult &before,
                                              const KeyResult &after, int index);
+
+/// One change among the kept flags (entry 4), as a fact; the words are
+/// `flagChangeText` (Wording.h).
+struct FlagChange {
+  enum class Kind : uint8_t {
+    Replaced,  // `flag` took the place of `previous` (the same name)
+    Added,     // `flag` is on the second side only
+    Removed,   // `flag` is on the first side only
+    Regrouped, // the same kept flags, fed in another grouping
+  };
+  Kind kind = Kind::Regrouped;
+  std::string flag, previous;
+
+  bool operator==(const FlagChange &o) const {
+    return kind == o.kind && flag == o.flag && previous == o.previous;
+  }
+  bool operator<(const FlagChange &o) const {
+    return std::tie(kind, flag, previous) < std::tie(o.kind, o.flag, o.previous);
+  }
+};
+
+/// The changes among the kept flags (`first` true) of two flag lists:
+/// replacements (same name) first in the order of the added flags, then
+/// additions, then removals; one Regrouped when there is none. Never empty.
+std::vector<FlagChange> flagChanges(
+    const std::vector<std::pair<bool, std::string>> &before,
+    const std::vector<std::pair<bool, std::string>> &after);
 
 /// The flag-level change between two sets of collected flags, e.g.
 /// "flag --a=1 replaced --a=0", "added flag --b", "removed flag --c". Only
