@@ -1,6 +1,8 @@
 //===- CaptureDiff.cpp - Why keys differ between two captured runs --------===//
 #include "cachekey/CaptureDiff.h"
 
+#include "cachekey/Wording.h"
+
 #include "cachekey/PyText.h"
 #include "cachekey/TextDiff.h"
 
@@ -205,9 +207,13 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
       d.comparison = compareResults(*ra, *rb);
       Comparison &cmp = d.comparison;
       if (cmp.cause == 1 && (a.entry1Omitted || b.entry1Omitted)) {
-        cmp.details = {"entry-1 SHA-256 " + shortDigest(a.entry1Sha256) +
-                       " → " + shortDigest(b.entry1Sha256) +
-                       " (captured as digests only: the bytes were not kept)"};
+        EntryChange digestOnly;
+        digestOnly.code = EntryChange::Code::Entry1DigestOnly;
+        digestOnly.entry = 1;
+        digestOnly.before = shortDigest(a.entry1Sha256);
+        digestOnly.after = shortDigest(b.entry1Sha256);
+        cmp.details = {entryChangeText(digestOnly)};
+        cmp.changes = {digestOnly};
         writeSentence(cmp);
       }
       for (int i2 : cmp.alsoChanged) {

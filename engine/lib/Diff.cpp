@@ -11,33 +11,6 @@
 
 namespace cachekey {
 
-std::string entryLabel(int index) {
-  return "entry " + std::to_string(index) + " (" + kEntryNames[index - 1] + ")";
-}
-
-namespace {
-
-std::string rangeText(const std::vector<int> &xs) {
-  if (xs.empty())
-    return "";
-  bool contiguous = true;
-  for (size_t i = 1; i < xs.size(); ++i)
-    contiguous = contiguous && xs[i] == xs[i - 1] + 1;
-  if (xs.size() == 1)
-    return "entry " + std::to_string(xs[0]);
-  if (contiguous)
-    return "entries " + std::to_string(xs.front()) + "\u2013" +
-           std::to_string(xs.back());
-  std::string s = "entries ";
-  for (size_t i = 0; i < xs.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(xs[i]);
-  return s;
-}
-
-std::string quotedPy(const std::string &s) { return pyRepr(s); }
-
-} // namespace
-
 const char *Comparison::role(int index) const {
   auto has = [index](const std::vector<int> &xs) {
     return std::find(xs.begin(), xs.end(), index) != xs.end();
@@ -53,71 +26,13 @@ const char *Comparison::role(int index) const {
   return "same";
 }
 
-std::string shortenedChange(const std::string &change, size_t max) {
-  const std::string arrow = " \u2192 ";
-  size_t at = change.find(arrow);
-  if (at == std::string::npos)
-    return shortened(change, max);
-  return shortened(change.substr(0, at), max) + arrow +
-         shortened(change.substr(at + arrow.size()), max);
-}
-
-std::string shortened(const std::string &text, size_t max) {
-  if (text.size() <= max)
-    return text;
-  // Cut at a character boundary (UTF-8 continuation bytes are 10xxxxxx).
-  size_t cut = max > 20 ? max - 20 : max;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
-    --cut;
-  return text.substr(0, cut) + "\u2026 (" + std::to_string(text.size()) +
-         " chars)";
-}
-
-void writeSentence(Comparison &c) {
-  if (c.cause == 0) {
-    c.sentence = "Nothing moved: every entry's own digest is the same, so the "
-                 "hashes are equal.";
-  } else {
-    std::string s = "The cause is " + entryLabel(c.cause);
-    if (!c.details.empty()) {
-      s += ": ";
-      for (size_t i = 0; i < c.details.size() && i < 4; ++i)
-        s += (i ? "; " : "") + c.details[i];
-      if (c.details.size() > 4)
-        s += "; and " + std::to_string(c.details.size() - 4) + " more";
-    }
-    s += ".";
-    if (!c.linkReason.empty())
-      s += " " + c.linkReason;
-    if (!c.consequences.empty())
-      s += " " + capitalised(rangeText(c.consequences)) +
-           (c.consequences.size() == 1
-                ? " differs only as a consequence: its own digest is "
-                  "unchanged, but the running digest carries the change."
-                : " differ only as a consequence: their own digests are "
-                  "unchanged, but the running digest carries the change.");
-    if (!c.alsoChanged.empty()) {
-      // Each other detail names its entry ("entry 5 (compile_options): …").
-      s += " Another ingredient moved too: ";
-      if (c.otherDetails.empty())
-        for (size_t i = 0; i < c.alsoChanged.size(); ++i)
-          s += (i ? ", " : "") + entryLabel(c.alsoChanged[i]);
-      for (size_t i = 0; i < c.otherDetails.size() && i < 4; ++i)
-        s += (i ? "; " : "") + c.otherDetails[i];
-      if (c.otherDetails.size() > 4)
-        s += "; and " + std::to_string(c.otherDetails.size() - 4) + " more";
-      s += ".";
-    }
-    c.sentence = s;
-  }
-  if (!c.unhashed.empty()) {
-    c.sentence += " Not hashed, so not a cause: ";
-    for (size_t i = 0; i < c.unhashed.size() && i < 4; ++i)
-      c.sentence += (i ? "; " : "") + c.unhashed[i];
-    if (c.unhashed.size() > 4)
-      c.sentence += "; and " + std::to_string(c.unhashed.size() - 4) + " more";
-    c.sentence += ".";
-  }
+const char *Comparison::roleCode(int index) const {
+  const std::string r = role(index);
+  return r == "cause"          ? "cause"
+         : r == "with cause"   ? "with_cause"
+         : r == "also changed" ? "also_changed"
+         : r == "consequence"  ? "consequence"
+                               : "same";
 }
 
 std::vector<FlagChange> flagChanges(
@@ -197,33 +112,35 @@ std::vector<std::string> enabledFeatures(const std::string &features) {
   return out;
 }
 
-/// At most `max` names, then "and N more".
-std::string someNames(const std::vector<std::string> &names, size_t max = 16) {
-  std::string s;
-  for (size_t i = 0; i < names.size() && i < max; ++i)
-    s += (i ? ", " : "") + names[i];
-  if (names.size() > max)
-    s += " and " + std::to_string(names.size() - max) + " more";
-  return s;
-}
-
-std::string deviceIds(const std::vector<CpuDevice> &devices) {
+/// Device ids as the reader names them: "3", or "1:3" off process 0.
+std::vector<std::string> deviceIds(const std::vector<CpuDevice> &devices) {
   std::vector<std::string> ids;
   for (const auto &d : devices)
     ids.push_back(d.processIndex == 0
                       ? std::to_string(d.localHardwareId)
                       : std::to_string(d.processIndex) + ":" +
                             std::to_string(d.localHardwareId));
-  return "[" + someNames(ids, 8) + "]";
+  return ids;
 }
 
-void describeCpu(const CpuTopology &a, const CpuTopology &b,
-                 std::vector<std::string> &out) {
+EntryChange change(EntryChange::Code code, int entry, std::string before = "",
+                   std::string after = "", std::string subject = "") {
+  EntryChange c;
+  c.code = code;
+  c.entry = entry;
+  c.before = std::move(before);
+  c.after = std::move(after);
+  c.subject = std::move(subject);
+  return c;
+}
+
+void cpuChanges(const CpuTopology &a, const CpuTopology &b,
+                std::vector<EntryChange> &out) {
+  using C = EntryChange::Code;
   if (a.cpu != b.cpu)
-    out.push_back("CPU model " + pyRepr(a.cpu) + " → " + pyRepr(b.cpu));
+    out.push_back(change(C::CpuModel, 6, a.cpu, b.cpu));
   if (a.triple != b.triple)
-    out.push_back("target triple " + pyRepr(a.triple) + " → " +
-                  pyRepr(b.triple));
+    out.push_back(change(C::TargetTriple, 6, a.triple, b.triple));
   if (a.features != b.features) {
     auto fa = enabledFeatures(a.features), fb = enabledFeatures(b.features);
     std::vector<std::string> added, removed;
@@ -231,49 +148,62 @@ void describeCpu(const CpuTopology &a, const CpuTopology &b,
                         std::back_inserter(added));
     std::set_difference(fa.begin(), fa.end(), fb.begin(), fb.end(),
                         std::back_inserter(removed));
-    if (!added.empty())
-      out.push_back("CPU features added: " + someNames(added));
-    if (!removed.empty())
-      out.push_back("CPU features removed: " + someNames(removed));
+    if (!added.empty()) {
+      out.push_back(change(C::CpuFeaturesAdded, 6));
+      out.back().names = added;
+    }
+    if (!removed.empty()) {
+      out.push_back(change(C::CpuFeaturesRemoved, 6));
+      out.back().names = removed;
+    }
     if (added.empty() && removed.empty())
-      out.push_back("CPU feature string written differently (same features "
-                    "enabled)");
+      out.push_back(change(C::CpuFeaturesRewritten, 6));
   }
-  if (a.devices.size() != b.devices.size())
-    out.push_back("devices " + std::to_string(a.devices.size()) + " → " +
-                  std::to_string(b.devices.size()) + " (ids " +
-                  deviceIds(a.devices) + " → " + deviceIds(b.devices) + ")");
-  else if (deviceIds(a.devices) != deviceIds(b.devices))
-    out.push_back("device ids " + deviceIds(a.devices) + " → " +
-                  deviceIds(b.devices));
+  // Ids are shown 8 at most: ids that differ only after those are not a
+  // change a reader can see.
+  auto ia = deviceIds(a.devices), ib = deviceIds(b.devices);
+  auto shown = [](const std::vector<std::string> &ids) {
+    return std::vector<std::string>(ids.begin(),
+                                    ids.begin() + std::min<size_t>(ids.size(), 8));
+  };
+  if (a.devices.size() != b.devices.size() || shown(ia) != shown(ib)) {
+    EntryChange c = change(a.devices.size() != b.devices.size() ? C::DeviceCount
+                                                                : C::DeviceIds,
+                           6);
+    c.sizeBefore = a.devices.size();
+    c.sizeAfter = b.devices.size();
+    c.namesBefore = ia;
+    c.names = ib;
+    out.push_back(std::move(c));
+  }
 }
 
-void describeGpu(const GpuTopology &a, const GpuTopology &b,
-                 std::vector<std::string> &out) {
+void gpuChanges(const GpuTopology &a, const GpuTopology &b,
+                std::vector<EntryChange> &out) {
+  using C = EntryChange::Code;
   if (a.platformVersion != b.platformVersion)
-    out.push_back("GPU platform_version " + shortened(pyRepr(a.platformVersion)) +
-                  " → " + shortened(pyRepr(b.platformVersion)));
+    out.push_back(change(C::GpuPlatformVersion, 6, a.platformVersion,
+                         b.platformVersion));
   auto num = [&](const char *label, int64_t x, int64_t y) {
     if (x != y)
-      out.push_back(std::string(label) + " " + std::to_string(x) + " → " +
-                    std::to_string(y));
+      out.push_back(change(C::GpuCount, 6, std::to_string(x), std::to_string(y),
+                           label));
   };
   num("num_partitions", a.numPartitions, b.numPartitions);
   num("num_hosts_per_partition", a.numHostsPerPartition, b.numHostsPerPartition);
   num("num_devices_per_host", a.numDevicesPerHost, b.numDevicesPerHost);
+  auto unsetOr = [](const std::optional<int64_t> &n) {
+    return n ? std::to_string(*n) : std::string("unset");
+  };
   if (a.numDevicesPerProcess != b.numDevicesPerProcess)
-    out.push_back(
-        "num_devices_per_process " +
-        (a.numDevicesPerProcess ? std::to_string(*a.numDevicesPerProcess)
-                                : std::string("unset")) +
-        " → " +
-        (b.numDevicesPerProcess ? std::to_string(*b.numDevicesPerProcess)
-                                : std::string("unset")));
+    out.push_back(change(C::GpuCount, 6, unsetOr(a.numDevicesPerProcess),
+                         unsetOr(b.numDevicesPerProcess),
+                         "num_devices_per_process"));
 }
 
 const char *specKind(const AcceleratorSpec &s) {
-  static const char *kinds[] = {"a supplied fingerprint", "a CPU topology",
-                                "a GPU topology", "the device_kind fallback"};
+  static const char *kinds[] = {"fingerprint", "cpu_topology", "gpu_topology",
+                                "device_kinds"};
   return kinds[s.index()];
 }
 
@@ -281,84 +211,80 @@ std::string fingerprintHex(const AcceleratorEntry &e) {
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx",
                 static_cast<unsigned long long>(*e.fingerprint));
-  return std::string(hex) + (e.standIn ? " (stand-in)" : "");
+  return hex;
 }
 
 } // namespace
 
-std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &a,
-                                                   const AcceleratorEntry &b) {
-  std::vector<std::string> out;
+std::vector<EntryChange> acceleratorChanges(const AcceleratorEntry &a,
+                                            const AcceleratorEntry &b) {
+  using C = EntryChange::Code;
+  std::vector<EntryChange> out;
   if (a.spec.index() != b.spec.index()) {
-    out.push_back(std::string(specKind(a.spec)) + " → " + specKind(b.spec));
+    out.push_back(change(C::AcceleratorKind, 6, specKind(a.spec), specKind(b.spec)));
   } else if (auto *ca = std::get_if<CpuTopology>(&a.spec)) {
-    describeCpu(*ca, std::get<CpuTopology>(b.spec), out);
+    cpuChanges(*ca, std::get<CpuTopology>(b.spec), out);
   } else if (auto *ga = std::get_if<GpuTopology>(&a.spec)) {
-    describeGpu(*ga, std::get<GpuTopology>(b.spec), out);
+    gpuChanges(*ga, std::get<GpuTopology>(b.spec), out);
   } else if (auto *ka = std::get_if<DeviceKinds>(&a.spec)) {
-    const auto &kb = std::get<DeviceKinds>(b.spec);
-    std::vector<std::string> ra, rb;
-    for (const auto &k : ka->kinds)
-      ra.push_back(pyRepr(k));
-    for (const auto &k : kb.kinds)
-      rb.push_back(pyRepr(k));
-    out.push_back("device kinds (" + std::to_string(ra.size()) + " → " +
-                  std::to_string(rb.size()) + " devices) [" +
-                  shortened(someNames(ra, 4)) + "] → [" +
-                  shortened(someNames(rb, 4)) + "]");
+    EntryChange c = change(C::DeviceKinds, 6);
+    c.namesBefore = ka->kinds;
+    c.names = std::get<DeviceKinds>(b.spec).kinds;
+    out.push_back(std::move(c));
   }
   // The fingerprint is what the key hashes, but it says nothing to a
   // reader: it comes last, as detail.
+  EntryChange f;
   if (a.fingerprint && b.fingerprint) {
     if (*a.fingerprint != *b.fingerprint || a.standIn != b.standIn)
-      out.push_back("topology fingerprint " + fingerprintHex(a) + " → " +
-                    fingerprintHex(b));
+      f = change(C::Fingerprint, 6, fingerprintHex(a), fingerprintHex(b));
   } else if (a.fingerprint) {
-    out.push_back("topology fingerprint " + fingerprintHex(a) +
-                  " → device_kind fallback");
+    f = change(C::FingerprintToFallback, 6, fingerprintHex(a));
   } else if (b.fingerprint) {
-    out.push_back("device_kind fallback → topology fingerprint " +
-                  fingerprintHex(b));
+    f = change(C::FallbackToFingerprint, 6, "", fingerprintHex(b));
+  }
+  if (f.entry) {
+    f.standInBefore = a.fingerprint && a.standIn;
+    f.standInAfter = b.fingerprint && b.standIn;
+    out.push_back(std::move(f));
   }
   return out;
 }
 
-std::vector<std::string> describeEntryChange(const KeyResult &a,
-                                             const KeyResult &b, int index) {
-  std::vector<std::string> out;
+std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
+                                      int index) {
+  using C = EntryChange::Code;
+  std::vector<EntryChange> out;
   const EntryResult &ea = a.entries[index - 1], &eb = b.entries[index - 1];
-  auto repr = [](const std::string &s) { return shortened(quotedPy(s)); };
   switch (index) {
   case 1: {
     size_t n = std::min(ea.bytes.size(), eb.bytes.size()), k = 0;
     while (k < n && ea.bytes[k] == eb.bytes[k])
       ++k;
-    out.push_back("the module bytecode differs (" +
-                  std::to_string(ea.bytes.size()) + " → " +
-                  std::to_string(eb.bytes.size()) +
-                  " bytes, first difference at byte " + std::to_string(k) + ")");
+    EntryChange c = change(C::ModuleBytes, 1);
+    c.sizeBefore = ea.bytes.size();
+    c.sizeAfter = eb.bytes.size();
+    c.firstDifference = k;
+    out.push_back(std::move(c));
     if (a.symName != b.symName)
-      out.push_back("sym_name " + repr(a.symName) + " → " + repr(b.symName));
+      out.push_back(change(C::SymName, 1, a.symName, b.symName));
     break;
   }
   case 2:
-    out.push_back("jaxlib version " + repr(ea.bytes) + " → " + repr(eb.bytes));
+    out.push_back(change(C::JaxlibVersion, 2, ea.bytes, eb.bytes));
     break;
   case 3:
     if (ea.hashed != eb.hashed) {
-      out.push_back(std::string("entry 3 is ") +
-                    (ea.hashed ? "hashed on the first side only"
-                               : "hashed on the second side only") +
-                    " (jax 0.6.0 added it)");
+      out.push_back(change(C::BackendHashedOneSide, 3));
+      out.back().firstSide = ea.hashed;
       break;
     }
     for (size_t i = 0; i < std::min(ea.parts.size(), eb.parts.size()); ++i)
       if (ea.partBytes(i) != eb.partBytes(i))
-        out.push_back(ea.parts[i].label + " " + repr(ea.partBytes(i)) + " → " +
-                      repr(eb.partBytes(i)));
+        out.push_back(change(C::BackendPart, 3, ea.partBytes(i), eb.partBytes(i),
+                             ea.parts[i].label));
     if (out.empty())
-      out.push_back("platform and platform_version feed the same bytes "
-                    "joined differently");
+      out.push_back(change(C::BackendJoined, 3));
     break;
   case 4: {
     std::vector<std::pair<bool, std::string>> fa, fb;
@@ -366,43 +292,62 @@ std::vector<std::string> describeEntryChange(const KeyResult &a,
       fa.emplace_back(f.included, f.flag);
     for (auto &f : b.flags)
       fb.emplace_back(f.included, f.flag);
-    out = describeFlagChange(fa, fb);
+    for (auto &f : flagChanges(fa, fb)) {
+      out.push_back(change(C::Flag, 4));
+      out.back().flag = std::move(f);
+    }
     break;
   }
   case 5:
-    for (const auto &d : describeCompileOptionsDiff(a.compileOptions.output,
-                                                    b.compileOptions.output))
-      out.push_back(shortenedChange(d));
+    for (auto &f : compileOptionsChanges(a.compileOptions.output,
+                                         b.compileOptions.output)) {
+      out.push_back(change(C::CompileOption, 5));
+      out.back().field = std::move(f);
+    }
     break;
   case 6:
-    out = describeAcceleratorChange(a.accelerator, b.accelerator);
+    out = acceleratorChanges(a.accelerator, b.accelerator);
     if (out.empty())
-      out.push_back("the accelerator config feeds other bytes");
+      out.push_back(change(C::AcceleratorBytes, 6));
     break;
   case 7:
-    out.push_back("compression " + repr(a.compression) + " → " +
-                  repr(b.compression));
+    out.push_back(change(C::Compression, 7, a.compression, b.compression));
     break;
   case 8:
-    out.push_back("custom_hook " + repr(ea.bytes) + " → " + repr(eb.bytes));
+    out.push_back(change(C::CustomHook, 8, ea.bytes, eb.bytes));
     break;
   }
+  return out;
+}
+
+std::vector<std::string> describeEntryChange(const KeyResult &a,
+                                             const KeyResult &b, int index) {
+  std::vector<std::string> out;
+  for (const auto &c : entryChanges(a, b, index))
+    out.push_back(entryChangeText(c));
+  return out;
+}
+
+std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &a,
+                                                   const AcceleratorEntry &b) {
+  std::vector<std::string> out;
+  for (const auto &c : acceleratorChanges(a, b))
+    out.push_back(entryChangeText(c));
   return out;
 }
 
 namespace {
 /// Inputs that differ but feed identical bytes: hash-string has no
 /// separator, so ["ab", "c"] and ["a", "bc"] collide.
-void noteCollisions(const KeyResult &a, const KeyResult &b,
-                    std::vector<std::string> &notes) {
+void collisions(const KeyResult &a, const KeyResult &b,
+                std::vector<EntryChange> &out) {
   const EntryResult &pa = a.entries[2], &pb = b.entries[2];
   if (pa.parts.size() >= 2 && pb.parts.size() >= 2 && pa.bytes == pb.bytes &&
-      (pa.partBytes(0) != pb.partBytes(0) || pa.partBytes(1) != pb.partBytes(1)))
-    notes.push_back("platform " + pyRepr(pa.partBytes(0)) + " + " +
-                    pyRepr(pa.partBytes(1)) + " and " +
-                    pyRepr(pb.partBytes(0)) + " + " + pyRepr(pb.partBytes(1)) +
-                    " differ but feed the same bytes: hash-string puts no "
-                    "separator between strings");
+      (pa.partBytes(0) != pb.partBytes(0) || pa.partBytes(1) != pb.partBytes(1))) {
+    out.push_back(change(EntryChange::Code::PlatformCollision, 3));
+    out.back().namesBefore = {pa.partBytes(0), pa.partBytes(1)};
+    out.back().names = {pb.partBytes(0), pb.partBytes(1)};
+  }
   std::vector<std::string> fa, fb;
   for (const auto &f : a.flags)
     if (f.included)
@@ -411,8 +356,7 @@ void noteCollisions(const KeyResult &a, const KeyResult &b,
     if (f.included)
       fb.push_back(f.flag);
   if (a.entries[3].bytes == b.entries[3].bytes && fa != fb)
-    notes.push_back("the kept flags differ but feed the same bytes: flags are "
-                    "hashed one after another with no separator");
+    out.push_back(change(EntryChange::Code::FlagsCollision, 4));
 }
 
 /// Differing inputs that never reach the hash: excluded flags, and
@@ -512,49 +456,48 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   }
   classifyEntries(c, own, running, evidence);
   if (c.cause != 0) {
-    c.details = describeEntryChange(a, b, c.cause);
+    for (auto &ch : entryChanges(a, b, c.cause)) {
+      c.details.push_back(entryChangeText(ch));
+      c.changes.push_back(std::move(ch));
+    }
     for (int e : c.withCause)
-      for (const auto &d : describeEntryChange(a, b, e))
-        c.details.push_back("entry " + std::to_string(e) + ": " + d);
+      for (auto &ch : entryChanges(a, b, e)) {
+        c.details.push_back("entry " + std::to_string(e) + ": " + entryChangeText(ch));
+        c.changes.push_back(std::move(ch));
+      }
     for (int e : c.alsoChanged)
-      for (const auto &d : describeEntryChange(a, b, e))
-        c.otherDetails.push_back(entryLabel(e) + ": " + d);
+      for (auto &ch : entryChanges(a, b, e)) {
+        c.otherDetails.push_back(entryLabel(e) + ": " + entryChangeText(ch));
+        c.otherChanges.push_back(std::move(ch));
+      }
   }
   addUnhashedChanges(c, a, b, evidence);
   c.notes = a.notes;
   for (const auto &n : b.notes)
     if (std::find(c.notes.begin(), c.notes.end(), n) == c.notes.end())
       c.notes.push_back(n);
-  std::vector<std::string> extra;
-  if (a.profile != b.profile)
-    extra.push_back(std::string("The profile changed (") +
-                    profileName(a.profile) + " \u2192 " + profileName(b.profile) +
-                    "): the two keys follow different versions of cache_key.py.");
-  std::vector<std::string> but;
+  // Why inputs that differ still give equal keys.
+  std::vector<EntryChange> but;
   if (c.cause == 0) {
-    noteCollisions(a, b, but);
+    collisions(a, b, but);
     if (a.moduleOptions != b.moduleOptions && !a.computation.live &&
         !b.computation.live)
-      but.push_back("the module options differ (" + a.moduleOptions +
-                    " \u2192 " + b.moduleOptions +
-                    ") but entry 1 holds bytes captured from jaxlib, "
-                    "which options cannot change; capture the module "
-                    "again with them, or give its text");
+      but.push_back(change(EntryChange::Code::ModuleOptionsCaptured, 1,
+                           a.moduleOptions, b.moduleOptions));
     if (a.symName != b.symName)
-      but.push_back("only the module name differs (" +
-                    shortened(pyRepr(a.symName)) + " \u2192 " +
-                    shortened(pyRepr(b.symName)) +
-                    "): it is the key's readable prefix, not hashed");
+      but.push_back(change(EntryChange::Code::OnlySymName, 1, a.symName, b.symName));
   }
   writeSentence(c);
   if (!but.empty()) {
-    c.sentence += " But:";
-    for (const auto &d : but)
-      c.sentence += " " + d + ".";
-    c.details.insert(c.details.end(), but.begin(), but.end());
+    std::vector<std::string> words;
+    for (auto &ch : but) {
+      words.push_back(entryChangeText(ch));
+      c.changes.push_back(std::move(ch));
+    }
+    appendBut(c, words);
   }
-  for (const auto &e : extra)
-    c.sentence = e + " " + c.sentence;
+  if (a.profile != b.profile)
+    prependProfileChange(c, a.profile, b.profile);
   return c;
 }
 
@@ -570,6 +513,10 @@ Json comparisonToJson(const Comparison &c) {
   for (int i = 1; i <= kNumEntries; ++i)
     roles.push_back(c.role(i));
   j["roles"] = roles;
+  Json roleCodes = Json::array();
+  for (int i = 1; i <= kNumEntries; ++i)
+    roleCodes.push_back(c.roleCode(i));
+  j["role_codes"] = roleCodes;
   j["details"] = c.details;
   j["other_details"] = c.otherDetails;
   j["unhashed"] = c.unhashed;

@@ -40,6 +40,17 @@ std::string fieldChangeLabel(const FieldChange &change);
 /// "added flag --b", "removed flag --c".
 std::string flagChangeText(const FlagChange &change);
 
+/// An entry change as a detail line, e.g. "jaxlib version '0.4.30' →
+/// '0.4.31'", "CPU model 'icelake-server' → 'znver3'".
+std::string entryChangeText(const EntryChange &change);
+
+/// Appends " But: <reason>." per reason to the sentence of `c` and the
+/// reasons to its details: why inputs that differ still give equal keys.
+void appendBut(Comparison &c, const std::vector<std::string> &but);
+
+/// Puts "The profile changed (a → b): …" before the sentence of `c`.
+void prependProfileChange(Comparison &c, Profile before, Profile after);
+
 /// An unhashed input as a clause, e.g. "flag --xla_dump_to=/tmp added (on
 /// the exclusion list, so entry 4 skips it)".
 std::string unhashedText(const UnhashedInput &input);
