@@ -473,9 +473,13 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   }
   addUnhashedChanges(c, a, b, evidence);
   c.notes = a.notes;
-  for (const auto &n : b.notes)
-    if (std::find(c.notes.begin(), c.notes.end(), n) == c.notes.end())
-      c.notes.push_back(n);
+  c.noteCodes = a.noteCodes;
+  for (size_t i = 0; i < b.notes.size(); ++i)
+    if (std::find(c.notes.begin(), c.notes.end(), b.notes[i]) == c.notes.end()) {
+      c.notes.push_back(b.notes[i]);
+      if (i < b.noteCodes.size())
+        c.noteCodes.push_back(b.noteCodes[i]);
+    }
   // Why inputs that differ still give equal keys.
   std::vector<EntryChange> but;
   if (c.cause == 0) {
@@ -499,30 +503,6 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   if (a.profile != b.profile)
     prependProfileChange(c, a.profile, b.profile);
   return c;
-}
-
-Json comparisonToJson(const Comparison &c) {
-  Json j;
-  j["cause"] = c.cause;
-  j["cause_name"] = c.cause ? kEntryNames[c.cause - 1] : "";
-  j["with_cause"] = c.withCause;
-  j["link_reason"] = c.linkReason;
-  j["also_changed"] = c.alsoChanged;
-  j["consequences"] = c.consequences;
-  Json roles = Json::array();
-  for (int i = 1; i <= kNumEntries; ++i)
-    roles.push_back(c.role(i));
-  j["roles"] = roles;
-  Json roleCodes = Json::array();
-  for (int i = 1; i <= kNumEntries; ++i)
-    roleCodes.push_back(c.roleCode(i));
-  j["role_codes"] = roleCodes;
-  j["details"] = c.details;
-  j["other_details"] = c.otherDetails;
-  j["unhashed"] = c.unhashed;
-  j["sentence"] = c.sentence;
-  j["notes"] = c.notes;
-  return j;
 }
 
 } // namespace cachekey

@@ -44,7 +44,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
                      : "MLIR bytecode of the module after strip-debuginfo "
                        "(locations removed)";
   if (r.computation.live)
-    r.notes.push_back("Entry 1 was computed here by " + r.computation.producer +
+    addNote(r, NoteCode::LiveEntry1, "Entry 1 was computed here by " + r.computation.producer +
                       "; jaxlib's MLIR is a different version, so its bytecode "
                       "(and every digest from entry 1 on) differs from what "
                       "jaxlib would feed.");
@@ -114,7 +114,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
           ? "the serialized topology proto (topology.serialize())"
           : "the topology fingerprint as 8 bytes, big-endian";
   if (r.accelerator.standIn)
-    r.notes.push_back("Entry 6 uses a stand-in topology fingerprint (not "
+    addNote(r, NoteCode::StandInFingerprint, "Entry 6 uses a stand-in topology fingerprint (not "
                       "measured on a TPU): " + r.accelerator.provenance);
 
   // 7. compression
@@ -122,7 +122,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   E[6].append("compression", hashStringBytes(r.compression));
   E[6].summary = "the compression algorithm's name";
   if (writesStdlibZstd(s.compression, s.profile))
-    r.notes.push_back("On Python " + *s.compression.python +
+    addNote(r, NoteCode::StdlibZstd, "On Python " + *s.compression.python +
                       " JAX compresses with the standard library's zstd but "
                       "the key says \"zlib\": a process that really writes "
                       "zlib computes the same key.");
@@ -143,7 +143,8 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   }
   r.key = r.symName + "-" + toHex(r.entries[kNumEntries - 1].running);
   if (profile.mosaic != MosaicRule::None && r.computation.unreadableKernels > 0)
-    r.notes.push_back(
+    addNote(
+        r, NoteCode::UnreadableKernels,
         "Not JAX's key: " + std::to_string(r.computation.unreadableKernels) +
         " Mosaic kernel bod" +
         (r.computation.unreadableKernels == 1 ? "y" : "ies") +
@@ -233,6 +234,23 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   out["trace"] = r.trace;
   out["notes"] = r.notes;
   return out;
+}
+
+const char *noteCodeName(NoteCode code) {
+  switch (code) {
+  case NoteCode::LiveEntry1: return "live_entry1";
+  case NoteCode::StandInFingerprint: return "stand_in_fingerprint";
+  case NoteCode::StdlibZstd: return "stdlib_zstd";
+  case NoteCode::UnreadableKernels: return "unreadable_kernels";
+  case NoteCode::Entry1DigestOnly: return "entry1_digest_only";
+  case NoteCode::IncompleteKey: return "incomplete_key";
+  case NoteCode::UnreadableLine: return "unreadable_line";
+  case NoteCode::MoreUnreadableLines: return "more_unreadable_lines";
+  case NoteCode::LongLines: return "long_lines";
+  case NoteCode::KeyErrors: return "key_errors";
+  case NoteCode::CacheOff: return "cache_off";
+  }
+  return "note";
 }
 
 Json errorToJson(const Error &error) {

@@ -147,6 +147,8 @@ struct Comparison {
   /// Caveats of either side, once each (live MLIR bytes, stand-in
   /// fingerprints).
   std::vector<std::string> notes;
+  /// What each of `notes` is about, one each.
+  std::vector<NoteCode> noteCodes;
 
   /// The role of entry `index` (1…8): "cause", "with cause", "also
   /// changed", "consequence" or "same".
@@ -224,9 +226,25 @@ std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &befor
                                                    const AcceleratorEntry &after);
 
 /// {"cause", "cause_name", "with_cause", "link_reason", "also_changed",
-/// "consequences", "roles": [8 strings], "details", "other_details",
-/// "unhashed", "sentence", "notes"}.
+/// "consequences", "roles": [8 strings], "role_codes": [8 snake_case
+/// roles], "details", "other_details", "unhashed", "sentence", "notes",
+/// "findings"}. "findings" holds the facts behind the four lists of words,
+/// one object each and in the same order: {"details": [EntryChange],
+/// "other_details": [EntryChange], "unhashed": [UnhashedInput], "notes":
+/// [{"code", "text"}]}, every object {"code", …its fields, "text"} with
+/// "text" the string of the list beside it (explain/ExplainJson.cpp).
 Json comparisonToJson(const Comparison &c);
+
+/// An EntryChange as {"code", "entry", …fields, "text"}; `text` is the
+/// detail line it stands behind.
+Json entryChangeToJson(const EntryChange &change, const std::string &text);
+
+/// A FieldChange as {"kind", "message", "number", "name", "before",
+/// "after", "occurrences_before", "occurrences_after", "hashed"}.
+Json fieldChangeToJson(const FieldChange &change);
+
+/// A FlagChange as {"kind", "flag", "previous"?}.
+Json flagChangeToJson(const FlagChange &change);
 
 } // namespace cachekey
 

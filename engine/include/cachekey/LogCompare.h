@@ -176,6 +176,8 @@ struct LogComparison {
   std::string summary;
   /// Problems met while reading either log.
   std::vector<std::string> notes;
+  /// What each of `notes` is about, one each.
+  std::vector<NoteCode> noteCodes;
 
   /// Whether some pair's keys differ.
   bool keysDiffer() const;

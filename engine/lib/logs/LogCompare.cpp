@@ -92,7 +92,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
     r.findings = x->findings;
     r.otherFindings = x->otherFindings;
   }
-  r.notes = readingNotes(la, lb);
+  readingNotes(la, lb, r.notes, r.noteCodes);
   r.sentence = comparisonSentence(r, moves);
   r.summary = runSummary(r, moves);
   return r;

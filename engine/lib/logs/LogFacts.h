@@ -109,9 +109,10 @@ std::string pairVerdict(const LogComparison &r, const ProgramPair &pair,
 std::string comparisonSentence(const LogComparison &r,
                                const std::vector<KeyMove> &moves);
 
-/// The notes on what was cut or unreadable in either log.
-std::vector<std::string> readingNotes(const LogSummary &first,
-                                      const LogSummary &second);
+/// The notes on what was cut or unreadable in either log, into `notes`
+/// and their codes into `codes`.
+void readingNotes(const LogSummary &first, const LogSummary &second,
+                  std::vector<std::string> &notes, std::vector<NoteCode> &codes);
 
 /// The summary line for the second run.
 std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves);

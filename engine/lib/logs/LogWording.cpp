@@ -347,30 +347,35 @@ std::string noKeyMessage(const LogSummary &log) {
   return msg;
 }
 
-std::vector<std::string> readingNotes(const LogSummary &la, const LogSummary &lb) {
-  std::vector<std::string> notes;
+void readingNotes(const LogSummary &la, const LogSummary &lb,
+                  std::vector<std::string> &notes, std::vector<NoteCode> &codes) {
+  auto note = [&](NoteCode code, std::string text) {
+    notes.push_back(std::move(text));
+    codes.push_back(code);
+  };
   for (const LogSummary *l : {&la, &lb}) {
     for (const auto &cut : l->incomplete)
-      notes.push_back(l->name + ": " + cut + "; that program is left out.");
+      note(NoteCode::IncompleteKey, l->name + ": " + cut + "; that program is left out.");
     for (const auto &pr : l->problems)
-      notes.push_back(l->name + ": " + pr);
+      note(NoteCode::UnreadableLine, l->name + ": " + pr);
     if (l->problemCount > l->problems.size())
-      notes.push_back(l->name + ": " +
-                      std::to_string(l->problemCount - l->problems.size()) +
-                      " more unreadable lines");
+      note(NoteCode::MoreUnreadableLines,
+           l->name + ": " + std::to_string(l->problemCount - l->problems.size()) +
+               " more unreadable lines");
     if (l->longLines)
-      notes.push_back(l->name + ": " + plural(l->longLines, "line", "lines") +
-                      " longer than 1 MiB, read in part");
+      note(NoteCode::LongLines, l->name + ": " +
+                                    plural(l->longLines, "line", "lines") +
+                                    " longer than 1 MiB, read in part");
     if (l->keyErrors)
-      notes.push_back(l->name + ": " + plural(l->keyErrors, "program", "programs") +
-                      " skipped the cache because JAX could not make a key: " +
-                      shortened(l->firstKeyError, 160));
+      note(NoteCode::KeyErrors,
+           l->name + ": " + plural(l->keyErrors, "program", "programs") +
+               " skipped the cache because JAX could not make a key: " +
+               shortened(l->firstKeyError, 160));
     if (l->cacheDisabled || l->cacheInitFailed)
-      notes.push_back(l->name + ": the persistent cache is " +
-                      (l->cacheDisabled ? "disabled" : "not initialised") +
-                      " in this run");
+      note(NoteCode::CacheOff, l->name + ": the persistent cache is " +
+                                   (l->cacheDisabled ? "disabled" : "not initialised") +
+                                   " in this run");
   }
-  return notes;
 }
 
 std::string comparisonSentence(const LogComparison &r,

@@ -37,3 +37,31 @@ TEST(LogCompareJson, StreamedIsTheWholeDocument) {
   Json j = logComparisonToJson(c);
   EXPECT_EQ(j["paired_by"], "process and name");
 }
+
+TEST(LogCompareJson, EveryDetailNoteAndPairCarriesItsCode) {
+  // Every compare of every case: "findings" holds one {code, …, text}
+  // beside each string of "details", "other_details", "unhashed", "notes".
+  size_t compared = 0;
+  for (const auto &dir : {"01-equal-keys-never-written", "02-cache-dir-in-entry-5",
+                          "07-truncated-log", "09-jax-upgrade", "21-device-count",
+                          "22-excluded-flag-reaches-entry-5", "26-two-processes-one-log"}) {
+    Json e = loadJson(std::string("tests/cases/") + dir + "/expect.json");
+    for (const auto &c : e["compare"]) {
+      Json j = logComparisonToJson(
+          compareCase(dir, c["a"].get<std::string>(), c["b"].get<std::string>()));
+      for (const char *list : {"details", "other_details", "unhashed", "notes"}) {
+        ASSERT_EQ(j["findings"][list].size(), j[list].size()) << dir << " " << list;
+        for (size_t i = 0; i < j[list].size(); ++i) {
+          EXPECT_TRUE(j["findings"][list][i]["code"].is_string());
+          EXPECT_EQ(j["findings"][list][i]["text"], j[list][i]);
+        }
+      }
+      for (const auto &p : j["pairs"]) {
+        EXPECT_EQ(p["findings"]["verdict"]["text"], p["verdict"]);
+        EXPECT_TRUE(p["findings"]["verdict"]["code"].is_string());
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 7u);
+}
