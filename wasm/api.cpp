@@ -79,7 +79,7 @@ std::string version() {
 std::string debugOptionFieldsJson() {
   Json list = Json::array();
   for (const DebugOptionField &f : knownDebugOptions())
-    list.push_back({{"name", f.name}, {"number", f.number}, {"kind", f.kind}});
+    list.push_back({{"name", f.name}, {"number", f.number}, {"kind", fieldKindName(f.kind)}});
   return dump(list);
 }
 

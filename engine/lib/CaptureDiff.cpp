@@ -79,19 +79,18 @@ std::string moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b,
 /// often explain one: --xla_force_host_platform_device_count moves entry 6).
 std::vector<std::string> excludedFlagChange(const KeyResult &a,
                                             const KeyResult &b) {
-  std::vector<std::pair<bool, std::string>> fa, fb;
-  for (const auto &f : a.flags)
-    if (!f.included)
-      fa.emplace_back(true, f.flag);
-  for (const auto &f : b.flags)
-    if (!f.included)
-      fb.emplace_back(true, f.flag);
-  auto sa = fa, sb = fb;
-  std::sort(sa.begin(), sa.end());
-  std::sort(sb.begin(), sb.end());
-  if (sa == sb)
+  auto excludedOf = [](const KeyResult &r) {
+    std::vector<std::string> out;
+    for (const auto &f : r.flags)
+      if (!f.included)
+        out.push_back(f.flag);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  if (excludedOf(a) == excludedOf(b))
     return {};
-  return describeFlagChange(fa, fb);
+  return describeFlagChange(loggedFlags(a.flags), loggedFlags(b.flags),
+                            /*excluded=*/true);
 }
 
 } // namespace

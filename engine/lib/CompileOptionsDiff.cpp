@@ -35,28 +35,29 @@ std::string jsonQuoted(const std::string &s) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-std::string describeValue(const WireField *f, const std::string &kind) {
+std::string describeValue(const WireField *f, FieldKind kind) {
   if (!f)
     return "unset";
   switch (f->type) {
   case WireType::Varint:
-    if (kind == "bool")
+    if (kind == FieldKind::Bool)
       return f->varint == 0 ? "false" : f->varint == 1 ? "true"
                                                         : std::to_string(f->varint);
     return std::to_string(static_cast<int64_t>(f->varint));
   case WireType::Fixed32: {
     float x;
     std::memcpy(&x, f->payload.data(), 4);
-    return kind == "float" ? std::to_string(x) : "0x" + toHex(f->payload);
+    return kind == FieldKind::Float ? std::to_string(x) : "0x" + toHex(f->payload);
   }
   case WireType::Fixed64: {
     double x;
     std::memcpy(&x, f->payload.data(), 8);
-    return kind == "double" ? std::to_string(x) : "0x" + toHex(f->payload);
+    return kind == FieldKind::Double ? std::to_string(x) : "0x" + toHex(f->payload);
   }
   case WireType::Len:
-    if (kind == "string" || (kind.empty() && printable(f->payload) &&
-                             f->payload.size() <= 200))
+    if (kind == FieldKind::String ||
+        (kind == FieldKind::Unknown && printable(f->payload) &&
+         f->payload.size() <= 200))
       return jsonQuoted(f->payload);
     return std::to_string(f->payload.size()) + " bytes (" +
            hexPreview(f->payload, 12) + ")";
@@ -151,8 +152,10 @@ std::string overrideValueText(const Bytes &entryBytes) {
   if (!value || value->fields.empty())
     return "unset";
   const WireField &v = value->fields.back();
-  static const char *kinds[] = {"", "string", "bool", "int", "double"};
-  return describeValue(&v, v.number <= 4 ? kinds[v.number] : "");
+  static const FieldKind kinds[] = {FieldKind::Unknown, FieldKind::String,
+                                    FieldKind::Bool, FieldKind::Int,
+                                    FieldKind::Double};
+  return describeValue(&v, v.number <= 4 ? kinds[v.number] : FieldKind::Unknown);
 }
 
 void diffMessages(const WireMessage &a, const WireMessage &b,
@@ -253,7 +256,7 @@ void diffMessages(const WireMessage &a, const WireMessage &b,
     FieldChange c;
     c.message = message;
     c.number = n;
-    std::string kind;
+    FieldKind kind = FieldKind::Unknown;
     if (message == ProtoMessage::DebugOptions) {
       const DebugOptionField *f = findDebugOption(n);
       c.name = f ? f->name : "?";
@@ -267,7 +270,7 @@ void diffMessages(const WireMessage &a, const WireMessage &b,
       // fdo_profile's number in ExecutableBuildOptionsProto.)
       if (n == field::kFdoProfile ||
           (top && n == field::kSerializedMultiSliceConfig))
-        kind = "bytes";
+        kind = FieldKind::Bytes;
     }
     c.before = describeValue(la, kind);
     c.after = describeValue(lb, kind);

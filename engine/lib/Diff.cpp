@@ -35,17 +35,18 @@ const char *Comparison::roleCode(int index) const {
                                : "same";
 }
 
-std::vector<FlagChange> flagChanges(
-    const std::vector<std::pair<bool, std::string>> &a,
-    const std::vector<std::pair<bool, std::string>> &b) {
-  // Multisets of kept flags; excluded flags never reach the hash.
+std::vector<FlagChange> flagChanges(const std::vector<LoggedFlag> &a,
+                                    const std::vector<LoggedFlag> &b,
+                                    bool excluded) {
+  // Multisets of kept flags (excluded flags never reach the hash), or of
+  // the excluded ones when those are asked for.
   std::map<std::string, int> count;
   for (auto &f : a)
-    if (f.first)
-      count[f.second]--;
+    if (f.kept != excluded)
+      count[f.flag]--;
   for (auto &f : b)
-    if (f.first)
-      count[f.second]++;
+    if (f.kept != excluded)
+      count[f.flag]++;
   std::vector<std::string> removed, added;
   for (auto &kv : count) {
     for (int i = 0; i < -kv.second; ++i)
@@ -74,11 +75,11 @@ std::vector<FlagChange> flagChanges(
   return out;
 }
 
-void changedFlagNames(const std::vector<std::pair<bool, std::string>> &a,
-                      const std::vector<std::pair<bool, std::string>> &b,
+void changedFlagNames(const std::vector<LoggedFlag> &a,
+                      const std::vector<LoggedFlag> &b,
                       std::vector<std::string> &kept,
                       std::vector<std::string> &excluded) {
-  std::map<std::pair<bool, std::string>, int> count;
+  std::map<LoggedFlag, int> count;
   for (const auto &f : a)
     count[f]--;
   for (const auto &f : b)
@@ -86,8 +87,8 @@ void changedFlagNames(const std::vector<std::pair<bool, std::string>> &a,
   for (const auto &kv : count) {
     if (kv.second == 0)
       continue;
-    auto &list = kv.first.first ? kept : excluded;
-    std::string name = bareFlagName(kv.first.second);
+    auto &list = kv.first.kept ? kept : excluded;
+    std::string name = bareFlagName(kv.first.flag);
     if (std::find(list.begin(), list.end(), name) == list.end())
       list.push_back(name);
   }
@@ -287,12 +288,7 @@ std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
       out.push_back(change(C::BackendJoined, 3));
     break;
   case 4: {
-    std::vector<std::pair<bool, std::string>> fa, fb;
-    for (auto &f : a.flags)
-      fa.emplace_back(f.included, f.flag);
-    for (auto &f : b.flags)
-      fb.emplace_back(f.included, f.flag);
-    for (auto &f : flagChanges(fa, fb)) {
+    for (auto &f : flagChanges(loggedFlags(a.flags), loggedFlags(b.flags))) {
       out.push_back(change(C::Flag, 4));
       out.back().flag = std::move(f);
     }
@@ -443,12 +439,8 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   }
   ChangeEvidence evidence;
   {
-    std::vector<std::pair<bool, std::string>> fa, fb;
-    for (const auto &f : a.flags)
-      fa.emplace_back(f.included, f.flag);
-    for (const auto &f : b.flags)
-      fb.emplace_back(f.included, f.flag);
-    changedFlagNames(fa, fb, evidence.keptFlags, evidence.excludedFlags);
+    changedFlagNames(loggedFlags(a.flags), loggedFlags(b.flags),
+                     evidence.keptFlags, evidence.excludedFlags);
     evidence.debugFields = debugFieldNames(compileOptionsChanges(
         a.compileOptions.output, b.compileOptions.output));
     if (a.profile == b.profile)

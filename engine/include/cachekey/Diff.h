@@ -194,24 +194,25 @@ std::vector<EntryChange> entryChanges(const KeyResult &before,
 std::vector<std::string> describeEntryChange(const KeyResult &before,
                                              const KeyResult &after, int index);
 
-/// The changes among the kept flags (`first` true) of two flag lists:
-/// replacements (same name) first in the order of the added flags, then
-/// additions, then removals; one Regrouped when there is none. Never empty.
-std::vector<FlagChange> flagChanges(
-    const std::vector<std::pair<bool, std::string>> &before,
-    const std::vector<std::pair<bool, std::string>> &after);
+/// The changes among the kept flags of two flag lists (among the excluded
+/// ones with `excluded`): replacements (same name) first in the order of
+/// the added flags, then additions, then removals; one Regrouped when there
+/// is none. Never empty.
+std::vector<FlagChange> flagChanges(const std::vector<LoggedFlag> &before,
+                                    const std::vector<LoggedFlag> &after,
+                                    bool excluded = false);
 
 /// The flag-level change between two sets of collected flags, e.g.
-/// "flag --a=1 replaced --a=0", "added flag --b", "removed flag --c". Only
-/// kept flags (`first` true) count.
-std::vector<std::string> describeFlagChange(
-    const std::vector<std::pair<bool, std::string>> &before,
-    const std::vector<std::pair<bool, std::string>> &after);
+/// "flag --a=1 replaced --a=0", "added flag --b", "removed flag --c"
+/// (flagChangeText over flagChanges).
+std::vector<std::string> describeFlagChange(const std::vector<LoggedFlag> &before,
+                                            const std::vector<LoggedFlag> &after,
+                                            bool excluded = false);
 
 /// The names (no dashes, no value) of the kept and of the excluded flags
 /// that differ between two flag lists, for ChangeEvidence.
-void changedFlagNames(const std::vector<std::pair<bool, std::string>> &before,
-                      const std::vector<std::pair<bool, std::string>> &after,
+void changedFlagNames(const std::vector<LoggedFlag> &before,
+                      const std::vector<LoggedFlag> &after,
                       std::vector<std::string> &kept,
                       std::vector<std::string> &excluded);
 

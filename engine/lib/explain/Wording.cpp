@@ -196,11 +196,11 @@ std::string flagChangeText(const FlagChange &c) {
   return "the kept flags are the same but are fed in a different grouping";
 }
 
-std::vector<std::string> describeFlagChange(
-    const std::vector<std::pair<bool, std::string>> &a,
-    const std::vector<std::pair<bool, std::string>> &b) {
+std::vector<std::string> describeFlagChange(const std::vector<LoggedFlag> &a,
+                                            const std::vector<LoggedFlag> &b,
+                                            bool excluded) {
   std::vector<std::string> out;
-  for (const auto &c : flagChanges(a, b))
+  for (const auto &c : flagChanges(a, b, excluded))
     out.push_back(flagChangeText(c));
   return out;
 }

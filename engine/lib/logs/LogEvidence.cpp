@@ -43,7 +43,7 @@ struct PairContext {
   std::optional<Profile> profileA, profileB;
   ChangeEvidence evidence;
 
-  const std::vector<std::pair<bool, std::string>> *flags(bool second) const {
+  const std::vector<LoggedFlag> *flags(bool second) const {
     const LoggedProgram &p = second ? pb : pa;
     const LogSummary &l = second ? lb : la;
     return p.flags >= 0 ? &l.flagSets[p.flags] : nullptr;
@@ -106,8 +106,8 @@ std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
     for (int side = 0; side < 2; ++side)
       if (auto *f = c.flags(side == 1))
         for (const auto &flag : *f)
-          if (bareFlagName(flag.second) == kDeviceCountFlag)
-            (side ? b : a) = flag.second;
+          if (bareFlagName(flag.flag) == kDeviceCountFlag)
+            (side ? b : a) = flag.flag;
     out.push_back(finding(LogFinding::Code::DeviceCount, 6, a, b));
   }
   std::string fa = c.text(false, c.pa.fallback), fb = c.text(true, c.pb.fallback);
@@ -261,11 +261,11 @@ PairExplanation explainPair(const LogSummary &la, const LogSummary &lb,
     if (auto *fb = c.flags(true)) {
       std::map<std::string, int> excluded;
       for (const auto &f : *fa)
-        if (!f.first)
-          excluded[f.second]--;
+        if (!f.kept)
+          excluded[f.flag]--;
       for (const auto &f : *fb)
-        if (!f.first)
-          excluded[f.second]++;
+        if (!f.kept)
+          excluded[f.flag]++;
       for (const auto &kv : excluded)
         if (kv.second != 0 && !c.hashesField(bareFlagName(kv.first)) &&
             bareFlagName(kv.first) != kDeviceCountFlag) {
