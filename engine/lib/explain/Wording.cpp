@@ -1,7 +1,7 @@
 //===- Wording.cpp - The words of the explanations ------------------------===//
 #include "cachekey/Wording.h"
 
-#include "../CompileOptionsDetail.h"
+#include "../key/CompileOptionsDetail.h"
 
 #include "cachekey/PyText.h"
 
