@@ -1,9 +1,12 @@
 //===- api.cpp - Embind binding of the key engine -------------------------===//
 //
 // Only a binding: every function takes and returns JSON text (UTF-8 strings,
-// which Embind converts faithfully), and delegates to the engine. Errors are
-// returned as {"error": {"path", "message"}}; nothing throws, so the instance
-// never aborts on bad input. The JS API over this is web/engine.mjs.
+// which Embind converts faithfully), and delegates to the engine: the text →
+// key pipeline, the JSON text and the version are the CLI's own
+// (cachekey/Run.h). Errors are returned as errorToJson gives them,
+// {"error": {"code", "path", "message", "source"?, "subject"?}}; nothing
+// throws, so the instance never aborts on bad input. The JS API over this is
+// web/engine.mjs.
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Capture.h"
@@ -14,6 +17,7 @@
 #include "cachekey/LogCompare.h"
 #include "cachekey/Permalink.h"
 #include "cachekey/ProfileInfo.h"
+#include "cachekey/Run.h"
 #include "cachekey/Trace.h"
 
 #ifdef CACHEKEY_WITH_MLIR
@@ -45,27 +49,15 @@ FixtureResolver resolver() {
   };
 }
 
-std::string dump(const Json &j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+std::string dump(const Json &j) { return dumpJson(j); }
 
 std::string errorText(const Error &e) { return dump(errorToJson(e)); }
-
-Expected<KeyResult> computeFromText(const std::string &text) {
-  auto doc = parseJsonText(text);
-  if (!doc)
-    return doc.takeError();
-  auto s = readScenario(*doc, resolver());
-  if (!s)
-    return s.takeError();
-  return computeKey(*s);
-}
 
 /// {"engine", "schema", "profiles", "mlir", "permalink_max_chars",
 /// "permalink_max_json_bytes", "fixtures"}.
 std::string version() {
   Json j;
-  j["engine"] = "cachekey 0.1.0";
+  j["engine"] = engineVersion();
   j["schema"] = kScenarioSchema;
   Json ids = Json::array();
   for (const ProfileSpec &p : allProfiles())
@@ -89,7 +81,7 @@ std::string version() {
 std::string debugOptionFieldsJson() {
   Json list = Json::array();
   for (const DebugOptionField &f : knownDebugOptions())
-    list.push_back({{"name", f.name}, {"number", f.number}, {"kind", f.kind}});
+    list.push_back({{"name", f.name}, {"number", f.number}, {"kind", fieldKindName(f.kind)}});
   return dump(list);
 }
 
@@ -134,7 +126,7 @@ std::string registerFixture(const std::string &id, const std::string &text) {
 /// The key, entries, flags and trace for a scenario (resultToJson), or an
 /// error.
 std::string computeKeyJson(const std::string &scenario) {
-  auto r = computeFromText(scenario);
+  auto r = computeFromText(scenario, resolver());
   return r ? dump(resultToJson(*r)) : errorText(r.error());
 }
 
@@ -181,10 +173,10 @@ std::string resolveScenario(const std::string &scenario) {
 /// {"comparison": …, "a": result, "b": result}; an error's source is "a" or
 /// "b".
 std::string compareScenarios(const std::string &a, const std::string &b) {
-  auto ra = computeFromText(a);
+  auto ra = computeFromText(a, resolver());
   if (!ra)
     return errorText(ra.takeError().from("a"));
-  auto rb = computeFromText(b);
+  auto rb = computeFromText(b, resolver());
   if (!rb)
     return errorText(rb.takeError().from("b"));
   Json j;

@@ -51,10 +51,10 @@ TEST(Behaviour, DumpFieldsLeaveEntryFiveUnchanged) {
              *parseProfile(profile))) {
       if (!findDebugOption(z.name))
         continue; // main-only field unknown to the 0.10.2 table
-      const std::string kind = findDebugOption(z.name)->kind;
-      dumps[z.name] = kind == "string" ? Json("/tmp/somewhere")
-                      : kind == "bool" ? Json(true)
-                                       : Json(3);
+      const FieldKind kind = findDebugOption(z.name)->kind;
+      dumps[z.name] = kind == FieldKind::String ? Json("/tmp/somewhere")
+                      : kind == FieldKind::Bool ? Json(true)
+                                                : Json(3);
     }
     ASSERT_GE(dumps.size(), 19u);
     Json profilePatch = {{"profile", profile}};

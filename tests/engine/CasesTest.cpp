@@ -76,7 +76,7 @@ void checkCompare(const fs::path &dir, const Json &e) {
     EXPECT_EQ(j["roles"], e["roles"]);
   }
   if (e.contains("paired_by")) {
-    EXPECT_EQ(c->pairedBy, e["paired_by"].get<std::string>());
+    EXPECT_EQ(pairedByName(c->pairedBy), e["paired_by"].get<std::string>());
   }
   if (e.contains("explained")) {
     ASSERT_FALSE(j["explained"].is_null());

@@ -30,6 +30,10 @@ struct ProgramDifference {
   Comparison comparison;        // compareResults of the engine's results
   /// "entry N (name): detail" for each entry that moved besides the cause.
   std::vector<std::string> alsoDetails;
+  /// One {"code", "entry", …fields, "text"} beside each of `alsoDetails`:
+  /// an EntryChange (entryChangeToJson), "entry1_digest_only",
+  /// "excluded_flag_change" {"flag"} or "cpu_topology" (text only).
+  std::vector<Json> alsoFindings;
   /// A unified diff of the module text when entry 1 moved, or why none.
   std::string textDiff;
 };
@@ -73,8 +77,9 @@ std::string captureComparisonText(const CaptureComparison &c);
 
 /// The comparison as JSON: {"paired", "same_key", "differing": [{"program",
 /// "occurrence", "file_a", "file_b", "key_a", "key_b", "outcome_a",
-/// "outcome_b", "comparison", "also_details", "text_diff"}], "only_a",
-/// "only_b", "notes"}.
+/// "outcome_b", "comparison", "also_details", "also_findings",
+/// "text_diff"}], "only_a", "only_b", "notes", "note_findings": [{"code",
+/// "text"}]}.
 Json captureComparisonToJson(const CaptureComparison &c);
 
 } // namespace cachekey

@@ -76,12 +76,59 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
                                                   Profile profile,
                                                   const std::string &platform);
 
-/// Describes how two serialized CompileOptionsProto differ, field by field,
+/// The three messages of entry 5 a change can sit in.
+enum class ProtoMessage : uint8_t { CompileOptions, ExecutableBuildOptions, DebugOptions };
+
+/// One difference between two serialized CompileOptionsProto, as a fact:
+/// which field, and its value on each side (rendered for a person, e.g.
+/// `4`, `"/tmp/d"`, `unset`). The words are written by `fieldChangeText`
+/// (explain/Wording.cpp) only.
+struct FieldChange {
+  enum class Kind : uint8_t {
+    /// Field `number` (`name`, "?" when the table does not know it) of
+    /// `message`; `occurrencesBefore/After` count a repeated field.
+    Field,
+    /// env_option_overrides entry `name` (the map key).
+    EnvOverride,
+    /// The same env_option_overrides entries in another order or repeated.
+    EnvOverrideOrder,
+    /// ExecutableBuildOptionsProto.device_assignment, as R rows of C ids.
+    DeviceAssignment,
+    /// A nested message (`name`: "CompileOptionsProto",
+    /// "executable_build_options", "debug_options") does not parse;
+    /// `before`/`after` are the byte counts.
+    Unreadable,
+    /// The bytes differ but no field does (e.g. another field order).
+    BytesDiffer,
+  };
+  Kind kind = Kind::Field;
+  ProtoMessage message = ProtoMessage::CompileOptions;
+  uint32_t number = 0;
+  std::string name;
+  std::string before, after;
+  size_t occurrencesBefore = 0, occurrencesAfter = 0;
+  /// Whether the change reaches the hash (false: the cache-key edits zero
+  /// or drop it). Set by the comparison of inputs and outputs (Diff.h).
+  bool hashed = true;
+
+  /// Whether `other` is a change of the same field (values aside).
+  bool sameField(const FieldChange &other) const {
+    return kind == other.kind && message == other.message &&
+           number == other.number && name == other.name;
+  }
+};
+
+/// How two serialized CompileOptionsProto differ, field by field,
 /// descending into ExecutableBuildOptions, DebugOptions, the device
-/// assignment and the overrides, one line per field in field-number order,
-/// e.g. "DebugOptions.xla_gpu_autotune_level (field 123) 4 → 1". Empty when
-/// the bytes are equal; never fails (a part that does not parse is said to
-/// differ by size).
+/// assignment and the overrides, in field-number order. Empty when the bytes
+/// are equal; never fails (a part that does not parse is one Unreadable
+/// change). Mirrors nothing upstream: JAX hashes the bytes whole
+/// (`_hash_serialized_compile_options`); this is for the reader.
+std::vector<FieldChange> compileOptionsChanges(const Bytes &before,
+                                               const Bytes &after);
+
+/// compileOptionsChanges as lines (fieldChangeText), e.g.
+/// "DebugOptions.xla_gpu_autotune_level (field 123) 4 → 1".
 std::vector<std::string> describeCompileOptionsDiff(const Bytes &before,
                                                     const Bytes &after);
 

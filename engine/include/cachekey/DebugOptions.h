@@ -17,13 +17,40 @@
 
 namespace cachekey {
 
+/// The kind of value a protobuf field holds, as far as the engine needs
+/// it: to check an edit's JSON value and to show a wire value.
+enum class FieldKind : uint8_t {
+  Bool,
+  Int32,
+  Int64,
+  /// An integer of unknown width (a table entry without a kind; an
+  /// OptionOverrideProto's int).
+  Int,
+  Enum,
+  String,
+  Float,
+  Double,
+  /// Serialized bytes, never text.
+  Bytes,
+  /// Not known: a short printable payload is shown as text.
+  Unknown,
+};
+
+/// "bool", "int32", "int64", "int", "enum", "string", "float", "double",
+/// "bytes", "" (Unknown): the DebugOptions table's spelling.
+const char *fieldKindName(FieldKind kind);
+
+/// The kind the DebugOptions table spells `name`; Int for a name it does
+/// not use.
+FieldKind parseFieldKind(const std::string &name);
+
 /// A `DebugOptions` field known by name.
 struct DebugOptionField {
   std::string name;
   uint32_t number = 0;
-  /// The table's kind: "bool", "int32", "int64", "enum", "string" or
-  /// "float" ("int" when the table gives none).
-  std::string kind;
+  /// The table's kind (Bool, Int32, Int64, Enum, String or Float; Int when
+  /// the table gives none), parsed once when the table is loaded.
+  FieldKind kind = FieldKind::Int;
 };
 
 /// Looks a DebugOptions field up by name; nullptr when the table has none.

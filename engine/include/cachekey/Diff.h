@@ -16,9 +16,102 @@
 #include "cachekey/RootCause.h"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace cachekey {
+
+/// One change among the kept flags (entry 4), as a fact; the words are
+/// `flagChangeText` (Wording.h).
+struct FlagChange {
+  enum class Kind : uint8_t {
+    Replaced,  // `flag` took the place of `previous` (the same name)
+    Added,     // `flag` is on the second side only
+    Removed,   // `flag` is on the first side only
+    Regrouped, // the same kept flags, fed in another grouping
+  };
+  Kind kind = Kind::Regrouped;
+  std::string flag, previous;
+
+  bool operator==(const FlagChange &o) const {
+    return kind == o.kind && flag == o.flag && previous == o.previous;
+  }
+  bool operator<(const FlagChange &o) const {
+    return std::tie(kind, flag, previous) < std::tie(o.kind, o.flag, o.previous);
+  }
+};
+
+/// An input that differs between the two sides but never reaches the hash,
+/// so it explains nothing. The words are `unhashedText` (Wording.h).
+struct UnhashedInput {
+  enum class Kind : uint8_t {
+    /// `flag` (whole, "--a=1") is on entry 4's exclusion list and does not
+    /// reach entry 5 either; `added` on the second side, else removed.
+    ExcludedFlag,
+    /// The same, read from logs: the flag's DebugOptions field (if any) is
+    /// not hashed by either side's release.
+    ExcludedFlagLogged,
+    /// A compile option the cache-key edits zero (a DebugOptions field) or
+    /// drop (an env_option_overrides entry) before entry 5 is hashed.
+    CompileOption,
+  };
+  Kind kind = Kind::ExcludedFlag;
+  std::string flag;
+  bool added = false;
+  FieldChange field;
+};
+
+/// One thing that changed inside an entry between two computed keys, as a
+/// fact; the words are `entryChangeText` (Wording.h). Values are raw (a
+/// jaxlib version, a flag, a CPU name), except where the field says.
+struct EntryChange {
+  enum class Code : uint8_t {
+    ModuleBytes,          // 1: `sizeBefore` → `sizeAfter` bytes, first
+                          //    difference at byte `firstDifference`
+    SymName,              // 1: `before` → `after`
+    JaxlibVersion,        // 2
+    BackendHashedOneSide, // 3: hashed on the first side only if `firstSide`
+    BackendPart,          // 3: part `subject` ("platform", …) bytes
+    BackendJoined,        // 3: the same bytes joined differently
+    Flag,                 // 4: `flag`
+    CompileOption,        // 5: `field`
+    AcceleratorKind,      // 6: `before` → `after` are spec kinds
+                          //    ("fingerprint", "cpu_topology",
+                          //    "gpu_topology", "device_kinds")
+    CpuModel,             // 6
+    TargetTriple,         // 6
+    CpuFeaturesAdded,     // 6: `names`
+    CpuFeaturesRemoved,   // 6: `names`
+    CpuFeaturesRewritten, // 6: the same features, written differently
+    DeviceCount,          // 6: `sizeBefore` → `sizeAfter` devices, ids
+                          //    `namesBefore` → `names`
+    DeviceIds,            // 6: ids `namesBefore` → `names`
+    GpuPlatformVersion,   // 6
+    GpuCount,             // 6: GPU topology field `subject`, `before` →
+                          //    `after` (decimal or "unset")
+    DeviceKinds,          // 6: kinds `namesBefore` → `names`
+    Fingerprint,          // 6: hex `before` → `after`, stand-in flags
+    FingerprintToFallback,// 6: hex `before` → the device_kind fallback
+    FallbackToFingerprint,// 6: the device_kind fallback → hex `after`
+    AcceleratorBytes,     // 6: other bytes, nothing else differs
+    Compression,          // 7
+    CustomHook,           // 8
+    // Why equal keys still differ in their inputs (cause 0):
+    PlatformCollision,    // 3: parts `namesBefore` (2) and `names` (2)
+    FlagsCollision,       // 4
+    ModuleOptionsCaptured,// 1: module options `before` → `after`
+    OnlySymName,          // 1: `before` → `after`
+    Entry1DigestOnly,     // 1: captured as digests: short `before` → `after`
+  };
+  Code code = Code::ModuleBytes;
+  int entry = 0;
+  std::string subject, before, after;
+  std::vector<std::string> namesBefore, names;
+  size_t sizeBefore = 0, sizeAfter = 0, firstDifference = 0;
+  bool firstSide = false, standInBefore = false, standInAfter = false;
+  FlagChange flag;
+  FieldChange field;
+};
 
 /// The outcome of comparing two keys or two traces.
 struct Comparison {
@@ -40,18 +133,29 @@ struct Comparison {
   std::vector<std::string> details;
   /// What changed inside the `alsoChanged` entries, "entry 5 (…): …".
   std::vector<std::string> otherDetails;
+  /// The facts behind `details` and `otherDetails`, one each, when the
+  /// comparison is of two computed keys (Diff); empty for logs, whose facts
+  /// are LogFindings (LogCompare.h).
+  std::vector<EntryChange> changes, otherChanges;
   /// Inputs that differ but are not hashed (excluded flags, zeroed
   /// DebugOptions fields), so they explain nothing.
   std::vector<std::string> unhashed;
+  /// The facts `unhashed` says, one each.
+  std::vector<UnhashedInput> unhashedInputs;
   /// One sentence naming the cause, its details and the consequences.
   std::string sentence;
   /// Caveats of either side, once each (live MLIR bytes, stand-in
   /// fingerprints).
   std::vector<std::string> notes;
+  /// What each of `notes` is about, one each.
+  std::vector<NoteCode> noteCodes;
 
   /// The role of entry `index` (1…8): "cause", "with cause", "also
   /// changed", "consequence" or "same".
   const char *role(int index) const;
+  /// The same role in snake_case, for JSON: "cause", "with_cause",
+  /// "also_changed", "consequence", "same".
+  const char *roleCode(int index) const;
 };
 
 /// Fills `cause`, `withCause`, `linkReason`, `alsoChanged` and
@@ -81,34 +185,67 @@ std::string shortenedChange(const std::string &change, size_t max = 200);
 /// others), and the differing inputs that are not hashed.
 Comparison compareResults(const KeyResult &before, const KeyResult &after);
 
-/// What changed inside entry `index` (1…8) between two results.
+/// What changed inside entry `index` (1…8) between two results, as facts;
+/// never empty for an entry whose bytes differ.
+std::vector<EntryChange> entryChanges(const KeyResult &before,
+                                      const KeyResult &after, int index);
+
+/// entryChanges as lines (entryChangeText).
 std::vector<std::string> describeEntryChange(const KeyResult &before,
                                              const KeyResult &after, int index);
 
+/// The changes among the kept flags of two flag lists (among the excluded
+/// ones with `excluded`): replacements (same name) first in the order of
+/// the added flags, then additions, then removals; one Regrouped when there
+/// is none. Never empty.
+std::vector<FlagChange> flagChanges(const std::vector<LoggedFlag> &before,
+                                    const std::vector<LoggedFlag> &after,
+                                    bool excluded = false);
+
 /// The flag-level change between two sets of collected flags, e.g.
-/// "flag --a=1 replaced --a=0", "added flag --b", "removed flag --c". Only
-/// kept flags (`first` true) count.
-std::vector<std::string> describeFlagChange(
-    const std::vector<std::pair<bool, std::string>> &before,
-    const std::vector<std::pair<bool, std::string>> &after);
+/// "flag --a=1 replaced --a=0", "added flag --b", "removed flag --c"
+/// (flagChangeText over flagChanges).
+std::vector<std::string> describeFlagChange(const std::vector<LoggedFlag> &before,
+                                            const std::vector<LoggedFlag> &after,
+                                            bool excluded = false);
 
 /// The names (no dashes, no value) of the kept and of the excluded flags
 /// that differ between two flag lists, for ChangeEvidence.
-void changedFlagNames(const std::vector<std::pair<bool, std::string>> &before,
-                      const std::vector<std::pair<bool, std::string>> &after,
+void changedFlagNames(const std::vector<LoggedFlag> &before,
+                      const std::vector<LoggedFlag> &after,
                       std::vector<std::string> &kept,
                       std::vector<std::string> &excluded);
 
 /// What changed in entry 6's input, field by field: CPU model, triple,
 /// features enabled on one side only, device count and ids, GPU topology
 /// fields, device kinds; the fingerprints last, as detail.
+std::vector<EntryChange> acceleratorChanges(const AcceleratorEntry &before,
+                                            const AcceleratorEntry &after);
+
+/// acceleratorChanges as lines (entryChangeText).
 std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &before,
                                                    const AcceleratorEntry &after);
 
 /// {"cause", "cause_name", "with_cause", "link_reason", "also_changed",
-/// "consequences", "roles": [8 strings], "details", "other_details",
-/// "unhashed", "sentence", "notes"}.
+/// "consequences", "roles": [8 strings], "role_codes": [8 snake_case
+/// roles], "details", "other_details", "unhashed", "sentence", "notes",
+/// "findings"}. "findings" holds the facts behind the four lists of words,
+/// one object each and in the same order: {"details": [EntryChange],
+/// "other_details": [EntryChange], "unhashed": [UnhashedInput], "notes":
+/// [{"code", "text"}]}, every object {"code", …its fields, "text"} with
+/// "text" the string of the list beside it (explain/ExplainJson.cpp).
 Json comparisonToJson(const Comparison &c);
+
+/// An EntryChange as {"code", "entry", …fields, "text"}; `text` is the
+/// detail line it stands behind.
+Json entryChangeToJson(const EntryChange &change, const std::string &text);
+
+/// A FieldChange as {"kind", "message", "number", "name", "before",
+/// "after", "occurrences_before", "occurrences_after", "hashed"}.
+Json fieldChangeToJson(const FieldChange &change);
+
+/// A FlagChange as {"kind", "flag", "previous"?}.
+Json flagChangeToJson(const FlagChange &change);
 
 } // namespace cachekey
 

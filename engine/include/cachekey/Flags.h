@@ -32,6 +32,25 @@ struct FlagStep {
   size_t collected = 0;  // position in collection order, before sorting
 };
 
+/// One flag as a trace shows it ("Including XLA flag" / "Not including
+/// XLA flag"): whether entry 4 keeps (hashes) it, and the whole flag.
+struct LoggedFlag {
+  bool kept = false;
+  std::string flag;
+
+  bool operator==(const LoggedFlag &o) const {
+    return kept == o.kept && flag == o.flag;
+  }
+  bool operator!=(const LoggedFlag &o) const { return !(*this == o); }
+  /// Excluded before kept, then by the flag's bytes.
+  bool operator<(const LoggedFlag &o) const {
+    return kept != o.kept ? !kept : flag < o.flag;
+  }
+};
+
+/// A result's flag steps as LoggedFlags, in the same (hashed) order.
+std::vector<LoggedFlag> loggedFlags(const std::vector<FlagStep> &steps);
+
 /// Collects flags in JAX's order (XLA_FLAGS split, LIBTPU_INIT_ARGS split,
 /// then argv elements starting with `--xla` or an extra prefix, whole), sorts
 /// them by code point (stable, so equal flags keep collection order) and

@@ -70,6 +70,26 @@ struct TraceLine {
   std::string message;
 };
 
+/// What a note of a result (or of a comparison, or of a log comparison) is
+/// about; `noteCodeName` gives it in snake_case for JSON.
+enum class NoteCode : uint8_t {
+  LiveEntry1,          // entry 1 computed here by MLIR, not jaxlib's
+  StandInFingerprint,  // entry 6 uses a stand-in topology fingerprint
+  StdlibZstd,          // Python 3.14+: zstd payloads, "zlib" in the key
+  UnreadableKernels,   // Mosaic kernels MLIR 19 cannot read: not JAX's key
+  Entry1DigestOnly,    // a capture kept entry 1 as a digest only
+  // Notes of a log comparison (LogCompare.h):
+  IncompleteKey,       // a program's key is cut, and left out
+  UnreadableLine,      // a line the reader could not read
+  MoreUnreadableLines, // the count of unreadable lines not listed
+  LongLines,           // lines longer than 1 MiB, read in part
+  KeyErrors,           // programs JAX could not make a key for
+  CacheOff,            // the persistent cache is disabled or not initialised
+};
+
+/// "live_entry1", "stand_in_fingerprint", … .
+const char *noteCodeName(NoteCode code);
+
 /// Everything computed for one scenario.
 struct KeyResult {
   Profile profile = kNewestProfile;
@@ -93,7 +113,15 @@ struct KeyResult {
   std::vector<TraceLine> trace;
   /// Caveats a reader must see, e.g. a stand-in fingerprint or live MLIR.
   std::vector<std::string> notes;
+  /// What each of `notes` is about, one each (addNote keeps them together).
+  std::vector<NoteCode> noteCodes;
 };
+
+/// Appends a note and its code to `result`.
+inline void addNote(KeyResult &result, NoteCode code, std::string text) {
+  result.notes.push_back(std::move(text));
+  result.noteCodes.push_back(code);
+}
 
 /// Computes the key and every entry for `scenario`.
 Expected<KeyResult> computeKey(const Scenario &scenario);

@@ -26,9 +26,106 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace cachekey {
+
+/// How the programs of the two runs were paired.
+enum class PairedBy : uint8_t {
+  /// The logs name no programs (no hit or miss lines): in order.
+  Order,
+  /// By module name, then by order within a name.
+  Name,
+  /// By process (the same streams in both logs) and name.
+  ProcessAndName,
+};
+
+/// "order", "name", "process and name".
+const char *pairedByName(PairedBy pairedBy);
+
+/// Why a pair's key moved, in the fewest facts that tell pairs apart: two
+/// pairs with equal KeyMoves "differ for the same reason". Its words are
+/// `keyMoveText`.
+struct KeyMove {
+  enum class Code : uint8_t {
+    None,                  // nothing known (keys equal, or not explained)
+    Inconsistent,          // every own digest equal, yet the keys differ
+    TraceMissing,          // `both`: neither run logged the trace, else one
+    ProgramChanged,        // entry 1
+    JaxlibUpgrade,         // entry 2, `before` → `after` (releases)
+    JaxlibChanged,         // entry 2, a version that is not a release
+    BackendChanged,        // entry 3
+    FlagsNotLogged,        // entry 4, no "Including XLA flag" lines
+    Flags,                 // entry 4, `flag` is the first kept-flag change
+    CacheDirMoved,         // entry 5, the autotune cache path moved
+    KernelCacheChanged,    // entry 5, the XLA kernel cache setting changed
+    CompileOptionsChanged, // entry 5, otherwise
+    DevicesChanged,        // entry 6
+    Compression,           // entry 7, decoded `before` → `after`
+    CustomHook,            // entry 8, decoded `before` → `after`
+  };
+  Code code = Code::None;
+  bool both = false;
+  std::string before, after;
+  FlagChange flag;
+
+  bool operator==(const KeyMove &o) const {
+    return std::tie(code, both, before, after, flag) ==
+           std::tie(o.code, o.both, o.before, o.after, o.flag);
+  }
+  bool operator!=(const KeyMove &o) const { return !(*this == o); }
+  bool operator<(const KeyMove &o) const {
+    return std::tie(code, both, before, after, flag) <
+           std::tie(o.code, o.both, o.before, o.after, o.flag);
+  }
+};
+
+/// One thing the logs show about a moved entry (the pair's details). Its
+/// words are `logFindingText`.
+struct LogFinding {
+  enum class Code : uint8_t {
+    ProgramChanged,        // entry 1
+    JaxlibVersions,        // entry 2: `before` → `after` releases
+    JaxlibNotRelease,      // entry 2: decoded or digest `before` → `after`
+    BackendDecoded,        // entry 3: `before` → `after` (decoded texts)
+    BackendOneSide,        // entry 3 hashed in one run only
+    BackendPlatform,       // entry 3: `before` → `after` (decoded or digest)
+    FlagsNotLogged,        // entry 4
+    Flag,                  // entry 4: `flag`
+    CacheDirMoved,         // entry 5: autotune path `before` → `after`
+    KernelCacheOneSide,    // entry 5: enabled in log `subject` only
+    KernelCacheMoved,      // entry 5: `before` → `after`
+    CompileOptionsLogged,  // entry 5: the logged compile options differ
+    ExcludedFlagHashed,    // entry 5: excluded flag `subject` parsed into
+                           // DebugOptions
+    CompileOptionsUnknown, // entry 5: nothing in the logs; `hashesAutotune`
+    DeviceCount,           // entry 6: `before` → `after` (whole flags)
+    DeviceKindFallback,    // entry 6: in `subject` ("both" or a log name),
+                           // the fallback message `after`
+    DevicesUnknown,        // entry 6: nothing in the logs
+    Compression,           // entry 7: decoded `before` → `after`
+    CustomHook,            // entry 8: decoded `before` → `after`
+  };
+  Code code = Code::ProgramChanged;
+  int entry = 0;
+  std::string subject, before, after;
+  FlagChange flag;
+  bool hashesAutotune = false;
+};
+
+/// Why the second run missed a program whose key is the first run's: a
+/// kind that groups programs in the summary.
+enum class MissReason : uint8_t {
+  NotWritten,
+  WriteFailed,
+  OtherDir,
+  Gone,
+  /// Only "took at least … to compile" was logged, and nothing shows a cache
+  /// directory: with jax_compilation_cache_dir unset nothing is written.
+  MaybeNoCache,
+  Unknown
+};
 
 /// One program of the second run paired with one of the first, or a
 /// program found in one run only.
@@ -46,6 +143,10 @@ struct ProgramPair {
   /// Which entries moved and why, when the keys differ and both traces are
   /// complete.
   std::optional<Comparison> comparison;
+  /// Why the key moved (Code::None when the keys are equal or unknown).
+  KeyMove move;
+  /// Why the second run missed although the keys are equal.
+  std::optional<MissReason> miss;
   /// Each run's outcome for it, e.g. "missed, never written: compiled in
   /// 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
   std::string outcome[2];
@@ -56,8 +157,7 @@ struct ProgramPair {
 /// The comparison of two logs.
 struct LogComparison {
   LogSummary logs[2];
-  /// "name", "process and name" or "order" (the logs name no programs).
-  std::string pairedBy;
+  PairedBy pairedBy = PairedBy::Order;
   /// Pairs in the second run's order, then programs of the first run only.
   std::vector<ProgramPair> pairs;
   /// The pair the explanation names: the first whose keys differ, else the
@@ -65,6 +165,8 @@ struct LogComparison {
   int explained = -1;
   /// The explanation of that pair (cause 0 when its keys are equal).
   Comparison comparison;
+  /// The findings behind `comparison.details` and `otherDetails`.
+  std::vector<LogFinding> findings, otherFindings;
   /// The explanation: pairing, the root cause of the first differing pair
   /// and whether the other differing pairs share it, programs in one run
   /// only, what was cut.
@@ -74,6 +176,8 @@ struct LogComparison {
   std::string summary;
   /// Problems met while reading either log.
   std::vector<std::string> notes;
+  /// What each of `notes` is about, one each.
+  std::vector<NoteCode> noteCodes;
 
   /// Whether some pair's keys differ.
   bool keysDiffer() const;

@@ -120,8 +120,8 @@ struct LogSummary {
   /// A deque, not a vector: growing it never copies the programs read so
   /// far, so a log of many programs needs no second copy while it grows.
   std::deque<LoggedProgram> programs;
-  /// Distinct flag lists, each one pass of (included, flag) in log order.
-  std::vector<std::vector<std::pair<bool, std::string>>> flagSets;
+  /// Distinct flag lists, each one pass of the flag lines in log order.
+  std::vector<std::vector<LoggedFlag>> flagSets;
   /// Distinct texts referred to by programs (compile options, fallbacks).
   std::vector<std::string> texts;
   /// Stream tags in order of first use; [0] is "" (LogPrefix.h).
@@ -167,7 +167,7 @@ private:
     int pending = -1;       // program whose digest lines are being read
     int awaitingLookup = -1; // complete program before its hit/miss line
     int compileOptions = -1; // last get_compile_options text
-    std::vector<std::pair<bool, std::string>> flags; // of `pending`
+    std::vector<LoggedFlag> flags; // of `pending`
   };
   void readLine(std::string &line);
   void onDigest(int streamId, bool fresh, int entry, const Digest &d);

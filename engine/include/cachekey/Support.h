@@ -118,8 +118,11 @@ std::string base64Encode(const Bytes &bytes);
 
 /// Strict standard base64 decode (RFC 4648 §4, padding required, no
 /// whitespace). The Error (code Syntax, empty path) names the first
-/// offending character's offset, or the length that is not a multiple of 4.
-Expected<Bytes> base64Decode(const std::string &text);
+/// offending character's offset, or the length that is not a multiple of 4;
+/// it starts "invalid <encoding>" (a caller that mapped base64url onto the
+/// standard alphabet says "base64url").
+Expected<Bytes> base64Decode(const std::string &text,
+                             const std::string &encoding = "base64");
 
 /// `text` with its first character upper-cased when it is an ASCII letter
 /// a–z, to start a sentence with a phrase written to follow other words.

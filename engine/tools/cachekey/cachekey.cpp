@@ -25,6 +25,9 @@
 #include "cachekey/ProfileInfo.h"
 #include "cachekey/Trace.h"
 #include "cachekey/LogCompare.h"
+#include "cachekey/Run.h"
+
+#include "FileInput.h"
 #ifdef CACHEKEY_WITH_MLIR
 #include "MlirPlugin.h"
 #endif
@@ -40,6 +43,7 @@
 #include <sstream>
 
 using namespace cachekey;
+using namespace cachekey::cli;
 
 #ifndef CACHEKEY_DEFAULT_FIXTURES
 #define CACHEKEY_DEFAULT_FIXTURES "fixtures"
@@ -63,157 +67,27 @@ int usage() {
   return 2;
 }
 
-/// Set by --json: errors are also written to stdout as errorToJson.
-bool gJsonErrors = false;
+/// How the CLI reports an error: on standard error, and with --json also
+/// as errorToJson on standard output.
+struct Report {
+  /// --json was given anywhere on the command line.
+  bool json = false;
 
-int fail(const Error &e) {
-  if (gJsonErrors)
-    std::cout << errorToJson(e).dump(2, ' ', false, Json::error_handler_t::replace) << "\n";
-  std::cerr << "cachekey: " << e.str() << "\n";
-  return 2;
-}
-
-/// Bad usage: the message (also as JSON with code "usage" under --json),
-/// then the usage text; exit status 2.
-int usageError(const std::string &message) {
-  fail(Error{"", message, ErrorCode::Usage});
-  return usage();
-}
-
-/// Largest input file the CLI reads (a 200 MB module as base64 JSON fits).
-constexpr size_t kMaxInputBytes = size_t(1) << 30;
-
-/// The stream to read `path` from: standard input for "-", else `file`
-/// opened on it. An Error names a directory or an unreadable file.
-Expected<std::istream *> openInput(const std::string &path, std::ifstream &file) {
-  if (path == "-")
-    return &std::cin;
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return Error{"", "is a directory, not a file", ErrorCode::Io, path};
-  file.open(path, std::ios::binary);
-  if (!file)
-    return Error{"", std::string("cannot read file: ") + std::strerror(errno),
-                 ErrorCode::Io, path};
-  return &file;
-}
-
-Expected<std::string> readFile(const std::string &path) {
-  std::ifstream file;
-  auto in = openInput(path, file);
-  if (!in)
-    return in.takeError();
-  std::string out;
-  char buf[1 << 16];
-  while (**in) {
-    (*in)->read(buf, sizeof buf);
-    out.append(buf, static_cast<size_t>((*in)->gcount()));
-    if (out.size() > kMaxInputBytes)
-      return Error{"", "input is larger than 1 GiB; the CLI refuses it",
-                   ErrorCode::TooLarge, path};
+  /// Prints `e`; exit status 2.
+  int fail(const Error &e) const {
+    if (json)
+      std::cout << dumpJson(errorToJson(e), 2) << "\n";
+    std::cerr << "cachekey: " << e.str() << "\n";
+    return 2;
   }
-  return out;
-}
 
-/// Reads a log file (or standard input for "-") in 1 MiB chunks: a log of
-/// any size, keeping only the reader's per-program summaries.
-Expected<LogSummary> readLogFile(const std::string &path) {
-  std::ifstream file;
-  auto in = openInput(path, file);
-  if (!in)
-    return in.takeError();
-  LogReader reader(path);
-  std::vector<char> buf(size_t(1) << 20);
-  while (**in) {
-    (*in)->read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    reader.feed(std::string_view(buf.data(), static_cast<size_t>((*in)->gcount())));
+  /// Bad usage: the message (also as JSON with code "usage" under --json),
+  /// then the usage text; exit status 2.
+  int usageError(const std::string &message) const {
+    fail(Error{"", message, ErrorCode::Usage});
+    return usage();
   }
-  if ((*in)->bad())
-    return Error{path, "read error"};
-  return reader.finish();
-}
-
-FixtureResolver resolverFor(const std::string &dir) {
-  return [dir](const std::string &id) -> Expected<Json> {
-    for (char c : id)
-      if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
-            c == '.'))
-        return Error{"", "fixture id \"" + id +
-                             "\" may only use letters, digits, '_', '-', '.'"};
-    // Captured fixtures (CPU, then TPU), then the derived presets (patches
-    // over them).
-    auto text = readFile(dir + "/" + id + ".json");
-    if (!text)
-      text = readFile(dir + "/tpu/" + id + ".json");
-    if (!text)
-      text = readFile(dir + "/derived/" + id + ".json");
-    if (!text)
-      return Error{"",
-                   "unknown fixture \"" + id + "\" (no " + dir + "/" + id +
-                       ".json, " + dir + "/tpu/" + id + ".json or " + dir +
-                       "/derived/" + id + ".json)",
-                   ErrorCode::UnknownFixture, "", id};
-    return parseJsonText(*text, "fixture " + id);
-  };
-}
-
-Expected<KeyResult> computeFromText(const std::string &text,
-                                    const FixtureResolver &resolver) {
-  auto doc = parseJsonText(text);
-  if (!doc)
-    return doc.takeError();
-  auto scenario = readScenario(*doc, resolver);
-  if (!scenario)
-    return scenario.takeError();
-  return computeKey(*scenario);
-}
-
-bool isDirectory(const std::string &path) {
-  struct stat st;
-  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/// Reads files of a capture directory by the names its JSON gives.
-CaptureFileReader captureReader(const std::string &dir) {
-  return [dir](const std::string &name) -> Expected<Bytes> {
-    if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos)
-      return Error{name, "not a file name inside the capture directory"};
-    return readFile(dir + "/" + name);
-  };
-}
-
-/// A captured file (docs/capture.md) read by `computeFromFile`, for the check.
-std::optional<CapturedProgram> lastCaptured;
-
-Expected<KeyResult> computeFromFile(const std::string &path,
-                                    const FixtureResolver &resolver) {
-  auto text = readFile(path);
-  if (!text)
-    return text.takeError();
-  lastCaptured.reset();
-  if (auto doc = parseJsonText(*text); doc && isCapturedScenario(*doc)) {
-    size_t slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    auto p = readCapturedProgram(name, *doc, captureReader(dir));
-    if (!p)
-      return Error{dir + "/" + p.error().path, p.error().message};
-    auto r = computeCapturedKey(*p);
-    if (r)
-      lastCaptured = std::move(*p);
-    else
-      return Error{dir + "/" + r.error().path, r.error().message};
-    return r;
-  }
-  auto r = computeFromText(*text, resolver);
-  if (!r)
-    return r.takeError().from(path);
-  return r;
-}
-
-std::string dumpJson(const Json &j, int indent = 2) {
-  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
+};
 
 void printExplain(const KeyResult &r) {
   std::cout << "profile " << profileName(r.profile) << "\n\n";
@@ -285,8 +159,11 @@ int run(int argc, char **argv) {
   }
   // --json anywhere asks for JSON errors, also for the usage errors found
   // while the options are read.
+  Report report;
   for (const auto &a : args)
-    gJsonErrors = gJsonErrors || a == "--json";
+    report.json = report.json || a == "--json";
+  auto fail = [&report](const Error &e) { return report.fail(e); };
+  auto usageError = [&report](const std::string &m) { return report.usageError(m); };
   if (at >= args.size())
     return args.empty() ? usage() : usageError("no command");
   std::string cmd = args[at];
@@ -354,7 +231,7 @@ int run(int argc, char **argv) {
     if (!files.empty())
       return usageError("profiles takes no file");
     if (json) {
-      std::cout << dumpJson(profilesToJson()) << "\n";
+      std::cout << dumpJson(profilesToJson(), 2) << "\n";
       return 0;
     }
     for (const ProfileSpec &p : allProfiles()) {
@@ -373,17 +250,18 @@ int run(int argc, char **argv) {
     if (files.size() != 1)
       return usageError("explain takes one scenario file ('-' for standard "
                         "input)");
-    auto r = computeFromFile(files[0], resolver);
-    if (!r)
-      return fail(r.error());
+    auto file = computeFromFile(files[0], resolver);
+    if (!file)
+      return fail(file.error());
+    const KeyResult *r = &file->result;
     std::optional<CaptureCheck> check;
-    if (lastCaptured)
-      check = checkCapturedKey(*lastCaptured, *r);
+    if (file->captured)
+      check = checkCapturedKey(*file->captured, *r);
     if (json) {
       Json j = resultToJson(*r);
       if (check)
-        j["capture_check"] = captureCheckToJson(*check, *lastCaptured);
-      std::cout << dumpJson(j) << "\n";
+        j["capture_check"] = captureCheckToJson(*check, *file->captured);
+      std::cout << dumpJson(j, 2) << "\n";
     } else if (trace) {
       for (const auto &line : r->trace)
         std::cout << line.message << "\n";
@@ -409,23 +287,24 @@ int run(int argc, char **argv) {
       if (!c)
         return fail(c.error());
       if (json)
-        std::cout << dumpJson(captureComparisonToJson(*c)) << "\n";
+        std::cout << dumpJson(captureComparisonToJson(*c), 2) << "\n";
       else
         std::cout << captureComparisonText(*c);
       return c->identical() ? 0 : 1;
     }
-    auto a = computeFromFile(files[0], resolver);
-    if (!a)
-      return fail(a.error());
-    auto b = computeFromFile(files[1], resolver);
-    if (!b)
-      return fail(b.error());
+    auto fa = computeFromFile(files[0], resolver);
+    if (!fa)
+      return fail(fa.error());
+    auto fb = computeFromFile(files[1], resolver);
+    if (!fb)
+      return fail(fb.error());
+    const KeyResult *a = &fa->result, *b = &fb->result;
     Comparison c = compareResults(*a, *b);
     if (json) {
       Json j = comparisonToJson(c);
       j["key_a"] = a->key;
       j["key_b"] = b->key;
-      std::cout << dumpJson(j) << "\n";
+      std::cout << dumpJson(j, 2) << "\n";
     } else {
       std::cout << c.sentence << "\n";
       for (const auto &d : c.details)
@@ -457,7 +336,7 @@ int run(int argc, char **argv) {
           e.source = where;
         out = errorToJson(e);
       }
-      std::cout << dumpJson(out, -1) << "\n";
+      std::cout << dumpJson(out) << "\n";
     }
     return 0;
   }

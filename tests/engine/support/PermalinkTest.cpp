@@ -61,3 +61,15 @@ TEST(Permalink, HostileFragmentsAreErrors) {
         << c.fragment << " → " << r.error().message;
   }
 }
+
+TEST(Permalink, Base64ErrorsNameTheLinksAlphabet) {
+  // A character neither alphabet has: base64Decode finds it and says
+  // "base64url", the link's encoding, without its message being rewritten.
+  auto r = decodePermalink(std::string(kPermalinkPrefix) + "AB!D");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "invalid base64url: character '!' at offset 2")
+      << r.error().str();
+  auto plain = base64Decode("AB!D");
+  ASSERT_FALSE(plain);
+  EXPECT_EQ(plain.error().message, "invalid base64: character '!' at offset 2");
+}

@@ -51,14 +51,12 @@ inline std::vector<const WireField *> occurrences(const WireMessage &m,
 /// `s` as a JSON string literal (bytes that are not UTF-8 become U+FFFD).
 std::string jsonQuoted(const std::string &s);
 
-/// One field occurrence for a person. `kind` is the DebugOptions table's
-/// kind ("bool", "string", "float", …), or "double", "bytes", "int", or
-/// empty when unknown. Gives "unset" for nullptr; a bool as true/false; a
+/// One field occurrence for a person, by its `kind` (DebugOptions.h). Gives "unset" for nullptr; a bool as true/false; a
 /// varint as a signed decimal; a float or double in decimal when `kind` says
 /// so, else its little-endian bytes as 0x-hex; a string (or, with no kind, a
 /// short printable payload) as a JSON literal; other bytes as
 /// "<n> bytes (<hex preview>)".
-std::string describeValue(const WireField *f, const std::string &kind);
+std::string describeValue(const WireField *f, FieldKind kind);
 
 /// A serialized DeviceAssignmentProto as R rows of C device ids,
 /// "[[0, 1], [2, 3]]"; "unset" for nullptr.

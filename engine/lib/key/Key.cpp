@@ -61,7 +61,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
                      : "MLIR bytecode of the module after strip-debuginfo "
                        "(locations removed)";
   if (r.computation.live)
-    r.notes.push_back("Entry 1 was computed here by " + r.computation.producer +
+    addNote(r, NoteCode::LiveEntry1, "Entry 1 was computed here by " + r.computation.producer +
                       "; jaxlib's MLIR is a different version, so its bytecode "
                       "(and every digest from entry 1 on) differs from what "
                       "jaxlib would feed.");
@@ -131,7 +131,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
           ? "the serialized topology proto (topology.serialize())"
           : "the topology fingerprint as 8 bytes, big-endian";
   if (r.accelerator.standIn)
-    r.notes.push_back("Entry 6 uses a stand-in topology fingerprint (not "
+    addNote(r, NoteCode::StandInFingerprint, "Entry 6 uses a stand-in topology fingerprint (not "
                       "measured on a TPU): " + r.accelerator.provenance);
 
   // 7. compression
@@ -140,7 +140,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   E[6].summary = "the compression algorithm's name";
   if (writesStdlibZstd(s.compression, s.profile)) {
     r.stdlibZstdPython = *s.compression.python;
-    r.notes.push_back(stdlibZstdNote(*r.stdlibZstdPython));
+    addNote(r, NoteCode::StdlibZstd, stdlibZstdNote(*r.stdlibZstdPython));
   }
 
   // 8. custom_hook
@@ -159,7 +159,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   }
   r.key = r.symName + "-" + toHex(r.entries[kNumEntries - 1].running);
   if (profile.mosaic != MosaicRule::None && r.computation.unreadableKernels > 0)
-    r.notes.push_back(unreadableKernelsNote(r));
+    addNote(r, NoteCode::UnreadableKernels, unreadableKernelsNote(r));
   r.trace = traceLines(r, s);
   return r;
 }
@@ -261,6 +261,23 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   out["trace_levels"] = std::move(levels);
   out["notes"] = r.notes;
   return out;
+}
+
+const char *noteCodeName(NoteCode code) {
+  switch (code) {
+  case NoteCode::LiveEntry1: return "live_entry1";
+  case NoteCode::StandInFingerprint: return "stand_in_fingerprint";
+  case NoteCode::StdlibZstd: return "stdlib_zstd";
+  case NoteCode::UnreadableKernels: return "unreadable_kernels";
+  case NoteCode::Entry1DigestOnly: return "entry1_digest_only";
+  case NoteCode::IncompleteKey: return "incomplete_key";
+  case NoteCode::UnreadableLine: return "unreadable_line";
+  case NoteCode::MoreUnreadableLines: return "more_unreadable_lines";
+  case NoteCode::LongLines: return "long_lines";
+  case NoteCode::KeyErrors: return "key_errors";
+  case NoteCode::CacheOff: return "cache_off";
+  }
+  return "note";
 }
 
 Json errorToJson(const Error &error) {

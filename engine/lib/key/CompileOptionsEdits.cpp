@@ -28,23 +28,24 @@ namespace {
 /// kind; the Error (at `path`) names the field and the kind it needs.
 Expected<WireField> encodeDebugValue(const DebugOptionField &f, const Json &v,
                                      const std::string &path) {
-  const std::string &k = f.kind;
-  if (k == "bool") {
+  const FieldKind k = f.kind;
+  const std::string kind = fieldKindName(k);
+  if (k == FieldKind::Bool) {
     if (!v.is_boolean())
       return Error{path, "DebugOptions." + f.name + " is a bool"};
     return WireField::makeVarint(f.number, v.get<bool>() ? 1 : 0);
   }
-  if (k == "string") {
+  if (k == FieldKind::String) {
     if (!v.is_string())
       return Error{path, "DebugOptions." + f.name + " is a string"};
     return WireField::makeLen(f.number, v.get<std::string>());
   }
-  if (k == "float" || k == "double") {
+  if (k == FieldKind::Float || k == FieldKind::Double) {
     if (!v.is_number())
-      return Error{path, "DebugOptions." + f.name + " is a " + k};
+      return Error{path, "DebugOptions." + f.name + " is a " + kind};
     WireField w;
     w.number = f.number;
-    if (k == "float") {
+    if (k == FieldKind::Float) {
       float x = v.get<float>();
       w.type = WireType::Fixed32;
       w.payload.assign(reinterpret_cast<const char *>(&x), 4);
@@ -56,12 +57,12 @@ Expected<WireField> encodeDebugValue(const DebugOptionField &f, const Json &v,
     return w;
   }
   if (!v.is_number_integer())
-    return Error{path, "DebugOptions." + f.name + " is an integer (" + k + ")"};
+    return Error{path, "DebugOptions." + f.name + " is an integer (" + kind + ")"};
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
     return Error{path, "DebugOptions." + f.name + ": integer out of range"};
-  if ((k.find("32") != std::string::npos || k == "enum") &&
+  if ((k == FieldKind::Int32 || k == FieldKind::Enum) &&
       (v.get<int64_t>() < INT32_MIN || v.get<int64_t>() > INT32_MAX))
-    return Error{path, "DebugOptions." + f.name + " is a " + k +
+    return Error{path, "DebugOptions." + f.name + " is a " + kind +
                            ": " + std::to_string(v.get<int64_t>()) +
                            " is out of range"};
   return WireField::makeVarint(f.number,
@@ -243,7 +244,8 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
           "DebugOptions." + std::string(z.name) + " (field " +
           std::to_string(z.number) + ") " +
           describeValue(before.empty() ? nullptr : before.back(),
-                        z.kind == ZeroKind::String ? "string" : "int") +
+                        z.kind == ZeroKind::String ? FieldKind::String
+                                                   : FieldKind::Int) +
           " → " + (z.kind == ZeroKind::String ? "\"\"" : "0") +
           (!explicitZeroes ? " (a zero is not written: proto3 implicit "
                              "presence in this jaxlib)"

@@ -69,7 +69,8 @@ static bool isBase64Char(char c) {
          (c >= '0' && c <= '9') || c == '+' || c == '/';
 }
 
-Expected<Bytes> base64Decode(const std::string &text) {
+Expected<Bytes> base64Decode(const std::string &text, const std::string &encoding) {
+  const std::string invalid = "invalid " + encoding;
   // mbed TLS reports *that* the input is bad, not where; find the place first
   // so the message can point at it. It also tolerates line breaks, which a
   // JSON value has no reason to carry, so those are rejected here too.
@@ -81,18 +82,18 @@ Expected<Bytes> base64Decode(const std::string &text) {
       continue;
     }
     if (pad > 0)
-      return Error{"", "invalid base64: data after '=' padding at offset " +
+      return Error{"", invalid + ": data after '=' padding at offset " +
                            std::to_string(i),
                    ErrorCode::Syntax};
     if (!isBase64Char(c))
-      return Error{"", "invalid base64: character " +
+      return Error{"", invalid + ": character " +
                            (c >= 0x20 && c < 0x7f ? "'" + std::string(1, c) + "'"
                                                   : "0x" + toHex(Bytes(1, c))) +
                            " at offset " + std::to_string(i),
                    ErrorCode::Syntax};
   }
   if (text.size() % 4 != 0 || pad > 2)
-    return Error{"", "invalid base64: length " + std::to_string(text.size()) +
+    return Error{"", invalid + ": length " + std::to_string(text.size()) +
                          " is not a multiple of 4 (missing or extra '=' padding)",
                  ErrorCode::Syntax};
   // The size is known from the validated text, so mbed TLS runs once.
@@ -102,7 +103,7 @@ Expected<Bytes> base64Decode(const std::string &text) {
       reinterpret_cast<unsigned char *>(out.data()), out.size(), &written,
       reinterpret_cast<const unsigned char *>(text.data()), text.size());
   if (rc != 0)
-    return Error{"", "invalid base64", ErrorCode::Syntax};
+    return Error{"", invalid, ErrorCode::Syntax};
   out.resize(written);
   return out;
 }

@@ -1,6 +1,8 @@
 //===- CaptureDiff.cpp - Why keys differ between two captured runs --------===//
 #include "cachekey/CaptureDiff.h"
 
+#include "cachekey/Wording.h"
+
 #include "cachekey/PyText.h"
 #include "cachekey/TextDiff.h"
 
@@ -75,21 +77,20 @@ std::string moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b,
 
 /// How the flags JAX leaves out of the key moved (they change no entry, but
 /// often explain one: --xla_force_host_platform_device_count moves entry 6).
-std::vector<std::string> excludedFlagChange(const KeyResult &a,
-                                            const KeyResult &b) {
-  std::vector<std::pair<bool, std::string>> fa, fb;
-  for (const auto &f : a.flags)
-    if (!f.included)
-      fa.emplace_back(true, f.flag);
-  for (const auto &f : b.flags)
-    if (!f.included)
-      fb.emplace_back(true, f.flag);
-  auto sa = fa, sb = fb;
-  std::sort(sa.begin(), sa.end());
-  std::sort(sb.begin(), sb.end());
-  if (sa == sb)
+std::vector<FlagChange> excludedFlagChange(const KeyResult &a,
+                                           const KeyResult &b) {
+  auto excludedOf = [](const KeyResult &r) {
+    std::vector<std::string> out;
+    for (const auto &f : r.flags)
+      if (!f.included)
+        out.push_back(f.flag);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  if (excludedOf(a) == excludedOf(b))
     return {};
-  return describeFlagChange(fa, fb);
+  return flagChanges(loggedFlags(a.flags), loggedFlags(b.flags),
+                     /*excluded=*/true);
 }
 
 } // namespace
@@ -205,31 +206,47 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
       d.comparison = compareResults(*ra, *rb);
       Comparison &cmp = d.comparison;
       if (cmp.cause == 1 && (a.entry1Omitted || b.entry1Omitted)) {
-        cmp.details = {"entry-1 SHA-256 " + shortDigest(a.entry1Sha256) +
-                       " → " + shortDigest(b.entry1Sha256) +
-                       " (captured as digests only: the bytes were not kept)"};
+        EntryChange digestOnly;
+        digestOnly.code = EntryChange::Code::Entry1DigestOnly;
+        digestOnly.entry = 1;
+        digestOnly.before = shortDigest(a.entry1Sha256);
+        digestOnly.after = shortDigest(b.entry1Sha256);
+        cmp.details = {entryChangeText(digestOnly)};
+        cmp.changes = {digestOnly};
         writeSentence(cmp);
       }
+      auto also = [&d](std::string text, Json finding) {
+        finding["text"] = text;
+        d.alsoDetails.push_back(std::move(text));
+        d.alsoFindings.push_back(std::move(finding));
+      };
       for (int i2 : cmp.alsoChanged) {
         if (i2 == 1 && (a.entry1Omitted || b.entry1Omitted)) {
-          d.alsoDetails.push_back(entryLabel(1) + ": entry-1 SHA-256 " +
-                                  shortDigest(a.entry1Sha256) + " → " +
-                                  shortDigest(b.entry1Sha256));
+          also(entryLabel(1) + ": entry-1 SHA-256 " + shortDigest(a.entry1Sha256) +
+                   " → " + shortDigest(b.entry1Sha256),
+               {{"code", "entry1_digest_only"},
+                {"entry", 1},
+                {"before", shortDigest(a.entry1Sha256)},
+                {"after", shortDigest(b.entry1Sha256)}});
           continue;
         }
-        for (const auto &s : describeEntryChange(*ra, *rb, i2))
-          d.alsoDetails.push_back(entryLabel(i2) + ": " + s);
+        for (const auto &ch : entryChanges(*ra, *rb, i2)) {
+          std::string text = entryLabel(i2) + ": " + entryChangeText(ch);
+          also(text, entryChangeToJson(ch, text));
+        }
       }
-      for (const auto &s : excludedFlagChange(*ra, *rb))
-        d.alsoDetails.push_back("a flag JAX leaves out of the key (entry 4 "
-                                "does not hash it): " + s);
+      for (const auto &f : excludedFlagChange(*ra, *rb))
+        also("a flag JAX leaves out of the key (entry 4 does not hash it): " +
+                 flagChangeText(f),
+             {{"code", "excluded_flag_change"}, {"entry", 4},
+              {"flag", flagChangeToJson(f)}});
       bool moved6 = cmp.cause == 6 || std::count(cmp.alsoChanged.begin(),
                                                  cmp.alsoChanged.end(), 6);
       if (moved6) {
         auto ta = cpuTopologyOf(a), tb = cpuTopologyOf(b);
         if (ta && tb)
           for (const auto &s : describeCpuTopologyChange(*ta, *tb))
-            d.alsoDetails.push_back(entryLabel(6) + ": " + s);
+            also(entryLabel(6) + ": " + s, {{"code", "cpu_topology"}, {"entry", 6}});
       }
       bool moved1 = cmp.cause == 1 || std::count(cmp.alsoChanged.begin(),
                                                  cmp.alsoChanged.end(), 1);
@@ -313,6 +330,7 @@ Json captureComparisonToJson(const CaptureComparison &c) {
     x["outcome_b"] = d.outcomeB;
     x["comparison"] = comparisonToJson(d.comparison);
     x["also_details"] = d.alsoDetails;
+    x["also_findings"] = d.alsoFindings;
     x["text_diff"] = d.textDiff;
     diffs.push_back(std::move(x));
   }
@@ -325,6 +343,10 @@ Json captureComparisonToJson(const CaptureComparison &c) {
     j[key] = std::move(arr);
   }
   j["notes"] = c.notes;
+  Json notes = Json::array();
+  for (const auto &n : c.notes)
+    notes.push_back({{"code", "capture_not_reproduced"}, {"text", n}});
+  j["note_findings"] = std::move(notes);
   return j;
 }
 

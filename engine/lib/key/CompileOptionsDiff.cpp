@@ -1,9 +1,10 @@
-//===- CompileOptionsDiff.cpp - Entry 5: what changed, for a person -------===//
+//===- CompileOptionsDiff.cpp - Entry 5: which fields changed -------------===//
 //
-// Says field by field how two serialized CompileOptionsProto differ,
+// Finds field by field how two serialized CompileOptionsProto differ,
 // descending into ExecutableBuildOptionsProto, DebugOptions (named from the
 // DebugOptions table), the device assignment and the env_option_overrides
-// map; and renders single values for the change lines of the edits.
+// map, as FieldChange facts (the words are explain/Wording.cpp's); and
+// renders single values for the change lines of the edits.
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CompileOptions.h"
@@ -34,28 +35,29 @@ std::string jsonQuoted(const std::string &s) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
-std::string describeValue(const WireField *f, const std::string &kind) {
+std::string describeValue(const WireField *f, FieldKind kind) {
   if (!f)
     return "unset";
   switch (f->type) {
   case WireType::Varint:
-    if (kind == "bool")
+    if (kind == FieldKind::Bool)
       return f->varint == 0 ? "false" : f->varint == 1 ? "true"
                                                         : std::to_string(f->varint);
     return std::to_string(static_cast<int64_t>(f->varint));
   case WireType::Fixed32: {
     float x;
     std::memcpy(&x, f->payload.data(), 4);
-    return kind == "float" ? std::to_string(x) : "0x" + toHex(f->payload);
+    return kind == FieldKind::Float ? std::to_string(x) : "0x" + toHex(f->payload);
   }
   case WireType::Fixed64: {
     double x;
     std::memcpy(&x, f->payload.data(), 8);
-    return kind == "double" ? std::to_string(x) : "0x" + toHex(f->payload);
+    return kind == FieldKind::Double ? std::to_string(x) : "0x" + toHex(f->payload);
   }
   case WireType::Len:
-    if (kind == "string" || (kind.empty() && printable(f->payload) &&
-                             f->payload.size() <= 200))
+    if (kind == FieldKind::String ||
+        (kind == FieldKind::Unknown && printable(f->payload) &&
+         f->payload.size() <= 200))
       return jsonQuoted(f->payload);
     return std::to_string(f->payload.size()) + " bytes (" +
            hexPreview(f->payload, 12) + ")";
@@ -92,9 +94,6 @@ std::string describeDeviceAssignment(const WireField *f) {
 using namespace detail;
 
 namespace {
-
-/// The three messages the diff descends into.
-enum class ProtoMessage { CompileOptions, ExecutableBuildOptions, DebugOptions };
 
 /// CompileOptionsProto's field names (xla/pjrt/proto/compile_options.proto).
 const char *compileOptionsFieldName(uint32_t n) {
@@ -143,12 +142,6 @@ const char *buildOptionsFieldName(uint32_t n) {
   }
 }
 
-std::string debugFieldLabel(uint32_t number) {
-  const DebugOptionField *f = findDebugOption(number);
-  return "DebugOptions." + (f ? f->name : std::string("?")) + " (field " +
-         std::to_string(number) + ")";
-}
-
 /// The value of one env_option_overrides map entry (its OptionOverrideProto:
 /// 1 string, 2 bool, 3 int, 4 double).
 std::string overrideValueText(const Bytes &entryBytes) {
@@ -159,21 +152,27 @@ std::string overrideValueText(const Bytes &entryBytes) {
   if (!value || value->fields.empty())
     return "unset";
   const WireField &v = value->fields.back();
-  static const char *kinds[] = {"", "string", "bool", "int", "double"};
-  return describeValue(&v, v.number <= 4 ? kinds[v.number] : "");
+  static const FieldKind kinds[] = {FieldKind::Unknown, FieldKind::String,
+                                    FieldKind::Bool, FieldKind::Int,
+                                    FieldKind::Double};
+  return describeValue(&v, v.number <= 4 ? kinds[v.number] : FieldKind::Unknown);
 }
 
 void diffMessages(const WireMessage &a, const WireMessage &b,
-                  ProtoMessage message, std::vector<std::string> &out);
+                  ProtoMessage message, std::vector<FieldChange> &out);
 
 /// Appends the differences between serialized messages `a` and `b`; one
 /// line naming `label` when either does not parse.
 void diffNested(const Bytes &a, const Bytes &b, ProtoMessage message,
-                std::vector<std::string> &out, const std::string &label) {
+                std::vector<FieldChange> &out, const std::string &label) {
   auto ma = WireMessage::parse(a), mb = WireMessage::parse(b);
   if (!ma || !mb) {
-    out.push_back(label + " differs (" + std::to_string(a.size()) + " → " +
-                  std::to_string(b.size()) + " bytes)");
+    FieldChange c;
+    c.kind = FieldChange::Kind::Unreadable;
+    c.name = label;
+    c.before = std::to_string(a.size());
+    c.after = std::to_string(b.size());
+    out.push_back(c);
     return;
   }
   diffMessages(*ma, *mb, message, out);
@@ -183,7 +182,7 @@ void diffNested(const Bytes &a, const Bytes &b, ProtoMessage message,
 /// and `b` (both of type `message`), in field-number order, descending into
 /// the nested messages.
 void diffMessages(const WireMessage &a, const WireMessage &b,
-                  ProtoMessage message, std::vector<std::string> &out) {
+                  ProtoMessage message, std::vector<FieldChange> &out) {
   const bool top = message == ProtoMessage::CompileOptions;
   const bool build = message == ProtoMessage::ExecutableBuildOptions;
   std::set<uint32_t> numbers;
@@ -228,57 +227,73 @@ void diffMessages(const WireMessage &a, const WireMessage &b,
         auto ia = ma.find(k), ib = mb.find(k);
         if (ia != ma.end() && ib != mb.end() && ia->second == ib->second)
           continue;
-        out.push_back("env_option_overrides[" + jsonQuoted(k) + "] " +
-                      (ia == ma.end() ? "unset" : overrideValueText(ia->second)) +
-                      " → " +
-                      (ib == mb.end() ? "unset" : overrideValueText(ib->second)));
+        FieldChange c;
+        c.kind = FieldChange::Kind::EnvOverride;
+        c.number = n;
+        c.name = k;
+        c.before = ia == ma.end() ? "unset" : overrideValueText(ia->second);
+        c.after = ib == mb.end() ? "unset" : overrideValueText(ib->second);
+        out.push_back(c);
       }
-      if (ma == mb)
-        out.push_back("env_option_overrides entry order or duplicates differ");
+      if (ma == mb) {
+        FieldChange c;
+        c.kind = FieldChange::Kind::EnvOverrideOrder;
+        c.number = n;
+        out.push_back(c);
+      }
       continue;
     }
     if (build && n == field::kDeviceAssignment) {
-      out.push_back("device assignment " + describeDeviceAssignment(la) +
-                    " → " + describeDeviceAssignment(lb));
+      FieldChange c;
+      c.kind = FieldChange::Kind::DeviceAssignment;
+      c.message = message;
+      c.number = n;
+      c.before = describeDeviceAssignment(la);
+      c.after = describeDeviceAssignment(lb);
+      out.push_back(c);
       continue;
     }
-    std::string label, kind;
+    FieldChange c;
+    c.message = message;
+    c.number = n;
+    FieldKind kind = FieldKind::Unknown;
     if (message == ProtoMessage::DebugOptions) {
-      label = debugFieldLabel(n);
-      if (const DebugOptionField *f = findDebugOption(n))
+      const DebugOptionField *f = findDebugOption(n);
+      c.name = f ? f->name : "?";
+      if (f)
         kind = f->kind;
     } else {
       const char *name =
           top ? compileOptionsFieldName(n) : buildOptionsFieldName(n);
-      label = std::string(top ? "CompileOptionsProto."
-                              : "ExecutableBuildOptionsProto.") +
-              (name ? name : "?") + " (field " + std::to_string(n) + ")";
+      c.name = name ? name : "?";
       // Serialized bytes, not text. (CompileOptionsProto has no field 14,
       // fdo_profile's number in ExecutableBuildOptionsProto.)
       if (n == field::kFdoProfile ||
           (top && n == field::kSerializedMultiSliceConfig))
-        kind = "bytes";
+        kind = FieldKind::Bytes;
     }
-    std::string line = label + " " + describeValue(la, kind) + " → " +
-                       describeValue(lb, kind);
-    if (va.size() > 1 || vb.size() > 1)
-      line += " (repeated: " + std::to_string(va.size()) + " → " +
-              std::to_string(vb.size()) + " occurrences)";
-    out.push_back(line);
+    c.before = describeValue(la, kind);
+    c.after = describeValue(lb, kind);
+    c.occurrencesBefore = va.size();
+    c.occurrencesAfter = vb.size();
+    out.push_back(c);
   }
 }
 
 } // namespace
 
-std::vector<std::string> describeCompileOptionsDiff(const Bytes &before,
-                                                    const Bytes &after) {
-  std::vector<std::string> out;
+std::vector<FieldChange> compileOptionsChanges(const Bytes &before,
+                                               const Bytes &after) {
+  std::vector<FieldChange> out;
   if (before == after)
     return out;
   diffNested(before, after, ProtoMessage::CompileOptions, out,
              "CompileOptionsProto");
-  if (out.empty())
-    out.push_back("CompileOptionsProto bytes differ");
+  if (out.empty()) {
+    FieldChange c;
+    c.kind = FieldChange::Kind::BytesDiffer;
+    out.push_back(c);
+  }
   return out;
 }
 

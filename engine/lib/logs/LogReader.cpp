@@ -407,7 +407,7 @@ void LogReader::readLine(std::string &line) {
     int s = streamOf(std::string_view(line).substr(0, pos));
     int target = programAwaitingEntry(s, slotOf(3, true));
     if (target >= 0 && streams[target].flags.size() < 100000)
-      streams[target].flags.emplace_back(kept, flag);
+      streams[target].flags.push_back({kept, flag});
     return;
   }
   if ((pos = line.find(kFallback)) != std::string::npos) {

@@ -41,8 +41,8 @@ const Table &table() {
         f.name = it.key();
         f.number = v["number"].get<uint32_t>();
         f.kind = v.contains("kind") && v["kind"].is_string()
-                     ? v["kind"].get<std::string>()
-                     : "int";
+                     ? parseFieldKind(v["kind"].get<std::string>())
+                     : FieldKind::Int;
         t.byNumber.push_back(f);
       }
     }
@@ -58,6 +58,31 @@ const Table &table() {
 }
 
 } // namespace
+
+const char *fieldKindName(FieldKind kind) {
+  switch (kind) {
+  case FieldKind::Bool: return "bool";
+  case FieldKind::Int32: return "int32";
+  case FieldKind::Int64: return "int64";
+  case FieldKind::Int: return "int";
+  case FieldKind::Enum: return "enum";
+  case FieldKind::String: return "string";
+  case FieldKind::Float: return "float";
+  case FieldKind::Double: return "double";
+  case FieldKind::Bytes: return "bytes";
+  case FieldKind::Unknown: return "";
+  }
+  return "";
+}
+
+FieldKind parseFieldKind(const std::string &name) {
+  for (FieldKind k : {FieldKind::Bool, FieldKind::Int32, FieldKind::Int64,
+                      FieldKind::Enum, FieldKind::String, FieldKind::Float,
+                      FieldKind::Double, FieldKind::Bytes})
+    if (name == fieldKindName(k))
+      return k;
+  return FieldKind::Int;
+}
 
 const std::vector<DebugOptionField> &knownDebugOptions() {
   return table().byNumber;

@@ -66,4 +66,12 @@ std::string flagLogLine(const FlagStep &step) {
          step.flag;
 }
 
+std::vector<LoggedFlag> loggedFlags(const std::vector<FlagStep> &steps) {
+  std::vector<LoggedFlag> out;
+  out.reserve(steps.size());
+  for (const auto &f : steps)
+    out.push_back({f.included, f.flag});
+  return out;
+}
+
 } // namespace cachekey

@@ -363,7 +363,8 @@ Expected<KeyResult> computeCapturedKey(const CapturedProgram &program) {
         r.digest = digestFromHex(e.digest);
     }
     result->key = program.expectedKey;
-    result->notes.push_back(
+    addNote(
+        *result, NoteCode::Entry1DigestOnly,
         "entry 1 of " + program.file +
         " was captured as a digest only (--no-entry1-bytes): its own digest, "
         "every running digest and the key are JAX's, not recomputed");

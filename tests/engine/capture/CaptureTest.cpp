@@ -169,6 +169,15 @@ TEST(CaptureDiff, PairsByNameAndOrderAndNamesTheFlag) {
   EXPECT_FALSE(c->identical());
   // The engine's key for the moved side is not the placeholder "changed" key.
   ASSERT_EQ(c->notes.size(), 1u);
+  // The JSON gives each detail, also-detail and note its code.
+  Json j = captureComparisonToJson(*c);
+  const Json &d = j["differing"][0];
+  EXPECT_EQ(d["comparison"]["findings"]["details"][0]["code"], "flag");
+  EXPECT_EQ(d["comparison"]["findings"]["details"][0]["flag"]["kind"], "added");
+  EXPECT_EQ(d["also_findings"].size(), d["also_details"].size());
+  ASSERT_EQ(j["note_findings"].size(), 1u);
+  EXPECT_EQ(j["note_findings"][0]["code"], "capture_not_reproduced");
+  EXPECT_EQ(j["note_findings"][0]["text"], j["notes"][0]);
 }
 
 TEST(CaptureDiff, IndexAndFileMustAgreeOnTheKey) {

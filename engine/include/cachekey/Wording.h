@@ -1,0 +1,63 @@
+//===- Wording.h - The words of the explanations ----------------*- C++ -*-===//
+//
+// The analysis (Diff.h, CompileOptions.h, RootCause.h) returns facts: a
+// code and its fields. This is the one module of the explain family that
+// turns them into English, as clang's diagnostic tables and zstd's
+// error_private.c are the only places with words. The list, plural and
+// capital grammar every sentence uses is here too, once. No code parses a
+// sentence this writes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_WORDING_H
+#define CACHEKEY_WORDING_H
+
+#include "cachekey/CompileOptions.h"
+#include "cachekey/Diff.h"
+
+#include <string>
+#include <vector>
+
+namespace cachekey {
+
+/// "1 program" / "2 programs": `n`, a space and `one` or `many`.
+std::string plural(size_t n, const char *one, const char *many);
+
+/// "a, b and c": at most `max` names, then " and N more".
+std::string nameList(const std::vector<std::string> &names, size_t max = 5);
+
+/// One compile-options change as a line, e.g.
+/// "DebugOptions.xla_gpu_autotune_level (field 123) 4 → 1",
+/// "env_option_overrides[\"x\"] unset → \"1\"",
+/// "device assignment [[0]] → [[1]]".
+std::string fieldChangeText(const FieldChange &change);
+
+/// "DebugOptions.<name> (field N)" / "ExecutableBuildOptionsProto.<name>
+/// (field N)": how a change names its field (`fieldChangeText` without the
+/// values).
+std::string fieldChangeLabel(const FieldChange &change);
+
+/// A kept-flag change as a clause, e.g. "flag --a=1 replaced --a=0",
+/// "added flag --b", "removed flag --c".
+std::string flagChangeText(const FlagChange &change);
+
+/// An entry change as a detail line, e.g. "jaxlib version '0.4.30' →
+/// '0.4.31'", "CPU model 'icelake-server' → 'znver3'".
+std::string entryChangeText(const EntryChange &change);
+
+/// Appends " But: <reason>." per reason to the sentence of `c` and the
+/// reasons to its details: why inputs that differ still give equal keys.
+void appendBut(Comparison &c, const std::vector<std::string> &but);
+
+/// Puts "The profile changed (a → b): …" before the sentence of `c`.
+void prependProfileChange(Comparison &c, Profile before, Profile after);
+
+/// An unhashed input as a clause, e.g. "flag --xla_dump_to=/tmp added (on
+/// the exclusion list, so entry 4 skips it)".
+std::string unhashedText(const UnhashedInput &input);
+
+/// Appends `input` to `c.unhashedInputs` and its words to `c.unhashed`.
+void addUnhashed(Comparison &c, UnhashedInput input);
+
+} // namespace cachekey
+
+#endif // CACHEKEY_WORDING_H

@@ -1,0 +1,238 @@
+//===- ExplainJson.cpp - Comparisons and their findings as JSON -----------===//
+//
+// comparisonToJson (Diff.h): the words of a comparison, as before, and
+// beside them "findings", the facts behind every detail, unhashed input and
+// note as {"code", …fields, "text"}, so that a reader branches on codes and
+// fields, never on the words. Codes are snake_case.
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/Diff.h"
+
+namespace cachekey {
+
+namespace {
+
+const char *entryChangeCode(EntryChange::Code c) {
+  using C = EntryChange::Code;
+  switch (c) {
+  case C::ModuleBytes: return "module_bytes";
+  case C::SymName: return "sym_name";
+  case C::JaxlibVersion: return "jaxlib_version";
+  case C::BackendHashedOneSide: return "backend_hashed_one_side";
+  case C::BackendPart: return "backend_part";
+  case C::BackendJoined: return "backend_joined";
+  case C::Flag: return "flag";
+  case C::CompileOption: return "compile_option";
+  case C::AcceleratorKind: return "accelerator_kind";
+  case C::CpuModel: return "cpu_model";
+  case C::TargetTriple: return "target_triple";
+  case C::CpuFeaturesAdded: return "cpu_features_added";
+  case C::CpuFeaturesRemoved: return "cpu_features_removed";
+  case C::CpuFeaturesRewritten: return "cpu_features_rewritten";
+  case C::DeviceCount: return "device_count";
+  case C::DeviceIds: return "device_ids";
+  case C::GpuPlatformVersion: return "gpu_platform_version";
+  case C::GpuCount: return "gpu_count";
+  case C::DeviceKinds: return "device_kinds";
+  case C::Fingerprint: return "fingerprint";
+  case C::FingerprintToFallback: return "fingerprint_to_fallback";
+  case C::FallbackToFingerprint: return "fallback_to_fingerprint";
+  case C::AcceleratorBytes: return "accelerator_bytes";
+  case C::Compression: return "compression";
+  case C::CustomHook: return "custom_hook";
+  case C::PlatformCollision: return "platform_collision";
+  case C::FlagsCollision: return "flags_collision";
+  case C::ModuleOptionsCaptured: return "module_options_captured";
+  case C::OnlySymName: return "only_sym_name";
+  case C::Entry1DigestOnly: return "entry1_digest_only";
+  }
+  return "entry_change";
+}
+
+const char *fieldKindName(FieldChange::Kind k) {
+  using K = FieldChange::Kind;
+  switch (k) {
+  case K::Field: return "field";
+  case K::EnvOverride: return "env_override";
+  case K::EnvOverrideOrder: return "env_override_order";
+  case K::DeviceAssignment: return "device_assignment";
+  case K::Unreadable: return "unreadable";
+  case K::BytesDiffer: return "bytes_differ";
+  }
+  return "field";
+}
+
+const char *messageName(ProtoMessage m) {
+  switch (m) {
+  case ProtoMessage::CompileOptions: return "compile_options";
+  case ProtoMessage::ExecutableBuildOptions: return "executable_build_options";
+  case ProtoMessage::DebugOptions: return "debug_options";
+  }
+  return "compile_options";
+}
+
+const char *flagKindName(FlagChange::Kind k) {
+  switch (k) {
+  case FlagChange::Kind::Replaced: return "replaced";
+  case FlagChange::Kind::Added: return "added";
+  case FlagChange::Kind::Removed: return "removed";
+  case FlagChange::Kind::Regrouped: return "regrouped";
+  }
+  return "regrouped";
+}
+
+Json unhashedToJson(const UnhashedInput &u, const std::string &text) {
+  using K = UnhashedInput::Kind;
+  Json j;
+  switch (u.kind) {
+  case K::ExcludedFlag:
+  case K::ExcludedFlagLogged:
+    j["code"] = u.kind == K::ExcludedFlag ? "excluded_flag"
+                                          : "excluded_flag_not_in_entry_5";
+    j["flag"] = u.flag;
+    j["added"] = u.added;
+    break;
+  case K::CompileOption: {
+    bool dropped = u.field.kind == FieldChange::Kind::EnvOverride ||
+                   u.field.kind == FieldChange::Kind::EnvOverrideOrder;
+    j["code"] = dropped ? "dropped_compile_option" : "zeroed_compile_option";
+    j["field"] = fieldChangeToJson(u.field);
+    break;
+  }
+  }
+  j["text"] = text;
+  return j;
+}
+
+/// The facts beside `words`, one each; a fact list that does not match
+/// the words (a caller that filled only the words) gives [].
+template <typename T, typename F>
+Json parallel(const std::vector<T> &facts, const std::vector<std::string> &words,
+              F toJson) {
+  Json out = Json::array();
+  if (facts.size() != words.size())
+    return out;
+  for (size_t i = 0; i < facts.size(); ++i)
+    out.push_back(toJson(facts[i], words[i]));
+  return out;
+}
+
+Json findingsJson(const Comparison &c) {
+  Json f;
+  f["details"] = parallel(c.changes, c.details, entryChangeToJson);
+  f["other_details"] = parallel(c.otherChanges, c.otherDetails, entryChangeToJson);
+  f["unhashed"] = parallel(c.unhashedInputs, c.unhashed, unhashedToJson);
+  f["notes"] = parallel(c.noteCodes, c.notes, [](NoteCode code, const std::string &text) {
+    return Json{{"code", noteCodeName(code)}, {"text", text}};
+  });
+  return f;
+}
+
+} // namespace
+
+Json fieldChangeToJson(const FieldChange &c) {
+  Json j;
+  j["kind"] = fieldKindName(c.kind);
+  j["message"] = messageName(c.message);
+  j["number"] = c.number;
+  j["name"] = c.name;
+  j["before"] = c.before;
+  j["after"] = c.after;
+  j["occurrences_before"] = c.occurrencesBefore;
+  j["occurrences_after"] = c.occurrencesAfter;
+  j["hashed"] = c.hashed;
+  return j;
+}
+
+Json flagChangeToJson(const FlagChange &c) {
+  Json j;
+  j["kind"] = flagKindName(c.kind);
+  j["flag"] = c.flag;
+  if (c.kind == FlagChange::Kind::Replaced)
+    j["previous"] = c.previous;
+  return j;
+}
+
+Json entryChangeToJson(const EntryChange &c, const std::string &text) {
+  using C = EntryChange::Code;
+  Json j;
+  j["code"] = entryChangeCode(c.code);
+  j["entry"] = c.entry;
+  switch (c.code) {
+  case C::ModuleBytes:
+    j["size_before"] = c.sizeBefore;
+    j["size_after"] = c.sizeAfter;
+    j["first_difference"] = c.firstDifference;
+    break;
+  case C::BackendHashedOneSide:
+    j["hashed_side"] = c.firstSide ? "a" : "b";
+    break;
+  case C::Flag:
+    j["flag"] = flagChangeToJson(c.flag);
+    break;
+  case C::CompileOption:
+    j["field"] = fieldChangeToJson(c.field);
+    break;
+  case C::CpuFeaturesAdded:
+  case C::CpuFeaturesRemoved:
+    j["features"] = c.names;
+    break;
+  case C::DeviceCount:
+  case C::DeviceIds:
+    j["devices_before"] = c.sizeBefore;
+    j["devices_after"] = c.sizeAfter;
+    j["ids_before"] = c.namesBefore;
+    j["ids_after"] = c.names;
+    break;
+  case C::DeviceKinds:
+  case C::PlatformCollision:
+    j["before"] = c.namesBefore;
+    j["after"] = c.names;
+    break;
+  case C::BackendJoined:
+  case C::CpuFeaturesRewritten:
+  case C::AcceleratorBytes:
+  case C::FlagsCollision:
+    break;
+  default:
+    if (!c.subject.empty())
+      j["name"] = c.subject;
+    j["before"] = c.before;
+    j["after"] = c.after;
+    break;
+  }
+  if (c.code == C::Fingerprint || c.code == C::FingerprintToFallback ||
+      c.code == C::FallbackToFingerprint) {
+    j["stand_in_before"] = c.standInBefore;
+    j["stand_in_after"] = c.standInAfter;
+  }
+  j["text"] = text;
+  return j;
+}
+
+Json comparisonToJson(const Comparison &c) {
+  Json j;
+  j["cause"] = c.cause;
+  j["cause_name"] = c.cause ? kEntryNames[c.cause - 1] : "";
+  j["with_cause"] = c.withCause;
+  j["link_reason"] = c.linkReason;
+  j["also_changed"] = c.alsoChanged;
+  j["consequences"] = c.consequences;
+  Json roles = Json::array();
+  for (int i = 1; i <= kNumEntries; ++i)
+    roles.push_back(c.role(i));
+  j["roles"] = roles;
+  Json roleCodes = Json::array();
+  for (int i = 1; i <= kNumEntries; ++i)
+    roleCodes.push_back(c.roleCode(i));
+  j["role_codes"] = roleCodes;
+  j["details"] = c.details;
+  j["other_details"] = c.otherDetails;
+  j["unhashed"] = c.unhashed;
+  j["sentence"] = c.sentence;
+  j["notes"] = c.notes;
+  j["findings"] = findingsJson(c);
+  return j;
+}
+
+} // namespace cachekey

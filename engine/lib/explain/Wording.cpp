@@ -1,0 +1,359 @@
+//===- Wording.cpp - The words of the explanations ------------------------===//
+#include "cachekey/Wording.h"
+
+#include "../key/CompileOptionsDetail.h"
+
+#include "cachekey/PyText.h"
+
+#include <algorithm>
+
+namespace cachekey {
+
+std::string plural(size_t n, const char *one, const char *many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string nameList(const std::vector<std::string> &names, size_t max) {
+  std::string s;
+  size_t shown = std::min(names.size(), max);
+  for (size_t i = 0; i < shown; ++i)
+    s += (i == 0 ? "" : (i + 1 == shown && shown == names.size()) ? " and " : ", ") +
+         names[i];
+  if (names.size() > max)
+    s += " and " + std::to_string(names.size() - max) + " more";
+  return s;
+}
+
+std::string entryLabel(int index) {
+  return "entry " + std::to_string(index) + " (" + kEntryNames[index - 1] + ")";
+}
+
+namespace {
+
+std::string rangeText(const std::vector<int> &xs) {
+  if (xs.empty())
+    return "";
+  bool contiguous = true;
+  for (size_t i = 1; i < xs.size(); ++i)
+    contiguous = contiguous && xs[i] == xs[i - 1] + 1;
+  if (xs.size() == 1)
+    return "entry " + std::to_string(xs[0]);
+  if (contiguous)
+    return "entries " + std::to_string(xs.front()) + "\u2013" +
+           std::to_string(xs.back());
+  std::string s = "entries ";
+  for (size_t i = 0; i < xs.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(xs[i]);
+  return s;
+}
+
+/// At most `max` names, then "and N more" (no "and" before the last).
+std::string someNames(const std::vector<std::string> &names, size_t max = 16) {
+  std::string s;
+  for (size_t i = 0; i < names.size() && i < max; ++i)
+    s += (i ? ", " : "") + names[i];
+  if (names.size() > max)
+    s += " and " + std::to_string(names.size() - max) + " more";
+  return s;
+}
+
+std::string repr(const std::string &s) { return shortened(pyRepr(s)); }
+
+const char *specKindPhrase(const std::string &kind) {
+  return kind == "fingerprint"    ? "a supplied fingerprint"
+         : kind == "cpu_topology" ? "a CPU topology"
+         : kind == "gpu_topology" ? "a GPU topology"
+                                  : "the device_kind fallback";
+}
+
+} // namespace
+
+std::string shortenedChange(const std::string &change, size_t max) {
+  const std::string arrow = " \u2192 ";
+  size_t at = change.find(arrow);
+  if (at == std::string::npos)
+    return shortened(change, max);
+  return shortened(change.substr(0, at), max) + arrow +
+         shortened(change.substr(at + arrow.size()), max);
+}
+
+std::string shortened(const std::string &text, size_t max) {
+  if (text.size() <= max)
+    return text;
+  // Cut at a character boundary (UTF-8 continuation bytes are 10xxxxxx).
+  size_t cut = max > 20 ? max - 20 : max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
+    --cut;
+  return text.substr(0, cut) + "\u2026 (" + std::to_string(text.size()) +
+         " chars)";
+}
+
+void writeSentence(Comparison &c) {
+  if (c.cause == 0) {
+    c.sentence = "Nothing moved: every entry's own digest is the same, so the "
+                 "hashes are equal.";
+  } else {
+    std::string s = "The cause is " + entryLabel(c.cause);
+    if (!c.details.empty()) {
+      s += ": ";
+      for (size_t i = 0; i < c.details.size() && i < 4; ++i)
+        s += (i ? "; " : "") + c.details[i];
+      if (c.details.size() > 4)
+        s += "; and " + std::to_string(c.details.size() - 4) + " more";
+    }
+    s += ".";
+    if (!c.linkReason.empty())
+      s += " " + c.linkReason;
+    if (!c.consequences.empty())
+      s += " " + capitalised(rangeText(c.consequences)) +
+           (c.consequences.size() == 1
+                ? " differs only as a consequence: its own digest is "
+                  "unchanged, but the running digest carries the change."
+                : " differ only as a consequence: their own digests are "
+                  "unchanged, but the running digest carries the change.");
+    if (!c.alsoChanged.empty()) {
+      // Each other detail names its entry ("entry 5 (compile_options): …").
+      s += " Another ingredient moved too: ";
+      if (c.otherDetails.empty())
+        for (size_t i = 0; i < c.alsoChanged.size(); ++i)
+          s += (i ? ", " : "") + entryLabel(c.alsoChanged[i]);
+      for (size_t i = 0; i < c.otherDetails.size() && i < 4; ++i)
+        s += (i ? "; " : "") + c.otherDetails[i];
+      if (c.otherDetails.size() > 4)
+        s += "; and " + std::to_string(c.otherDetails.size() - 4) + " more";
+      s += ".";
+    }
+    c.sentence = s;
+  }
+  if (!c.unhashed.empty()) {
+    c.sentence += " Not hashed, so not a cause: ";
+    for (size_t i = 0; i < c.unhashed.size() && i < 4; ++i)
+      c.sentence += (i ? "; " : "") + c.unhashed[i];
+    if (c.unhashed.size() > 4)
+      c.sentence += "; and " + std::to_string(c.unhashed.size() - 4) + " more";
+    c.sentence += ".";
+  }
+}
+
+std::string fieldChangeLabel(const FieldChange &c) {
+  using K = FieldChange::Kind;
+  switch (c.kind) {
+  case K::Field: {
+    const char *prefix = c.message == ProtoMessage::DebugOptions ? "DebugOptions."
+                         : c.message == ProtoMessage::CompileOptions
+                             ? "CompileOptionsProto."
+                             : "ExecutableBuildOptionsProto.";
+    return prefix + c.name + " (field " + std::to_string(c.number) + ")";
+  }
+  case K::EnvOverride:
+    return "env_option_overrides[" + detail::jsonQuoted(c.name) + "]";
+  case K::EnvOverrideOrder:
+    return "env_option_overrides";
+  case K::DeviceAssignment:
+    return "device assignment";
+  case K::Unreadable:
+    return c.name;
+  case K::BytesDiffer:
+    return "CompileOptionsProto";
+  }
+  return "";
+}
+
+std::string fieldChangeText(const FieldChange &c) {
+  using K = FieldChange::Kind;
+  switch (c.kind) {
+  case K::Field: {
+    std::string line = fieldChangeLabel(c) + " " + c.before + " → " + c.after;
+    if (c.occurrencesBefore > 1 || c.occurrencesAfter > 1)
+      line += " (repeated: " + std::to_string(c.occurrencesBefore) + " → " +
+              std::to_string(c.occurrencesAfter) + " occurrences)";
+    return line;
+  }
+  case K::EnvOverride:
+  case K::DeviceAssignment:
+    return fieldChangeLabel(c) + " " + c.before + " → " + c.after;
+  case K::EnvOverrideOrder:
+    return "env_option_overrides entry order or duplicates differ";
+  case K::Unreadable:
+    return c.name + " differs (" + c.before + " → " + c.after + " bytes)";
+  case K::BytesDiffer:
+    return "CompileOptionsProto bytes differ";
+  }
+  return "";
+}
+
+std::string flagChangeText(const FlagChange &c) {
+  switch (c.kind) {
+  case FlagChange::Kind::Replaced:
+    return "flag " + shortened(c.flag) + " replaced " + shortened(c.previous);
+  case FlagChange::Kind::Added:
+    return "added flag " + shortened(c.flag);
+  case FlagChange::Kind::Removed:
+    return "removed flag " + shortened(c.flag);
+  case FlagChange::Kind::Regrouped:
+    break;
+  }
+  return "the kept flags are the same but are fed in a different grouping";
+}
+
+std::vector<std::string> describeFlagChange(const std::vector<LoggedFlag> &a,
+                                            const std::vector<LoggedFlag> &b,
+                                            bool excluded) {
+  std::vector<std::string> out;
+  for (const auto &c : flagChanges(a, b, excluded))
+    out.push_back(flagChangeText(c));
+  return out;
+}
+
+std::string unhashedText(const UnhashedInput &u) {
+  using K = UnhashedInput::Kind;
+  switch (u.kind) {
+  case K::ExcludedFlag:
+  case K::ExcludedFlagLogged:
+    return "flag " + shortened(u.flag) + (u.added ? " added" : " removed") +
+           (u.kind == K::ExcludedFlag
+                ? " (on the exclusion list, so entry 4 skips it)"
+                : " (on the exclusion list, and not hashed in entry 5 either)");
+  case K::CompileOption: {
+    bool dropped = u.field.kind == FieldChange::Kind::EnvOverride ||
+                   u.field.kind == FieldChange::Kind::EnvOverrideOrder;
+    return shortened(fieldChangeText(u.field), 160) +
+           (dropped ? " (dropped before entry 5 is hashed)"
+                    : " (zeroed before entry 5 is hashed)");
+  }
+  }
+  return "";
+}
+
+void addUnhashed(Comparison &c, UnhashedInput input) {
+  c.unhashed.push_back(unhashedText(input));
+  c.unhashedInputs.push_back(std::move(input));
+}
+
+std::string entryChangeText(const EntryChange &c) {
+  using C = EntryChange::Code;
+  const std::string arrow = " \u2192 ";
+  auto ids = [](const std::vector<std::string> &v) {
+    return "[" + someNames(v, 8) + "]";
+  };
+  auto fingerprint = [](const std::string &hex, bool standIn) {
+    return hex + (standIn ? " (stand-in)" : "");
+  };
+  switch (c.code) {
+  case C::ModuleBytes:
+    return "the module bytecode differs (" + std::to_string(c.sizeBefore) +
+           arrow + std::to_string(c.sizeAfter) +
+           " bytes, first difference at byte " +
+           std::to_string(c.firstDifference) + ")";
+  case C::SymName:
+    return "sym_name " + repr(c.before) + arrow + repr(c.after);
+  case C::JaxlibVersion:
+    return "jaxlib version " + repr(c.before) + arrow + repr(c.after);
+  case C::BackendHashedOneSide:
+    return std::string("entry 3 is ") +
+           (c.firstSide ? "hashed on the first side only"
+                        : "hashed on the second side only") +
+           " (jax 0.6.0 added it)";
+  case C::BackendPart:
+    return c.subject + " " + repr(c.before) + arrow + repr(c.after);
+  case C::BackendJoined:
+    return "platform and platform_version feed the same bytes joined "
+           "differently";
+  case C::Flag:
+    return flagChangeText(c.flag);
+  case C::CompileOption:
+    return shortenedChange(fieldChangeText(c.field));
+  case C::AcceleratorKind:
+    return std::string(specKindPhrase(c.before)) + arrow + specKindPhrase(c.after);
+  case C::CpuModel:
+    return "CPU model " + pyRepr(c.before) + arrow + pyRepr(c.after);
+  case C::TargetTriple:
+    return "target triple " + pyRepr(c.before) + arrow + pyRepr(c.after);
+  case C::CpuFeaturesAdded:
+    return "CPU features added: " + someNames(c.names);
+  case C::CpuFeaturesRemoved:
+    return "CPU features removed: " + someNames(c.names);
+  case C::CpuFeaturesRewritten:
+    return "CPU feature string written differently (same features enabled)";
+  case C::DeviceCount:
+    return "devices " + std::to_string(c.sizeBefore) + arrow +
+           std::to_string(c.sizeAfter) + " (ids " + ids(c.namesBefore) + arrow +
+           ids(c.names) + ")";
+  case C::DeviceIds:
+    return "device ids " + ids(c.namesBefore) + arrow + ids(c.names);
+  case C::GpuPlatformVersion:
+    return "GPU platform_version " + shortened(pyRepr(c.before)) + arrow +
+           shortened(pyRepr(c.after));
+  case C::GpuCount:
+    return c.subject + " " + c.before + arrow + c.after;
+  case C::DeviceKinds: {
+    std::vector<std::string> ra, rb;
+    for (const auto &k : c.namesBefore)
+      ra.push_back(pyRepr(k));
+    for (const auto &k : c.names)
+      rb.push_back(pyRepr(k));
+    return "device kinds (" + std::to_string(ra.size()) + arrow +
+           std::to_string(rb.size()) + " devices) [" + shortened(someNames(ra, 4)) +
+           "]" + arrow + "[" + shortened(someNames(rb, 4)) + "]";
+  }
+  case C::Fingerprint:
+    return "topology fingerprint " + fingerprint(c.before, c.standInBefore) +
+           arrow + fingerprint(c.after, c.standInAfter);
+  case C::FingerprintToFallback:
+    return "topology fingerprint " + fingerprint(c.before, c.standInBefore) +
+           arrow + "device_kind fallback";
+  case C::FallbackToFingerprint:
+    return "device_kind fallback" + arrow + "topology fingerprint " +
+           fingerprint(c.after, c.standInAfter);
+  case C::AcceleratorBytes:
+    return "the accelerator config feeds other bytes";
+  case C::Compression:
+    return "compression " + repr(c.before) + arrow + repr(c.after);
+  case C::CustomHook:
+    return "custom_hook " + repr(c.before) + arrow + repr(c.after);
+  case C::PlatformCollision:
+    return "platform " + pyRepr(c.namesBefore[0]) + " + " + pyRepr(c.namesBefore[1]) +
+           " and " + pyRepr(c.names[0]) + " + " + pyRepr(c.names[1]) +
+           " differ but feed the same bytes: hash-string puts no separator "
+           "between strings";
+  case C::FlagsCollision:
+    return "the kept flags differ but feed the same bytes: flags are hashed "
+           "one after another with no separator";
+  case C::ModuleOptionsCaptured:
+    return "the module options differ (" + c.before + arrow + c.after +
+           ") but entry 1 holds bytes captured from jaxlib, which options "
+           "cannot change; capture the module again with them, or give its "
+           "text";
+  case C::OnlySymName:
+    return "only the module name differs (" + repr(c.before) + arrow +
+           repr(c.after) + "): it is the key's readable prefix, not hashed";
+  case C::Entry1DigestOnly:
+    return "entry-1 SHA-256 " + c.before + arrow + c.after +
+           " (captured as digests only: the bytes were not kept)";
+  }
+  return "";
+}
+
+void appendBut(Comparison &c, const std::vector<std::string> &but) {
+  c.sentence += " But:";
+  for (const auto &d : but)
+    c.sentence += " " + d + ".";
+  c.details.insert(c.details.end(), but.begin(), but.end());
+}
+
+void prependProfileChange(Comparison &c, Profile before, Profile after) {
+  c.sentence = std::string("The profile changed (") + profileName(before) +
+               " \u2192 " + profileName(after) +
+               "): the two keys follow different versions of cache_key.py. " +
+               c.sentence;
+}
+
+std::vector<std::string> describeCompileOptionsDiff(const Bytes &before,
+                                                    const Bytes &after) {
+  std::vector<std::string> out;
+  for (const auto &c : compileOptionsChanges(before, after))
+    out.push_back(fieldChangeText(c));
+  return out;
+}
+
+} // namespace cachekey

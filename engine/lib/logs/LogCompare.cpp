@@ -1,0 +1,107 @@
+//===- LogCompare.cpp - Why the second run missed the cache ---------------===//
+//
+// The orchestration of a log comparison (LogCompare.h): pair the programs
+// (LogPairing.cpp), compare each pair's keys and explain it from the logs
+// (LogEvidence.cpp), then say it (LogWording.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+namespace cachekey {
+
+using namespace logs;
+
+bool LogComparison::keysDiffer() const {
+  for (const auto &p : pairs)
+    if (p.keys == ProgramPair::Keys::Differ)
+      return true;
+  return false;
+}
+
+Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second) {
+  LogComparison r;
+  r.logs[0] = std::move(first);
+  r.logs[1] = std::move(second);
+  for (const LogSummary &log : r.logs)
+    if (log.comparable().empty())
+      return Error{log.name, noKeyMessage(log)};
+  const LogSummary &la = r.logs[0], &lb = r.logs[1];
+  r.pairs = pairPrograms(la, lb, r.pairedBy);
+  std::vector<KeyMove> moves(r.pairs.size());
+  // A pair's explanation is kept with the pair when its keys differ; of the
+  // pairs whose keys are equal only the first one in both runs is kept (the
+  // one explained when no key differs), so memory does not grow with
+  // thousands of equal pairs.
+  int firstInBoth = -1;
+  for (size_t i = 0; i < r.pairs.size() && firstInBoth < 0; ++i)
+    if (r.pairs[i].a >= 0 && r.pairs[i].b >= 0)
+      firstInBoth = static_cast<int>(i);
+  std::optional<PairExplanation> firstInBothExplanation, firstDifferExplanation;
+  bool seenDiffer = false;
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    ProgramPair &p = r.pairs[i];
+    if (p.a >= 0)
+      p.outcome[0] = outcomeText(la.programs[p.a]);
+    if (p.b >= 0)
+      p.outcome[1] = outcomeText(lb.programs[p.b]);
+    if (p.a < 0 || p.b < 0)
+      continue;
+    const LoggedProgram &pa = la.programs[p.a], &pb = lb.programs[p.b];
+    auto fa = pa.finalDigest(), fb = pb.finalDigest();
+    p.keys = !fa || !fb   ? ProgramPair::Keys::Unknown
+             : *fa == *fb ? ProgramPair::Keys::Equal
+                          : ProgramPair::Keys::Differ;
+    if (p.keys == ProgramPair::Keys::Equal && pb.lookup == Lookup::Miss)
+      p.miss = equalKeyMiss(la, lb, pa);
+    if (pa.complete() && pb.complete()) {
+      PairExplanation x = explainPair(la, lb, pa, pb);
+      moves[i] = x.move;
+      if (p.keys == ProgramPair::Keys::Differ) {
+        p.comparison = x.comparison;
+        if (!seenDiffer)
+          firstDifferExplanation = std::move(x);
+      } else if (static_cast<int>(i) == firstInBoth) {
+        firstInBothExplanation = std::move(x);
+      }
+    } else if (p.keys == ProgramPair::Keys::Differ) {
+      moves[i].code = KeyMove::Code::TraceMissing;
+      moves[i].both = !pa.complete() && !pb.complete();
+    }
+    seenDiffer = seenDiffer || p.keys == ProgramPair::Keys::Differ;
+  }
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    r.pairs[i].move = moves[i];
+    r.pairs[i].verdict = pairVerdict(r, r.pairs[i], moves[i]);
+  }
+
+  // The pair the explanation names: the first whose keys differ, else the
+  // first in both runs.
+  for (size_t i = 0; i < r.pairs.size() && r.explained < 0; ++i)
+    if (r.pairs[i].keys == ProgramPair::Keys::Differ)
+      r.explained = static_cast<int>(i);
+  for (size_t i = 0; i < r.pairs.size() && r.explained < 0; ++i)
+    if (r.pairs[i].a >= 0 && r.pairs[i].b >= 0)
+      r.explained = static_cast<int>(i);
+  const PairExplanation *x = nullptr;
+  if (r.explained >= 0 && r.pairs[r.explained].keys == ProgramPair::Keys::Differ)
+    x = firstDifferExplanation ? &*firstDifferExplanation : nullptr;
+  else if (r.explained >= 0 && r.explained == firstInBoth && firstInBothExplanation)
+    x = &*firstInBothExplanation;
+  if (x) {
+    r.comparison = x->comparison;
+    r.findings = x->findings;
+    r.otherFindings = x->otherFindings;
+  }
+  readingNotes(la, lb, r.notes, r.noteCodes);
+  r.sentence = comparisonSentence(r, moves);
+  r.summary = runSummary(r, moves);
+  return r;
+}
+
+Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB,
+                                    const std::string &nameA,
+                                    const std::string &nameB) {
+  return compareLogSummaries(readLog(logA, nameA), readLog(logB, nameB));
+}
+
+} // namespace cachekey

@@ -1,0 +1,354 @@
+//===- LogCompareJson.cpp - The log comparison as JSON --------------------===//
+//
+// logComparisonToJson and its streamed twin writeLogComparisonJson
+// (LogCompare.h): the explained pair's Comparison, the logs, the pairs and
+// the explained pair's digests. Every finding carries its code and fields
+// beside the words the page shows today.
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include "cachekey/KnownDigests.h"
+#include "cachekey/Wording.h"
+
+#include <ostream>
+
+namespace cachekey {
+
+using namespace logs;
+
+namespace {
+
+Json digestsJson(const std::array<std::optional<Digest>, kNumEntries> &d) {
+  Json j = Json::array();
+  for (const auto &x : d)
+    j.push_back(x ? Json(toHex(*x)) : Json());
+  return j;
+}
+
+Json logJson(const LogSummary &l) {
+  Json j;
+  j["name"] = l.name;
+  j["lines"] = l.lines;
+  size_t hits = 0, misses = 0;
+  for (const auto &p : l.programs) {
+    hits += p.lookup == Lookup::Hit;
+    misses += p.lookup == Lookup::Miss;
+  }
+  j["programs"] = l.comparable().size();
+  j["hits"] = hits;
+  j["misses"] = misses;
+  auto v = jaxlibOf(l);
+  j["jaxlib"] = v ? Json(*v) : Json();
+  j["cache_dirs"] = l.cacheDirs;
+  j["autotune_caches"] = l.autotuneCaches;
+  j["kernel_caches"] = l.kernelCaches;
+  j["cache_disabled"] = l.cacheDisabled;
+  j["streams"] = l.streams;
+  j["incomplete"] = l.incomplete;
+  j["problems"] = l.problems;
+  j["problem_count"] = l.problemCount;
+  j["long_lines"] = l.longLines;
+  j["ends_mid_line"] = l.endsMidLine;
+  return j;
+}
+
+const char *keysName(ProgramPair::Keys k) {
+  return k == ProgramPair::Keys::Equal    ? "equal"
+         : k == ProgramPair::Keys::Differ ? "differ"
+                                          : "unknown";
+}
+
+const char *keyMoveCode(KeyMove::Code c) {
+  using M = KeyMove::Code;
+  switch (c) {
+  case M::None: return "none";
+  case M::Inconsistent: return "inconsistent";
+  case M::TraceMissing: return "trace_missing";
+  case M::ProgramChanged: return "program_changed";
+  case M::JaxlibUpgrade: return "jaxlib_upgrade";
+  case M::JaxlibChanged: return "jaxlib_changed";
+  case M::BackendChanged: return "backend_changed";
+  case M::FlagsNotLogged: return "flags_not_logged";
+  case M::Flags: return "flags";
+  case M::CacheDirMoved: return "cache_dir_moved";
+  case M::KernelCacheChanged: return "kernel_cache_changed";
+  case M::CompileOptionsChanged: return "compile_options_changed";
+  case M::DevicesChanged: return "devices_changed";
+  case M::Compression: return "compression";
+  case M::CustomHook: return "custom_hook";
+  }
+  return "none";
+}
+
+const char *logFindingCode(LogFinding::Code c) {
+  using C = LogFinding::Code;
+  switch (c) {
+  case C::ProgramChanged: return "program_changed";
+  case C::JaxlibVersions: return "jaxlib_versions";
+  case C::JaxlibNotRelease: return "jaxlib_not_release";
+  case C::BackendDecoded: return "backend_decoded";
+  case C::BackendOneSide: return "backend_one_side";
+  case C::BackendPlatform: return "backend_platform";
+  case C::FlagsNotLogged: return "flags_not_logged";
+  case C::Flag: return "flag";
+  case C::CacheDirMoved: return "cache_dir_moved";
+  case C::KernelCacheOneSide: return "kernel_cache_one_side";
+  case C::KernelCacheMoved: return "kernel_cache_moved";
+  case C::CompileOptionsLogged: return "compile_options_logged";
+  case C::ExcludedFlagHashed: return "excluded_flag_hashed";
+  case C::CompileOptionsUnknown: return "compile_options_unknown";
+  case C::DeviceCount: return "device_count";
+  case C::DeviceKindFallback: return "device_kind_fallback";
+  case C::DevicesUnknown: return "devices_unknown";
+  case C::Compression: return "compression";
+  case C::CustomHook: return "custom_hook";
+  }
+  return "finding";
+}
+
+const char *missReasonCode(MissReason m) {
+  switch (m) {
+  case MissReason::NotWritten: return "not_written";
+  case MissReason::WriteFailed: return "write_failed";
+  case MissReason::OtherDir: return "other_cache_dir";
+  case MissReason::Gone: return "gone";
+  case MissReason::MaybeNoCache: return "maybe_no_cache";
+  case MissReason::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+const char *notWrittenCode(NotWrittenReason r) {
+  switch (r) {
+  case NotWrittenReason::None: return "none";
+  case NotWrittenReason::CompileTime: return "compile_time";
+  case NotWrittenReason::HostCallbacks: return "host_callbacks";
+  case NotWrittenReason::NotProcessZero: return "not_process_zero";
+  case NotWrittenReason::EntrySize: return "entry_size";
+  case NotWrittenReason::CacheDisabled: return "cache_disabled";
+  }
+  return "none";
+}
+
+/// A run's outcome for a program: {"code", "reason"? (not written),
+/// "text"}.
+Json outcomeJson(const LoggedProgram &p, const std::string &text) {
+  Json j;
+  const char *code = "missed_write_unknown";
+  if (p.lookup == Lookup::Hit)
+    code = "hit";
+  else if (p.lookup == Lookup::Unknown)
+    code = "no_lookup_logged";
+  else
+    switch (p.write.state) {
+    case WriteState::Written: code = "missed_written"; break;
+    case WriteState::Attempted: code = "missed_write_attempted"; break;
+    case WriteState::NotWritten: code = "missed_not_written"; break;
+    case WriteState::Failed: code = "missed_write_failed"; break;
+    case WriteState::Unknown: break;
+    }
+  j["code"] = code;
+  if (p.lookup == Lookup::Miss && p.write.state == WriteState::NotWritten)
+    j["reason"] = notWrittenCode(p.write.reason);
+  j["text"] = text;
+  return j;
+}
+
+Json keyMoveJson(const KeyMove &m) {
+  Json j;
+  j["code"] = keyMoveCode(m.code);
+  switch (m.code) {
+  case KeyMove::Code::TraceMissing:
+    j["both"] = m.both;
+    break;
+  case KeyMove::Code::JaxlibUpgrade:
+  case KeyMove::Code::Compression:
+  case KeyMove::Code::CustomHook:
+    j["before"] = m.before;
+    j["after"] = m.after;
+    break;
+  case KeyMove::Code::Flags:
+    j["flag"] = flagChangeToJson(m.flag);
+    break;
+  default:
+    break;
+  }
+  j["text"] = keyMoveText(m);
+  return j;
+}
+
+Json logFindingJson(const LogFinding &f, const std::string &text) {
+  using C = LogFinding::Code;
+  Json j;
+  j["code"] = logFindingCode(f.code);
+  j["entry"] = f.entry;
+  switch (f.code) {
+  case C::Flag:
+    j["flag"] = flagChangeToJson(f.flag);
+    break;
+  case C::ExcludedFlagHashed:
+    j["flag"] = f.subject;
+    break;
+  case C::CompileOptionsUnknown:
+    j["autotune_path_hashed"] = f.hashesAutotune;
+    break;
+  case C::KernelCacheOneSide:
+  case C::DeviceKindFallback:
+    j["in"] = f.subject;
+    if (f.code == C::DeviceKindFallback) {
+      j["message"] = f.after;
+      break;
+    }
+    j["before"] = f.before;
+    j["after"] = f.after;
+    break;
+  case C::ProgramChanged:
+  case C::BackendOneSide:
+  case C::FlagsNotLogged:
+  case C::DevicesUnknown:
+    break;
+  default:
+    j["before"] = f.before;
+    j["after"] = f.after;
+    break;
+  }
+  j["text"] = text;
+  return j;
+}
+
+/// The facts beside `words`, one each ([] when they do not match).
+Json findingsBeside(const std::vector<LogFinding> &facts,
+                    const std::vector<std::string> &words) {
+  Json out = Json::array();
+  if (facts.size() != words.size())
+    return out;
+  for (size_t i = 0; i < facts.size(); ++i)
+    out.push_back(logFindingJson(facts[i], words[i]));
+  return out;
+}
+
+const char *verdictCode(const ProgramPair &p) {
+  if (p.a < 0)
+    return "only_in_b";
+  if (p.b < 0)
+    return "only_in_a";
+  switch (p.keys) {
+  case ProgramPair::Keys::Unknown: return "keys_unknown";
+  case ProgramPair::Keys::Differ: return "key_moved";
+  case ProgramPair::Keys::Equal: break;
+  }
+  return p.miss ? "same_key_missed" : "same_key";
+}
+
+const char *pairedByCode(PairedBy p) {
+  switch (p) {
+  case PairedBy::Order: return "order";
+  case PairedBy::Name: return "name";
+  case PairedBy::ProcessAndName: return "process_and_name";
+  }
+  return "order";
+}
+
+/// One pair as logComparisonToJson lists it.
+Json pairJson(const LogComparison &r, const ProgramPair &p) {
+  Json q;
+  q["label"] = p.label;
+  q["name"] = p.name;
+  q["ordinal"] = p.ordinal;
+  q["in"] = p.a < 0 ? "b" : p.b < 0 ? "a" : "both";
+  q["keys"] = keysName(p.keys);
+  q["cause"] = p.comparison ? p.comparison->cause : 0;
+  q["outcome_a"] = p.outcome[0];
+  q["outcome_b"] = p.outcome[1];
+  q["verdict"] = p.verdict;
+  q["key_a"] = p.a >= 0 ? r.logs[0].programs[p.a].key : "";
+  q["key_b"] = p.b >= 0 ? r.logs[1].programs[p.b].key : "";
+  Json f;
+  f["verdict"] = {{"code", verdictCode(p)}, {"text", p.verdict}};
+  f["move"] = p.keys == ProgramPair::Keys::Differ ? keyMoveJson(p.move) : Json();
+  f["miss"] = p.miss ? Json{{"code", missReasonCode(*p.miss)}} : Json();
+  f["outcome_a"] = p.a >= 0 ? outcomeJson(r.logs[0].programs[p.a], p.outcome[0]) : Json();
+  f["outcome_b"] = p.b >= 0 ? outcomeJson(r.logs[1].programs[p.b], p.outcome[1]) : Json();
+  q["findings"] = std::move(f);
+  return q;
+}
+
+/// Everything logComparisonToJson gives except "pairs".
+Json comparisonHeadJson(const LogComparison &r) {
+  Json j = comparisonToJson(r.comparison);
+  j["sentence"] = r.sentence;
+  j["summary"] = r.summary;
+  j["notes"] = r.notes;
+  // The facts are the logs' own: LogFindings behind the details, and the
+  // reading notes.
+  j["findings"]["details"] = findingsBeside(r.findings, r.comparison.details);
+  j["findings"]["other_details"] =
+      findingsBeside(r.otherFindings, r.comparison.otherDetails);
+  Json notes = Json::array();
+  for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
+    notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
+  j["findings"]["notes"] = std::move(notes);
+  j["paired_by"] = pairedByName(r.pairedBy);
+  j["paired_by_code"] = pairedByCode(r.pairedBy);
+  j["logs"] = Json::array({logJson(r.logs[0]), logJson(r.logs[1])});
+  if (r.explained >= 0) {
+    const ProgramPair &p = r.pairs[r.explained];
+    const LoggedProgram &a = r.logs[0].programs[p.a], &b = r.logs[1].programs[p.b];
+    Json x;
+    x["index"] = r.explained;
+    x["label"] = p.label;
+    x["a"] = {{"own", digestsJson(a.own)}, {"running", digestsJson(a.running)}};
+    x["b"] = {{"own", digestsJson(b.own)}, {"running", digestsJson(b.running)}};
+    Json decoded = Json::array();
+    for (int e : {2, 3, 4, 7, 8}) {
+      auto da = a.own[e - 1] ? decodeEntryDigest(e, *a.own[e - 1]) : std::nullopt;
+      auto db = b.own[e - 1] ? decodeEntryDigest(e, *b.own[e - 1]) : std::nullopt;
+      decoded.push_back({{"entry", e},
+                         {"a", da ? Json(da->text) : Json()},
+                         {"b", db ? Json(db->text) : Json()}});
+    }
+    x["decoded"] = decoded;
+    j["explained"] = x;
+    j["entry_names"] = kEntryNames; // row labels, 1…8 by ingredient
+  } else {
+    j["explained"] = nullptr;
+  }
+  return j;
+}
+
+std::string dumpJsonText(const Json &j, int indent) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+} // namespace
+
+Json logComparisonToJson(const LogComparison &r) {
+  Json j = comparisonHeadJson(r);
+  Json pairs = Json::array();
+  for (const auto &p : r.pairs)
+    pairs.push_back(pairJson(r, p));
+  j["pairs"] = std::move(pairs);
+  return j;
+}
+
+void writeLogComparisonJson(std::ostream &os, const LogComparison &r) {
+  // The head, whose last member is followed by "\n}", then "pairs" written
+  // one pair at a time, each indented as dump(2) would nest it.
+  std::string head = dumpJsonText(comparisonHeadJson(r), 2);
+  head.resize(head.size() - 2); // drop "\n}"
+  os << head << ",\n  \"pairs\": [";
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    std::string q = dumpJsonText(pairJson(r, r.pairs[i]), 2);
+    os << (i ? ",\n    " : "\n    ");
+    // JSON strings hold no raw line breaks, so every "\n" is layout.
+    for (char c : q) {
+      os << c;
+      if (c == '\n')
+        os << "    ";
+    }
+  }
+  os << (r.pairs.empty() ? "]\n}" : "\n  ]\n}");
+}
+
+} // namespace cachekey

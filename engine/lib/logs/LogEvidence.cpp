@@ -1,0 +1,302 @@
+//===- LogEvidence.cpp - Why a pair's key moved, from what the logs hold --===//
+//
+// A log holds the 16 digests of each key, the flag lines, the compile
+// options JAX logged and the run-wide cache paths. For a pair whose own
+// digests moved, this file reads those into facts: the KeyMove that tells
+// pairs apart and the LogFindings behind the details; and, for a program
+// whose key did not move but still missed, the MissReason.
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include "cachekey/KnownDigests.h"
+#include "cachekey/Wording.h"
+
+#include <algorithm>
+#include <map>
+
+namespace cachekey::logs {
+
+namespace {
+
+/// The jaxlib version a program's entry 2 digest stands for.
+std::optional<std::string> jaxlibOfProgram(const LoggedProgram &p) {
+  if (!p.own[1])
+    return std::nullopt;
+  auto d = decodeEntryDigest(2, *p.own[1]);
+  return d ? std::optional<std::string>(d->value) : std::nullopt;
+}
+
+/// The reproduced profile of the jax release that pins `version` (jax and
+/// jaxlib are released together; a version no profile covers gives none).
+std::optional<Profile> profileOfJaxlib(const std::optional<std::string> &version) {
+  if (!version)
+    return std::nullopt;
+  auto p = parseProfile(*version);
+  return p ? std::optional<Profile>(*p) : std::nullopt;
+}
+
+/// What the two logs say about one pair.
+struct PairContext {
+  const LogSummary &la, &lb;
+  const LoggedProgram &pa, &pb;
+  std::optional<Profile> profileA, profileB;
+  ChangeEvidence evidence;
+
+  const std::vector<LoggedFlag> *flags(bool second) const {
+    const LoggedProgram &p = second ? pb : pa;
+    const LogSummary &l = second ? lb : la;
+    return p.flags >= 0 ? &l.flagSets[p.flags] : nullptr;
+  }
+  std::string text(bool second, int index) const {
+    return index < 0 ? "" : (second ? lb : la).texts[index];
+  }
+  /// Whether either side's release hashes DebugOptions field `name`.
+  bool hashesField(const std::string &name) const {
+    if (!profileA && !profileB)
+      return flagReachesCompileOptions(name, std::nullopt);
+    return (profileA && flagReachesCompileOptions(name, profileA)) ||
+           (profileB && flagReachesCompileOptions(name, profileB));
+  }
+};
+
+LogFinding finding(LogFinding::Code code, int entry, std::string before = "",
+                   std::string after = "", std::string subject = "") {
+  LogFinding f;
+  f.code = code;
+  f.entry = entry;
+  f.before = std::move(before);
+  f.after = std::move(after);
+  f.subject = std::move(subject);
+  return f;
+}
+
+/// What the logs show about entry 5 moving.
+std::vector<LogFinding> compileOptionsEvidence(const PairContext &c) {
+  using C = LogFinding::Code;
+  std::vector<LogFinding> out;
+  const auto &ta = c.la.autotuneCaches, &tb = c.lb.autotuneCaches;
+  if ((ta.empty() ? "" : ta.front()) != (tb.empty() ? "" : tb.front()) &&
+      c.hashesField(kAutotuneField))
+    out.push_back(finding(C::CacheDirMoved, 5, firstPathText(ta), firstPathText(tb)));
+  const auto &ka = c.la.kernelCaches, &kb = c.lb.kernelCaches;
+  if (ka != kb && c.hashesField(kKernelField)) {
+    if (ka.empty() || kb.empty())
+      out.push_back(finding(C::KernelCacheOneSide, 5, firstPathText(ka),
+                            firstPathText(kb), ka.empty() ? c.lb.name : c.la.name));
+    else
+      out.push_back(finding(C::KernelCacheMoved, 5, firstPathText(ka), firstPathText(kb)));
+  }
+  std::string oa = c.text(false, c.pa.compileOptions),
+              ob = c.text(true, c.pb.compileOptions);
+  if (!oa.empty() && !ob.empty() && oa != ob)
+    out.push_back(finding(C::CompileOptionsLogged, 5, oa, ob));
+  for (const auto &name : c.evidence.excludedFlags)
+    if (c.hashesField(name) && name != kDeviceCountFlag)
+      out.push_back(finding(C::ExcludedFlagHashed, 5, "", "", name));
+  return out;
+}
+
+/// What the logs show about entry 6 moving.
+std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
+  std::vector<LogFinding> out;
+  if (std::find(c.evidence.excludedFlags.begin(), c.evidence.excludedFlags.end(),
+                kDeviceCountFlag) != c.evidence.excludedFlags.end()) {
+    std::string a = "unset", b = "unset";
+    for (int side = 0; side < 2; ++side)
+      if (auto *f = c.flags(side == 1))
+        for (const auto &flag : *f)
+          if (bareFlagName(flag.flag) == kDeviceCountFlag)
+            (side ? b : a) = flag.flag;
+    out.push_back(finding(LogFinding::Code::DeviceCount, 6, a, b));
+  }
+  std::string fa = c.text(false, c.pa.fallback), fb = c.text(true, c.pb.fallback);
+  if (fa != fb)
+    out.push_back(finding(LogFinding::Code::DeviceKindFallback, 6, "",
+                          fa.empty() ? fb : fa,
+                          fa.empty()   ? c.lb.name
+                          : fb.empty() ? c.la.name
+                                       : std::string("both")));
+  return out;
+}
+
+/// What changed inside entry `e`, as far as the logs can tell: the KeyMove
+/// for summaries, then the findings.
+std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
+                                                         int e) {
+  using C = LogFinding::Code;
+  using M = KeyMove::Code;
+  const LoggedProgram &a = c.pa, &b = c.pb;
+  KeyMove move;
+  std::vector<LogFinding> d;
+  switch (e) {
+  case 1:
+    move.code = M::ProgramChanged;
+    d.push_back(finding(C::ProgramChanged, 1));
+    break;
+  case 2: {
+    auto va = a.own[1] ? decodeEntryDigest(2, *a.own[1]) : std::nullopt;
+    auto vb = b.own[1] ? decodeEntryDigest(2, *b.own[1]) : std::nullopt;
+    if (va && vb) {
+      move = {M::JaxlibUpgrade, false, va->value, vb->value, {}};
+      d.push_back(finding(C::JaxlibVersions, 2, va->value, vb->value));
+    } else {
+      move.code = M::JaxlibChanged;
+      d.push_back(finding(C::JaxlibNotRelease, 2, digestText(2, a.own[1]),
+                          digestText(2, b.own[1])));
+    }
+    break;
+  }
+  case 3: {
+    auto da = a.own[2] ? decodeEntryDigest(3, *a.own[2]) : std::nullopt;
+    auto db = b.own[2] ? decodeEntryDigest(3, *b.own[2]) : std::nullopt;
+    move.code = M::BackendChanged;
+    if (da && db)
+      d.push_back(finding(C::BackendDecoded, 3, da->text, db->text));
+    else if (!a.own[2] || !b.own[2])
+      d.push_back(finding(C::BackendOneSide, 3));
+    else
+      d.push_back(finding(C::BackendPlatform, 3, digestText(3, a.own[2]),
+                          digestText(3, b.own[2])));
+    break;
+  }
+  case 4: {
+    auto *fa = c.flags(false), *fb = c.flags(true);
+    if (!fa || !fb) {
+      move.code = M::FlagsNotLogged;
+      d.push_back(finding(C::FlagsNotLogged, 4));
+      break;
+    }
+    auto changes = flagChanges(*fa, *fb);
+    move.code = M::Flags;
+    move.flag = changes.front();
+    for (auto &f : changes) {
+      LogFinding x = finding(C::Flag, 4);
+      x.flag = std::move(f);
+      d.push_back(std::move(x));
+    }
+    break;
+  }
+  case 5: {
+    d = compileOptionsEvidence(c);
+    if (!d.empty()) {
+      move.code = d.front().code == C::CacheDirMoved ? M::CacheDirMoved
+                  : d.front().code == C::KernelCacheOneSide ||
+                          d.front().code == C::KernelCacheMoved
+                      ? M::KernelCacheChanged
+                      : M::CompileOptionsChanged;
+      break;
+    }
+    move.code = M::CompileOptionsChanged;
+    LogFinding x = finding(C::CompileOptionsUnknown, 5);
+    x.hashesAutotune = c.hashesField(kAutotuneField);
+    d.push_back(std::move(x));
+    break;
+  }
+  case 6:
+    move.code = M::DevicesChanged;
+    d = acceleratorEvidence(c);
+    if (d.empty())
+      d.push_back(finding(C::DevicesUnknown, 6));
+    break;
+  case 7:
+    move = {M::Compression, false, digestText(7, a.own[6]), digestText(7, b.own[6]), {}};
+    d.push_back(finding(C::Compression, 7, move.before, move.after));
+    break;
+  case 8:
+    move = {M::CustomHook, false, digestText(8, a.own[7]), digestText(8, b.own[7]), {}};
+    d.push_back(finding(C::CustomHook, 8, move.before, move.after));
+    break;
+  }
+  return {move, d};
+}
+
+} // namespace
+
+std::optional<std::string> jaxlibOf(const LogSummary &log) {
+  for (const auto &p : log.programs)
+    if (auto v = jaxlibOfProgram(p))
+      return v;
+  return std::nullopt;
+}
+
+PairExplanation explainPair(const LogSummary &la, const LogSummary &lb,
+                            const LoggedProgram &pa, const LoggedProgram &pb) {
+  PairContext c{la, lb, pa, pb, profileOfJaxlib(jaxlibOfProgram(pa)),
+                profileOfJaxlib(jaxlibOfProgram(pb)), {}};
+  if (auto *fa = c.flags(false))
+    if (auto *fb = c.flags(true))
+      changedFlagNames(*fa, *fb, c.evidence.keptFlags, c.evidence.excludedFlags);
+  if (c.profileA && c.profileB && *c.profileA == *c.profileB)
+    c.evidence.profile = c.profileA;
+  std::array<bool, kNumEntries> own{}, running{};
+  for (int i = 0; i < kNumEntries; ++i) {
+    // An entry neither hashes (entry 3 before jax 0.6.0) counts as equal.
+    own[i] = pa.own[i] != pb.own[i];
+    running[i] = pa.running[i] != pb.running[i];
+  }
+  PairExplanation x;
+  Comparison &cmp = x.comparison;
+  classifyEntries(cmp, own, running, c.evidence);
+  if (cmp.cause == 0 && pa.finalDigest() != pb.finalDigest()) {
+    // Every own digest equal, yet the keys differ: the running digests do
+    // not follow from the own digests, so one log was edited or mixes
+    // lines of different runs.
+    x.move.code = KeyMove::Code::Inconsistent;
+  } else if (cmp.cause != 0) {
+    auto [move, findings] = explainEntry(c, cmp.cause);
+    x.move = std::move(move);
+    x.findings = std::move(findings);
+    for (const auto &f : x.findings)
+      cmp.details.push_back(logFindingText(f));
+    // Entries moved with the cause are explained by the link reason.
+    for (int e : cmp.alsoChanged)
+      for (auto &f : explainEntry(c, e).second) {
+        cmp.otherDetails.push_back(entryLabel(e) + ": " + logFindingText(f));
+        x.otherFindings.push_back(std::move(f));
+      }
+  }
+  // Excluded flags that differ without reaching entry 5.
+  if (auto *fa = c.flags(false))
+    if (auto *fb = c.flags(true)) {
+      std::map<std::string, int> excluded;
+      for (const auto &f : *fa)
+        if (!f.kept)
+          excluded[f.flag]--;
+      for (const auto &f : *fb)
+        if (!f.kept)
+          excluded[f.flag]++;
+      for (const auto &kv : excluded)
+        if (kv.second != 0 && !c.hashesField(bareFlagName(kv.first)) &&
+            bareFlagName(kv.first) != kDeviceCountFlag) {
+          UnhashedInput u;
+          u.kind = UnhashedInput::Kind::ExcludedFlagLogged;
+          u.flag = kv.first;
+          u.added = kv.second > 0;
+          addUnhashed(cmp, std::move(u));
+        }
+    }
+  writeSentence(cmp);
+  return x;
+}
+
+MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
+                        const LoggedProgram &pa) {
+  if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::NotWritten)
+    return MissReason::NotWritten;
+  if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::Failed)
+    return MissReason::WriteFailed;
+  if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
+      la.cacheDirs.front() != lb.cacheDirs.front())
+    return MissReason::OtherDir;
+  if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::Attempted &&
+      la.cacheDirs.empty())
+    return MissReason::MaybeNoCache;
+  if (pa.lookup == Lookup::Hit ||
+      (pa.lookup == Lookup::Miss && (pa.write.state == WriteState::Written ||
+                                      pa.write.state == WriteState::Attempted)))
+    return MissReason::Gone;
+  return MissReason::Unknown;
+}
+
+} // namespace cachekey::logs

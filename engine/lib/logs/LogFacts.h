@@ -1,0 +1,125 @@
+//===- LogFacts.h - What two logs say, as facts ------------------*- C++ -*-===//
+//
+// Private to engine/lib/logs. The log comparison (LogCompare.h) works in
+// four jobs, one file each:
+//   - LogPairing.cpp pairs the programs of the two runs (by name, process
+//     and name, or order);
+//   - LogEvidence.cpp reads, for one pair, why its key moved (KeyMove, the
+//     LogFinding details) and why a program with an equal key still missed
+//     (MissReason);
+//   - LogWording.cpp is the only file of the family that writes English;
+//   - LogCompareJson.cpp writes the JSON document.
+// LogCompare.cpp orchestrates them. Every decision (grouping pairs by their
+// reason, "the same reason") is made on these facts, never on words.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_LIB_LOGS_LOGFACTS_H
+#define CACHEKEY_LIB_LOGS_LOGFACTS_H
+
+#include "cachekey/LogCompare.h"
+
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace cachekey::logs {
+
+/// The option and DebugOptions names the log explanations refer to.
+inline constexpr char kMinCompileTime[] = "jax_persistent_cache_min_compile_time_secs";
+inline constexpr char kMinEntrySize[] = "jax_persistent_cache_min_entry_size_bytes";
+inline constexpr char kAutotuneField[] = "xla_gpu_per_fusion_autotune_cache_dir";
+inline constexpr char kKernelField[] = "xla_gpu_kernel_cache_file";
+inline constexpr char kParallelismField[] =
+    "xla_gpu_enable_llvm_module_compilation_parallelism";
+inline constexpr char kDeviceCountFlag[] = "xla_force_host_platform_device_count";
+
+//===----------------------------------------------------------------------===//
+// Pairing (LogPairing.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The programs of both runs paired (ProgramPair::a/b, name, ordinal and
+/// label set), in the second run's order, then the first run's programs
+/// that have no partner; `pairedBy` says how.
+std::vector<ProgramPair> pairPrograms(const LogSummary &first,
+                                      const LogSummary &second,
+                                      PairedBy &pairedBy);
+
+//===----------------------------------------------------------------------===//
+// Evidence (LogEvidence.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The facts of one explained pair.
+struct PairExplanation {
+  Comparison comparison;
+  KeyMove move;
+  /// What the logs show about the cause entry, then about each
+  /// `alsoChanged` entry (`comparison.details` / `otherDetails` say them).
+  std::vector<LogFinding> findings, otherFindings;
+};
+
+/// The jaxlib version the first program of `log` that logged entry 2
+/// stands for (read back from its digest, KnownDigests.h).
+std::optional<std::string> jaxlibOf(const LogSummary &log);
+
+/// A pair whose traces are both complete, explained: the Comparison
+/// (classified, its details and sentence written), its KeyMove and the
+/// findings behind the details.
+PairExplanation explainPair(const LogSummary &first, const LogSummary &second,
+                            const LoggedProgram &a, const LoggedProgram &b);
+
+/// Why the second run missed program `a` of the first run, whose key it
+/// had too.
+MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
+                        const LoggedProgram &a);
+
+//===----------------------------------------------------------------------===//
+// Words (LogWording.cpp)
+//===----------------------------------------------------------------------===//
+
+/// "jit_f", "jit_f (2nd)", "key 4", with the stream when pairs are made by
+/// process and name ("jit_f [1]").
+std::string pairLabel(const ProgramPair &pair, const std::string &stream,
+                      bool byStream);
+
+/// A run's outcome for one program, e.g. "missed, never written: compiled
+/// in 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
+std::string outcomeText(const LoggedProgram &program);
+
+/// The brief phrase of a KeyMove: "the program changed", "the jaxlib
+/// upgrade 0.4.30 → 0.4.31", "" for None.
+std::string keyMoveText(const KeyMove &move);
+
+/// A finding as a detail line.
+std::string logFindingText(const LogFinding &finding);
+
+/// A short entry's digest for a person: the value it stands for
+/// (KnownDigests.h), "unknown (digest 0123456789ab…)", or "(not logged)".
+std::string digestText(int entry, const std::optional<Digest> &digest);
+
+/// The first of a run's cache paths as Python prints it, or "unset".
+std::string firstPathText(const std::vector<std::string> &paths);
+
+/// The verdict of one pair ("same key", "its key moved: …", "same key, yet
+/// b.log missed: …").
+std::string pairVerdict(const LogComparison &r, const ProgramPair &pair,
+                        const KeyMove &move);
+
+/// The explanation sentence of the whole comparison.
+std::string comparisonSentence(const LogComparison &r,
+                               const std::vector<KeyMove> &moves);
+
+/// The notes on what was cut or unreadable in either log, into `notes`
+/// and their codes into `codes`.
+void readingNotes(const LogSummary &first, const LogSummary &second,
+                  std::vector<std::string> &notes, std::vector<NoteCode> &codes);
+
+/// The summary line for the second run.
+std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves);
+
+/// The Error message when `log` holds no complete key.
+std::string noKeyMessage(const LogSummary &log);
+
+} // namespace cachekey::logs
+
+#endif // CACHEKEY_LIB_LOGS_LOGFACTS_H

@@ -1,0 +1,134 @@
+//===- FileInput.cpp - What the CLI reads from files ----------------------===//
+#include "FileInput.h"
+
+#include "cachekey/Run.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sys/stat.h>
+#include <vector>
+
+namespace cachekey::cli {
+
+namespace {
+
+/// Largest input file the CLI reads (a 200 MB module as base64 JSON fits).
+constexpr size_t kMaxInputBytes = size_t(1) << 30;
+
+/// The stream to read `path` from: standard input for "-", else `file`
+/// opened on it. An Error names a directory or an unreadable file.
+Expected<std::istream *> openInput(const std::string &path, std::ifstream &file) {
+  if (path == "-")
+    return &std::cin;
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return Error{"", "is a directory, not a file", ErrorCode::Io, path};
+  file.open(path, std::ios::binary);
+  if (!file)
+    return Error{"", std::string("cannot read file: ") + std::strerror(errno),
+                 ErrorCode::Io, path};
+  return &file;
+}
+
+} // namespace
+
+Expected<std::string> readFile(const std::string &path) {
+  std::ifstream file;
+  auto in = openInput(path, file);
+  if (!in)
+    return in.takeError();
+  std::string out;
+  char buf[1 << 16];
+  while (**in) {
+    (*in)->read(buf, sizeof buf);
+    out.append(buf, static_cast<size_t>((*in)->gcount()));
+    if (out.size() > kMaxInputBytes)
+      return Error{"", "input is larger than 1 GiB; the CLI refuses it",
+                   ErrorCode::TooLarge, path};
+  }
+  return out;
+}
+
+/// Reads a log file (or standard input for "-") in 1 MiB chunks: a log of
+/// any size, keeping only the reader's per-program summaries.
+Expected<LogSummary> readLogFile(const std::string &path) {
+  std::ifstream file;
+  auto in = openInput(path, file);
+  if (!in)
+    return in.takeError();
+  LogReader reader(path);
+  std::vector<char> buf(size_t(1) << 20);
+  while (**in) {
+    (*in)->read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    reader.feed(std::string_view(buf.data(), static_cast<size_t>((*in)->gcount())));
+  }
+  if ((*in)->bad())
+    return Error{path, "read error"};
+  return reader.finish();
+}
+
+FixtureResolver resolverFor(const std::string &dir) {
+  return [dir](const std::string &id) -> Expected<Json> {
+    for (char c : id)
+      if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+            c == '.'))
+        return Error{"", "fixture id \"" + id +
+                             "\" may only use letters, digits, '_', '-', '.'"};
+    // Captured fixtures (CPU, then TPU), then the derived presets (patches
+    // over them).
+    auto text = readFile(dir + "/" + id + ".json");
+    if (!text)
+      text = readFile(dir + "/tpu/" + id + ".json");
+    if (!text)
+      text = readFile(dir + "/derived/" + id + ".json");
+    if (!text)
+      return Error{"",
+                   "unknown fixture \"" + id + "\" (no " + dir + "/" + id +
+                       ".json, " + dir + "/tpu/" + id + ".json or " + dir +
+                       "/derived/" + id + ".json)",
+                   ErrorCode::UnknownFixture, "", id};
+    return parseJsonText(*text, "fixture " + id);
+  };
+}
+
+bool isDirectory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/// Reads files of a capture directory by the names its JSON gives.
+CaptureFileReader captureReader(const std::string &dir) {
+  return [dir](const std::string &name) -> Expected<Bytes> {
+    if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos)
+      return Error{name, "not a file name inside the capture directory"};
+    return readFile(dir + "/" + name);
+  };
+}
+
+Expected<ComputedFile> computeFromFile(const std::string &path,
+                                       const FixtureResolver &resolver) {
+  auto text = readFile(path);
+  if (!text)
+    return text.takeError();
+  if (auto doc = parseJsonText(*text); doc && isCapturedScenario(*doc)) {
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    auto p = readCapturedProgram(name, *doc, captureReader(dir));
+    if (!p)
+      return Error{dir + "/" + p.error().path, p.error().message};
+    auto r = computeCapturedKey(*p);
+    if (!r)
+      return Error{dir + "/" + r.error().path, r.error().message};
+    return ComputedFile{std::move(*r), std::move(*p)};
+  }
+  auto r = computeFromText(*text, resolver);
+  if (!r)
+    return r.takeError().from(path);
+  return ComputedFile{std::move(*r), std::nullopt};
+}
+
+
+} // namespace cachekey::cli

@@ -1,0 +1,93 @@
+// engine/lib/explain/Wording.cpp and the facts Diff.cpp hands it: the
+// analysis returns codes and fields; the words are written from them.
+#include "../TestUtil.h"
+
+#include "cachekey/Wording.h"
+
+using namespace cachekey;
+using namespace cachekey::test;
+using C = EntryChange::Code;
+
+namespace {
+Comparison diff(const Json &a, const Json &b) {
+  return compareResults(mustCompute(a), mustCompute(b));
+}
+} // namespace
+
+TEST(Wording, EveryDetailHasItsFact) {
+  Comparison c = diff(patched("add_1x1", {}),
+                      patched("add_1x1", {{"jaxlib_version", "0.10.3"}}));
+  EXPECT_EQ(c.cause, 2);
+  ASSERT_EQ(c.changes.size(), c.details.size());
+  ASSERT_FALSE(c.changes.empty());
+  EXPECT_EQ(c.changes[0].code, C::JaxlibVersion);
+  EXPECT_EQ(c.changes[0].entry, 2);
+  EXPECT_EQ(c.changes[0].before, "0.10.2");
+  EXPECT_EQ(c.changes[0].after, "0.10.3");
+  EXPECT_EQ(entryChangeText(c.changes[0]), c.details[0]);
+}
+
+TEST(Wording, ACompileOptionIsAFieldChange) {
+  Comparison c = diff(
+      patched("add_1x1", {}),
+      patched("add_1x1", {{"compile_options",
+                           {{"edits", {{"debug_options", {{"xla_gpu_autotune_level", 1}}}}}}}}));
+  EXPECT_EQ(c.cause, 5);
+  ASSERT_FALSE(c.changes.empty());
+  const EntryChange &e = c.changes[0];
+  EXPECT_EQ(e.code, C::CompileOption);
+  EXPECT_EQ(e.field.kind, FieldChange::Kind::Field);
+  EXPECT_EQ(e.field.message, ProtoMessage::DebugOptions);
+  EXPECT_EQ(e.field.name, "xla_gpu_autotune_level");
+  EXPECT_EQ(e.field.after, "1");
+  EXPECT_TRUE(e.field.hashed);
+  EXPECT_EQ(fieldChangeLabel(e.field),
+            "DebugOptions.xla_gpu_autotune_level (field " +
+                std::to_string(e.field.number) + ")");
+}
+
+TEST(Wording, AZeroedFieldIsUnhashedNotACause) {
+  Comparison c = diff(
+      patched("add_1x1", {}),
+      patched("add_1x1", {{"compile_options",
+                           {{"edits", {{"debug_options", {{"xla_dump_to", "/tmp/d"}}}}}}}}));
+  EXPECT_EQ(c.cause, 0);
+  ASSERT_EQ(c.unhashedInputs.size(), 1u);
+  ASSERT_EQ(c.unhashed.size(), 1u);
+  const UnhashedInput &u = c.unhashedInputs[0];
+  EXPECT_EQ(u.kind, UnhashedInput::Kind::CompileOption);
+  EXPECT_EQ(u.field.name, "xla_dump_to");
+  EXPECT_FALSE(u.field.hashed);
+  EXPECT_EQ(unhashedText(u), c.unhashed[0]);
+}
+
+TEST(Wording, FlagChanges) {
+  auto changes = flagChanges({{true, "--a=0"}, {true, "--c"}}, {{true, "--a=1"}, {true, "--b"}});
+  ASSERT_EQ(changes.size(), 3u);
+  EXPECT_EQ(changes[0].kind, FlagChange::Kind::Replaced);
+  EXPECT_EQ(changes[0].flag, "--a=1");
+  EXPECT_EQ(changes[0].previous, "--a=0");
+  EXPECT_EQ(changes[1].kind, FlagChange::Kind::Added);
+  EXPECT_EQ(changes[2].kind, FlagChange::Kind::Removed);
+  EXPECT_EQ(flagChangeText(changes[0]), "flag --a=1 replaced --a=0");
+  EXPECT_EQ(flagChanges({}, {})[0].kind, FlagChange::Kind::Regrouped);
+}
+
+TEST(Wording, ListsAndPlurals) {
+  EXPECT_EQ(plural(1, "program", "programs"), "1 program");
+  EXPECT_EQ(plural(2, "program", "programs"), "2 programs");
+  EXPECT_EQ(nameList({"a"}), "a");
+  EXPECT_EQ(nameList({"a", "b", "c"}), "a, b and c");
+  EXPECT_EQ(nameList({"a", "b", "c"}, 2), "a, b and 1 more");
+}
+
+TEST(Wording, RolesHaveCodes) {
+  Comparison c;
+  c.cause = 2;
+  c.withCause = {5};
+  c.consequences = {3};
+  EXPECT_STREQ(c.roleCode(2), "cause");
+  EXPECT_STREQ(c.roleCode(5), "with_cause");
+  EXPECT_STREQ(c.roleCode(3), "consequence");
+  EXPECT_STREQ(c.roleCode(8), "same");
+}

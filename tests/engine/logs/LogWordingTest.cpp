@@ -1,0 +1,60 @@
+// engine/lib/logs/LogWording.cpp: the words of the log comparison, from
+// facts.
+#include "LogTestUtil.h"
+
+using namespace cachekey;
+using namespace cachekey::test;
+using M = KeyMove::Code;
+
+TEST(LogWording, KeyMoves) {
+  EXPECT_EQ(logs::keyMoveText({}), "");
+  EXPECT_EQ(logs::keyMoveText({M::JaxlibUpgrade, false, "0.4.30", "0.4.31", {}}),
+            "the jaxlib upgrade 0.4.30 \u2192 0.4.31");
+  KeyMove trace;
+  trace.code = M::TraceMissing;
+  trace.both = true;
+  EXPECT_EQ(logs::keyMoveText(trace), "the keys differ (neither run logged the trace)");
+  trace.both = false;
+  EXPECT_EQ(logs::keyMoveText(trace), "the keys differ (the trace of one run was not logged)");
+  EXPECT_EQ(logs::keyMoveText({M::Flags, false, "", "",
+                               {FlagChange::Kind::Replaced, "--a=1", "--a=0"}}),
+            "flag --a=1 replaced --a=0");
+}
+
+TEST(LogWording, Findings) {
+  LogFinding f;
+  f.code = LogFinding::Code::CustomHook;
+  f.entry = 8;
+  f.before = "''";
+  f.after = "'x'";
+  EXPECT_EQ(logs::logFindingText(f), "custom_hook '' \u2192 'x'");
+  f.code = LogFinding::Code::ExcludedFlagHashed;
+  f.subject = "xla_dump_to";
+  EXPECT_EQ(logs::logFindingText(f).rfind("--xla_dump_to is excluded from entry 4", 0), 0u);
+}
+
+TEST(LogWording, DigestsAndPaths) {
+  EXPECT_EQ(logs::digestText(7, std::nullopt), "(not logged)");
+  EXPECT_EQ(logs::firstPathText({}), "unset");
+  EXPECT_EQ(logs::firstPathText({"/tmp/a", "/tmp/b"}), "'/tmp/a'");
+}
+
+TEST(LogWording, AVerdictForEachKindOfPair) {
+  auto c = compareCase("01-equal-keys-never-written", "run1.log", "run2.log");
+  const ProgramPair *f = pairLabelled(c, "jit_f");
+  ASSERT_NE(f, nullptr);
+  // The main clause names the first log: "run1.log never wrote it: …".
+  EXPECT_EQ(f->verdict.rfind("same key, yet run2.log missed: run1.log never wrote it: ", 0), 0u)
+      << f->verdict;
+  auto d = compareCase("23-one-program-changed", "run1.log", "run2.log");
+  const ProgramPair *step = pairLabelled(d, "jit_step");
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->verdict, "its key moved: the program changed");
+}
+
+TEST(LogWording, TheTextTheCliPrints) {
+  auto c = compareCase("23-one-program-changed", "run1.log", "run2.log");
+  std::string text = formatLogComparison(c);
+  EXPECT_EQ(text.rfind(c.sentence + "\nPrograms (paired by name):\n", 0), 0u);
+  EXPECT_NE(text.find("\nSummary: " + c.summary + "\n"), std::string::npos);
+}
