@@ -93,8 +93,9 @@ function renderLive(r, cmp) {
   setText(r.liveBadge, `live: ${producers.join(', ')}`);
   const who = a && b ? 'Baseline and perturbed: computed live in this page from module text, producer'
     : b ? 'Perturbed: computed live in this page from module text, producer' : 'Baseline: computed live in this page from module text, producer';
-  const notes = [...new Set([...(a ? cmp.a.notes || [] : []), ...(b ? cmp.b.notes || [] : [])]
-    .filter((t) => producers.some((p) => String(t).includes(p))))];
+  // The engine's notes about a live entry 1 (code live_entry1), by code.
+  const live = (res) => (res.notes || []).filter((_, i) => (res.note_codes || [])[i] === 'live_entry1');
+  const notes = [...new Set([...(a ? live(cmp.a) : []), ...(b ? live(cmp.b) : [])])];
   const mixed = a !== b ? ` The ${a ? 'perturbed' : 'baseline'} entry 1 is the bytes jaxlib hashed, so entry 1 differs even for the same module.` : '';
   setText(r.live, `${who} ${producers.join(', ')}. ${notes.length ? notes.join(' ') : 'jaxlib\u2019s MLIR is a different version, so these bytes (and the key) differ from jaxlib\u2019s.'}${mixed}`);
 }

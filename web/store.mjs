@@ -40,6 +40,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {string[]} trace JAX's DEBUG (and fallback INFO) log messages
  * @property {string[]} trace_levels "debug" or "info", one per trace line
  * @property {string[]} notes the engine's notes
+ * @property {string[]} note_codes what each note is about ("live_entry1", "stand_in_fingerprint", "stdlib_zstd", …), one per note
  * @property {{flag: string, source: string, name: string, included: boolean, hashed_hex: string, collected: number, log_line: string}[]} flags entry 4, sorted
  * @property {Object<string, string[]>} collected the flags collected per source, in collection order
  * @property {string} compression the name fed to entry 7

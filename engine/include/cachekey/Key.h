@@ -144,7 +144,7 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// {"code": "stdlib_zstd", "algorithm", "python", "text"}), "trace"
 /// (the messages, as JAX formats them), "trace_levels" (one per message:
 /// "debug" or "info", the level of the `logger` call that writes it),
-/// "notes"}. Digests are 64 lowercase hex characters. `previewBytes` bounds
+/// "notes", "note_codes" (noteCodeName of each note, in the same order)}. Digests are 64 lowercase hex characters. `previewBytes` bounds
 /// each hex preview.
 Json resultToJson(const KeyResult &result, size_t previewBytes = 48);
 

@@ -260,6 +260,12 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   out["trace"] = std::move(trace);
   out["trace_levels"] = std::move(levels);
   out["notes"] = r.notes;
+  // What each note is about (noteCodeName), one per note, so that readers
+  // branch on the code and show the text.
+  Json codes = Json::array();
+  for (NoteCode c : r.noteCodes)
+    codes.push_back(noteCodeName(c));
+  out["note_codes"] = std::move(codes);
   return out;
 }
 
