@@ -1,10 +1,11 @@
-"""The engine carried by the wheel: the native ``cachekey`` CLI and its fixtures.
+"""The engine the wheel carries: the native ``cachekey`` CLI.
 
 The wheel (built with scikit-build-core from the repository's CMake, MLIR off)
-puts the executable at ``cachekey/_bin/cachekey`` and the fixtures it resolves
-scenario ids against at ``cachekey/fixtures``.  ``main`` is the ``cachekey``
-command that ``pip install`` puts on PATH; ``compare_logs`` and ``diff`` run
-the same executable with ``--json`` and return its parsed JSON.
+installs the executable itself as the ``cachekey`` command (the scripts
+directory, ``<prefix>/bin``) and the fixtures it resolves scenario ids against
+in ``<prefix>/share/cachekey/fixtures``, which it finds from its own path.
+``compare_logs`` and ``diff`` run that executable with ``--json`` and return
+its parsed JSON.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ from __future__ import annotations
 import json as _json
 import os
 import subprocess
-import sys
-from typing import Any, Iterable, Sequence
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
+import sysconfig
+from typing import Any, Iterable, Optional, Sequence
 
 
 class EngineError(Exception):
@@ -35,36 +34,35 @@ class EngineError(Exception):
         super().__init__(f"cachekey engine: {code}{where}: {message}")
 
 
-def binary() -> str:
-    """Path of the bundled ``cachekey`` executable.
-
-    Raises ``EngineError`` (code "no-engine") when this install has none, as a
-    ``pip install`` of a source tree without a C++ build would.
-    """
-    path = os.path.join(_HERE, "_bin", "cachekey")
-    if not os.access(path, os.X_OK):
-        raise EngineError("no-engine", path,
-                          "this cachekey install carries no engine executable; install the "
-                          "cachekey wheel (scripts/build-wheel) or use build/native/bin/cachekey")
-    return path
-
-
-def _env() -> dict:
-    env = dict(os.environ)
-    fixtures = os.path.join(_HERE, "fixtures")
-    if "CACHEKEY_FIXTURES" not in env and os.path.isdir(fixtures):
-        env["CACHEKEY_FIXTURES"] = fixtures
-    return env
-
-
-def main() -> None:
-    """The ``cachekey`` command: replaces this process with the bundled CLI."""
+def _installed_command() -> Optional[str]:
+    """The ``cachekey`` executable this distribution installed, from its RECORD."""
     try:
-        exe = binary()
-    except EngineError as e:
-        print(f"cachekey: {e.message}", file=sys.stderr)
-        sys.exit(2)
-    os.execve(exe, [exe] + sys.argv[1:], _env())
+        from importlib import metadata
+        dist = metadata.distribution("cachekey")
+    except Exception:  # not installed as a distribution (a source checkout)
+        return None
+    for f in dist.files or []:
+        parts = f.parts
+        if parts[-1] == "cachekey" and len(parts) >= 2 and parts[-2] == "bin":
+            return os.path.normpath(str(dist.locate_file(f)))
+    return None
+
+
+def binary() -> str:
+    """Path of the wheel's ``cachekey`` executable.
+
+    Found through this distribution's install record (so a ``--user`` or
+    venv install finds its own), else in the interpreter's scripts directory.
+    Raises ``EngineError`` (code "no-engine") when there is none.
+    """
+    candidates = [_installed_command(), os.path.join(sysconfig.get_path("scripts"), "cachekey")]
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    raise EngineError("no-engine", "",
+                      "no cachekey executable was installed with this cachekey package; install "
+                      "the cachekey wheel (scripts/build-wheel in the repository), or use "
+                      "build/native/bin/cachekey")
 
 
 def run(args: Sequence[str], *, check_json: bool = True) -> Any:
@@ -76,7 +74,7 @@ def run(args: Sequence[str], *, check_json: bool = True) -> Any:
     code "engine-failed" for any other exit or output that is not JSON.
     """
     exe = binary()
-    p = subprocess.run([exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    p = subprocess.run([exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     if not check_json:
         if p.returncode not in (0, 1):
@@ -122,7 +120,7 @@ def diff(a: str, b: str) -> dict:
     """Diffs two scenarios (JSON files), or two captured runs (directories).
 
     ``a``, ``b``: scenario files (fixture ids inside resolve against the
-    fixtures in the wheel, or ``$CACHEKEY_FIXTURES``), or two directories
+    fixtures the wheel installed, or ``$CACHEKEY_FIXTURES``), or two directories
     written by ``python -m cachekey.capture``.
     Returns the engine's ``diff --json`` document as a dict: both keys and the
     findings (``{code, fields, text}``) for what differs between them.

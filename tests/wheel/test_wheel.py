@@ -17,6 +17,8 @@ compiler, no cmake; under 10 s), and runs:
   exit status must also say what expect.json says (1 when the keys differ);
 - errors: a missing file under --json, the same as the native CLI, and
   `canonicalize` saying this build has no MLIR;
+- the command is the native executable, naming no path of this tree, with the
+  fixtures installed beside it;
 - the Python API: cachekey.compare_logs / cachekey.diff return the native
   CLI's --json document, and cachekey.EngineError carries its error fields;
 - `python -m cachekey.capture --help`.
@@ -144,11 +146,14 @@ def in_venv(minor: str, wheel: str, work: str) -> None:
     check(took < MAX_INSTALL_S, f"py{minor}: install took {took:.1f} s (budget {MAX_INSTALL_S:.0f} s)")
     cli = os.path.join(bindir, "cachekey")
     check(os.access(cli, os.X_OK), f"py{minor}: pip put a cachekey command in {bindir}")
-    exe = glob.glob(os.path.join(venv, "lib", "python*", "site-packages", "cachekey", "_bin", "cachekey"))
-    if check(len(exe) == 1, f"py{minor}: the engine executable is in the package (cachekey/_bin)"):
-        # So a fixture id can only resolve through the package's fixtures.
-        check(ROOT.encode() not in open(exe[0], "rb").read(),
-              f"py{minor}: the engine names no path of this tree ({ROOT})")
+    # The command is the engine itself (no Python in between), and it names
+    # no path of this tree: fixture ids resolve only through the fixtures the
+    # wheel installed (venv/share/cachekey/fixtures).
+    head = open(cli, "rb").read() if os.path.isfile(cli) else b""
+    check(head[:4] == b"\x7fELF", f"py{minor}: the cachekey command is the native executable")
+    check(ROOT.encode() not in head, f"py{minor}: the engine names no path of this tree ({ROOT})")
+    check(os.path.isfile(os.path.join(venv, "share", "cachekey", "fixtures", "add_1x1.json")),
+          f"py{minor}: the fixtures are installed in {venv}/share/cachekey/fixtures")
     # Run away from the repository, so nothing resolves through the tree.
     cwd = os.path.join(work, f"cwd-{minor}")
     os.makedirs(cwd, exist_ok=True)
