@@ -21,17 +21,19 @@ class EngineError(Exception):
     """The engine refused its input.
 
     ``code``, ``path`` and ``message`` are the engine's own error fields (its
-    ``{"error": {code, path, message}}`` under ``--json``): ``code`` is one of
-    the engine's error codes ("io", "usage", "parse", ...), ``path`` the JSON
-    path or file it concerns ("" when none), ``message`` what went wrong.
+    ``{"error": {code, path, message, source?}}`` under ``--json``): ``code``
+    is one of the engine's error codes ("io", "usage", "parse", ...), ``path``
+    the JSON path inside the input it concerns ("" when none), ``message``
+    what went wrong, and ``source`` the file it concerns ("" when none).
     ``status`` is the CLI's exit status and ``stderr`` what it wrote there.
     """
 
-    def __init__(self, code: str, path: str, message: str, status: int = 2, stderr: str = ""):
-        self.code, self.path, self.message = code, path, message
+    def __init__(self, code: str, path: str, message: str, status: int = 2, stderr: str = "",
+                 source: str = ""):
+        self.code, self.path, self.message, self.source = code, path, message, source
         self.status, self.stderr = status, stderr
-        where = f" ({path})" if path else ""
-        super().__init__(f"cachekey engine: {code}{where}: {message}")
+        where = ": ".join(x for x in (source, path) if x)
+        super().__init__(f"cachekey engine: {code}: " + (f"{where}: " if where else "") + message)
 
 
 def _installed_command() -> Optional[str]:
@@ -90,7 +92,7 @@ def run(args: Sequence[str], *, check_json: bool = True) -> Any:
     if p.returncode == 2 and isinstance(doc, dict) and isinstance(doc.get("error"), dict):
         e = doc["error"]
         raise EngineError(str(e.get("code", "")), str(e.get("path", "")), str(e.get("message", "")),
-                          p.returncode, err)
+                          p.returncode, err, str(e.get("source", "")))
     if p.returncode not in (0, 1):
         raise EngineError("engine-failed", "", f"exit status {p.returncode}: {err.strip()}",
                           p.returncode, err)

@@ -197,7 +197,7 @@ def in_venv(minor: str, wheel: str, work: str) -> None:
         "try:\n"
         "    cachekey.diff(a[2], a[4]); out['err'] = None\n"
         "except cachekey.EngineError as e:\n"
-        "    out['err'] = {'code': e.code, 'path': e.path, 'message': e.message}\n"
+        "    out['err'] = {'code': e.code, 'path': e.path, 'message': e.message, 'source': e.source}\n"
         "print(json.dumps(out))\n")
     rc, out, err = run([os.path.join(bindir, "python"), "-c", prog, *logs, f"{fx}/add_1x1.json",
                         f"{fx}/derived/flags_ab.json", missing], env=env, cwd=cwd)
@@ -206,8 +206,9 @@ def in_venv(minor: str, wheel: str, work: str) -> None:
         check(got["cmp"] == json.loads(n_cmp), f"py{minor}: cachekey.compare_logs(...) is compare-logs --json")
         check(got["diff"] == json.loads(n_diff), f"py{minor}: cachekey.diff(...) is diff --json")
         want_err = json.loads(n_err)["error"]
-        check(got["err"] == {k: want_err[k] for k in ("code", "path", "message")},
-              f"py{minor}: cachekey.EngineError carries the engine's {{code, path, message}}",
+        check(got["err"] == {k: want_err.get(k, "") for k in ("code", "path", "message", "source")}
+              and want_err.get("source") == missing,
+              f"py{minor}: cachekey.EngineError carries the engine's {{code, path, message, source}}",
               f"{got['err']} vs {want_err}")
 
     rc, out, err = run([os.path.join(bindir, "python"), "-m", "cachekey.capture", "--help"], env=env, cwd=cwd)
