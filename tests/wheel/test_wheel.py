@@ -15,6 +15,9 @@ compiler, no cmake; under 10 s), and runs:
   resolves its base against the fixtures in the wheel): exit status, stdout
   and stderr must be those of build/native/bin/cachekey on the same files; the
   exit status must also say what expect.json says (1 when the keys differ);
+- the CLI table (tests/cli/cases.json, but its rows that need MLIR) and the
+  case tests (tests/cases/*/expect.json) against the installed command, by
+  the CMake scripts CTest runs them with;
 - errors: a missing file under --json, the same as the native CLI, and
   `canonicalize` saying this build has no MLIR;
 - the command is the native executable, naming no path of this tree, with the
@@ -176,6 +179,37 @@ def in_venv(minor: str, wheel: str, work: str) -> None:
     for label, tail, want in case_pairs():
         same(label, tail, want)
         same(label + " --json", tail + ["--json"], want)
+
+    # The CLI's own contract against the installed command: every row of
+    # tests/cli/cases.json (but those that need MLIR) and every case's
+    # expect.json, by the same CMake scripts CTest runs them with.
+    cmake = shutil.which("cmake")
+    if not cmake:
+        skip(f"py{minor}: the CLI table and the case tests", "no cmake on PATH to run tests/cli/*.cmake")
+    else:
+        table = os.path.join(ROOT, "tests", "cli", "cases.json")
+        rows = json.load(open(table))["cases"]
+        bad = []
+        ran = 0
+        for i, row in enumerate(rows):
+            if row.get("needs_mlir"):
+                continue
+            ran += 1
+            rc, out, err = run([cmake, f"-DCLI={cli}", f"-DSRC={ROOT}", f"-DTMP={work}/cli-{minor}/{row['name']}",
+                                f"-DTABLE={table}", f"-DINDEX={i}", "-P",
+                                os.path.join(ROOT, "tests", "cli", "run_case.cmake")])
+            if rc != 0:
+                bad.append(f"{row['name']}: {(out + err).strip()[-600:]}")
+        check(not bad, f"py{minor}: the CLI table, {ran} rows (tests/cli/cases.json, those without needs_mlir)",
+              "\n      ".join(bad))
+        bad = []
+        cases = sorted(os.path.dirname(e) for e in glob.glob(os.path.join(ROOT, "tests", "cases", "*", "expect.json")))
+        for case in cases:
+            rc, out, err = run([cmake, f"-DCLI={cli}", f"-DCASE={case}", "-P",
+                                os.path.join(ROOT, "tests", "cli", "log_case.cmake")])
+            if rc != 0:
+                bad.append(f"{os.path.basename(case)}: {(out + err).strip()[-600:]}")
+        check(not bad, f"py{minor}: the case tests, {len(cases)} cases (tests/cases/*/expect.json)", "\n      ".join(bad))
 
     rc, out, err = run([cli, "canonicalize", os.path.join(ROOT, "tests", "fuzz", "corpus", "fuzz_canonicalize", "add_1x1.mlir")],
                        env=env, cwd=cwd)
