@@ -24,7 +24,11 @@ compiler, no cmake; under 10 s), and runs:
   fixtures installed beside it;
 - the Python API: cachekey.compare_logs / cachekey.diff return the native
   CLI's --json document, and cachekey.EngineError carries its error fields;
-- `python -m cachekey.capture --help`.
+- `python -m cachekey.capture --help`, and, where the oracle's cached jax
+  wheels for that Python are (scripts/setup), a capture of two real JAX runs
+  of tests/capture/program.py (the second with its code changed) and the
+  installed `cachekey diff` of them (the native CLI's output, keys differ) and
+  `cachekey explain` of each program (the key real JAX computed).
 
 Prints one line per check and closes with "N passed, N failed, N skipped".
 """
@@ -248,6 +252,53 @@ def in_venv(minor: str, wheel: str, work: str) -> None:
     rc, out, err = run([os.path.join(bindir, "python"), "-m", "cachekey.capture", "--help"], env=env, cwd=cwd)
     check(rc == 0 and out.startswith("usage: python -m cachekey.capture"),
           f"py{minor}: python -m cachekey.capture --help", f"exit {rc}: {err.strip()[-500:]}")
+    capture_then_diff(minor, venv, env, cli, work)
+
+
+def capture_then_diff(minor: str, venv: str, env: dict, cli: str, work: str) -> None:
+    """python -m cachekey.capture on a real JAX run, then the installed diff.
+
+    JAX comes from the oracle's cached wheels for this Python (scripts/setup
+    downloads them: tests/oracle/venvs.py), installed with --no-index; without
+    them this part is skipped and says so.
+    """
+    what = f"py{minor}: capture a real JAX run, then cachekey diff / explain on it"
+    sets = sorted(d for d in glob.glob(os.path.join(venvs.wheel_root(), f"jax-*-py{minor}-*"))
+                  if os.path.exists(os.path.join(d, venvs.WHEELS_MARKER)))
+    if not sets:
+        skip(what, f"no cached jax wheels for Python {minor} in {venvs.wheel_root()} (scripts/setup makes them)")
+        return
+    rc, out, err = run([os.path.join(venv, "bin", "pip"), "install", "-q", "--no-index", "--find-links", sets[-1],
+                        "jax", "jaxlib"], env=env)
+    if not check(rc == 0, f"py{minor}: pip install jax jaxlib from {sets[-1]} (no index)", err[-1500:]):
+        return
+    program = os.path.join(ROOT, "tests", "capture", "program.py")
+    runs = []
+    for name, variant in (("run1", ""), ("run2", "code")):
+        out_dir = os.path.join(work, f"capture-{minor}", name)
+        cenv = dict(env, JAX_PLATFORMS="cpu", CK_VARIANT=variant)
+        rc, out, err = run([os.path.join(venv, "bin", "python"), "-m", "cachekey.capture", "--out", out_dir,
+                            "--cache-dir", os.path.join(work, f"capture-{minor}", "cache"), "--", program],
+                           env=cenv, cwd=work)
+        if not check(rc == 0 and os.path.exists(os.path.join(out_dir, "index.json")),
+                     f"py{minor}: python -m cachekey.capture ({name}{', CK_VARIANT=' + variant if variant else ''})",
+                     err[-1500:]):
+            return
+        runs.append(out_dir)
+    for tail in (["diff", *runs], ["diff", *runs, "--json"]):
+        n = run([NATIVE, *tail], env=native_env(), cwd=work)
+        w = run([cli, *tail], env=env, cwd=work)
+        # run2 changed the program's code: its key must differ (exit 1).
+        check(w == n and n[0] == 1, f"py{minor}: cachekey {' '.join(tail[:1] + tail[3:])} of the two captures "
+              "is the native CLI's, and says the keys differ", f"exit {w[0]} wheel, {n[0]} native")
+    scen = sorted(f for f in glob.glob(os.path.join(runs[0], "*.json")) if not f.endswith("index.json"))
+    ok = bool(scen)
+    for f in scen:
+        rc, out, err = run([cli, "explain", f], env=env, cwd=work)
+        # The capture holds the key real JAX computed; explain checks the
+        # engine's against it.
+        ok = ok and rc == 0 and "equals the key real JAX computed" in out
+    check(ok, f"py{minor}: cachekey explain reproduces the key real JAX computed, for all {len(scen)} captured programs")
 
 
 def main() -> int:
