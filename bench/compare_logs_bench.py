@@ -14,8 +14,9 @@ INFO lines) to reach the size.
 Runs `build/native/bin/cachekey compare-logs A B --json` once, and prints one
 JSON line: wall seconds, GB read (both files), seconds per GB, the child's
 peak resident set size (getrusage RUSAGE_CHILDREN ru_maxrss, KiB on Linux)
-in MB, the programs the CLI paired, and its exit status (1: some key differs,
-as every key does here). The logs are written under --dir (default: a temporary
+in MB (read before --wheel-cli runs), the programs the CLI paired, and its exit status (1: some key differs,
+as every key does here); with --wheel-cli, the same for the wheel's
+command beside it (seconds, wheel / native ratio, same output). The logs are written under --dir (default: a temporary
 directory, removed afterwards).
 """
 import argparse
@@ -85,6 +86,9 @@ def main():
     ap.add_argument("--programs", type=int, default=10000)
     ap.add_argument("--dir")
     ap.add_argument("--cli", default=os.path.join(ROOT, "build/native/bin/cachekey"))
+    ap.add_argument("--wheel-cli", help="also run this cachekey (the wheel's, installed) on the same "
+                    "logs, after the native one, and report its seconds, their ratio and whether "
+                    "its stdout and exit status are the native one's")
     args = ap.parse_args()
     work = args.dir or tempfile.mkdtemp(prefix="cachekey-logs-")
     os.makedirs(work, exist_ok=True)
@@ -102,11 +106,18 @@ def main():
             paired = len(json.loads(r.stdout).get("pairs", []))
         except (ValueError, AttributeError):
             pass
-        print(json.dumps({"bench": "compare_logs_gb", "seconds": round(seconds, 3),
-                          "gb_read": round(total / 1e9, 3), "s_per_gb": round(seconds / (total / 1e9), 3),
-                          "peak_rss_mb": round(peak_kib / 1024, 1), "programs_per_log": args.programs,
-                          "paired": paired, "exit": r.returncode,
-                          "stderr": r.stderr[-300:]}))
+        row = {"bench": "compare_logs_gb", "seconds": round(seconds, 3),
+               "gb_read": round(total / 1e9, 3), "s_per_gb": round(seconds / (total / 1e9), 3),
+               "peak_rss_mb": round(peak_kib / 1024, 1), "programs_per_log": args.programs,
+               "paired": paired, "exit": r.returncode,
+               "stderr": r.stderr[-300:]}
+        if args.wheel_cli:
+            t = time.perf_counter()
+            w = subprocess.run([args.wheel_cli, "compare-logs", a, b, "--json"], capture_output=True, text=True)
+            wheel_seconds = time.perf_counter() - t
+            row.update(wheel_seconds=round(wheel_seconds, 3), wheel_ratio=round(wheel_seconds / seconds, 3),
+                       wheel_same=(w.stdout == r.stdout and w.returncode == r.returncode))
+        print(json.dumps(row))
     finally:
         if not args.dir:
             shutil.rmtree(work, ignore_errors=True)

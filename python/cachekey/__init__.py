@@ -9,3 +9,6 @@ log recorders).  Importing this package does not import JAX.
 """
 
 __version__ = "0.1.0"
+
+# The engine in the wheel (``cachekey._engine``): importing these runs nothing.
+from cachekey._engine import EngineError, compare_logs, diff  # noqa: E402,F401

@@ -37,6 +37,10 @@
 #include <new>
 #include <optional>
 #include <sys/stat.h>
+#ifdef CACHEKEY_FIXTURES_FROM_EXE
+#include <limits.h>
+#include <unistd.h>
+#endif
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -50,6 +54,22 @@ using namespace cachekey::cli;
 #endif
 
 namespace {
+
+/// The fixtures directory a fixture id resolves against unless --fixtures or
+/// CACHEKEY_FIXTURES says otherwise: the source tree's in a build of the
+/// repository; in the pip wheel, CACHEKEY_FIXTURES_FROM_EXE relative to the
+/// executable's directory (the wheel installs them beside its scripts dir).
+std::string defaultFixtures() {
+#ifdef CACHEKEY_FIXTURES_FROM_EXE
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    std::string exe(buf, static_cast<size_t>(n));
+    return exe.substr(0, exe.rfind('/')) + "/" CACHEKEY_FIXTURES_FROM_EXE;
+  }
+#endif
+  return CACHEKEY_DEFAULT_FIXTURES;
+}
 
 int usage() {
   std::cerr
@@ -175,7 +195,7 @@ int run(int argc, char **argv) {
   std::vector<std::string> files;
   bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
   bool usedFixtures = false, usedProfile = false;
-  std::string fixtures = CACHEKEY_DEFAULT_FIXTURES, profile = "main";
+  std::string fixtures = defaultFixtures(), profile = "main";
   if (const char *env = std::getenv("CACHEKEY_FIXTURES"))
     fixtures = env;
   for (size_t i = 0; i < args.size(); ++i) {
