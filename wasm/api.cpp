@@ -329,10 +329,12 @@ std::string openScenarioFile(const std::string &name, const emscripten::val &fil
   auto doc = parseJsonText(*bytes);
   if (!doc)
     return errorText(doc.takeError().from(name));
-  if (isCapturedScenario(*doc)) {
-    auto p = readCapturedProgram(name, *doc, memoryReader(files));
-    if (!p)
-      return errorText(p.takeError().from(name));
+  auto c = computeDocument(name, *doc, resolver(), memoryReader(files));
+  if (!c)
+    return errorText(c.takeError().from(name));
+  if (c->captured) {
+    auto &p = c->captured;
+    const KeyResult *r = &c->result;
     // The outcome is in index.json, when it was chosen with the file.
     if (p->outcome.empty() && !files["index.json"].isUndefined())
       if (auto rows = readCaptureIndex(memoryReader(files)))
@@ -341,9 +343,6 @@ std::string openScenarioFile(const std::string &name, const emscripten::val &fil
             p->outcome = row.outcome;
             p->reason = row.reason;
           }
-    auto r = computeCapturedKey(*p);
-    if (!r)
-      return errorText(r.takeError().from(name));
     Json j;
     j["scenario"] = p->scenario;
     j["result"] = resultToJson(*r);
@@ -354,13 +353,7 @@ std::string openScenarioFile(const std::string &name, const emscripten::val &fil
                      {"text_file", p->textFile ? Json(*p->textFile) : Json()}};
     return dump(j);
   }
-  auto s = readScenario(*doc, resolver());
-  if (!s)
-    return errorText(s.takeError().from(name));
-  auto r = computeKey(*s);
-  if (!r)
-    return errorText(r.takeError().from(name));
-  return dump(Json{{"scenario", *doc}, {"result", resultToJson(*r)}});
+  return dump(Json{{"scenario", *doc}, {"result", resultToJson(c->result)}});
 }
 
 /// Two capture folders compared as `cachekey diff DIR_A DIR_B` compares them

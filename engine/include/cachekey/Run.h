@@ -9,6 +9,7 @@
 #ifndef CACHEKEY_RUN_H
 #define CACHEKEY_RUN_H
 
+#include "cachekey/Capture.h"
 #include "cachekey/Key.h"
 
 #include <string>
@@ -26,6 +27,24 @@ const char *engineVersion();
 /// says which input with Error::from.
 Expected<KeyResult> computeFromText(const std::string &text,
                                     const FixtureResolver &resolver);
+
+/// A computed document: the key, and the captured program when the
+/// document is a capture (docs/capture.md), for checkCapturedKey.
+struct Computed {
+  KeyResult result;
+  std::optional<CapturedProgram> captured;
+};
+
+/// One opened document named `name` (a file name, without its directory):
+/// a captured one (isCapturedScenario) through readCapturedProgram, its
+/// sidecars read with `read`, and computeCapturedKey; any other through
+/// readScenario (a "base" resolved through `resolver`) and computeKey. What
+/// `cachekey explain FILE` and the page's opened files both compute.
+///
+/// Errors: those of the steps, unchanged; the caller gives them context.
+Expected<Computed> computeDocument(const std::string &name, const Json &document,
+                                   const FixtureResolver &resolver,
+                                   const CaptureFileReader &read);
 
 /// `json` as text, the way every front end writes it: `indent` spaces per
 /// level (-1: one line), bytes that are not UTF-8 replaced by U+FFFD rather

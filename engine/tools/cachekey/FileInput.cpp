@@ -112,22 +112,18 @@ Expected<ComputedFile> computeFromFile(const std::string &path,
   auto text = readFile(path);
   if (!text)
     return text.takeError();
-  if (auto doc = parseJsonText(*text); doc && isCapturedScenario(*doc)) {
-    size_t slash = path.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    auto p = readCapturedProgram(name, *doc, captureReader(dir));
-    if (!p)
-      return Error{dir + "/" + p.error().path, p.error().message};
-    auto r = computeCapturedKey(*p);
-    if (!r)
-      return Error{dir + "/" + r.error().path, r.error().message};
-    return ComputedFile{std::move(*r), std::move(*p)};
-  }
-  auto r = computeFromText(*text, resolver);
-  if (!r)
-    return r.takeError().from(path);
-  return ComputedFile{std::move(*r), std::nullopt};
+  auto doc = parseJsonText(*text);
+  if (!doc)
+    return doc.takeError().from(path);
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  auto c = computeDocument(name, *doc, resolver, captureReader(dir));
+  if (!c)
+    return isCapturedScenario(*doc)
+               ? Error{dir + "/" + c.error().path, c.error().message}
+               : c.takeError().from(path);
+  return c;
 }
 
 

@@ -9,6 +9,7 @@
 #define CACHEKEY_TOOLS_FILEINPUT_H
 
 #include "cachekey/Capture.h"
+#include "cachekey/Run.h"
 #include "cachekey/Key.h"
 #include "cachekey/LogReader.h"
 
@@ -37,12 +38,8 @@ FixtureResolver resolverFor(const std::string &dir);
 /// (no path separators, no leading dot).
 CaptureFileReader captureReader(const std::string &dir);
 
-/// A computed scenario file: the key, and the captured program when the
-/// file is a capture (docs/capture.md), for checkCapturedKey.
-struct ComputedFile {
-  KeyResult result;
-  std::optional<CapturedProgram> captured;
-};
+/// A computed scenario file (Run.h's Computed).
+using ComputedFile = Computed;
 
 /// The key of scenario or captured file `path`. Errors come from `path`
 /// (their source) or, for a capture, name the file in the directory.
