@@ -187,7 +187,10 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     // A new address: the banner about the last one goes, and what the page
     // kept of it is no longer there.
     hideLinkError();
-    keptHash = '';
+    // Until it is read, the address stays as it was opened: an exhibit that
+    // applies its part of the link meanwhile (the walk, once its file loads)
+    // must not replace a link that may yet fail (F16).
+    keptHash = location.hash;
     // "&name=value" parts after the scenario are exhibits' state; a link to
     // the default scenario starts with one ("#entry=5").
     const [head, ...extras] = location.hash.split('&');
@@ -202,7 +205,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       const part = linkState.get(at < 0 ? kv : kv.slice(0, at));
       if (part) { try { part.set(decodeURIComponent(at < 0 ? '' : kv.slice(at + 1))); } catch { /* a malformed part is ignored */ } }
     }
-    if (!h || h === '#') return false;
+    if (!h || h === '#') { keptHash = ''; return false; }
     let id = h.slice(1);
     try { id = decodeURIComponent(id); } catch { /* keep raw */ }
     if (id.length < 200 && document.getElementById(id)) { // an in-page anchor
@@ -228,6 +231,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       if (loaded !== true) return failLink(loaded);
     }
     if (!openScenario(r.scenario, 'link')) return true;
+    keptHash = ''; // opened: the page writes the link of what it shows
     await store.settled();
     return true;
   }

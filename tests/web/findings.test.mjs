@@ -98,6 +98,32 @@ test('F16: an in-page anchor and a link that failed stay in the address bar', as
   await p.close();
 });
 
+// CI of 2026-12-01: under load the walk's file loaded, and applied the link's
+// step and entry, before the worker had read the link; the walk's relink then
+// replaced the failed link with "#step=4&entry=4". Reading the link is held
+// here (its worker message is delayed 3 s) so that the walk always wins.
+test('F16: a failed link stays while it is being read, whatever the walk applies meanwhile', async () => {
+  const p = await newPage(env.browser);
+  await p.addInitScript(() => {
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (m, ...rest) {
+      if (m && m.op === 'decodePermalink') { setTimeout(() => post.call(this, m, ...rest), 3000); return; }
+      return post.call(this, m, ...rest);
+    };
+  });
+  const bad = '#s1=KLUv_garbage&step=2&entry=4';
+  await p.goto(env.server.url + bad);
+  // the walk applies its parts first (its file loads while the link is held)
+  await p.waitForSelector('#exhibit-walk[data-walk="ready"] [data-testid="entry-4-code"][aria-pressed="true"]', { timeout: 20000 });
+  await p.waitForTimeout(400); // longer than the 120 ms after which the page writes a link
+  assert.equal(new URL(p.url()).hash, bad, 'the address is not rewritten before the link is read');
+  await p.waitForSelector('[data-testid="link-error"]:not([hidden])', { timeout: 20000 });
+  await linkSettled(p);
+  assert.equal(new URL(p.url()).hash, bad);
+  assert.deepEqual(p.errors, []);
+  await p.close();
+});
+
 // Review of 2026-12-01: F16 holds for a link with walk parts and after a
 // hashchange; the link-error banner goes once the page shows something else.
 test('F16: a failed link with walk parts, or opened by a hashchange, stays; the banner goes with the next change', async () => {
