@@ -190,7 +190,7 @@ function verdictText(cmp) {
 export function mountKeyExhibit(store, catalog) {
   const E = {
     entries: $('#entries'), finalKey: $('#final-key'), baselineKey: $('#baseline-key'), verdict: $('#keys-verdict'),
-    sentence: $('#sentence'), details: $('#details'), baselineDesc: $('#baseline-desc'), perturbedDesc: $('#perturbed-desc'),
+    sentence: $('#sentence'), advice: $('#advice'), details: $('#details'), baselineDesc: $('#baseline-desc'), perturbedDesc: $('#perturbed-desc'),
     notes: $('#notes'), announce: $('#announce'), controlsStatus: $('#controls-status'), scenarioError: $('#scenario-error'),
     liveKeyNote: $('#live-key-note'), moduleTextStatus: $('#module-text-status'),
     baselineNotJax: $('[data-testid="baseline-key-not-jax"]'), finalNotJax: $('[data-testid="final-key-not-jax"]'), notJax: $('[data-testid="not-jax-key"]'),
@@ -257,15 +257,25 @@ export function mountKeyExhibit(store, catalog) {
     setText(E.verdict, verdictText(cmp));
     E.verdict.className = 'verdict ' + (equal ? 'ok' : 'miss');
     setText(E.sentence, cmp.comparison.sentence);
+    // what to do: the engine's advice (its code and words)
+    const advice = cmp.comparison.advice;
+    put(E.advice, ...(advice ? [el('strong', null, 'What to do: '), advice.text] : []));
+    if (advice) E.advice.setAttribute('data-advice', advice.code);
     const c = cmp.comparison;
     const digest = abbrev(cmp.b.key.split('-').pop(), 12);
     setText(E.controlsStatus, equal ? `Keys equal \u2014 ${digest}` : c.cause > 0 ? `Cause: entry ${c.cause} (${c.cause_name}) \u2014 key ${digest}` : `Only the module name differs \u2014 ${digest}`);
     E.controlsStatus.className = 'controls-status ' + (equal ? 'ok' : 'miss');
-    put(E.details, ...(c.details || []).map((d) => el('li', null, d)));
+    // Every moved field has its line; past six, the rest fold under one.
+    const lines = (c.details || []).map((d) => el('li', null, d));
+    put(E.details, ...(lines.length <= 6 ? lines : [...lines.slice(0, 5),
+      el('li', { class: 'more-details' }, el('details', { 'data-testid': 'more-details' },
+        el('summary', null, `${lines.length - 5} more`), el('ul', null, ...lines.slice(5))))]));
     const meta = catalog.presets.get(state.presetId);
     setText(E.baselineDesc, `${state.presetId}${meta ? ' \u2014 ' + meta.title : ''}${meta && meta.derived ? ' (derived)' : ''}${state.liveBaseline ? ' \u2014 its module computed live from the preset\u2019s text, like the perturbed one' : ''}`);
     setText(E.perturbedDesc, Object.keys(state.patch).length ? 'baseline + ' + describePatch(state.patch)
-      : `the baseline, unchanged${inEmbed() ? '' : ' (change an ingredient in \u201cChange one ingredient\u201d)'}`);
+      : change.type === 'edit'
+        ? 'the baseline, unchanged: the value set is the baseline\u2019s own, so there is nothing to move'
+        : `the baseline, unchanged${inEmbed() ? '' : ' (change an ingredient in \u201cChange one ingredient\u201d)'}`);
     setText(E.notes, (cmp.b.notes || []).join(' '));
     renderLiveKeyNote(cmp);
     if (change.keyChanged || change.announce) announce(cmp);

@@ -127,7 +127,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {boolean} keyChanged the perturbed key differs from the one shown before
  */
 /**
- * @typedef {{type: 'edit', path: string[], value: *, origin?: ?Element, sync?: boolean}
+ * @typedef {{type: 'edit', path?: string[], value?: *, edits?: Array<[string[], *]>, origin?: ?Element, sync?: boolean}
  *   | {type: 'open', presetId: string, patch?: Object, announce?: boolean}
  *   | {type: 'recompute'}
  *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean}
@@ -262,7 +262,8 @@ export function createStore(catalog, presetId, worker) {
         // An edit made while another scenario is computed applies to that one.
         const from = s.pending || s;
         const patch = clone(from.patch) || {};
-        patchValue(patch, catalog.resolvedOf(from.presetId), action.path, action.value);
+        // one edit (path, value), or several made by one gesture (edits)
+        for (const [path, value] of action.edits || [[action.path, action.value]]) patchValue(patch, catalog.resolvedOf(from.presetId), path, value);
         return run(s, { presetId: from.presetId, patch, origin: action.origin || null, sync: !!action.sync, announce: false, refusable: true });
       }
       case 'open':

@@ -48,6 +48,7 @@ export function mountWalk(store, catalog, share, root) {
     stepped: false, // the step control was used: steps select their entry
     syncing: false, // an entry chosen by the reader is moving the step to it
     applying: false, // an opened link's state is being applied
+    block: 0, // the selected entry's lit block shown (see blocksOf)
   };
   // The selection keeps one shape, so that the link (step, entry, line)
   // restores exactly what it names: below step 8 the selected entry is the
@@ -301,6 +302,43 @@ export function mountWalk(store, catalog, share, root) {
   }
 
   /**
+   * The lit blocks of entry n: runs of consecutive lit lines, [first, last]
+   * (1-based), the block holding the entry's own item in `entries = [...]`
+   * first, then the others in file order.
+   * @returns {Array<[number, number]>}
+   */
+  function blocksOf(n) {
+    const lines = [...linesOf(n)].sort((x, y) => x - y);
+    /** @type {Array<[number, number]>} */
+    const blocks = [];
+    for (const l of lines) {
+      const last = blocks[blocks.length - 1];
+      if (last && l === last[1] + 1) last[1] = l;
+      else blocks.push([l, l]);
+    }
+    const own = W.doc.anchors.find((a) => a.id === `entry-${n}`);
+    const at = own ? blocks.findIndex(([s, e]) => own.start >= s && own.start <= e) : -1;
+    if (at > 0) blocks.unshift(...blocks.splice(at, 1));
+    return blocks;
+  }
+
+  /** Shows block k of entry n's lit blocks: scrolls to it, marks it, updates the note's counter. */
+  function showBlock(n, k) {
+    const blocks = blocksOf(n);
+    if (!blocks.length) return;
+    W.block = ((k % blocks.length) + blocks.length) % blocks.length;
+    const [s, e] = blocks[W.block];
+    W.lines.forEach((line, i) => line.toggleAttribute('data-block', i + 1 >= s && i + 1 <= e));
+    scrollToLine(s);
+    const counter = note.querySelector('[data-testid="walk-block-n"]');
+    if (counter) setText(counter, blockText(blocks, W.block));
+  }
+  const blockText = (blocks, k) => {
+    const [s, e] = blocks[k];
+    return `Block ${k + 1} of ${blocks.length}: ${s === e ? `line ${s}` : `lines ${s}\u2013${e}`}${k === 0 ? ' (its item in entries = [\u2026])' : ''}`;
+  };
+
+  /**
    * Selects entry n. fromStep: the step control moved to it; fromLine: a
    * selected line feeds it (the line stays selected; any other choice clears
    * it); quiet: redraws the selection without a note or a new link.
@@ -324,8 +362,10 @@ export function mountWalk(store, catalog, share, root) {
       if (lit.has(i + 1)) line.setAttribute('data-active', 'true');
       else if (line.hasAttribute('data-active')) line.removeAttribute('data-active');
     });
-    const first = Math.min(...lit);
-    if (scroll && Number.isFinite(first)) scrollToLine(first);
+    W.block = 0;
+    const blocks = blocksOf(n);
+    W.lines.forEach((line, i) => line.toggleAttribute('data-block', blocks.length > 1 && i + 1 >= blocks[0][0] && i + 1 <= blocks[0][1]));
+    if (scroll && blocks.length) scrollToLine(blocks[0][0]);
     if (!quiet && !fromLine) {
       setNote(() => entryNote(n));
       if (!fromStep) relink(); // a step rewrites the link when it stops
@@ -338,7 +378,15 @@ export function mountWalk(store, catalog, share, root) {
     const gone = W.doc.absent.find((a) => a.id === `entry-${n}`);
     const name = W.cmp ? W.cmp.b.entries[n - 1].name : `entry ${n}`;
     if (gone) showNote(`Entry ${n} in jax ${W.release}`, gone.why, null);
-    else showNote(`Entry ${n} (${name}): ${linesOf(n).size} lines`, entryAnchor ? entryAnchor.note : '', null);
+    else {
+      showNote(`Entry ${n} (${name}): ${linesOf(n).size} lines`, entryAnchor ? entryAnchor.note : '', null);
+      const blocks = blocksOf(n);
+      if (blocks.length > 1) {
+        const k = Math.min(W.block || 0, blocks.length - 1);
+        const step = (d) => { const b = el('button', { type: 'button', class: 'small secondary', 'data-testid': d < 0 ? 'walk-block-prev' : 'walk-block-next' }, d < 0 ? 'Previous block' : 'Next block'); b.addEventListener('click', () => showBlock(n, W.block + d)); return b; };
+        note.append(el('p', { class: 'walk-blocks' }, step(-1), ' ', el('span', { 'data-testid': 'walk-block-n', 'aria-live': 'polite' }, blockText(blocks, k)), ' ', step(1)));
+      }
+    }
   }
 
   /**
@@ -366,7 +414,7 @@ export function mountWalk(store, catalog, share, root) {
     setNote(null);
     W.entry = null;
     rows.forEach((r) => { setAttr(r.btn, 'aria-pressed', 'false'); r.li.removeAttribute('data-selected'); });
-    for (const l of W.lines) if (l.hasAttribute('data-active')) l.removeAttribute('data-active');
+    for (const l of W.lines) { l.removeAttribute('data-active'); l.removeAttribute('data-block'); }
   }
 
   function showNote(title, text, entries, lineNo) {

@@ -164,9 +164,33 @@ test('custom_hook moves entry 8', async () => {
 });
 
 test('profile switch: main zeroes field 310, so entry 5 moves for a 0.10.2 capture', async () => {
+  await page.uncheck('[data-testid="profile-jaxlib"]'); // only cache_key.py changes
   await page.selectOption('[data-testid="profile"]', 'main');
   await expectCause(5, 'profile');
   assert.match(await page.textContent('[data-testid="sentence"]'), /xla_gpu_per_fusion_autotune_cache_dir/);
+  assert.match(await page.textContent('[data-testid="profile-meaning"]'), /baseline stays at jax 0\.10\.2.*perturbed side follows jax 0\.12\.0\.1.*jaxlib 0\.10\.2 \(unchanged/);
+  await page.check('[data-testid="profile-jaxlib"]');
+});
+
+// Issue 22, item 3: the picker compares with a release, and by default that
+// side gets the release's own jaxlib, so an upgrade moves entry 2 as a real
+// one does (pip installs jax and jaxlib of one version together).
+test('release picker: "compare with" a release also sets that side\u2019s jaxlib; the page says which side follows what', async () => {
+  const fx = fixture('add_1x1');
+  const capturedWith = fx.provenance.jax;
+  await page.selectOption('[data-testid="profile"]', 'main');
+  await page.waitForFunction(() => document.querySelector('[data-testid="entry-2"]').getAttribute('data-role') === 'cause');
+  assert.equal(await page.inputValue('[data-testid="jaxlib"]'), '0.12.0.1', 'entry 2 gets the release\u2019s own jaxlib');
+  assert.equal(await page.getAttribute('[data-testid="entry-5"]', 'data-own-changed'), '', 'entry 5 still moves (field 310)');
+  const meaning = await page.textContent('[data-testid="profile-meaning"]');
+  assert.match(meaning, new RegExp(`baseline stays at jax ${capturedWith.replace(/\./g, '\\.')}`));
+  assert.match(meaning, /perturbed side follows jax 0\.12\.0\.1.*with jaxlib 0\.12\.0\.1/);
+  // back to the baseline's release: nothing is left in the patch
+  await page.selectOption('[data-testid="profile"]', capturedWith);
+  await waitForText(page, '[data-testid="sentence"]', /Nothing moved/);
+  assert.equal(await page.inputValue('[data-testid="jaxlib"]'), fx.jaxlib_version ?? capturedWith);
+  assert.match(await page.textContent('[data-testid="profile-meaning"]'), /^Both sides follow jax/);
+  assert.equal(await finalKey(), DEFAULT_KEY);
 });
 
 test('the flag exhibit shows each flag kept or dropped, with JAX\u2019s log line and bytes', async () => {
@@ -459,4 +483,62 @@ test('the perturbed side is described in words, not as the JSON merge patch', as
   const two = await waitForText(page, '[data-testid="perturbed-desc"]', /custom_hook/);
   assert.match(two, /XLA_FLAGS = \u201c--xla_gpu_autotune_level=1\u201d; custom_hook = \u201chooked\u201d|custom_hook = \u201chooked\u201d; XLA_FLAGS/);
   assert.doesNotMatch(two, /[{}]/, 'no JSON');
+});
+
+// Issue 22, item 7: say why nothing moved. The expectations come from the
+// change made here: JAX's _hash_string strips the platform string, and a
+// value typed equal to the baseline's leaves no patch at all.
+test('nothing moved, and the page says why: stripped whitespace, a value equal to the baseline', async () => {
+  await page.click('[data-testid="reset"]');
+  await page.fill('[data-testid="platform"]', ' cpu ');
+  await waitForText(page, '[data-testid="sentence"]', /^Nothing moved.*But: platform 'cpu' and ' cpu ' feed the same bytes: hash-string strips ASCII whitespace/);
+  assert.match(await page.textContent('[data-testid="perturbed-desc"]'), /^baseline \+ /);
+  assert.equal(await finalKey(), DEFAULT_KEY);
+  await page.click('[data-testid="reset"]');
+  const jaxlib = await page.inputValue('[data-testid="jaxlib"]');
+  await page.fill('[data-testid="jaxlib"]', jaxlib + '.dev1');
+  await page.waitForFunction((k) => document.querySelector('[data-testid="final-key"]').textContent !== k, DEFAULT_KEY);
+  await page.fill('[data-testid="jaxlib"]', jaxlib);
+  await waitForText(page, '[data-testid="perturbed-desc"]', /the value set is the baseline\u2019s own/);
+  assert.equal(await finalKey(), DEFAULT_KEY);
+});
+
+// Issue 22, item 2: many moved fields are one clause in the sentence; the
+// list keeps every field, the ones past five folded under "N more".
+test('seven moved DebugOptions fields: one clause in the sentence, every field in the list', async () => {
+  await page.click('[data-testid="reset"]');
+  const set = [['xla_cpu_enable_fast_math', 'true'], ['xla_backend_optimization_level', '1'], ['xla_gpu_autotune_level', '1'],
+    ['xla_cpu_fast_math_honor_nans', 'false'], ['xla_llvm_disable_expensive_passes', 'true'], ['xla_cpu_fast_math_honor_infs', 'false'],
+    ['xla_gpu_enable_fast_min_max', 'true']];
+  for (const [i, [field, value]] of set.entries()) {
+    await page.selectOption('[data-testid="dbg-field"]', field);
+    await page.fill('[data-testid="dbg-value"]', value);
+    await page.click('[data-testid="dbg-add"]');
+    await page.waitForFunction((n) => document.querySelectorAll('#details li').length === n + (n > 6 ? 1 : 0), i + 1);
+  }
+  await waitForText(page, '[data-testid="sentence"]', /^The cause is entry 5 \(compile_options\): 7 DebugOptions fields \(/);
+  const items = await page.$$eval('#details li', (ls) => ls.map((l) => l.textContent));
+  for (const [field] of set) assert.ok(items.some((t) => t.includes(`DebugOptions.${field}`)), field);
+  assert.equal(await page.textContent('[data-testid="more-details"] summary'), '2 more');
+  assert.equal(await page.$$eval('[data-testid="more-details"] li', (ls) => ls.length), 2);
+  await page.click('[data-testid="reset"]');
+});
+
+// Issue 22, item 2: every verdict ends with what to do, from the engine's
+// finding (its code in data-advice), for the ingredient the test moved.
+test('every verdict says what to do, for the ingredient that moved', async () => {
+  const cases = [
+    [async () => {}, 'nothing_to_do', /^What to do: Nothing to do/],
+    [async () => page.fill('[data-testid="xla-flags"]', '--xla_dump_to=/tmp/d'), 'only_unhashed', /not hashed/],
+    [async () => page.fill('[data-testid="jaxlib"]', '0.0.1'), 'jaxlib_version', /jaxlib/],
+    [async () => page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1'), 'flags', /XLA_FLAGS/],
+    [async () => page.fill('[data-testid="custom-hook"]', 'hook'), 'custom_hook', /custom hook/],
+  ];
+  for (const [act, code, words] of cases) {
+    await page.click('[data-testid="reset"]');
+    await act();
+    await page.waitForSelector(`[data-testid="advice"][data-advice="${code}"]`);
+    assert.match(await page.textContent('[data-testid="advice"]'), words, code);
+  }
+  await page.click('[data-testid="reset"]');
 });

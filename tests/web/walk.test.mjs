@@ -133,6 +133,47 @@ test('entry 5 lights up the deep copy, the zeroed fields, the override filter an
   await shot(page, 'walk-entry4.png', '#exhibit-walk');
 });
 
+// Issue 22, item 4: next/previous lit block, the entry's own item first.
+test('next and previous lit block: "Block k of n", the entry\u2019s own item in entries = [...] first, each block scrolled into the box', async () => {
+  await reset();
+  await page.selectOption('[data-testid="profile"]', '0.10.2');
+  await walkReady(page, '0.10.2');
+  const real = realSource('0.10.2');
+  const own = linesWith(real, '"compile_options",');
+  assert.equal(own.length, 1);
+  await page.click('[data-testid="entry-5-code"]');
+  await page.waitForSelector('[data-testid="walk-block-n"]');
+  // the blocks, counted here from the lit lines: runs of consecutive lines
+  const lit = (await activeLines(page)).sort((a, b) => a - b);
+  const runs = [];
+  for (const l of lit) { const r = runs[runs.length - 1]; if (r && l === r[1] + 1) r[1] = l; else runs.push([l, l]); }
+  assert.ok(runs.length > 2, `entry 5 lights ${runs.length} blocks`);
+  const ownRun = runs.find(([s, e]) => own[0] >= s && own[0] <= e);
+  const blockLines = () => page.$$eval('[data-testid="source-line"][data-block]', (ls) => ls.map((l) => Number(l.getAttribute('data-line'))));
+  const inBox = (first) => page.waitForFunction((n) => {
+    const box = document.querySelector('[data-testid="source-line"]').parentElement;
+    const line = box.querySelector(`[data-line="${n}"]`);
+    const a = line.getBoundingClientRect(); const b = box.getBoundingClientRect();
+    return a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  }, first);
+  assert.match(await page.textContent('[data-testid="walk-block-n"]'), new RegExp(`^Block 1 of ${runs.length}: lines? ${ownRun[0]}`));
+  assert.deepEqual(await blockLines(), Array.from({ length: ownRun[1] - ownRun[0] + 1 }, (_, i) => ownRun[0] + i));
+  await inBox(ownRun[0]);
+  // Next goes through the other blocks in file order, then wraps
+  const rest = runs.filter((r) => r !== ownRun);
+  for (let k = 0; k < rest.length; k++) {
+    await page.click('[data-testid="walk-block-next"]');
+    await waitForText(page, '[data-testid="walk-block-n"]', new RegExp(`^Block ${k + 2} of ${runs.length}: lines? ${rest[k][0]}\\b`));
+    assert.equal((await blockLines())[0], rest[k][0]);
+    await inBox(rest[k][0]);
+  }
+  await page.click('[data-testid="walk-block-next"]');
+  await waitForText(page, '[data-testid="walk-block-n"]', new RegExp(`^Block 1 of ${runs.length}`));
+  await page.click('[data-testid="walk-block-prev"]');
+  await waitForText(page, '[data-testid="walk-block-n"]', new RegExp(`^Block ${runs.length} of ${runs.length}: lines? ${rest[rest.length - 1][0]}\\b`));
+  await inBox(rest[rest.length - 1][0]);
+});
+
 test('a line goes to the entry it feeds, and says what it does', async () => {
   await reset();
   await page.selectOption('[data-testid="profile"]', '0.10.2');

@@ -20,6 +20,7 @@ import { bindCompression, bindCustomHook } from './compression.mjs';
  * @property {import('../catalog.mjs').Catalog} catalog
  * @property {import('../canonicaliser.mjs').MlirLoader} loader
  * @property {(path: string[], value: *, origin: ?Element) => void} change writes `value` at `path` of the scenario
+ * @property {(edits: Array<[string[], *]>, origin: ?Element) => void} changeMany writes several values as one change
  * @property {() => import('../store.mjs').ResolvedScenario} resolved the perturbed scenario, resolved
  * @property {() => import('../store.mjs').ResolvedScenario} baseline the baseline preset, resolved
  */
@@ -42,6 +43,7 @@ export function mountControls(store, catalog, loader) {
   const controls = {
     store, catalog, loader,
     change: (path, value, origin) => { store.dispatch({ type: 'edit', path, value, origin }); },
+    changeMany: (edits, origin) => { store.dispatch({ type: 'edit', edits, origin }); },
     resolved: () => store.state.resolved || catalog.resolvedOf(store.state.presetId),
     baseline: () => catalog.resolvedOf(store.state.presetId),
   };

@@ -6,11 +6,11 @@ import { el, put, setText } from '../dom.mjs';
 import { errorText } from '../engine.mjs';
 
 /** @param {import('./index.mjs').Controls} controls */
-export function bindRelease({ store, catalog, loader, change }) {
+export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   const q = (id) => document.getElementById(id);
   const ui = {
     preset: q('preset'), presetNote: q('preset-note'), profile: q('profile'), reset: q('reset'),
-    profileNote: q('profile-note'), profileFrom: q('profile-from'), profileTo: q('profile-to'), profileChanges: q('profile-changes'),
+    profileNote: q('profile-note'), profileJaxlib: /** @type {HTMLInputElement} */ (q('profile-jaxlib')), profileMeaning: q('profile-meaning'), profileFrom: q('profile-from'), profileTo: q('profile-to'), profileChanges: q('profile-changes'),
   };
   const presetLabel = (p) => `${p.id} — ${p.title}`;
   const onTpu = (p) => !!(catalog.fixtures[p.id] && catalog.fixtures[p.id].backend && catalog.fixtures[p.id].backend.platform === 'tpu');
@@ -77,7 +77,32 @@ export function bindRelease({ store, catalog, loader, change }) {
   }
 
   ui.preset.addEventListener('change', () => setPreset(ui.preset.value));
-  ui.profile.addEventListener('change', (e) => change(['profile'], ui.profile.value, e.target));
+  // The picker sets the release of the perturbed side only: the baseline
+  // stays the preset as captured. With "its own jaxlib" (the default) the
+  // perturbed side's jaxlib version (entry 2) becomes the release's own, as
+  // pip installs jax and jaxlib of one version together, so an upgrade moves
+  // entry 2 as a real one does; without it only cache_key.py changes.
+  const releaseOf = (v) => (v === 'main' ? newest : v);
+  /** Picks the release; `jaxlib`: also set entry 2 (true) or put the baseline's back (false). */
+  const pickRelease = (origin, jaxlib) => {
+    const v = ui.profile.value;
+    const base = baseline();
+    /** @type {Array<[string[], *]>} */
+    const edits = [[['profile'], v]];
+    if (jaxlib !== undefined) edits.push([['jaxlib_version'], jaxlib && releaseOf(v) !== releaseOf(base.profile || 'main') ? releaseOf(v) : base.jaxlib_version]);
+    changeMany(edits, origin);
+  };
+  ui.profile.addEventListener('change', (e) => pickRelease(e.target, ui.profileJaxlib.checked ? true : undefined));
+  ui.profileJaxlib.addEventListener('change', (e) => pickRelease(e.target, ui.profileJaxlib.checked));
+  /** States on the page what the picker compares. */
+  const meaning = (r) => {
+    const base = baseline();
+    const a = releaseOf(base.profile || 'main');
+    const b = releaseOf(r.profile || 'main');
+    setText(ui.profileMeaning, a === b
+      ? `Both sides follow jax ${a}, the release the baseline preset is computed with.`
+      : `The baseline stays at jax ${a} (jaxlib ${base.jaxlib_version ?? 'as captured'}); the perturbed side follows jax ${b}’s cache_key.py, with jaxlib ${r.jaxlib_version ?? 'as captured'}${r.jaxlib_version === base.jaxlib_version ? ' (unchanged: only the code that computes the key differs)' : ''}.`);
+  };
   ui.reset.addEventListener('click', () => store.dispatch({ type: 'open', presetId: store.state.presetId, patch: {} }));
 
   return {
@@ -86,6 +111,7 @@ export function bindRelease({ store, catalog, loader, change }) {
     sync(r) {
       syncPreset();
       ui.profile.value = r.profile || 'main';
+      meaning(r);
       if (ui.profile.value === '' && r.profile) {
         // A release this page lists under another spelling: add it as given.
         ui.profile.append(el('option', { value: r.profile }, r.profile));

@@ -101,6 +101,8 @@ struct EntryChange {
     FlagsCollision,       // 4
     ModuleOptionsCaptured,// 1: module options `before` → `after`
     OnlySymName,          // 1: `before` → `after`
+    StrippedEqual,        // 2–8: part `subject` given as `before` and
+                          //    `after`, equal once hash-string strips them
     Entry1DigestOnly,     // 1: captured as digests: short `before` → `after`
   };
   Code code = Code::ModuleBytes;
@@ -112,6 +114,26 @@ struct EntryChange {
   FlagChange flag;
   FieldChange field;
 };
+
+/// What to do about a comparison of two keys: a code, worded by adviceText
+/// (Wording.h). Chosen by compareResults from the root cause.
+enum class Advice : uint8_t {
+  None,           // not chosen (a comparison of logs, LogCompare.h)
+  NothingToDo,    // equal keys: the cached executable is reused
+  OnlyUnhashed,   // equal keys; what differs is not hashed
+  ModuleName,     // only the sym_name prefix differs
+  Program,        // entry 1 moved
+  JaxlibVersion,  // entry 2 moved
+  Backend,        // entry 3
+  Flags,          // entry 4
+  CompileOptions, // entry 5
+  Accelerator,    // entry 6
+  Compression,    // entry 7
+  CustomHook,     // entry 8
+};
+
+/// snake_case name of `advice`, for JSON ("nothing_to_do", …).
+const char *adviceName(Advice advice);
 
 /// The outcome of comparing two keys or two traces.
 struct Comparison {
@@ -149,6 +171,9 @@ struct Comparison {
   std::vector<std::string> notes;
   /// What each of `notes` is about, one each.
   std::vector<NoteCode> noteCodes;
+  /// What to do, as a code and in words (adviceText).
+  Advice advice = Advice::None;
+  std::string adviceText;
 
   /// The role of entry `index` (1…8): "cause", "with cause", "also
   /// changed", "consequence" or "same".

@@ -30,6 +30,11 @@ struct EntryPart {
   std::string label;
   size_t offset = 0;
   size_t size = 0;
+  /// True when hash-string (`_hash_string` in jax/_src/cache_key.py:
+  /// `.encode("utf-8").strip()`) removed ASCII whitespace from the input, and
+  /// `raw` is the input as given; false when the part fed the input as is.
+  bool stripped = false;
+  std::string raw;
 };
 
 /// One of the eight entries.
@@ -47,8 +52,15 @@ struct EntryResult {
 
   /// Appends a labelled piece to `bytes`.
   void append(std::string label, const Bytes &piece) {
-    parts.push_back({std::move(label), bytes.size(), piece.size()});
+    parts.push_back({std::move(label), bytes.size(), piece.size(), false, {}});
     bytes += piece;
+  }
+  /// Appends `input` through hash-string (ASCII whitespace stripped from both
+  /// ends, as `_hash_string` does), keeping the input when stripping changed it.
+  void appendStripped(std::string label, const std::string &input);
+  /// The input of part `i` as given (before hash-string stripped it).
+  std::string partInput(size_t i) const {
+    return parts[i].stripped ? parts[i].raw : partBytes(i);
   }
   /// The bytes of part `i`.
   Bytes partBytes(size_t i) const {

@@ -48,6 +48,9 @@ std::string entryChangeText(const EntryChange &change);
 /// reasons to its details: why inputs that differ still give equal keys.
 void appendBut(Comparison &c, const std::vector<std::string> &but);
 
+/// What to do about `advice`, one sentence ("" for Advice::None).
+std::string adviceText(Advice advice);
+
 /// Puts "The profile changed (a → b): …" before the sentence of `c`.
 void prependProfileChange(Comparison &c, Profile before, Profile after);
 

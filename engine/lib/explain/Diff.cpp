@@ -353,6 +353,20 @@ void collisions(const KeyResult &a, const KeyResult &b,
       fb.push_back(f.flag);
   if (a.entries[3].bytes == b.entries[3].bytes && fa != fb)
     out.push_back(change(EntryChange::Code::FlagsCollision, 4));
+  // Inputs that differ only in the whitespace hash-string strips.
+  for (int i = 0; i < kNumEntries; ++i) {
+    const EntryResult &ea = a.entries[i], &eb = b.entries[i];
+    if (ea.parts.size() != eb.parts.size())
+      continue;
+    for (size_t j = 0; j < ea.parts.size(); ++j) {
+      if (ea.parts[j].label != eb.parts[j].label || ea.partBytes(j) != eb.partBytes(j))
+        continue;
+      std::string ia = ea.partInput(j), ib = eb.partInput(j);
+      if (ia != ib)
+        out.push_back(change(EntryChange::Code::StrippedEqual, i + 1, ia, ib,
+                             ea.parts[j].label));
+    }
+  }
 }
 
 /// Differing inputs that never reach the hash: excluded flags, and
@@ -494,7 +508,17 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   }
   if (a.profile != b.profile)
     prependProfileChange(c, a.profile, b.profile);
+  static const Advice byEntry[kNumEntries] = {
+      Advice::Program,        Advice::JaxlibVersion, Advice::Backend,
+      Advice::Flags,          Advice::CompileOptions, Advice::Accelerator,
+      Advice::Compression,    Advice::CustomHook};
+  c.advice = c.cause ? byEntry[c.cause - 1]
+             : a.symName != b.symName ? Advice::ModuleName
+             : c.unhashedInputs.empty() ? Advice::NothingToDo
+                                        : Advice::OnlyUnhashed;
+  c.adviceText = adviceText(c.advice);
   return c;
 }
+
 
 } // namespace cachekey

@@ -44,6 +44,7 @@ const char *entryChangeCode(EntryChange::Code c) {
   case C::FlagsCollision: return "flags_collision";
   case C::ModuleOptionsCaptured: return "module_options_captured";
   case C::OnlySymName: return "only_sym_name";
+  case C::StrippedEqual: return "stripped_equal";
   case C::Entry1DigestOnly: return "entry1_digest_only";
   }
   return "entry_change";
@@ -232,7 +233,27 @@ Json comparisonToJson(const Comparison &c) {
   j["sentence"] = c.sentence;
   j["notes"] = c.notes;
   j["findings"] = findingsJson(c);
+  if (c.advice != Advice::None)
+    j["advice"] = {{"code", adviceName(c.advice)}, {"text", c.adviceText}};
   return j;
+}
+
+const char *adviceName(Advice advice) {
+  switch (advice) {
+  case Advice::None: return "none";
+  case Advice::NothingToDo: return "nothing_to_do";
+  case Advice::OnlyUnhashed: return "only_unhashed";
+  case Advice::ModuleName: return "module_name";
+  case Advice::Program: return "program";
+  case Advice::JaxlibVersion: return "jaxlib_version";
+  case Advice::Backend: return "backend";
+  case Advice::Flags: return "flags";
+  case Advice::CompileOptions: return "compile_options";
+  case Advice::Accelerator: return "accelerator";
+  case Advice::Compression: return "compression";
+  case Advice::CustomHook: return "custom_hook";
+  }
+  return "none";
 }
 
 } // namespace cachekey

@@ -88,6 +88,57 @@ std::string shortened(const std::string &text, size_t max) {
          " chars)";
 }
 
+namespace {
+/// The sentence's clauses for `details` (one per change in `changes`, in the
+/// same order): more than three compile-options fields of one entry become
+/// one clause, "entry 5: 20 DebugOptions fields (xla_a, xla_b, xla_c and 17
+/// more)"; the details themselves keep every field, one line each.
+std::vector<std::string> groupedClauses(const std::vector<std::string> &details,
+                                        const std::vector<EntryChange> &changes,
+                                        int cause, bool other) {
+  if (changes.size() != details.size())
+    return details;
+  std::vector<std::string> out;
+  std::vector<bool> done(details.size(), false);
+  for (size_t i = 0; i < details.size(); ++i) {
+    if (done[i])
+      continue;
+    const EntryChange &ch = changes[i];
+    if (ch.code != EntryChange::Code::CompileOption) {
+      out.push_back(details[i]);
+      continue;
+    }
+    std::vector<size_t> same;
+    for (size_t j = i; j < details.size(); ++j)
+      if (!done[j] && changes[j].code == EntryChange::Code::CompileOption &&
+          changes[j].entry == ch.entry)
+        same.push_back(j);
+    if (same.size() <= 3) {
+      out.push_back(details[i]);
+      continue;
+    }
+    bool allDebug = true;
+    std::vector<std::string> names;
+    for (size_t j : same) {
+      done[j] = true;
+      const FieldChange &f = changes[j].field;
+      allDebug = allDebug && f.kind == FieldChange::Kind::Field &&
+                 f.message == ProtoMessage::DebugOptions;
+      names.push_back(f.kind == FieldChange::Kind::Field ? f.name : fieldChangeLabel(f));
+    }
+    // As compareResults words the details: another moved ingredient's start
+    // with its label, an entry moved with the cause's with "entry N: ".
+    std::string prefix = other ? entryLabel(ch.entry) + ": "
+                         : ch.entry != cause ? "entry " + std::to_string(ch.entry) + ": "
+                                             : "";
+    out.push_back(prefix + plural(same.size(), allDebug ? "DebugOptions field" : "compile-options field",
+                                  allDebug ? "DebugOptions fields" : "compile-options fields") +
+                  " (" + nameList(names, 3) + ")");
+  }
+  return out;
+}
+} // namespace
+
 void writeSentence(Comparison &c) {
   if (c.cause == 0) {
     c.sentence = "Nothing moved: every entry's own digest is the same, so the "
@@ -96,10 +147,11 @@ void writeSentence(Comparison &c) {
     std::string s = "The cause is " + entryLabel(c.cause);
     if (!c.details.empty()) {
       s += ": ";
-      for (size_t i = 0; i < c.details.size() && i < 4; ++i)
-        s += (i ? "; " : "") + c.details[i];
-      if (c.details.size() > 4)
-        s += "; and " + std::to_string(c.details.size() - 4) + " more";
+      auto clauses = groupedClauses(c.details, c.changes, c.cause, false);
+      for (size_t i = 0; i < clauses.size() && i < 4; ++i)
+        s += (i ? "; " : "") + clauses[i];
+      if (clauses.size() > 4)
+        s += "; and " + std::to_string(clauses.size() - 4) + " more";
     }
     s += ".";
     if (!c.linkReason.empty())
@@ -117,10 +169,11 @@ void writeSentence(Comparison &c) {
       if (c.otherDetails.empty())
         for (size_t i = 0; i < c.alsoChanged.size(); ++i)
           s += (i ? ", " : "") + entryLabel(c.alsoChanged[i]);
-      for (size_t i = 0; i < c.otherDetails.size() && i < 4; ++i)
-        s += (i ? "; " : "") + c.otherDetails[i];
-      if (c.otherDetails.size() > 4)
-        s += "; and " + std::to_string(c.otherDetails.size() - 4) + " more";
+      auto others = groupedClauses(c.otherDetails, c.otherChanges, c.cause, true);
+      for (size_t i = 0; i < others.size() && i < 4; ++i)
+        s += (i ? "; " : "") + others[i];
+      if (others.size() > 4)
+        s += "; and " + std::to_string(others.size() - 4) + " more";
       s += ".";
     }
     c.sentence = s;
@@ -327,9 +380,58 @@ std::string entryChangeText(const EntryChange &c) {
   case C::OnlySymName:
     return "only the module name differs (" + repr(c.before) + arrow +
            repr(c.after) + "): it is the key's readable prefix, not hashed";
+  case C::StrippedEqual:
+    return c.subject + " " + pyRepr(c.before) + " and " + pyRepr(c.after) +
+           " feed the same bytes: hash-string strips ASCII whitespace from "
+           "both ends before hashing";
   case C::Entry1DigestOnly:
     return "entry-1 SHA-256 " + c.before + arrow + c.after +
            " (captured as digests only: the bytes were not kept)";
+  }
+  return "";
+}
+
+std::string adviceText(Advice advice) {
+  switch (advice) {
+  case Advice::None:
+    return "";
+  case Advice::NothingToDo:
+    return "Nothing to do: with these inputs a run reuses the cached executable.";
+  case Advice::OnlyUnhashed:
+    return "Nothing to do: what differs is not hashed, so a run still reuses the "
+           "cached executable.";
+  case Advice::ModuleName:
+    return "Nothing to do in JAX: it reads the name prefix from the module itself, "
+           "so two real runs cannot differ in the name alone.";
+  case Advice::Program:
+    return "The program differs (code, input shapes or dtypes, or a setting that "
+           "changes every program, such as jax_enable_x64): a compile is expected. "
+           "Keep shapes and settings the same across runs to reuse entries.";
+  case Advice::JaxlibVersion:
+    return "Another jaxlib makes every entry new: expect one cold run after an "
+           "upgrade, and install the same jax and jaxlib wherever the cache is "
+           "shared.";
+  case Advice::Backend:
+    return "Entries belong to one platform and platform_version (driver, libtpu or "
+           "runtime build): share a cache directory only between machines that "
+           "report the same ones.";
+  case Advice::Flags:
+    return "Give every run that shares the cache the same XLA_FLAGS (flags on the "
+           "exclusion list, such as dump flags, may differ).";
+  case Advice::CompileOptions:
+    return "Compile with the same options in every run: jit's compiler_options, "
+           "the XLA_FLAGS that XLA parses into DebugOptions, and the device "
+           "assignment.";
+  case Advice::Accelerator:
+    return "Entries belong to one device topology: a run with another device "
+           "count, chip or CPU model cannot reuse them. Keep one cache directory "
+           "per kind of machine.";
+  case Advice::Compression:
+    return "Use the same Python and compression modules (zstandard or zlib) "
+           "wherever the cache is shared: the algorithm's name is hashed.";
+  case Advice::CustomHook:
+    return "Make the custom hook return the same string for runs that should share "
+           "entries.";
   }
   return "";
 }

@@ -8,6 +8,16 @@
 
 namespace cachekey {
 
+void EntryResult::appendStripped(std::string label, const std::string &input) {
+  Bytes fed = hashStringBytes(input);
+  bool stripped = fed != input;
+  append(std::move(label), fed);
+  if (stripped) {
+    parts.back().stripped = true;
+    parts.back().raw = input;
+  }
+}
+
 std::string stdlibZstdNote(const std::string &python) {
   return "On Python " + python +
          " JAX compresses with the standard library's zstd but the key says "
@@ -52,7 +62,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
         (s.module.ignoreCustomPartitioning ? "true" : "false");
   }
   // Moved, not copied: entry-1 bytes may be hundreds of megabytes.
-  E[0].parts.push_back({"MLIR bytecode", 0, r.computation.bytes.size()});
+  E[0].parts.push_back({"MLIR bytecode", 0, r.computation.bytes.size(), false, {}});
   E[0].bytes = std::move(r.computation.bytes);
   r.computation.bytes.clear();
   E[0].summary = s.module.includeMetadata
@@ -72,10 +82,10 @@ Expected<KeyResult> computeKey(const Scenario &s) {
 
   // 3. backend version (0.6.0 and later)
   if (profile.hasBackendVersion) {
-    E[2].append("platform", hashStringBytes(s.platform));
-    E[2].append("platform_version", hashStringBytes(s.platformVersion));
+    E[2].appendStripped("platform", s.platform);
+    E[2].appendStripped("platform_version", s.platformVersion);
     if (profile.hashesRuntimeType)
-      E[2].append("runtime_type", hashStringBytes(s.runtimeType));
+      E[2].appendStripped("runtime_type", s.runtimeType);
     E[2].summary = std::string(profile.hashesRuntimeType
                                    ? "platform, platform_version, then "
                                      "runtime_type"
@@ -136,7 +146,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
 
   // 7. compression
   r.compression = compressionName(s.compression, s.profile);
-  E[6].append("compression", hashStringBytes(r.compression));
+  E[6].appendStripped("compression", r.compression);
   E[6].summary = "the compression algorithm's name";
   if (writesStdlibZstd(s.compression, s.profile)) {
     r.stdlibZstdPython = *s.compression.python;
@@ -144,7 +154,7 @@ Expected<KeyResult> computeKey(const Scenario &s) {
   }
 
   // 8. custom_hook
-  E[7].append("custom_hook()", hashStringBytes(s.customHook));
+  E[7].appendStripped("custom_hook()", s.customHook);
   E[7].summary = "the string custom_hook() returns (JAX ships \"\")";
 
   Sha256 running;

@@ -330,6 +330,8 @@ int run(int argc, char **argv) {
       for (const auto &d : c.details)
         std::cout << "  - " << d << "\n";
       std::cout << "A: " << a->key << "\nB: " << b->key << "\n";
+      if (!c.adviceText.empty())
+        std::cout << "What to do: " << c.adviceText << "\n";
       for (const auto &n : c.notes)
         std::cout << "note: " << n << "\n";
     }

@@ -5,6 +5,7 @@
 #include "TestUtil.h"
 
 #include "cachekey/Diff.h"
+#include "cachekey/Wording.h"
 
 using namespace cachekey;
 using namespace cachekey::test;
@@ -123,4 +124,79 @@ TEST(Diff, OneConsequenceIsSingular) {
   EXPECT_TRUE(has(c.sentence, "Entry 8 differs only as a consequence: its own digest is "
                               "unchanged"))
       << c.sentence;
+}
+
+// Issue 22, item 7: say why nothing moved. `_hash_string` in
+// jax/_src/cache_key.py feeds `s.encode("utf-8").strip()`, so a platform,
+// compression name or custom_hook value with whitespace around it feeds the
+// same bytes as without: the comparison names the two inputs and the reason.
+TEST(Diff, WhitespaceHashStringStripsIsNamedWhenNothingMoved) {
+  Comparison c = diff(patched("add_1x1", Json::object()),
+                      patched("add_1x1", {{"backend", {{"platform", " cpu "}}}}));
+  EXPECT_EQ(c.cause, 0);
+  ASSERT_EQ(c.changes.size(), 1u);
+  EXPECT_EQ(c.changes[0].code, EntryChange::Code::StrippedEqual);
+  EXPECT_EQ(c.changes[0].entry, 3);
+  EXPECT_EQ(c.changes[0].subject, "platform");
+  EXPECT_EQ(c.changes[0].before, "cpu");
+  EXPECT_EQ(c.changes[0].after, " cpu ");
+  EXPECT_TRUE(has(c.sentence, "hash-string strips ASCII whitespace")) << c.sentence;
+
+  Comparison hook = diff(patched("add_1x1", Json::object()),
+                         patched("add_1x1", {{"custom_hook", "\thook\n"}}));
+  EXPECT_EQ(hook.cause, 8) << "a hook of \"hook\" moves entry 8 (the baseline's is \"\")";
+  Comparison same = diff(patched("add_1x1", {{"custom_hook", "hook"}}),
+                         patched("add_1x1", {{"custom_hook", "\thook\n"}}));
+  EXPECT_EQ(same.cause, 0);
+  ASSERT_EQ(same.changes.size(), 1u);
+  EXPECT_EQ(same.changes[0].entry, 8);
+  EXPECT_EQ(same.changes[0].after, "\thook\n");
+}
+
+// Issue 22, item 2: many moved fields of one entry are one clause in the
+// sentence ("entry 5: 20 DebugOptions fields"), while the details keep one
+// line per field. The five fields are the ones this test sets.
+TEST(Diff, ManyMovedFieldsOfOneEntryAreOneClause) {
+  Json edits = {{"xla_cpu_enable_fast_math", true},
+                {"xla_backend_optimization_level", 1},
+                {"xla_gpu_autotune_level", 1},
+                {"xla_cpu_fast_math_honor_nans", false},
+                {"xla_llvm_disable_expensive_passes", true}};
+  Comparison c = diff(patched("add_1x1", Json::object()),
+                      patched("add_1x1", {{"compile_options", {{"edits", {{"debug_options", edits}}}}}}));
+  EXPECT_EQ(c.cause, 5);
+  EXPECT_EQ(c.details.size(), 5u) << "one detail per field";
+  EXPECT_TRUE(has(c.sentence, "The cause is entry 5 (compile_options): 5 DebugOptions fields ("))
+      << c.sentence;
+  EXPECT_TRUE(has(c.sentence, " and 2 more)")) << c.sentence;
+  EXPECT_FALSE(has(c.sentence, "; and ")) << "no field list cut by count: " << c.sentence;
+  // three fields stay listed one by one
+  Json three = {{"xla_cpu_enable_fast_math", true},
+                {"xla_backend_optimization_level", 1},
+                {"xla_gpu_autotune_level", 1}};
+  Comparison t = diff(patched("add_1x1", Json::object()),
+                      patched("add_1x1", {{"compile_options", {{"edits", {{"debug_options", three}}}}}}));
+  EXPECT_EQ(t.details.size(), 3u);
+  EXPECT_FALSE(has(t.sentence, "DebugOptions fields (")) << t.sentence;
+  EXPECT_TRUE(has(t.sentence, "DebugOptions.xla_gpu_autotune_level")) << t.sentence;
+}
+
+// Issue 22, item 2: every verdict ends with what to do, chosen from the
+// root cause the test made move.
+TEST(Diff, EveryVerdictHasWhatToDo) {
+  struct Case { Json patch; Advice want; };
+  std::vector<Case> cases = {
+      {Json::object(), Advice::NothingToDo},
+      {{{"flags", {{"XLA_FLAGS", "--xla_dump_to=/tmp/d"}}}}, Advice::OnlyUnhashed},
+      {{{"jaxlib_version", "0.0.1"}}, Advice::JaxlibVersion},
+      {{{"backend", {{"platform_version", "other"}}}}, Advice::Backend},
+      {{{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=1"}}}}, Advice::Flags},
+      {{{"custom_hook", "hook"}}, Advice::CustomHook},
+  };
+  for (const auto &k : cases) {
+    Comparison c = diff(patched("add_1x1", Json::object()), patched("add_1x1", k.patch));
+    EXPECT_EQ(c.advice, k.want) << k.patch.dump() << ": " << c.sentence;
+    EXPECT_FALSE(c.adviceText.empty()) << k.patch.dump();
+    EXPECT_EQ(c.adviceText, adviceText(k.want));
+  }
 }
