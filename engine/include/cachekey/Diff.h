@@ -201,10 +201,6 @@ std::string entryLabel(int index);
 /// the full length, e.g. "'xxxx…' (12000 chars)".
 std::string shortened(const std::string &text, size_t max = 80);
 
-/// An "old → new" line with each side shortened on its own (`shortened`),
-/// so both values stay visible; a line without an arrow is shortened whole.
-std::string shortenedChange(const std::string &change, size_t max = 200);
-
 /// Compares two computed keys entry by entry, with details for every entry
 /// that changed (the cause's first, then the entries moved with it, then the
 /// others), and the differing inputs that are not hashed.

@@ -29,7 +29,9 @@ std::string nameList(const std::vector<std::string> &names, size_t max = 5);
 /// "DebugOptions.xla_gpu_autotune_level (field 123) 4 → 1",
 /// "env_option_overrides[\"x\"] unset → \"1\"",
 /// "device assignment [[0]] → [[1]]".
-std::string fieldChangeText(const FieldChange &change);
+/// `max` > 0 shortens each value on its own to about `max` characters
+/// (`shortened`), so both stay visible; 0 keeps them whole.
+std::string fieldChangeText(const FieldChange &change, size_t max = 0);
 
 /// "DebugOptions.<name> (field N)" / "ExecutableBuildOptionsProto.<name>
 /// (field N)": how a change names its field (`fieldChangeText` without the

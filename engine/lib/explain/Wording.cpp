@@ -68,15 +68,6 @@ const char *specKindPhrase(const std::string &kind) {
 
 } // namespace
 
-std::string shortenedChange(const std::string &change, size_t max) {
-  const std::string arrow = " \u2192 ";
-  size_t at = change.find(arrow);
-  if (at == std::string::npos)
-    return shortened(change, max);
-  return shortened(change.substr(0, at), max) + arrow +
-         shortened(change.substr(at + arrow.size()), max);
-}
-
 std::string shortened(const std::string &text, size_t max) {
   if (text.size() <= max)
     return text;
@@ -212,11 +203,13 @@ std::string fieldChangeLabel(const FieldChange &c) {
   return "";
 }
 
-std::string fieldChangeText(const FieldChange &c) {
+std::string fieldChangeText(const FieldChange &c, size_t max) {
   using K = FieldChange::Kind;
+  // Each value is shortened on its own, so that both stay visible.
+  auto value = [&](const std::string &v) { return max ? shortened(v, max) : v; };
   switch (c.kind) {
   case K::Field: {
-    std::string line = fieldChangeLabel(c) + " " + c.before + " → " + c.after;
+    std::string line = fieldChangeLabel(c) + " " + value(c.before) + " → " + value(c.after);
     if (c.occurrencesBefore > 1 || c.occurrencesAfter > 1)
       line += " (repeated: " + std::to_string(c.occurrencesBefore) + " → " +
               std::to_string(c.occurrencesAfter) + " occurrences)";
@@ -224,7 +217,7 @@ std::string fieldChangeText(const FieldChange &c) {
   }
   case K::EnvOverride:
   case K::DeviceAssignment:
-    return fieldChangeLabel(c) + " " + c.before + " → " + c.after;
+    return fieldChangeLabel(c) + " " + value(c.before) + " → " + value(c.after);
   case K::EnvOverrideOrder:
     return "env_option_overrides entry order or duplicates differ";
   case K::Unreadable:
@@ -315,7 +308,7 @@ std::string entryChangeText(const EntryChange &c) {
   case C::Flag:
     return flagChangeText(c.flag);
   case C::CompileOption:
-    return shortenedChange(fieldChangeText(c.field));
+    return fieldChangeText(c.field, 200);
   case C::AcceleratorKind:
     return std::string(specKindPhrase(c.before)) + arrow + specKindPhrase(c.after);
   case C::CpuModel:
