@@ -90,6 +90,8 @@ PROGRAMS = {
     "matmul_gb200_1x1x8_mesh2x4": ("tanh(x @ w), mesh 2x4 of 8 GB200 (1x1x8)",
                                    {"target": "NVIDIA GB200", "shape": "1x1x8", "program": "matmul",
                                     "devices": "all", "mesh": [2, 4]}),
+    "pallas_triton_h100_1x1x1": ("Pallas add-one kernel (Triton backend) on one H100 (1x1x1)",
+                                 {"target": H100, "shape": "1x1x1", "program": "pallas", "devices": "all"}),
 }
 
 

@@ -4,7 +4,7 @@ client (the script ``fixture_capture.gpu`` runs under ``cachekey.capture``).
 Usage: python gpu_program.py SPEC_JSON
 
 SPEC_JSON: {"target": device_description_str, "shape": "1x1x8",
-"program": "add" | "sum" | "matmul", "devices": "all" | [i, ...] (indices
+"program": "add" | "sum" | "matmul" | "pallas", "devices": "all" | [i, ...] (indices
 into the topology's devices, in the order wanted), "mesh": [R, C] or [N]}.
 
 Like upstream tests/aot_test.py (test_deviceless_aot_compile): the topology
@@ -60,6 +60,20 @@ def main() -> int:
     devices = list(topo.devices)
     chosen = devices if spec["devices"] == "all" else [devices[i] for i in spec["devices"]]
     f32 = jnp.float32
+    if spec["program"] == "pallas":
+        # A Pallas kernel lowered by the Triton backend. It reads the GPU from
+        # the abstract mesh (pallas/triton/gpu_info.py), so the topology's
+        # mesh is made the abstract mesh while lowering.
+        from jax.experimental import pallas as pl
+
+        def kernel(x_ref, o_ref):
+            o_ref[...] = x_ref[...] + 1
+
+        fun = jax.jit(lambda x: pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 128), f32))(x))
+        mesh = topologies.make_mesh(topo, (len(devices),), ("x",))
+        with jax.sharding.use_abstract_mesh(mesh.abstract_mesh):
+            lowered = fun.lower(jax.ShapeDtypeStruct((8, 128), f32, sharding=SingleDeviceSharding(chosen[0])))
+        return _finish(lowered.compile(), trace)
     if spec["program"] == "add":
         sh = SingleDeviceSharding(chosen[0])
         fun = jax.jit(lambda x, y: x + y)
@@ -81,7 +95,11 @@ def main() -> int:
             fun = jax.jit(lambda x, w: jnp.tanh(x @ w))
             args = (jax.ShapeDtypeStruct((4 * rows, 16), f32, sharding=NamedSharding(mesh, px)),
                     jax.ShapeDtypeStruct((16, 4 * cols), f32, sharding=NamedSharding(mesh, pw)))
-    compiled = fun.lower(*args).compile()
+    return _finish(fun.lower(*args).compile(), trace)
+
+
+def _finish(compiled, trace) -> int:
+    """Writes the trace, prints the compiled executable's device ids."""
     ids = []
     try:
         ids = [int(d.id) for d in compiled.input_shardings[0][0].device_set]
