@@ -39,10 +39,11 @@ the plugin, never computed:
 
 ``check_fixture_topologies`` compares every topology of the table with the
 plugin now: devices, processes, device_kind, platform_version, runtime_type,
-the target config's sha256, and the fingerprint when this host's CPU is the
-one the table was measured on (the fingerprint of the compile-only client
-depends on the compiling host's CPU; on another CPU the difference is
-reported as not comparable, not as a failure).
+the target config's sha256, and the fingerprint when this host is the one
+the table was measured on (CPU model, LLVM triple and CPU name: the
+compile-only client writes the host's triple and LLVM CPU name into the
+topology, so its fingerprint depends on the host; on another host the
+fingerprint is reported as not comparable, not as a failure).
 """
 
 from __future__ import annotations
@@ -131,6 +132,22 @@ def host_cpu() -> str:
     return platform.processor() or "unknown"
 
 
+def host_target(xla_client, devices) -> dict:
+    """{"triple", "cpu"}: the compiling host's LLVM target triple and CPU
+    name as the compile-only client records them in the topology
+    (``get_topology_for_devices(devices).serialize()`` holds both, e.g.
+    ``x86_64-unknown-linux-gnu`` and ``znver4``; they are why the
+    fingerprint depends on the host).  Read as the printable strings of the
+    serialized proto: the triple is the one naming ``linux``, the CPU the
+    string after it.  Values None when not found."""
+    data = bytes(xla_client.get_topology_for_devices(list(devices)).serialize())
+    strings = [m.decode("ascii") for m in re.findall(rb"[\x21-\x7e]{3,}", data)]
+    for i, text in enumerate(strings):
+        if re.fullmatch(r"[a-z0-9_]+-[a-z0-9_]+-linux(-[a-z0-9_]+)?", text):
+            return {"triple": text, "cpu": strings[i + 1] if i + 1 < len(strings) else None}
+    return {"triple": None, "cpu": None}
+
+
 def client_label(cpu: str) -> str:
     """The label every GPU value carries: where it was measured."""
     return f"compile-only GPU client, host CPU {cpu}"
@@ -183,6 +200,12 @@ class GpuSide(TpuSide):
         self._topos: dict = {}
         self._jit: dict = {}
         self._usable = None
+        first = self.topology(next(iter(self.fixture)))
+        self.host_target = host_target(self.h.xla_client, first["devices"])
+        self.label = client_label(f"{self.host_cpu} (LLVM {self.host_target['cpu']}, {self.host_target['triple']})")
+        recorded = self.table["provenance"].get("host_target")
+        self.same_host = self.host_cpu == self.table["provenance"]["host_cpu"] and (
+            recorded is None or recorded == self.host_target)
 
     def recorded_refusal(self, topology_id: str):
         return None
@@ -200,7 +223,7 @@ class GpuSide(TpuSide):
     def check_fixture_topologies(self) -> tuple[int, list[tuple[str, list[str]]]]:
         """(count, [(id, problems)]): every committed topology against the plugin now."""
         bad = []
-        same_host = self.host_cpu == self.table["provenance"]["host_cpu"]
+        same_host = self.same_host
         configs = {c["name"]: c for c in self.table["target_configs"]}
         for tid, t in self.fixture.items():
             problems = []
@@ -234,7 +257,7 @@ class GpuSide(TpuSide):
         fp = int(self.h.xla_client.get_topology_for_devices(list(devices.flat)).fingerprint())
         return {"fingerprint": {
             "value": f"{fp:016x}",
-            "provenance": f"{client_label(self.host_cpu)}: jax-cuda12-plugin {self.cuda_plugin} "
+            "provenance": f"{self.label}: jax-cuda12-plugin {self.cuda_plugin} "
                           f"get_topology_for_devices(devices).fingerprint() of {devices.size} device(s) of "
                           f"the deviceless topology {topo['id']}",
             "stand_in": False}}, fp

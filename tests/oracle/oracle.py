@@ -643,12 +643,14 @@ def main(argv=None) -> int:
         summary["gpu_topologies_checked"] = checked
         for tid, problems in bad:
             print(f"FAIL fixtures/gpu_topologies.json {tid}: {'; '.join(problems)}", file=sys.stderr)
-        same = harness.gpu.host_cpu == harness.gpu.table["provenance"]["host_cpu"]
+        same = harness.gpu.same_host
         print(f"oracle: fixtures/gpu_topologies.json: {checked - len(bad)} of {checked} topologies equal "
               f"jax-cuda12-plugin {harness.gpu.cuda_plugin}'s (devices, processes, device_kind, platform, "
               f"platform_version, runtime_type, target config text"
-              + (", fingerprint)" if same else f"; fingerprint not compared: measured on host CPU "
-                 f"{harness.gpu.table['provenance']['host_cpu']!r}, this is {harness.gpu.host_cpu!r})"),
+              + (", fingerprint)" if same else f"; fingerprint not compared: measured on host "
+                 f"{harness.gpu.table['provenance']['host_cpu']!r} "
+                 f"{harness.gpu.table['provenance'].get('host_target')}, this is {harness.gpu.host_cpu!r} "
+                 f"{harness.gpu.host_target})"),
               file=sys.stderr)
         passed += checked - len(bad)
         failed += len(bad)

@@ -14,8 +14,9 @@ plugin library) and each shape of ``gpu.SHAPES``, the plugin's
 device count, process count, device_kind, platform, platform_version,
 runtime_type and ``get_topology_for_devices(devices).fingerprint()``.  The
 fingerprint of the compile-only client depends on the target config and on
-the compiling host's CPU, so the table records the host CPU model and the
-plugin release as provenance, and every value carries the label
+the compiling host (the client writes the host's LLVM triple and CPU name
+into the topology), so the table records the host CPU model, that triple and
+CPU name (``gpu.host_target``) and the plugin release as provenance, and every value carries the label
 "compile-only GPU client, host CPU X".
 
 Fixtures (``DIR/gpu/<id>__<jax>.json``).  Each program of ``PROGRAMS`` is
@@ -104,6 +105,9 @@ def measure_topologies(command: str) -> dict:
     specs = gpu.embedded_target_configs()
     cpu = gpu.host_cpu()
     plugin = gpu.plugin_version()
+    probe = gpu.describe(topologies, xla_client, specs[gpu.NVIDIA_TARGETS[0]], gpu.SHAPES[0])
+    target = gpu.host_target(xla_client, probe["devices"])
+    cpu = f"{cpu} (LLVM {target['cpu']}, {target['triple']})"
     label = gpu.client_label(cpu)
     doc = {
         "schema": 1,
@@ -112,13 +116,14 @@ def measure_topologies(command: str) -> dict:
                     "platform='cuda', target_config=TEXT, topology=SHAPE), TEXT the GpuTargetConfigProto "
                     "the plugin library embeds (named by its device_description_str, sha256 of its text "
                     "below). The fingerprint is get_topology_for_devices(devices).fingerprint(); it "
-                    "depends on the target config and on the compiling host's CPU, so it holds for the "
-                    "host CPU below. A process on a real GPU reports another platform_version "
+                    "depends on the target config and on the compiling host (the client writes the host's "
+                    "LLVM triple and CPU name, host_target below, into the topology), so it holds for the "
+                    "host below. A process on a real GPU reports another platform_version "
                     "(expected 'cuda <runtime version>', unverified) and its entry 6 has not been "
                     "compared with a device. Written by tools/capture-gpu."),
         "label": label,
         "provenance": {
-            "host_cpu": cpu, "jax": jax.__version__, "jaxlib": jaxlib.__version__,
+            "host_cpu": gpu.host_cpu(), "host_target": target, "jax": jax.__version__, "jaxlib": jaxlib.__version__,
             "cuda_plugin": plugin, "command": command, "date": utc_now(), **{
                 k: v for k, v in versions().items() if k in ("python", "platform")},
         },
@@ -144,8 +149,9 @@ def measure_topologies(command: str) -> dict:
     return doc
 
 
-def capture_program(fid: str, title: str, spec: dict, out_dir: str, command: str) -> dict:
-    """Compiles one program under cachekey.capture; returns the fixture."""
+def capture_program(fid: str, title: str, spec: dict, out_dir: str, command: str, label: str) -> dict:
+    """Compiles one program under cachekey.capture; returns the fixture
+    (``label``: the table's "compile-only GPU client, host CPU X")."""
     import jax
     # One fixed, emptied cache directory for every program: JAX puts paths
     # under it in DebugOptions (excluded from the key), so the captured
@@ -183,8 +189,7 @@ def capture_program(fid: str, title: str, spec: dict, out_dir: str, command: str
         raise RuntimeError(f"{fid}: the capture's entry 6 is {list(doc['accelerator'])}, not a fingerprint")
     if glob.glob(os.path.join(cap, "*.entry1*")):
         raise RuntimeError(f"{fid}: entry 1 went to a sidecar; the fixtures keep it inline")
-    cpu = gpu.host_cpu()
-    label = gpu.client_label(cpu)
+    cpu = label.split("host CPU ", 1)[1]
     plugin = gpu.plugin_version()
     fixture_id = f"{fid}__{jax.__version__}"
     doc["id"] = fixture_id
@@ -238,7 +243,7 @@ def main(argv=None) -> int:
     out_dir = os.path.join(args.fixtures, "gpu")
     for fid in wanted:
         title, spec = PROGRAMS[fid]
-        doc = capture_program(fid, title, spec, out_dir, command.strip())
+        doc = capture_program(fid, title, spec, out_dir, command.strip(), table["label"])
         print(f"capture-gpu: {doc['id']}: {doc['expected']['key']}")
     return 0
 
