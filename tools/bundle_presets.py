@@ -39,8 +39,10 @@ def needs_mlir(doc: dict, derived: dict, depth: int = 0) -> bool:
 def main(src: str, out: str, modules_out: str = "") -> None:
     presets = {}
     texts = {}
-    # The CPU captures, then the TPU captures (fixtures/tpu/, libtpu).
-    for path in sorted(Path(src).glob("*.json")) + sorted(Path(src, "tpu").glob("*.json")):
+    # The CPU captures, then the TPU captures (fixtures/tpu/, libtpu),
+    # and the GPU captures (fixtures/gpu/, the CUDA plugin's compile-only client).
+    for path in (sorted(Path(src).glob("*.json")) + sorted(Path(src, "tpu").glob("*.json"))
+                 + sorted(Path(src, "gpu").glob("*.json"))):
         fx = json.loads(path.read_text())
         if not isinstance(fx, dict) or fx.get("schema") != 1 or "expected" not in fx:
             continue

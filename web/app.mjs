@@ -43,12 +43,14 @@ async function boot() {
   let engine;
   let presets;
   let tpu;
+  let gpu;
   let links;
   try {
-    [engine, presets, tpu, links] = await Promise.all([
+    [engine, presets, tpu, gpu, links] = await Promise.all([
       CacheKeyEngine.load({ baseUrl: './' }),
       fetchJson('presets.json'),
       fetchJson('tpu_topologies.json').catch(() => null),
+      fetchJson('gpu_topologies.json').catch(() => null),
       // Each release's line of every place the page links to in cache_key.py.
       fetchJson('upstream-links.json').catch(() => null),
     ]);
@@ -66,6 +68,7 @@ async function boot() {
   // The releases and their rules, as the engine knows them (never copied here).
   catalog.profiles = engine.profiles();
   catalog.tpu = tpu;
+  catalog.gpu = gpu;
   if (!catalog.load(presets, DEFAULT_PRESET)) {
     setStatus('presets.json has no add_1x1 fixture; the page cannot show its default scenario.', 'error');
     return;

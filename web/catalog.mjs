@@ -46,6 +46,8 @@ export class Catalog {
     this.profiles = { newest: '', profiles: [] };
     /** tpu_topologies.json, or null. */
     this.tpu = null;
+    /** gpu_topologies.json, or null. */
+    this.gpu = null;
     /** The scenario opened from a file or link without a known base. */
     this.openedDoc = null;
     this.baseCache = new Map();
@@ -217,7 +219,7 @@ export class Catalog {
     for (const [id, fx] of Object.entries(fixtures)) {
       this.fixtures[id] = fx;
       const prov = fx.provenance || {};
-      this.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}${prov.libtpu ? `, libtpu ${prov.libtpu}, TPU topology ${prov.topology} without a TPU` : ''}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
+      this.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}${prov.libtpu ? `, libtpu ${prov.libtpu}, TPU topology ${prov.topology} without a TPU` : ''}${prov.cuda_plugin ? `, jax-cuda12-plugin ${prov.cuda_plugin}, GPU topology ${prov.topology} (${prov.label})` : ''}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
     }
     // Derived presets are fixtures too (fixtures/derived/: a patch over a
     // captured fixture), so the CLI resolves links that name them.

@@ -76,7 +76,6 @@ export const COMPRESSION_CHOICES = [
   ['py314-zstd', 'Python 3.14, zstandard installed', { python: '3.14', zstandard_installed: true }],
 ];
 
-export const GPU_NAMES = ['NVIDIA H100 80GB HBM3', 'NVIDIA A100-SXM4-40GB'];
 export const PLATFORM_VERSIONS = [
   ['cpu', 'cpu'],
   ['cuda 12080', 'GPU: cuda 12080'],

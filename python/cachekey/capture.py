@@ -640,15 +640,20 @@ class Capture:
 def _gpu_topology(serialized: bytes, fingerprint: int | None, hashed_serialized: bool):
     """(accelerator, source) for a serialized GpuTopologyProto, or (None, None).
 
-    Used only when the fields re-encode to exactly what JAX hashed: the
-    ``serialize()`` bytes themselves, or bytes whose FarmHash Fingerprint64 is
-    ``fingerprint``.
+    Used only for a release whose entry 6 hashed ``serialize()`` (before jax
+    0.10.0), and only when the fields re-encode to exactly those bytes.  From
+    0.10.0 entry 6 is a fingerprint, which the capture keeps as it is: the
+    engine accepts only a measured GPU fingerprint there (the GPU runtime's
+    GpuTopologyProto also carries the target config, which ``gpu_topology``
+    cannot describe).  ``fingerprint`` is unused and kept for callers.
     """
+    if not hashed_serialized:
+        return None, None
     data = ref.unwrap_topology_proto(serialized, "GpuTopologyProto")
     fields = ref.gpu_topology_fields(data)
     if fields is None:
         return None, None
-    if (data == serialized) if hashed_serialized else (ref.fingerprint64(data) == fingerprint):
+    if data == serialized:
         return ({"gpu_topology": fields},
                 "DeviceTopology.serialize() (GpuTopologyProto), checked against what entry 6 fed")
     return None, None

@@ -281,9 +281,10 @@ class CaptureTest(unittest.TestCase):
 
 
 class GpuTopologyTest(unittest.TestCase):
-    """No GPU here: a GpuTopologyProto wrapped as jaxlib's serialize() wraps
-    topologies is described by the capture, and the engine hashes that
-    description to the same fingerprint."""
+    """No GPU here: a GpuTopologyProto as an older jaxlib's serialize()
+    returns it is described by the capture, and the engine feeds exactly
+    those bytes; on a release that hashes the fingerprint the capture keeps
+    the fingerprint (the engine refuses gpu_topology there)."""
 
     def test_description_round_trips_through_the_engine(self):
         sys.path.insert(0, os.path.join(REPO, "python"))
@@ -294,23 +295,33 @@ class GpuTopologyTest(unittest.TestCase):
                    + ref.encode_len_field(9, ref.encode_len_field(1, b"type.googleapis.com/xla.GpuTopologyProto")
                                           + ref.encode_len_field(2, data)))
         fp = ref.fingerprint64(data)
-        accelerator, _ = cap._gpu_topology(wrapped, fp, hashed_serialized=False)
+        # Fingerprint releases: never described, even when the fields give fp.
+        self.assertEqual(cap._gpu_topology(wrapped, fp, hashed_serialized=False), (None, None))
+        accelerator, _ = cap._gpu_topology(data, None, hashed_serialized=True)
         self.assertEqual(accelerator, {"gpu_topology": {
             "platform_version": "12.3", "num_partitions": 1, "num_hosts_per_partition": 1,
             "num_devices_per_host": 8}})
-        self.assertEqual(cap._gpu_topology(wrapped, fp + 1, hashed_serialized=False), (None, None))
+        # Wrapped bytes are not what the fields re-encode to: not described.
+        self.assertEqual(cap._gpu_topology(wrapped, None, hashed_serialized=True), (None, None))
         # A field the engine's gpu_topology cannot carry: not described.
         extra = data + ref.encode_varint_field(7, 1)
-        self.assertEqual(cap._gpu_topology(extra, ref.fingerprint64(extra), False), (None, None))
+        self.assertEqual(cap._gpu_topology(extra, None, True), (None, None))
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "gpu.json")
             with open(path, "w", encoding="utf-8") as f:
-                json.dump({"schema": 1, "base": "add_1x1", "profile": "0.12.0.1",
+                json.dump({"schema": 1, "base": "add_1x1", "profile": "0.9.2",
                            "accelerator": accelerator}, f)
             r = cli("explain", path, "--json")
             self.assertEqual(r.returncode, 0, r.stderr)
             entry6 = json.loads(r.stdout)["entries"][5]
-            self.assertEqual(entry6["preview_hex"], fp.to_bytes(8, "big").hex())
+            self.assertEqual(entry6["preview_hex"], data.hex()[:len(entry6["preview_hex"])])
+            # The same description under a fingerprint release is refused.
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"schema": 1, "base": "add_1x1", "profile": "0.12.0.1",
+                           "accelerator": accelerator}, f)
+            r = cli("explain", path, "--json")
+            self.assertNotEqual(r.returncode, 0, r.stdout)
+            self.assertIn("gpu_topology", r.stdout + r.stderr)
 
 
 def main() -> int:

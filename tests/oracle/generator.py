@@ -437,10 +437,17 @@ TPU_LAYOUTS = [("flat", 40), ("row", 20), ("col", 20), ("grid", 20)]
 TPU_COMPILE_OPTIONS = [("ids", 55), ("recipe", 15), ("jit", 30)]
 
 
+# The same knobs of a GPU recipe (tools/oracle --gpu).
+GPU_NEUTRAL = {("gpu." + k[4:] if k.startswith("tpu.") else k): v for k, v in TPU_NEUTRAL.items()}
+GPU_NEUTRAL["accelerator.mode"] = "gpu_topology"
+
+
 def neutral_value(recipe: dict, path: str):
     """The value the shrinker resets ``path`` of ``recipe`` to."""
     if "tpu" in recipe and path in TPU_NEUTRAL:
         return _copy(TPU_NEUTRAL[path])
+    if "gpu" in recipe and path in GPU_NEUTRAL:
+        return _copy(GPU_NEUTRAL[path])
     return _copy(NEUTRAL[path])
 
 
@@ -464,8 +471,24 @@ def make_tpu_recipe(seed: int, index: int, topology_ids: list[str]) -> dict:
     program lowered for the topology (``tpu_add`` / ``tpu_matmul``) in about
     a third of the cases, and the device_kind fallback in a fifth (sometimes
     with one device of a second topology)."""
+    return _accelerator_recipe("tpu", seed, index, topology_ids)
+
+
+def make_gpu_recipe(seed: int, index: int, topology_ids: list[str]) -> dict:
+    """Recipe ``index`` of ``seed`` for the GPU oracle: ``make_tpu_recipe``'s
+    knobs under ``"gpu"``, drawn from a stream of their own, over the
+    topologies ``topology_ids`` of fixtures/gpu_topologies.json (the CUDA
+    plugin's compile-only client); programs ``gpu_add`` / ``gpu_matmul``,
+    fallback mode ``gpu_fallback``.  On platform ``gpu`` real JAX strips the
+    device assignment, so the ``ids`` compile options (the picked devices'
+    GPU ids) exercise ``strip_device_assignment``."""
+    return _accelerator_recipe("gpu", seed, index, topology_ids)
+
+
+def _accelerator_recipe(kind: str, seed: int, index: int, topology_ids: list[str]) -> dict:
+    """make_tpu_recipe / make_gpu_recipe for ``kind`` "tpu" / "gpu"."""
     recipe = make_recipe(seed, index)
-    rng = random.Random(f"cachekey-oracle/{seed}/{index}/tpu")
+    rng = random.Random(f"cachekey-oracle/{seed}/{index}/{kind}")
     tpu = {
         "topology": rng.choice(topology_ids),
         "pick": {"kind": _weighted(rng, TPU_PICKS), "seed": rng.randrange(1 << 31)},
@@ -475,18 +498,18 @@ def make_tpu_recipe(seed: int, index: int, topology_ids: list[str]) -> dict:
         "mixed_with": None,
     }
     if rng.random() < 0.35:
-        recipe["module"]["program"] = rng.choice(["tpu_add", "tpu_matmul"])
+        recipe["module"]["program"] = rng.choice([f"{kind}_add", f"{kind}_matmul"])
         recipe["mosaic"] = None
     acc = recipe["accelerator"]
     for path in ("accelerator.client_devices", "accelerator.device_shape", "accelerator.engine_form",
                  "accelerator.device_kinds", "accelerator.error"):
         set_path(recipe, path, _copy(NEUTRAL[path]))
     if rng.random() < 0.2:
-        acc["mode"] = "tpu_fallback"
+        acc["mode"] = f"{kind}_fallback"
         acc["error"] = rng.choice(RUNTIME_ERRORS)
         if rng.random() < 0.25:
             tpu["mixed_with"] = rng.choice(topology_ids)
     else:
-        acc["mode"] = "tpu_topology"
-    recipe["tpu"] = tpu
+        acc["mode"] = f"{kind}_topology"
+    recipe[kind] = tpu
     return recipe

@@ -7,6 +7,8 @@
     tools/oracle --jax VERSION --topology-check     # what entry 6 hashes on that release's CPU
     tools/oracle --tpu [--jax VERSION] [--libtpu L] [ORACLE ARGS]
                                                     # TPU recipes on libtpu's deviceless topologies
+    tools/oracle --gpu [--jax VERSION] [ORACLE ARGS]
+                                                    # GPU recipes on the CUDA plugin's compile-only client
 
 Standard library only.  ``--jax`` builds (once) a venv for the release under
 /var/cache/cachekey/venvs (see ``venvs.py``) and runs ``oracle.py`` in it with
@@ -17,6 +19,10 @@ run is skipped: a message, the line "0 passed, 0 failed, 1 skipped", exit 0.
 0.10.2) that also has libtpu (``--libtpu L``, default the build
 ``releases.json`` names for the release; ``venvs.ensure(..., libtpu=L)``
 downloads the wheels once into /var/cache/cachekey/wheels).
+
+``--gpu`` runs oracle.py with ``--gpu`` in a venv of the release (default
+0.12.0.1) that also has the CUDA plugin ``releases.json`` names for it
+(``venvs.ensure(..., cuda=C)``, wheels cached the same way).
 
 ``--all-releases`` runs the oracle for every release, one after the other
 (installs are sequential), and writes ``docs/oracle-sweep.md``: one table row
@@ -59,15 +65,16 @@ def oracle_command(python: str, rest: list[str]) -> list[str]:
     return [python, os.path.join(HERE, "oracle.py"), *rest]
 
 
-def run_release(version: str, rest: list[str], capture: bool = False, libtpu: str | None = None):
+def run_release(version: str, rest: list[str], capture: bool = False, libtpu: str | None = None,
+                cuda: str | None = None):
     """Run oracle.py under release ``version`` (in its venv with libtpu
-    ``libtpu`` when given).
+    ``libtpu``, or with the CUDA plugin ``cuda``, when given).
 
     Returns (exit status, last line, marker or None, stdout+stderr text or
     None, reason when skipped or not installable).
     """
     try:
-        marker = venvs.ensure(version, libtpu=libtpu)
+        marker = venvs.ensure(version, libtpu=libtpu, cuda=cuda)
     except venvs.Skip as e:
         return 0, "0 passed, 0 failed, 1 skipped", None, None, f"skipped: {e}"
     except venvs.InstallError as e:
@@ -238,6 +245,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sweep-doc", default=SWEEP_DOC)
     parser.add_argument("--tpu", action="store_true")
     parser.add_argument("--libtpu")
+    parser.add_argument("--gpu", action="store_true")
     args, rest = parser.parse_known_args(argv)
     # Options the sweep reads too (they stay in ``rest`` for oracle.py).
     peek = argparse.ArgumentParser(add_help=False)
@@ -263,6 +271,23 @@ def main(argv=None) -> int:
         status, last, _, _, reason = run_release(version, rest + ["--tpu"], libtpu=libtpu)
         if reason:
             print(f"oracle: jax {version} with libtpu {libtpu} {reason}", file=sys.stderr)
+            print(last)
+        return status
+    if args.gpu:
+        if args.all_releases or args.topology_check:
+            print("oracle: --gpu runs one release (--jax VERSION); it does not combine with "
+                  "--all-releases or --topology-check", file=sys.stderr)
+            return 2
+        version = args.jax or "0.12.0.1"
+        cuda = venvs.cuda_for(version)
+        if cuda is None:
+            print(f"oracle: tests/oracle/releases.json names no CUDA plugin build for jax {version}",
+                  file=sys.stderr)
+            print("0 passed, 1 failed")
+            return 2
+        status, last, _, _, reason = run_release(version, rest + ["--gpu"], cuda=cuda[0])
+        if reason:
+            print(f"oracle: jax {version} with jax-cuda12-plugin {cuda[0]} {reason}", file=sys.stderr)
             print(last)
         return status
     if args.all_releases:

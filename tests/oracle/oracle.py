@@ -100,17 +100,24 @@ SHRINK_GROUPS = [
     ["tpu.compile_options"],
     ["tpu.pick"],
     ["tpu.layout"],
+    # GPU recipes only (generator.GPU_NEUTRAL)
+    ["gpu.mixed_with"],
+    ["gpu.backend"],
+    ["gpu.compile_options"],
+    ["gpu.pick"],
+    ["gpu.layout"],
 ]
 
 
-def start_jax(tpu: bool = False):
+def start_jax(tpu: bool = False, gpu: bool = False):
     """Import JAX with 4 host devices, then hand back a RealJax harness
-    (with libtpu's deviceless topologies attached when ``tpu``)."""
+    (with libtpu's deviceless topologies attached when ``tpu``, the CUDA
+    plugin's compile-only client when ``gpu``)."""
     os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=4"
     os.environ["JAX_PLATFORMS"] = "cpu"
     os.environ.pop("LIBTPU_INIT_ARGS", None)
     import realjax
-    harness = realjax.RealJax(tpu=tpu)
+    harness = realjax.RealJax(tpu=tpu, gpu=gpu)
     os.environ.pop("XLA_FLAGS", None)
     return harness
 
@@ -411,8 +418,12 @@ def make_case(harness, seed: int, index: int, recipe: dict | None = None) -> Cas
     """Run one recipe (by default case ``index`` of ``seed``, a TPU recipe
     when the harness has the TPU side) through real JAX."""
     if recipe is None:
-        recipe = (generator.make_tpu_recipe(seed, index, harness.tpu.usable_ids())
-                  if harness.tpu is not None else generator.make_recipe(seed, index))
+        if harness.tpu is not None:
+            recipe = generator.make_tpu_recipe(seed, index, harness.tpu.usable_ids())
+        elif harness.gpu is not None:
+            recipe = generator.make_gpu_recipe(seed, index, harness.gpu.usable_ids())
+        else:
+            recipe = generator.make_recipe(seed, index)
     scenario, real = harness.run(recipe, f"oracle-{seed}-{index}")
     return Case(index, recipe, scenario, real, harness)
 
@@ -451,7 +462,7 @@ def write_failure(args, harness, target, case: Case, problems: list[str], shrink
     """Write the failure report of ``case``; return its path."""
     report = {
         "seed": args.seed, "index": case.index, "jax": harness.version,
-        "rerun": (f"tools/oracle {'--tpu ' if args.tpu else ''}--jax {harness.version} --seed {args.seed} "
+        "rerun": (f"tools/oracle {'--tpu ' if args.tpu else ''}{'--gpu ' if args.gpu else ''}--jax {harness.version} --seed {args.seed} "
                   f"--only {case.index}"),
         "mismatches": problems,
         "recipe": case.recipe,
@@ -493,6 +504,9 @@ def main(argv=None) -> int:
     parser.add_argument("--tpu", action="store_true",
                         help="TPU recipes on libtpu's deviceless topologies (needs a venv with libtpu: "
                              "run through tools/oracle --tpu)")
+    parser.add_argument("--gpu", action="store_true",
+                        help="GPU recipes on the CUDA plugin's compile-only client (needs a venv with "
+                             "jax-cuda12-plugin: run through tools/oracle --gpu)")
     parser.add_argument("--engine-profile",
                         help="send this profile instead of the release's (to see how far another "
                              "profile is from a release)")
@@ -521,9 +535,18 @@ def main(argv=None) -> int:
             print(f"0 passed, {len(indices)} failed")
             return 2
 
+    if args.gpu:
+        import gpu
+        if args.tpu or gpu.plugin_version() is None:
+            print(f"oracle: --gpu needs jax-cuda12-plugin (and not --tpu), and {sys.executable} has none; "
+                  f"run it as tools/oracle --gpu [--jax VERSION], which builds a venv with it", file=sys.stderr)
+            print(f"0 passed, {len(indices)} failed")
+            return 2
+
     t0 = time.monotonic()
-    harness = start_jax(tpu=args.tpu)
-    topology_check = harness.tpu.check_fixture_topologies() if args.tpu and not args.only else None
+    harness = start_jax(tpu=args.tpu, gpu=args.gpu)
+    side = harness.tpu or harness.gpu
+    topology_check = side.check_fixture_topologies() if side is not None and not args.only else None
     t1 = time.monotonic()
     cases = [make_case(harness, args.seed, i) for i in indices]
     t2 = time.monotonic()
@@ -539,6 +562,14 @@ def main(argv=None) -> int:
         summary["tpu_fallback_cases"] = sum(c.recipe["accelerator"]["mode"] == "tpu_fallback" for c in cases)
         summary["tpu_jit_cases"] = sum(c.recipe["module"]["program"].startswith("tpu_") for c in cases)
         summary["tpu_topologies_used"] = len({c.recipe["tpu"]["topology"] for c in cases})
+    if harness.gpu is not None:
+        summary["cuda_plugin"] = harness.gpu.cuda_plugin
+        summary["host_cpu"] = harness.gpu.host_cpu
+        summary["gpu_fallback_cases"] = sum(c.recipe["accelerator"]["mode"] == "gpu_fallback" for c in cases)
+        summary["gpu_jit_cases"] = sum(c.recipe["module"]["program"].startswith("gpu_") for c in cases)
+        summary["gpu_topologies_used"] = len({c.recipe["gpu"]["topology"] for c in cases})
+        summary["gpu_device_assignment_cases"] = sum(
+            c.recipe["gpu"]["compile_options"] == "ids" for c in cases)
     print(f"oracle: jax {harness.version} / jaxlib {harness.jaxlib_version} on Python "
           f"{summary['python']}; features {json.dumps(harness.features)}", file=sys.stderr)
 
@@ -577,7 +608,7 @@ def main(argv=None) -> int:
     t3 = time.monotonic()
 
     fixture_failures = (check_release_fixtures(target, harness.version)
-                        if not args.only and not args.tpu else None)
+                        if not args.only and not args.tpu and not args.gpu else None)
 
     passed = failed = unreadable = 0
     kinds: dict = {}
@@ -607,6 +638,23 @@ def main(argv=None) -> int:
               f"reproduced", file=sys.stderr)
         passed += checked - len(bad)
         failed += len(bad)
+    if topology_check is not None and harness.gpu is not None:
+        checked, bad = topology_check
+        summary["gpu_topologies_checked"] = checked
+        for tid, problems in bad:
+            print(f"FAIL fixtures/gpu_topologies.json {tid}: {'; '.join(problems)}", file=sys.stderr)
+        same = harness.gpu.same_host
+        print(f"oracle: fixtures/gpu_topologies.json: {checked - len(bad)} of {checked} topologies equal "
+              f"jax-cuda12-plugin {harness.gpu.cuda_plugin}'s (devices, processes, device_kind, platform, "
+              f"platform_version, runtime_type, target config text"
+              + (", fingerprint)" if same else f"; fingerprint not compared: measured on host "
+                 f"{harness.gpu.table['provenance']['host_cpu']!r} "
+                 f"{harness.gpu.table['provenance'].get('host_target')}, this is {harness.gpu.host_cpu!r} "
+                 f"{harness.gpu.host_target})"),
+              file=sys.stderr)
+        passed += checked - len(bad)
+        failed += len(bad)
+        topology_check = None
     if topology_check is not None:
         checked, bad = topology_check
         summary["tpu_topologies_checked"] = checked

@@ -87,6 +87,8 @@ KERNEL_TEXT = """\
 
 # Programs a TPU recipe lowers for its topology (tpu.py TpuSide.jit_call).
 TPU_PROGRAMS = ("tpu_add", "tpu_matmul")
+# The same programs for a GPU recipe (gpu.py GpuSide.jit_call).
+GPU_PROGRAMS = ("gpu_add", "gpu_matmul")
 
 # The outer program of the Mosaic cases: N custom calls chained on f32[8,128].
 MOSAIC_ARG = 'loc("x")'
@@ -136,9 +138,10 @@ def exception_names(exc: BaseException) -> list[str]:
 class RealJax:
     """One process-wide harness around the real ``jax._src.cache_key``."""
 
-    def __init__(self, tpu: bool = False):
+    def __init__(self, tpu: bool = False, gpu: bool = False):
         """``tpu``: also attach the TPU side (``tpu.TpuSide``: libtpu's
-        deviceless topologies), which TPU recipes need."""
+        deviceless topologies), which TPU recipes need; ``gpu``: the GPU side
+        (``gpu.GpuSide``: the CUDA plugin's compile-only client)."""
         import jax
         import jax.numpy as jnp
         import jaxlib
@@ -193,6 +196,12 @@ class RealJax:
             import tpu as tpu_mod
             self.tpu = tpu_mod.TpuSide(self)
             self.features["libtpu"] = self.tpu.libtpu
+        self.gpu = None
+        if gpu:
+            import gpu as gpu_mod
+            self.gpu = gpu_mod.GpuSide(self)
+            self.features["cuda_plugin"] = self.gpu.cuda_plugin
+            self.features["host_cpu"] = self.gpu.host_cpu
 
     # -- set-up ------------------------------------------------------------
 
@@ -718,11 +727,13 @@ class RealJax:
         devices, scenario accelerator, fallback error or None, fingerprint
         entry 6 must be fed or None)."""
         import tpu as tpu_mod
-        side, knobs = self.tpu, recipe["tpu"]
+        kind = "tpu" if "tpu" in recipe else "gpu"
+        side, knobs = (self.tpu if kind == "tpu" else self.gpu), recipe[kind]
         topo = side.topology(knobs["topology"])
         picked = side.pick(topo, knobs)
         program = recipe["module"]["program"]
-        jit = side.jit_call(knobs["topology"], program, picked) if program in TPU_PROGRAMS else None
+        jit = (side.jit_call(knobs["topology"], program, picked)
+               if program in TPU_PROGRAMS + GPU_PROGRAMS else None)
         if jit is not None:
             module = jit["module"]
         elif program == "mosaic":
@@ -744,14 +755,15 @@ class RealJax:
         options, co_scenario = self._compile_options(co, base_bytes)
         acc = recipe["accelerator"]
         fallback_error = expected = None
-        if acc["mode"] == "tpu_fallback" and knobs["mixed_with"] is not None:
+        fallback = acc["mode"] == f"{kind}_fallback"
+        if fallback and knobs["mixed_with"] is not None:
             listed = listed + side.topology(knobs["mixed_with"])["devices"][:1]
             shape = [len(listed)]
         arr = self.np.empty(len(listed), dtype=object)
         for i, d in enumerate(listed):
             arr[i] = d
         devices = arr.reshape(shape)
-        if acc["mode"] == "tpu_fallback":
+        if fallback:
             fallback_error = acc["error"] if acc["error"] is not None else ""
             acc_scenario = {"device_kinds": [d.device_kind for d in listed], "error": fallback_error}
         else:
@@ -787,7 +799,7 @@ class RealJax:
         mosaic = program == "mosaic"
         get_kwargs, module_fields, cp_config = self._callbacks_setting(recipe["module"]["ignore_callbacks"])
         expected_fingerprint = None
-        if "tpu" in recipe:
+        if "tpu" in recipe or "gpu" in recipe:
             (module, backend, backend_scenario, options, co_scenario, devices, acc_scenario,
              fallback_error, expected_fingerprint) = self._tpu_parts(recipe)
         else:
@@ -911,7 +923,7 @@ class RealJax:
         if expected_fingerprint is not None:
             fed = entry_bytes[[e["name"] for e in entries].index("accelerator_config")]
             if fed != expected_fingerprint.to_bytes(8, "big"):
-                raise RuntimeError(f"entry 6 was fed {fed.hex()}, not libtpu's fingerprint "
+                raise RuntimeError(f"entry 6 was fed {fed.hex()}, not the topology's (libtpu's / the plugin's) fingerprint "
                                    f"{expected_fingerprint:016x}")
 
         real = {

@@ -215,7 +215,7 @@ class TpuSide:
 
     def backend(self, recipe: dict, client):
         """(backend object passed to get, scenario backend object)."""
-        tpu = recipe["tpu"]
+        tpu = recipe["tpu"] if "tpu" in recipe else recipe["gpu"]  # GpuSide shares this
         real = {"platform": client.platform, "platform_version": client.platform_version}
         if getattr(client, "runtime_type", None) is not None:
             real["runtime_type"] = client.runtime_type

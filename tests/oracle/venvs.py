@@ -25,6 +25,18 @@ cache of their own, ``/var/cache/cachekey/wheels/jax-<VERSION>-py<X.Y>-libtpu<L>
 (``--no-index``), so rebuilding the venv needs no network.  Its marker is
 written after ``import jax`` reported the versions and libtpu described a
 ``v5e:2x2`` topology with ``JAX_PLATFORMS=cpu``.
+
+**GPU venvs** (``tools/oracle --gpu``, ``tools/capture-gpu``):
+``ensure(version, cuda=C)`` builds ``jax-<VERSION>-py<X.Y>-cuda12-<C>`` with
+jax, jaxlib, the CUDA plugin ``jax-cuda12-plugin==C`` / ``jax-cuda12-pjrt==C``
+(about 200 MB; no CUDA libraries) and ``nvidia-cuda-nvcc-cu12`` (40 MB: ptxas,
+so that a deviceless compilation finishes and writes its entry), the builds
+``releases.json`` names.  The wheels are cached like the TPU ones
+(``/var/cache/cachekey/wheels/jax-<VERSION>-py<X.Y>-cuda12-<C>``).  Its marker
+is written after the plugin's compile-only client described a 1x1x1 topology
+of the NVIDIA H100 80GB HBM3 target config embedded in the plugin
+(``gpu.embedded_target_configs``) with ``JAX_PLATFORMS=cpu``: no GPU and no
+CUDA driver are needed.
 """
 
 from __future__ import annotations
@@ -123,9 +135,11 @@ def venv_root() -> str:
     return os.environ.get("CACHEKEY_VENV_ROOT", DEFAULT_ROOT)
 
 
-def venv_path(version: str, python_minor: str, libtpu: str | None = None) -> str:
-    """Where the venv of ``version`` on ``python_minor`` (with libtpu ``libtpu``) lives."""
-    name = f"jax-{version}-py{python_minor}" + (f"-libtpu{libtpu}" if libtpu else "")
+def venv_path(version: str, python_minor: str, libtpu: str | None = None, cuda: str | None = None) -> str:
+    """Where the venv of ``version`` on ``python_minor`` (with libtpu
+    ``libtpu``, or with the CUDA plugin ``cuda``) lives."""
+    name = (f"jax-{version}-py{python_minor}" + (f"-libtpu{libtpu}" if libtpu else "")
+            + (f"-cuda12-{cuda}" if cuda else ""))
     return os.path.join(venv_root(), name)
 
 
@@ -137,6 +151,15 @@ def wheel_root() -> str:
 def libtpu_for(version: str) -> str | None:
     """The libtpu build ``releases.json`` names for jax ``version``, or None."""
     return release_info(version).get("libtpu")
+
+
+def cuda_for(version: str) -> tuple[str, str] | None:
+    """(CUDA plugin build, nvidia-cuda-nvcc-cu12 build) ``releases.json``
+    names for jax ``version``, or None."""
+    info = release_info(version)
+    if not info.get("cuda_plugin"):
+        return None
+    return info["cuda_plugin"], info["cuda_nvcc"]
 
 
 def read_marker(path: str) -> dict | None:
@@ -194,9 +217,10 @@ def ensure_wheels(py: str, reqs: list[str], name: str, log=sys.stderr) -> str:
     return path
 
 
-def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
-    """Make sure the venv for jax ``version`` (with libtpu ``libtpu`` when
-    given) exists; return its marker.
+def ensure(version: str, log=sys.stderr, libtpu: str | None = None, cuda: str | None = None) -> dict:
+    """Make sure the venv for jax ``version`` (with libtpu ``libtpu``, or
+    with the CUDA plugin build ``cuda``, when given) exists; return its
+    marker.
 
     The marker holds ``python`` (the venv's interpreter), ``jax``, ``jaxlib``,
     ``python_version``, ``created`` and ``install_seconds`` (and ``libtpu``).
@@ -205,7 +229,7 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
     """
     info = release_info(version)
     minor = info["python"]
-    path = venv_path(version, minor, libtpu)
+    path = venv_path(version, minor, libtpu, cuda)
     marker = read_marker(path)
     if marker:
         return marker
@@ -236,6 +260,12 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
             reqs.append(f"libtpu=={libtpu}")
             wheels = ensure_wheels(py, reqs, os.path.basename(path), log)
             source = ["--no-index", "--find-links", wheels]
+        if cuda:
+            nvcc = (cuda_for(version) or (None, None))[1]
+            reqs += [f"jax-cuda12-plugin=={cuda}", f"jax-cuda12-pjrt=={cuda}",
+                     f"nvidia-cuda-nvcc-cu12=={nvcc}" if nvcc else "nvidia-cuda-nvcc-cu12"]
+            wheels = ensure_wheels(py, reqs, os.path.basename(path), log)
+            source = ["--no-index", "--find-links", wheels]
         print(f"oracle: pip install {' '.join(reqs)} (Python {minor})", file=log, flush=True)
         proc = subprocess.run([py, "-m", "pip", "install", "--disable-pip-version-check",
                                "--progress-bar", "off", "-q", *source, *reqs],
@@ -254,6 +284,15 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
                      "t = topologies.get_topology_desc('v5e:2x2', 'tpu'); "
                      "print(json.dumps([jax.__version__, jaxlib.__version__, sys.version.split()[0], "
                      "metadata.version('libtpu'), t.devices[0].device_kind]))")
+        if cuda:
+            check = ("import json, sys, jax, jaxlib; from importlib import metadata; "
+                     f"sys.path.insert(0, {HERE!r}); import gpu; "
+                     "from jax.experimental import topologies; "
+                     "spec = gpu.embedded_target_configs()['NVIDIA H100 80GB HBM3']; "
+                     "t = topologies.get_topology_desc(platform='cuda', target_config=spec, topology='1x1x1'); "
+                     "print(json.dumps([jax.__version__, jaxlib.__version__, sys.version.split()[0], "
+                     "metadata.version('jax-cuda12-plugin'), t.devices[0].device_kind, "
+                     "t.devices[0].client.runtime_type]))")
         proc = subprocess.run([py, "-c", check],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, check=False)
         if proc.returncode != 0:
@@ -265,6 +304,8 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
             raise InstallError(f"installed jax reports {jax_v}, not {version}")
         if libtpu and reported[3] != libtpu:
             raise InstallError(f"installed libtpu reports {reported[3]}, not {libtpu}")
+        if cuda and reported[3] != cuda:
+            raise InstallError(f"installed jax-cuda12-plugin reports {reported[3]}, not {cuda}")
         freeze = subprocess.run([py, "-m", "pip", "freeze", "--disable-pip-version-check"],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
         marker = {
@@ -277,9 +318,15 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None) -> dict:
         if libtpu:
             marker["libtpu"] = libtpu
             marker["tpu_check"] = f"get_topology_desc('v5e:2x2', 'tpu') gave {reported[4]!r} devices"
+        if cuda:
+            marker["cuda_plugin"] = cuda
+            marker["gpu_check"] = (f"get_topology_desc(platform='cuda', target_config=<H100 spec>, "
+                                   f"topology='1x1x1') gave a {reported[4]!r} device of a "
+                                   f"{reported[5]!r} client")
         with open(os.path.join(path, MARKER), "w", encoding="utf-8") as f:
             json.dump(marker, f, indent=1)
         print(f"oracle: jax {jax_v} / jaxlib {jaxlib_v}" + (f" / libtpu {libtpu}" if libtpu else "") +
+              (f" / jax-cuda12-plugin {cuda}" if cuda else "") +
               f" on Python {py_v} ready in "
               f"{marker['install_seconds']}s", file=log, flush=True)
         return marker
@@ -290,14 +337,19 @@ if __name__ == "__main__":
     #                                                  (exit 3 when no suitable Python exists)
     # python3 tests/oracle/venvs.py VERSION ...      : build the venvs, print their markers
     # python3 tests/oracle/venvs.py --python VERSION --tpu : the same with the release's libtpu
-    if sys.argv[1:2] == ["--python"] and len(sys.argv) in (3, 4) and sys.argv[3:] in ([], ["--tpu"]):
+    # python3 tests/oracle/venvs.py --python VERSION --gpu : the same with the release's CUDA plugin
+    if sys.argv[1:2] == ["--python"] and len(sys.argv) in (3, 4) and sys.argv[3:] in ([], ["--tpu"], ["--gpu"]):
         try:
-            libtpu = None
+            libtpu = cuda = None
             if sys.argv[3:] == ["--tpu"]:
                 libtpu = libtpu_for(sys.argv[2])
                 if libtpu is None:
                     raise InstallError(f"tests/oracle/releases.json names no libtpu for jax {sys.argv[2]}")
-            print(ensure(sys.argv[2], libtpu=libtpu)["python"])
+            if sys.argv[3:] == ["--gpu"]:
+                if cuda_for(sys.argv[2]) is None:
+                    raise InstallError(f"tests/oracle/releases.json names no CUDA plugin for jax {sys.argv[2]}")
+                cuda = cuda_for(sys.argv[2])[0]
+            print(ensure(sys.argv[2], libtpu=libtpu, cuda=cuda)["python"])
         except Skip as e:
             print(f"{sys.argv[2]}: {e}", file=sys.stderr)
             sys.exit(3)

@@ -137,7 +137,7 @@ test('markup in every string field arrives by link, renders as text and never ru
         custom_hook: x,
       },
       { schema: 1, base: 'add_1x1', accelerator: { fingerprint: { value: '0123456789abcdef', provenance: x, stand_in: true } } },
-      { schema: 1, base: 'add_1x1', accelerator: { gpu_topology: { platform_version: x, num_partitions: 1, num_hosts_per_partition: 1, num_devices_per_host: 1 } } },
+      { schema: 1, base: 'add_1x1', profile: '0.9.2', accelerator: { gpu_topology: { platform_version: x, num_partitions: 1, num_hosts_per_partition: 1, num_devices_per_host: 1 } } },
     ];
     for (const doc of docs) {
       const ok = engine.computeKey(doc);

@@ -1,9 +1,10 @@
 // Control for entry 6, the accelerator: as in the preset, an edited CPU
-// topology, a GPU topology, a TPU topology measured with libtpu (tpu.mjs),
-// or the device_kind fallback. Which panel is open is this pane's own state
+// topology, a GPU topology measured with the CUDA plugin's compile-only
+// client (gpu.mjs), a TPU topology measured with libtpu (tpu.mjs), or the
+// device_kind fallback. Which panel is open is this pane's own state
 // (a kind whose values are not valid yet is not in the scenario).
 import { el, put, $, setText, numberIn } from '../dom.mjs';
-import { GPU_NAMES } from '../data.mjs';
+import { gpuGroups, gpuById, gpuByFingerprint, gpuLabel, gpuAccelerator, gpuNote } from '../gpu.mjs';
 import { deepEqual, clone } from '../state.mjs';
 import { tpuGroups, tpuById, tpuByFingerprint, tpuLabel, tpuAccelerator, tpuNote, libtpuBuilds, libtpuForProfile, tpuPlatformVersion } from '../tpu.mjs';
 
@@ -14,16 +15,18 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
   const q = (id) => document.getElementById(id);
   const ui = {
     kind: q('accel-kind'), cpuName: q('cpu-name'), cpuDevices: q('cpu-devices'),
-    gpuName: q('gpu-name'), gpuPartitions: q('gpu-partitions'), gpuHosts: q('gpu-hosts'), gpuDevices: q('gpu-devices'),
+    gpuTopology: q('gpu-topology'), gpuText: q('gpu-note-text'),
     tpuTopology: q('tpu-topology'), tpuText: q('tpu-standin-text'), tpuBackend: q('tpu-backend'),
     tpuLibtpu: q('tpu-libtpu'), tpuStandIn: $('#accel-tpu .stand-in'),
     deviceKinds: q('device-kinds'), note: q('accel-note'), platform: q('platform'), platformVersion: q('platform-version'),
   };
   const tpu = catalog.tpu;
+  const gpu = catalog.gpu;
   let kind = 'captured';
   let libtpuChosen = false; // the user picked a libtpu build: keep it across profiles
 
-  put(q('gpu-list'), ...GPU_NAMES.map((n) => el('option', { value: n })));
+  put(ui.gpuTopology, ...gpuGroups(gpu).map(([name, ts]) => el('optgroup', { label: name }, ts.map((t) => el('option', { value: t.id }, gpuLabel(t))))));
+  if (gpuById(gpu, 'NVIDIA H100 80GB HBM3/1x1x8')) ui.gpuTopology.value = 'NVIDIA H100 80GB HBM3/1x1x8';
   put(ui.tpuTopology, ...tpuGroups(tpu).map(([gen, ts]) => el('optgroup', { label: gen }, ts.map((t) => el('option', { value: t.id }, tpuLabel(t))))));
   put(ui.tpuLibtpu, ...libtpuBuilds(tpu).map((b) => el('option', { value: b.libtpu }, `libtpu ${b.libtpu} (jax ${b.jax})`)));
   if (tpuById(tpu, 'v5e:2x4')) ui.tpuTopology.value = 'v5e:2x4';
@@ -39,7 +42,7 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
     if (deepEqual(r.accelerator, baseline().accelerator)) return 'captured';
     const a = r.accelerator || {};
     if (a.cpu_topology) return 'cpu';
-    if (a.gpu_topology) return 'gpu';
+    if (a.fingerprint && gpuByFingerprint(gpu, a.fingerprint.value)) return 'gpu';
     if (a.fingerprint) return 'tpu';
     if (a.device_kinds) return 'fallback';
     return 'captured';
@@ -48,6 +51,11 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
   function showPanel(k) {
     ui.kind.value = k;
     for (const x of KINDS) $('#accel-' + x).hidden = x !== k;
+  }
+
+  function syncGpuNote() {
+    const t = gpuById(gpu, ui.gpuTopology.value);
+    setText(ui.gpuText, t ? gpuNote(gpu, t) : 'No measured GPU topologies (gpu_topologies.json did not load).');
   }
 
   function syncTpuNote(fp) {
@@ -67,14 +75,11 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
       ui.cpuName.value = (cpu.target_machine && cpu.target_machine.cpu) || '';
       ui.cpuDevices.value = String((cpu.devices || []).length || 1);
     }
-    if (a.gpu_topology) {
-      ui.gpuName.value = a.gpu_topology.platform_version || '';
-      ui.gpuPartitions.value = String(a.gpu_topology.num_partitions ?? 1);
-      ui.gpuHosts.value = String(a.gpu_topology.num_hosts_per_partition ?? 1);
-      ui.gpuDevices.value = String(a.gpu_topology.num_devices_per_host ?? 1);
-    } else if (!ui.gpuName.value) ui.gpuName.value = GPU_NAMES[0];
+    const g = a.fingerprint && gpuByFingerprint(gpu, a.fingerprint.value);
+    if (g) ui.gpuTopology.value = g.id;
+    syncGpuNote();
     let customFp = ui.tpuTopology.querySelector('option[value="__custom"]');
-    if (a.fingerprint) {
+    if (a.fingerprint && !g) {
       const t = tpuByFingerprint(tpu, a.fingerprint.value);
       if (t) {
         ui.tpuTopology.value = t.id;
@@ -104,9 +109,8 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
       return { cpu_topology: cpu };
     }
     if (k === 'gpu') {
-      const nums = [ui.gpuPartitions, ui.gpuHosts, ui.gpuDevices].map(numberIn);
-      if (nums.some((x) => !Number.isInteger(x) || x < 1)) return { error: 'partitions, hosts and devices: whole numbers ≥ 1' };
-      return { gpu_topology: { platform_version: ui.gpuName.value, num_partitions: nums[0], num_hosts_per_partition: nums[1], num_devices_per_host: nums[2] } };
+      const t = gpuById(gpu, ui.gpuTopology.value);
+      return t ? gpuAccelerator(gpu, t) : { error: 'choose a GPU topology (gpu_topologies.json did not load)' };
     }
     if (k === 'tpu') {
       const t = tpuById(tpu, ui.tpuTopology.value);
@@ -135,9 +139,10 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
     showPanel(kind);
     apply(e.target);
   });
-  for (const n of [ui.cpuName, ui.cpuDevices, ui.gpuName, ui.gpuPartitions, ui.gpuHosts, ui.gpuDevices, ui.deviceKinds]) {
+  for (const n of [ui.cpuName, ui.cpuDevices, ui.deviceKinds]) {
     n.addEventListener('input', (e) => apply(e.target));
   }
+  ui.gpuTopology.addEventListener('change', (e) => { syncGpuNote(); apply(e.target); });
   ui.tpuTopology.addEventListener('change', (e) => { syncTpuNote(); apply(e.target); });
   ui.tpuLibtpu.addEventListener('change', () => { libtpuChosen = true; syncTpuNote(); });
   ui.tpuBackend.addEventListener('click', () => {

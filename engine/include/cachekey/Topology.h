@@ -57,7 +57,10 @@ struct AcceleratorEntry {
 /// the fallback, each `device_kind` through hash-string, followed before
 /// 0.6.0 by platform, platform_version and runtime_type. The Error says why
 /// a spec cannot give the bytes a profile feeds (a bare fingerprint under a
-/// profile that hashes the serialized topology).
+/// profile that hashes the serialized topology; `gpu_topology` under a
+/// profile that feeds a fingerprint, code Unsupported: from jax 0.10.0 that
+/// fingerprint is of the GPU runtime's whole GpuTopologyProto, target config
+/// included, and only a measured value gives it).
 Expected<AcceleratorEntry> acceleratorEntry(const Scenario &scenario);
 
 /// JAX's INFO line for the fallback under `profile` (logged by the

@@ -104,8 +104,27 @@ Expected<AcceleratorEntry> acceleratorEntry(const Scenario &s) {
     useProto(serializeCpuTopology(*c), "CpuTopologyProto");
     e.provenance += ", " + std::to_string(c->devices.size()) + " devices";
   } else if (auto *g = std::get_if<GpuTopology>(&s.accelerator)) {
+    // From jax 0.10.0 on, entry 6 is the fingerprint of the GpuTopologyProto
+    // the CUDA plugin builds, which also holds the target config (device
+    // description) and depends on the compiling host; its scalar fields do
+    // not give it (NVIDIA H100 80GB HBM3, 1x1x1: these fields give
+    // 407aeac78e3117b0; jax-cuda12-plugin 0.12.0.1's compile-only client
+    // gave b17cc9af155c8fbb on this project's CPU machine). Only a measured
+    // fingerprint is accepted there (fixtures/gpu_topologies.json, or a
+    // capture's).
+    if (!serialize)
+      return Error{"$.accelerator.gpu_topology",
+                   std::string("profile ") + profile.id +
+                       " feeds the fingerprint of the GPU runtime's "
+                       "GpuTopologyProto, which also carries the target "
+                       "config and the compiling host, so its scalar fields "
+                       "cannot give it; give entry 6 as {\"fingerprint\": "
+                       "...} measured by the GPU runtime (a capture, or "
+                       "fixtures/gpu_topologies.json: compile-only GPU "
+                       "client)",
+                   ErrorCode::Unsupported};
     useProto(serializeGpuTopology(*g), "GpuTopologyProto");
-    e.provenance += "; not checked against a real GPU runtime";
+    e.provenance += "; computed from its scalar fields, not measured with a GPU runtime";
   } else {
     const auto &k = std::get<DeviceKinds>(s.accelerator);
     e.fallback = true;

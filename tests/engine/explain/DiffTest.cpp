@@ -45,13 +45,19 @@ TEST(Diff, F13DeviceCountAndCpuModelAreNamedBeforeTheFingerprint) {
 }
 
 TEST(Diff, GpuTopologyFieldsAreNamed) {
-  Json b = patched("gpu_2proc", {{"accelerator",
-                                  {{"gpu_topology",
-                                    {{"platform_version", "NVIDIA H100 80GB HBM3"},
-                                     {"num_partitions", 1},
-                                     {"num_hosts_per_partition", 4},
-                                     {"num_devices_per_host", 8}}}}}});
-  Comparison c = diff(patched("gpu_2proc", Json::object()), b);
+  // gpu_topology is accepted only where entry 6 hashes topology.serialize()
+  // (before jax 0.10.0, here profile 0.9.2).
+  auto gpu = [](int hosts, int devices) {
+    return patched("add_1x1", {{"profile", "0.9.2"},
+                               {"accelerator",
+                                {{"cpu_topology", nullptr},
+                                 {"gpu_topology",
+                                  {{"platform_version", "NVIDIA H100 80GB HBM3"},
+                                   {"num_partitions", 1},
+                                   {"num_hosts_per_partition", hosts},
+                                   {"num_devices_per_host", devices}}}}}});
+  };
+  Comparison c = diff(gpu(2, 1), gpu(4, 8));
   EXPECT_EQ(c.cause, 6);
   EXPECT_TRUE(has(c.sentence, "num_hosts_per_partition 2 → 4")) << c.sentence;
   EXPECT_TRUE(has(c.sentence, "num_devices_per_host 1 → 8")) << c.sentence;

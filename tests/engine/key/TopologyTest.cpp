@@ -178,3 +178,37 @@ TEST(Topology, AFingerprintCannotStandInForTheSerializedProto) {
   EXPECT_EQ(toHex(c->parts[0].second),
             toHex(b64(loadJson("fixtures/add_1x1.json")["capture"]["topology_serialized_b64"])));
 }
+
+TEST(Topology, GpuTopologyFieldsAreRefusedWhereEntrySixIsAFingerprint) {
+  // From jax 0.10.0 entry 6 is the fingerprint of the GPU runtime's
+  // GpuTopologyProto, which also carries the target config. The CUDA plugin's
+  // compile-only client measured b17cc9af155c8fbb for NVIDIA H100 80GB HBM3
+  // 1x1x1 (fixtures/gpu_topologies.json); these scalar fields give another
+  // value, so the engine refuses them there and takes a measured fingerprint.
+  Scenario s = scenarioOf("fixtures/add_1x1.json");
+  GpuTopology g;
+  g.platformVersion = "NVIDIA H100 80GB HBM3";
+  g.numPartitions = 1;
+  g.numHostsPerPartition = 1;
+  g.numDevicesPerHost = 1;
+  s.accelerator = g;
+  for (const char *id : {"0.10.2", "0.12.0.1"}) {
+    SCOPED_TRACE(id);
+    s.profile = *parseProfile(id);
+    auto e = acceleratorEntry(s);
+    ASSERT_FALSE(e);
+    EXPECT_EQ(e.error().code, ErrorCode::Unsupported);
+    EXPECT_EQ(e.error().path, "$.accelerator.gpu_topology");
+  }
+  const Json table = loadJson("fixtures/gpu_topologies.json");
+  for (const Json &t : table["topologies"])
+    if (t["id"] == "NVIDIA H100 80GB HBM3/1x1x1")
+      EXPECT_NE(t["fingerprint"]["value"].get<std::string>(),
+                toHex(bigEndian64(fingerprint64(serializeGpuTopology(g)))));
+  // Where entry 6 feeds topology.serialize() the fields are still accepted
+  // (computed, labelled as not measured).
+  s.profile = *parseProfile("0.9.2");
+  auto old = acceleratorEntry(s);
+  ASSERT_TRUE(old) << old.error().str();
+  EXPECT_NE(old->provenance.find("not measured"), std::string::npos) << old->provenance;
+}
