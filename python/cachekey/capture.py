@@ -584,45 +584,32 @@ class Capture:
                 return None, None
         if fingerprint is None:
             return None, None
-        # jaxlib 0.10: rebuilt at stop() from a serialized executable (jit
-        # cannot be called while JAX is compiling).
+        # jaxlib 0.10: rebuilt at stop(), once per client, from the
+        # serialized executable of a probe the client compiles itself.
         self._pending_cpu[id(client)] = (client, fingerprint)
         return None, "fingerprint only (CPU fields not recovered)"
 
     def _rebuild_cpu_topologies(self) -> None:
         """Replaces fingerprint-only CPU accelerators by the rebuilt topology.
 
-        Compiles one tiny program with the persistent cache off (the user's
-        cache is untouched) to read the LLVM target machine jaxlib embeds in
-        a serialized executable; the rebuilt ``CpuTopologyProto`` is used only
-        when its Fingerprint64 equals jaxlib's.  Only the default backend's
-        client can be probed.
+        Has each such client compile ``ref.PROBE_MODULE`` itself (not through
+        ``jax.jit``: JAX logs nothing, and neither the program's log nor its
+        persistent cache sees a compilation the program did not make) to read
+        the LLVM target machine jaxlib embeds in a serialized executable; the
+        rebuilt ``CpuTopologyProto`` is used only when its Fingerprint64
+        equals jaxlib's.
         """
         if not self._pending_cpu:
             return
-        import jax.numpy as jnp
-        from jax._src import compilation_cache
         rebuilt = {}
-        real = compilation_cache.is_cache_used
-        compilation_cache.is_cache_used = lambda backend: False
-        self._local.busy = True
-        try:
-            default_client = self._jax.devices()[0].client
-            for cid, (client, fingerprint) in self._pending_cpu.items():
-                if client is not default_client:
-                    self.notes.append("CPU topology of a non-default client not rebuilt; "
-                                      "the fingerprint is kept")
-                    continue
-                try:
-                    candidates = ref.cpu_target_machine_candidates(self._jax, jnp)
-                    rebuilt[cid], _ = ref.describe_cpu_topology(client.devices(), candidates,
-                                                                fingerprint)
-                except Exception as exc:
-                    self.notes.append(f"CPU topology not rebuilt ({type(exc).__name__}: "
-                                      f"{str(exc)[:200]}); the fingerprint is kept")
-        finally:
-            compilation_cache.is_cache_used = real
-            self._local.busy = False
+        for cid, (client, fingerprint) in self._pending_cpu.items():
+            try:
+                candidates = ref.cpu_target_machine_candidates_of_client(client)
+                rebuilt[cid], _ = ref.describe_cpu_topology(client.devices(), candidates,
+                                                            fingerprint)
+            except Exception as exc:
+                self.notes.append(f"CPU topology not rebuilt ({type(exc).__name__}: "
+                                  f"{str(exc)[:200]}); the fingerprint is kept")
         source = ("rebuilt from the client's devices and an executable's target machine, "
                   "checked against fingerprint()")
         for row in self.programs:
