@@ -23,9 +23,12 @@ running digest after it.  Nothing here computes a key: the key, the entry
 names, the entry bytes and the running digests are JAX's own.  The outcome of
 each compilation (persistent-cache hit, miss, written, not written and why)
 is read from the log records of ``jax._src.compiler`` and
-``jax._src.compilation_cache`` at DEBUG, matched on JAX's own message formats
-(``cachekey.outcomes``).  Records the program would not have shown are not
-shown.
+``jax._src.compilation_cache`` at every level, matched on JAX's own message
+formats of each release from 0.4.30 on (``cachekey.outcomes``).  The program's
+logging is left as it configures it, at any time: each record reaches the
+program's handlers exactly when it would without the capture.  The capture
+compiles nothing through JAX (the jaxlib 0.10 CPU topology probe goes to the
+PjRt client directly), so the program's log holds only its own compilations.
 
 Output: one scenario per program (``docs/scenario.md``, schema 1), named
 ``NNNN-<sym_name>.json`` in compilation order, with sidecars
@@ -43,7 +46,7 @@ first and leaves any other file alone.
 Privacy: a capture contains the program (its MLIR bytecode and text).
 ``--no-entry1-bytes`` and ``--no-module-text`` keep only their digests.
 
-Tested with jax 0.10.2 (Python 3.11) and 0.12.0.1 (Python 3.12); release
+Tested with jax 0.4.30, 0.10.2 (Python 3.11) and 0.12.0.1 (Python 3.12); release
 differences are feature-detected (the sixth parameter of ``get``,
 ``DeviceTopology.serialize``, ``backend.runtime_type``).
 """
