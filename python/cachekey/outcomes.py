@@ -26,11 +26,21 @@ set, at any time.  It replaces, on the two logger objects only,
 not show it) and ``handle`` (which keeps the record, then hands it on only
 when the logger, as configured at that moment, is enabled for its level:
 exactly what logging does without the capture).
+
+JAX reports a damaged or unwritable cache entry with ``warnings.warn`` in
+``jax._src.compiler``, not with a log record (``WARNINGS``: the constant
+start of each f-string, in every release from 0.4.30 to 0.12.0.1).  While
+attached, that module's ``warnings`` name is a stand-in whose ``warn`` keeps
+the message, then calls the real ``warnings.warn`` one stack level further
+up, so the warning is filtered, shown and attributed to the same line of
+``compiler.py`` as without the capture.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
+import threading
 
 LOGGERS = ("jax._src.compiler", "jax._src.compilation_cache")
 
@@ -80,6 +90,40 @@ def logged_by(releases: tuple, version: tuple) -> bool:
 
 _BY_FORMAT = {fmt: (outcome, meaning) for outcome, fmt, meaning, _ in FORMATS}
 
+# (kind, the constant start of the f-string JAX warns with, releases).  A
+# read error decides no outcome (JAX compiles and writes again); a write
+# error is the reason the entry was not written.
+WARNINGS = [
+    ("read error", "Error reading persistent compilation cache entry for ", _ALL),
+    ("not written", "Error writing persistent compilation cache entry for ", _ALL),
+]
+
+
+class _WarningsTap:
+    """Stands in for ``warnings`` inside ``jax._src.compiler`` (see the module doc)."""
+
+    def __init__(self, module, sink):
+        self.module = module
+        self.sink = sink
+        self.real = module.warnings
+
+    def attach(self):
+        self.module.warnings = self
+
+    def detach(self):
+        if self.module.warnings is self:
+            self.module.warnings = self.real
+
+    def warn(self, message, category=None, stacklevel=1, source=None, **kwargs):
+        try:
+            self.sink(str(message))
+        except Exception:  # the capture's fault never reaches JAX
+            pass
+        return self.real.warn(message, category, stacklevel + 1, source, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
 
 class _Tap:
     """Sees every record of one logger while attached (see the module doc)."""
@@ -123,22 +167,34 @@ class OutcomeTracker:
     returns a token; ``outcome_of(key, name, token)`` returns
     ``{"outcome": ..., "reason": ..., "log": [...]}`` where outcome is one of
     ``hit``, ``written``, ``not written`` (reason: JAX's message),
-    ``miss`` (a miss with no write logged after it), ``no outcome logged``.
+    ``miss`` (a miss with no write logged after it), ``no outcome logged``,
+    and, after a read error, ``read_error`` (JAX's warning, whole).
     A record naming a key goes to the latest program with that key; one
     naming only a module goes to the latest program of that name; one naming
-    neither to the latest program.  Unmatched records of the two loggers are
-    kept in ``unmatched``.
+    neither, and a warning, to the latest program whose key was computed in
+    the same thread (JAX logs and warns in the thread that compiles), else
+    the latest program.  Unmatched records of the two loggers are kept in
+    ``unmatched``.
     """
 
     def __init__(self):
-        self._taps: list[_Tap] = []
+        self._taps: list = []
         self._tokens: list[dict] = []
+        self._thread = threading.local()
         self.unmatched: list[str] = []
 
     def attach(self) -> None:
         """Starts receiving every record of ``LOGGERS`` (see the module doc)."""
         for name in LOGGERS:
             tap = _Tap(logging.getLogger(name), self._on_record)
+            tap.attach()
+            self._taps.append(tap)
+        try:
+            compiler = importlib.import_module("jax._src.compiler")
+        except ImportError:
+            return
+        if hasattr(compiler, "warnings"):
+            tap = _WarningsTap(compiler, self._on_warning)
             tap.attach()
             self._taps.append(tap)
 
@@ -151,7 +207,21 @@ class OutcomeTracker:
     def expect(self, key: str, name: str) -> int:
         """Registers a program whose key JAX just computed; returns its token."""
         self._tokens.append({"key": key, "name": name, "events": []})
+        self._thread.latest = self._tokens[-1]
         return len(self._tokens) - 1
+
+    def _latest_here(self):
+        return getattr(self._thread, "latest", None) or (self._tokens[-1] if self._tokens else None)
+
+    def _on_warning(self, message: str) -> None:
+        for kind, start, _ in WARNINGS:
+            if message.startswith(start):
+                target = self._latest_here()
+                if target is None:
+                    self.unmatched.append(message)
+                else:
+                    target["events"].append((kind, message))
+                return
 
     def _on_record(self, record: logging.LogRecord) -> None:
         found = _BY_FORMAT.get(record.msg) if isinstance(record.msg, str) else None
@@ -175,7 +245,7 @@ class OutcomeTracker:
                     target = token
                     break
             else:
-                target = token
+                target = self._latest_here()
                 break
         if target is None or outcome == "no key":
             self.unmatched.append(message)
@@ -202,4 +272,7 @@ class OutcomeTracker:
         out = {"outcome": outcome, "log": [m for _, m in events]}
         if reason:
             out["reason"] = reason
+        read_error = next((m for k, m in events if k == "read error"), None)
+        if read_error:
+            out["read_error"] = read_error
         return out

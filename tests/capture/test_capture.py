@@ -400,6 +400,51 @@ class OutcomeTest(unittest.TestCase):
                                                   r"seconds to compile \(\d+\.\d+s\)$")
 
 
+class DamagedEntryTest(unittest.TestCase):
+    """Every entry of a cache cut to half its size (the change the test
+    made): JAX warns "Error reading persistent compilation cache entry for
+    '<program or key>'" (a warnings.warn in jax._src.compiler, every release
+    0.4.30 .. 0.12.0.1), compiles again and writes.  The capture records the
+    warning with the program, and the program's stderr is the same as
+    without the capture (each warning attributed to the same line of JAX)."""
+
+    def test_read_errors(self):
+        for release, python in RELEASES:
+            with self.subTest(release=release):
+                if not os.path.exists(python):
+                    self.skipTest(f"no jax {release} venv at {python}")
+                cache = os.path.join(TMP, f"damaged-{release}-cache")
+                env = {"CK_LOGGING": "none"}
+                run_logs_itself(python, cache, env=env)
+                damaged = os.path.join(TMP, f"damaged-{release}-copy")
+                shutil.copytree(cache, damaged)
+                # The four programs' entries: <key>-cache beside <key>-atime
+                # (the LRU cache), or <key> alone (jax 0.4.30's file cache).
+                entries = [f for f in os.listdir(damaged) if f.startswith("jit_")
+                           and not f.endswith("-atime") and os.path.isfile(os.path.join(damaged, f))]
+                self.assertEqual(len(entries), 4, entries)
+                for f in entries:
+                    with open(os.path.join(damaged, f), "r+b") as fh:
+                        fh.truncate(os.path.getsize(os.path.join(damaged, f)) // 2)
+                shutil.rmtree(cache)
+                shutil.copytree(damaged, cache)
+                plain = run_logs_itself(python, cache, env=env)
+                shutil.rmtree(cache)
+                shutil.copytree(damaged, cache)
+                out = os.path.join(TMP, f"damaged-{release}")
+                captured = run_logs_itself(python, cache, out=out, env=env)
+                got = [x for x in normalized(captured.stderr) if not x.startswith("cachekey.capture: ")]
+                self.assertEqual(got, normalized(plain.stderr))
+                self.assertIn("Error reading persistent compilation cache entry", plain.stderr)
+                programs = read_json(os.path.join(out, "index.json"))["programs"]
+                self.assertEqual(len(programs), 4)
+                for p in programs:
+                    self.assertEqual(p["outcome"], "written", p)
+                    self.assertRegex(p.get("read_error", ""),
+                                     rf"^Error reading persistent compilation cache entry for "
+                                     rf"'{re.escape(p['program'])}(-[0-9a-f]{{64}})?': ")
+
+
 class GpuTopologyTest(unittest.TestCase):
     """No GPU here: a GpuTopologyProto wrapped as jaxlib's serialize() wraps
     topologies is described by the capture, and the engine hashes that

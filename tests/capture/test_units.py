@@ -186,6 +186,35 @@ class ProgramLoggingTest(unittest.TestCase):
                          "put_executable_and_time: cache is disabled/not initialized")
 
 
+class WarningsTest(unittest.TestCase):
+    def test_warnings_of_the_compiler_are_kept_and_shown_as_before(self):
+        import warnings
+        compiler = importlib.import_module("jax._src.compiler")
+        real = compiler.warnings
+        t = outcomes.OutcomeTracker()
+        t.attach()
+        try:
+            a = t.expect("jit_f-aa", "jit_f")
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                line = sys._getframe().f_lineno + 1
+                compiler.warnings.warn("Error reading persistent compilation cache entry for 'jit_f': x")
+                compiler.warnings.warn("Error writing persistent compilation cache entry for 'jit_f': y")
+                compiler.warnings.warn("some other warning", DeprecationWarning)
+        finally:
+            t.detach()
+        self.assertIs(compiler.warnings, real)
+        # Shown as without the stand-in: the caller's file and line, the category.
+        self.assertEqual([(w.filename, w.lineno, w.category) for w in seen],
+                         [(__file__, line, UserWarning), (__file__, line + 1, UserWarning),
+                          (__file__, line + 2, DeprecationWarning)])
+        got = t.outcome_of("jit_f-aa", "jit_f", a)
+        self.assertEqual(got["outcome"], "not written")
+        self.assertEqual(got["reason"], "Error writing persistent compilation cache entry for 'jit_f': y")
+        self.assertEqual(got["read_error"], "Error reading persistent compilation cache entry for 'jit_f': x")
+        self.assertEqual(len(got["log"]), 2)
+
+
 class FormatsInJaxSourceTest(unittest.TestCase):
     def test_formats_are_jax_own(self):
         # Every string constant of the two files (implicit concatenations are
@@ -197,6 +226,14 @@ class FormatsInJaxSourceTest(unittest.TestCase):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str):
                     constants.add(node.value)
         version = tuple(int(p) for p in jax_version().split(".")[:3])
+        compiler_constants = {node.value for node in ast.walk(ast.parse(jax_source("compiler.py")))
+                              if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+        for kind, start, releases in outcomes.WARNINGS:
+            # The f-string's first constant part (implicit concatenation
+            # joins it with the next part's leading text).
+            found = any(c.startswith(start) for c in compiler_constants)
+            self.assertEqual(found, outcomes.logged_by(releases, version),
+                             f"{kind}: {start!r} in jax {version}'s compiler.py")
         for outcome, fmt, _, releases in outcomes.FORMATS:
             if outcomes.logged_by(releases, version):
                 self.assertIn(fmt, constants, f"{outcome}: not a format of jax {version}")
