@@ -92,10 +92,12 @@ _BY_FORMAT = {fmt: (outcome, meaning) for outcome, fmt, meaning, _ in FORMATS}
 
 # (kind, the constant start of the f-string JAX warns with, releases).  A
 # read error decides no outcome (JAX compiles and writes again); a write
-# error is the reason the entry was not written.
+# error makes the outcome "not written", although JAX logged "Writing ..."
+# just before it tried (compilation_cache.put_executable_and_time logs, then
+# puts).
 WARNINGS = [
     ("read error", "Error reading persistent compilation cache entry for ", _ALL),
-    ("not written", "Error writing persistent compilation cache entry for ", _ALL),
+    ("write error", "Error writing persistent compilation cache entry for ", _ALL),
 ]
 
 
@@ -166,7 +168,8 @@ class OutcomeTracker:
     ``expect(key, name)`` is called once per captured ``cache_key.get`` and
     returns a token; ``outcome_of(key, name, token)`` returns
     ``{"outcome": ..., "reason": ..., "log": [...]}`` where outcome is one of
-    ``hit``, ``written``, ``not written`` (reason: JAX's message),
+    ``hit``, ``written``, ``not written`` (reason: JAX's message; a write
+    error's warning outranks the "Writing" line logged before the attempt),
     ``miss`` (a miss with no write logged after it), ``no outcome logged``,
     and, after a read error, ``read_error`` (JAX's warning, whole).
     A record naming a key goes to the latest program with that key; one
@@ -259,6 +262,9 @@ class OutcomeTracker:
         reason = None
         if "hit" in kinds:
             outcome = "hit"
+        elif "write error" in kinds:
+            outcome = "not written"
+            reason = next(m for k, m in events if k == "write error")
         elif "written" in kinds:
             outcome = "written"
         elif "not written" in kinds:
