@@ -23,9 +23,12 @@ running digest after it.  Nothing here computes a key: the key, the entry
 names, the entry bytes and the running digests are JAX's own.  The outcome of
 each compilation (persistent-cache hit, miss, written, not written and why)
 is read from the log records of ``jax._src.compiler`` and
-``jax._src.compilation_cache`` at DEBUG, matched on JAX's own message formats
-(``cachekey.outcomes``).  Records the program would not have shown are not
-shown.
+``jax._src.compilation_cache`` at every level, matched on JAX's own message
+formats of each release from 0.4.30 on (``cachekey.outcomes``).  The program's
+logging is left as it configures it, at any time: each record reaches the
+program's handlers exactly when it would without the capture.  The capture
+compiles nothing through JAX (the jaxlib 0.10 CPU topology probe goes to the
+PjRt client directly), so the program's log holds only its own compilations.
 
 Output: one scenario per program (``docs/scenario.md``, schema 1), named
 ``NNNN-<sym_name>.json`` in compilation order, with sidecars
@@ -43,7 +46,7 @@ first and leaves any other file alone.
 Privacy: a capture contains the program (its MLIR bytecode and text).
 ``--no-entry1-bytes`` and ``--no-module-text`` keep only their digests.
 
-Tested with jax 0.10.2 (Python 3.11) and 0.12.0.1 (Python 3.12); release
+Tested with jax 0.4.30, 0.10.2 (Python 3.11) and 0.12.0.1 (Python 3.12); release
 differences are feature-detected (the sixth parameter of ``get``,
 ``DeviceTopology.serialize``, ``backend.runtime_type``).
 """
@@ -584,45 +587,32 @@ class Capture:
                 return None, None
         if fingerprint is None:
             return None, None
-        # jaxlib 0.10: rebuilt at stop() from a serialized executable (jit
-        # cannot be called while JAX is compiling).
+        # jaxlib 0.10: rebuilt at stop(), once per client, from the
+        # serialized executable of a probe the client compiles itself.
         self._pending_cpu[id(client)] = (client, fingerprint)
         return None, "fingerprint only (CPU fields not recovered)"
 
     def _rebuild_cpu_topologies(self) -> None:
         """Replaces fingerprint-only CPU accelerators by the rebuilt topology.
 
-        Compiles one tiny program with the persistent cache off (the user's
-        cache is untouched) to read the LLVM target machine jaxlib embeds in
-        a serialized executable; the rebuilt ``CpuTopologyProto`` is used only
-        when its Fingerprint64 equals jaxlib's.  Only the default backend's
-        client can be probed.
+        Has each such client compile ``ref.PROBE_MODULE`` itself (not through
+        ``jax.jit``: JAX logs nothing, and neither the program's log nor its
+        persistent cache sees a compilation the program did not make) to read
+        the LLVM target machine jaxlib embeds in a serialized executable; the
+        rebuilt ``CpuTopologyProto`` is used only when its Fingerprint64
+        equals jaxlib's.
         """
         if not self._pending_cpu:
             return
-        import jax.numpy as jnp
-        from jax._src import compilation_cache
         rebuilt = {}
-        real = compilation_cache.is_cache_used
-        compilation_cache.is_cache_used = lambda backend: False
-        self._local.busy = True
-        try:
-            default_client = self._jax.devices()[0].client
-            for cid, (client, fingerprint) in self._pending_cpu.items():
-                if client is not default_client:
-                    self.notes.append("CPU topology of a non-default client not rebuilt; "
-                                      "the fingerprint is kept")
-                    continue
-                try:
-                    candidates = ref.cpu_target_machine_candidates(self._jax, jnp)
-                    rebuilt[cid], _ = ref.describe_cpu_topology(client.devices(), candidates,
-                                                                fingerprint)
-                except Exception as exc:
-                    self.notes.append(f"CPU topology not rebuilt ({type(exc).__name__}: "
-                                      f"{str(exc)[:200]}); the fingerprint is kept")
-        finally:
-            compilation_cache.is_cache_used = real
-            self._local.busy = False
+        for cid, (client, fingerprint) in self._pending_cpu.items():
+            try:
+                candidates = ref.cpu_target_machine_candidates_of_client(client)
+                rebuilt[cid], _ = ref.describe_cpu_topology(client.devices(), candidates,
+                                                            fingerprint)
+            except Exception as exc:
+                self.notes.append(f"CPU topology not rebuilt ({type(exc).__name__}: "
+                                  f"{str(exc)[:200]}); the fingerprint is kept")
         source = ("rebuilt from the client's devices and an executable's target machine, "
                   "checked against fingerprint()")
         for row in self.programs:

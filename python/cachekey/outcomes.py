@@ -3,85 +3,163 @@
 JAX logs, through ``jax._src.compiler`` and ``jax._src.compilation_cache``,
 whether a compilation was a persistent-cache hit or miss and whether the
 executable was written (and if not, why).  Most of these lines are DEBUG
-(WARNING with ``jax_explain_cache_misses`` or ``jax_log_compiles``).  The
-formats below are the exact first arguments of those logging calls in jax
-0.10.2 and 0.12.0.1 (extracted with ``ast`` from the release wheels; the
-host-callbacks one exists up to 0.10.2 only; ``tests/capture`` checks each
-against the installed jax's source); a record is matched on ``record.msg``
-equal to one of them, never on the formatted text.
+(WARNING with ``jax_explain_cache_misses`` or ``jax_log_compiles``, from
+jax 0.4.31 on; jax 0.4.30 logs the write at INFO and the rest at DEBUG).
+The formats below are the exact first arguments of those logging calls in
+every release from jax 0.4.30 to 0.12.0.1 (read with ``ast`` from each
+release's ``compiler.py`` and ``compilation_cache.py``; ``tests/capture``
+checks each against the installed jax's source); a record is matched on
+``record.msg`` equal to one of them, never on the formatted text.
 
-``OutcomeTracker`` lowers those two loggers to DEBUG while attached, keeps
-their records, and passes on to the program's own handlers exactly the
-records it would have seen anyway (at or above the loggers' previous
-effective level), so a capture does not change what the program prints.
+jax 0.4.30 differs: its hit line names no key (``Persistent compilation
+cache hit for '%s'``), it logs no MISS line, its write line ends in a full
+stop and formats the key with ``%s``, its size line says "cache entry"
+rather than "persistent cache entry", and its "disabled/not initialized"
+line on writing names no key.  The MISS, hit-with-key and other
+``log_priority`` lines are 0.4.31 on; the host-callbacks line is gone from
+0.11.0.
+
+``OutcomeTracker`` sees every record of the two loggers without changing
+them: their level, handlers, filters and propagation stay the program's to
+set, at any time.  It replaces, on the two logger objects only,
+``isEnabledFor`` (so that a DEBUG record is made even when the program would
+not show it) and ``handle`` (which keeps the record, then hands it on only
+when the logger, as configured at that moment, is enabled for its level:
+exactly what logging does without the capture).
+
+JAX reports a damaged or unwritable cache entry with ``warnings.warn`` in
+``jax._src.compiler``, not with a log record (``WARNINGS``: the constant
+start of each f-string, in every release from 0.4.30 to 0.12.0.1).  While
+attached, that module's ``warnings`` name is a stand-in whose ``warn`` keeps
+the message, then calls the real ``warnings.warn`` one stack level further
+up, so the warning is filtered, shown and attributed to the same line of
+``compiler.py`` as without the capture.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
+import threading
 
 LOGGERS = ("jax._src.compiler", "jax._src.compilation_cache")
 
-# (outcome, format, meaning of record.args).  "name" is the module name,
-# "key" the cache key.
+# (outcome, format, meaning of record.args, releases that log it).  "name"
+# is the module name, "key" the cache key; releases are (first, last), None
+# for no bound.  Kinds that decide no outcome: "compiled" (the compile time,
+# logged before a write) and "not read" (no cache when JAX looked the key up).
+_ALL = (None, None)
+_FROM_0_4_31 = ((0, 4, 31), None)
+_ONLY_0_4_30 = (None, (0, 4, 30))
 FORMATS = [
-    ("hit", "Persistent compilation cache hit for '%s' with key %r", ("name", "key")),
-    ("miss", "PERSISTENT COMPILATION CACHE MISS for '%s' with key %r", ("name", "key")),
-    ("written", "Writing %s to persistent compilation cache with key %r", ("name", "key")),
+    ("hit", "Persistent compilation cache hit for '%s' with key %r", ("name", "key"), _FROM_0_4_31),
+    ("hit", "Persistent compilation cache hit for '%s'", ("name",), _ONLY_0_4_30),
+    ("miss", "PERSISTENT COMPILATION CACHE MISS for '%s' with key %r", ("name", "key"), _FROM_0_4_31),
+    ("written", "Writing %s to persistent compilation cache with key %r", ("name", "key"),
+     _FROM_0_4_31),
+    ("written", "Writing %s to persistent compilation cache with key %s.", ("name", "key"),
+     _ONLY_0_4_30),
     ("not written", "Not writing persistent cache entry with key %r since cache is "
-                    "disabled/not initialized", ("key",)),
+                    "disabled/not initialized", ("key",), _FROM_0_4_31),
+    ("not written", "put_executable_and_time: cache is disabled/not initialized", (), _ONLY_0_4_30),
     ("not written", "Not writing persistent cache entry with key %r since its size (%d bytes) "
-                    "is less than threshold (%d bytes)", ("key", "size", "threshold")),
-    ("not written", "Not writing persistent cache entry since process_id != 0", ()),
+                    "is less than threshold (%d bytes)", ("key", "size", "threshold"), _FROM_0_4_31),
+    ("not written", "Not writing cache entry with key %s since its size (%d bytes) "
+                    "is less than threshold (%d bytes)", ("key", "size", "threshold"), _ONLY_0_4_30),
+    ("not written", "Not writing persistent cache entry since process_id != 0", (), _ALL),
     ("not written", "Not writing persistent cache entry for '%s' because it uses host "
-                    "callbacks (e.g. from jax.debug.print or breakpoint)", ("name",)),
+                    "callbacks (e.g. from jax.debug.print or breakpoint)", ("name",),
+     (None, (0, 10, 2))),
     ("not written", "Not writing persistent cache entry for '%s' because it took < %.2f "
-                    "seconds to compile (%.2fs)", ("name", "min_secs", "secs")),
+                    "seconds to compile (%.2fs)", ("name", "min_secs", "secs"), _ALL),
+    ("compiled", "'%s' took at least %.2f seconds to compile (%.2fs)",
+     ("name", "min_secs", "secs"), _ALL),
+    ("not read", "get_executable_and_time: cache is disabled/not initialized", (), _ALL),
     ("no key", "compile_or_get_cached: unable to generate cache key, skipping the cache: %s",
-     ("error",)),
+     ("error",), _ALL),
 ]
-_BY_FORMAT = {fmt: (outcome, meaning) for outcome, fmt, meaning in FORMATS}
 
 
-class _Tap(logging.Handler):
-    """Receives every record of one logger while attached (see module doc)."""
+def logged_by(releases: tuple, version: tuple) -> bool:
+    """Whether a format's ``releases`` range (from ``FORMATS``) holds ``version``
+    (a tuple of ints such as (0, 10, 2)); compared on the first three parts."""
+    first, last = releases
+    v = tuple(version[:3])
+    return (first is None or v >= first) and (last is None or v <= last)
+
+
+_BY_FORMAT = {fmt: (outcome, meaning) for outcome, fmt, meaning, _ in FORMATS}
+
+# (kind, the constant start of the f-string JAX warns with, releases).  A
+# read error decides no outcome (JAX compiles and writes again); a write
+# error makes the outcome "not written", although JAX logged "Writing ..."
+# just before it tried (compilation_cache.put_executable_and_time logs, then
+# puts).
+WARNINGS = [
+    ("read error", "Error reading persistent compilation cache entry for ", _ALL),
+    ("write error", "Error writing persistent compilation cache entry for ", _ALL),
+]
+
+
+class _WarningsTap:
+    """Stands in for ``warnings`` inside ``jax._src.compiler`` (see the module doc)."""
+
+    def __init__(self, module, sink):
+        self.module = module
+        self.sink = sink
+        self.real = module.warnings
+
+    def attach(self):
+        self.module.warnings = self
+
+    def detach(self):
+        if self.module.warnings is self:
+            self.module.warnings = self.real
+
+    def warn(self, message, category=None, stacklevel=1, source=None, **kwargs):
+        try:
+            self.sink(str(message))
+        except Exception:  # the capture's fault never reaches JAX
+            pass
+        return self.real.warn(message, category, stacklevel + 1, source, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+class _Tap:
+    """Sees every record of one logger while attached (see the module doc)."""
 
     def __init__(self, logger: logging.Logger, sink):
-        super().__init__(level=logging.DEBUG)
         self.logger = logger
         self.sink = sink
-        self.saved = (logger.level, logger.propagate, list(logger.handlers))
-        self.threshold = logger.getEffectiveLevel()
+        # The class's own methods, bound to this logger: what logging does.
+        self._enabled = logging.Logger.isEnabledFor.__get__(logger)
+        self._handle = logging.Logger.handle.__get__(logger)
 
     def attach(self):
         lg = self.logger
-        for h in self.saved[2]:
-            lg.removeHandler(h)
-        lg.addHandler(self)
-        lg.setLevel(logging.DEBUG)
-        lg.propagate = False
+        lg.isEnabledFor = self._always
+        lg.handle = self._tap
 
     def detach(self):
         lg = self.logger
-        level, propagate, handlers = self.saved
-        lg.removeHandler(self)
-        for h in handlers:
-            if h not in lg.handlers:
-                lg.addHandler(h)
-        lg.setLevel(level)
-        lg.propagate = propagate
+        for name, mine in (("isEnabledFor", self._always), ("handle", self._tap)):
+            if lg.__dict__.get(name) == mine:
+                del lg.__dict__[name]
 
-    def emit(self, record):
+    def _always(self, level):
+        return True
+
+    def _tap(self, record):
         try:
             self.sink(record)
-        finally:
-            # What the program would have seen without the capture.
-            if record.levelno >= self.threshold:
-                for h in self.saved[2]:
-                    if record.levelno >= h.level:
-                        h.handle(record)
-                if self.saved[1] and self.logger.parent is not None:
-                    self.logger.parent.callHandlers(record)
+        except Exception:  # the capture's fault never reaches JAX's logging call
+            pass
+        # Decided now, from the logger and logging.disable() as they are
+        # when the record is made.
+        if self._enabled(record.levelno):
+            self._handle(record)
 
 
 class OutcomeTracker:
@@ -90,28 +168,41 @@ class OutcomeTracker:
     ``expect(key, name)`` is called once per captured ``cache_key.get`` and
     returns a token; ``outcome_of(key, name, token)`` returns
     ``{"outcome": ..., "reason": ..., "log": [...]}`` where outcome is one of
-    ``hit``, ``written``, ``not written`` (reason: JAX's message),
-    ``miss`` (a miss with no write logged after it), ``no outcome logged``.
+    ``hit``, ``written``, ``not written`` (reason: JAX's message; a write
+    error's warning outranks the "Writing" line logged before the attempt),
+    ``miss`` (a miss with no write logged after it), ``no outcome logged``,
+    and, after a read error, ``read_error`` (JAX's warning, whole).
     A record naming a key goes to the latest program with that key; one
     naming only a module goes to the latest program of that name; one naming
-    neither to the latest program.  Unmatched records of the two loggers are
-    kept in ``unmatched``.
+    neither, and a warning, to the latest program whose key was computed in
+    the same thread (JAX logs and warns in the thread that compiles), else
+    the latest program.  Unmatched records of the two loggers are kept in
+    ``unmatched``.
     """
 
     def __init__(self):
-        self._taps: list[_Tap] = []
+        self._taps: list = []
         self._tokens: list[dict] = []
+        self._thread = threading.local()
         self.unmatched: list[str] = []
 
     def attach(self) -> None:
-        """Starts receiving the records of ``LOGGERS`` (levels lowered to DEBUG)."""
+        """Starts receiving every record of ``LOGGERS`` (see the module doc)."""
         for name in LOGGERS:
             tap = _Tap(logging.getLogger(name), self._on_record)
             tap.attach()
             self._taps.append(tap)
+        try:
+            compiler = importlib.import_module("jax._src.compiler")
+        except ImportError:
+            return
+        if hasattr(compiler, "warnings"):
+            tap = _WarningsTap(compiler, self._on_warning)
+            tap.attach()
+            self._taps.append(tap)
 
     def detach(self) -> None:
-        """Restores each logger's level, handlers and propagation."""
+        """Stops receiving records; the loggers are as the program left them."""
         for tap in self._taps:
             tap.detach()
         self._taps = []
@@ -119,7 +210,21 @@ class OutcomeTracker:
     def expect(self, key: str, name: str) -> int:
         """Registers a program whose key JAX just computed; returns its token."""
         self._tokens.append({"key": key, "name": name, "events": []})
+        self._thread.latest = self._tokens[-1]
         return len(self._tokens) - 1
+
+    def _latest_here(self):
+        return getattr(self._thread, "latest", None) or (self._tokens[-1] if self._tokens else None)
+
+    def _on_warning(self, message: str) -> None:
+        for kind, start, _ in WARNINGS:
+            if message.startswith(start):
+                target = self._latest_here()
+                if target is None:
+                    self.unmatched.append(message)
+                else:
+                    target["events"].append((kind, message))
+                return
 
     def _on_record(self, record: logging.LogRecord) -> None:
         found = _BY_FORMAT.get(record.msg) if isinstance(record.msg, str) else None
@@ -143,7 +248,7 @@ class OutcomeTracker:
                     target = token
                     break
             else:
-                target = token
+                target = self._latest_here()
                 break
         if target is None or outcome == "no key":
             self.unmatched.append(message)
@@ -157,6 +262,9 @@ class OutcomeTracker:
         reason = None
         if "hit" in kinds:
             outcome = "hit"
+        elif "write error" in kinds:
+            outcome = "not written"
+            reason = next(m for k, m in events if k == "write error")
         elif "written" in kinds:
             outcome = "written"
         elif "not written" in kinds:
@@ -170,4 +278,7 @@ class OutcomeTracker:
         out = {"outcome": outcome, "log": [m for _, m in events]}
         if reason:
             out["reason"] = reason
+        read_error = next((m for k, m in events if k == "read error"), None)
+        if read_error:
+            out["read_error"] = read_error
         return out

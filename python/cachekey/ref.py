@@ -374,10 +374,48 @@ def cpu_target_machine_candidates(jax, jnp) -> list[dict]:
     {1 triple, 2 cpu, 3 features}.  Every place that looks like such a message
     (a length-prefixed target triple followed by fields 2 and 3) is returned;
     the caller keeps the one whose topology fingerprint matches jaxlib's.
+    The executable is made with ``jax.jit`` (so JAX logs it as any other
+    compilation); ``cpu_target_machine_candidates_of_client`` makes one
+    without JAX seeing it.
     """
     exe = jax.jit(lambda v: v - 1.0).lower(jnp.zeros((2,), jnp.float32)).compile()
     client = jax.devices()[0].client
-    blob = client.serialize_executable(exe.runtime_executable())
+    return target_machines_in_executable(client.serialize_executable(exe.runtime_executable()))
+
+
+# A module the probe compiles: one f32[2] addition, written as StableHLO text.
+PROBE_MODULE = """module @cachekey_probe {
+  func.func public @main(%arg0: tensor<2xf32>) -> tensor<2xf32> {
+    %0 = stablehlo.add %arg0, %arg0 : tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+"""
+
+
+def cpu_target_machine_candidates_of_client(client) -> list[dict]:
+    """``cpu_target_machine_candidates`` for ``client``, compiled by the client itself.
+
+    ``PROBE_MODULE`` goes straight to the PjRt client (``compile_and_load``,
+    or ``compile`` on an older jaxlib without it) on the client's first device, with
+    default ``CompileOptions``: no tracing, no lowering, no
+    ``jax._src.compiler``, so JAX logs nothing, fires no monitoring event and
+    leaves the persistent compilation cache alone.  Raises what the client
+    raises.
+    """
+    from jax._src.lib import xla_client as xc
+    options = xc.CompileOptions()
+    if hasattr(client, "compile_and_load"):
+        devices = xc.DeviceList(tuple(client.local_devices()[:1]))
+        exe = client.compile_and_load(PROBE_MODULE, devices, options)
+    else:
+        exe = client.compile(PROBE_MODULE, options)
+    return target_machines_in_executable(client.serialize_executable(exe))
+
+
+def target_machines_in_executable(blob: bytes) -> list[dict]:
+    """Every TargetMachineOptions-shaped message {1 triple, 2 cpu, 3 features}
+    in a serialized CPU executable, as dicts; raises ``RuntimeError`` if none."""
     candidates = []
     for m in TRIPLE_RE.finditer(blob):
         if m.group(1)[0] != len(m.group(2)):

@@ -24,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,11 @@ PROGRAM = os.path.join(HERE, "program.py")
 VENV_PY = os.path.join(REPO, ".venv", "bin", "python")
 VENV_ROOT = os.environ.get("CACHEKEY_VENV_ROOT", "/var/cache/cachekey/venvs")
 JAX012_PY = os.path.join(VENV_ROOT, "jax-0.12.0.1-py3.12", "bin", "python")
+JAX0430_PY = os.path.join(VENV_ROOT, "jax-0.4.30-py3.11", "bin", "python")
+LOGS_ITSELF = os.path.join(HERE, "logs_itself.py")
+# The releases a script-logging and outcome test runs under: the .venv, then
+# the oracle's venvs when scripts/setup-python made them.
+RELEASES = [("0.10.2", VENV_PY), ("0.12.0.1", JAX012_PY), ("0.4.30", JAX0430_PY)]
 CLI = None  # set from --cli
 TMP = None
 
@@ -278,6 +284,165 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("The profile changed", d["comparison"]["sentence"])
         everything = d["comparison"]["sentence"] + "\n" + "\n".join(d["also_details"])
         self.assertIn("jaxlib version '0.10.2' → '0.12.0.1'", everything)
+
+
+def script_env(extra: dict | None = None) -> dict:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "CK_VARIANT", "CK_LOGGING", "CK_MIN_SECS")
+           and not k.startswith("JAX_")}
+    env.update(JAX_PLATFORMS="cpu", PYTHONPATH=os.path.join(REPO, "python"))
+    env.update(extra or {})
+    return env
+
+
+def run_logs_itself(python: str, cache: str, *, out: str | None = None,
+                    env: dict | None = None) -> subprocess.CompletedProcess:
+    """logs_itself.py with its cache at ``cache``: plain, or under a capture into ``out``."""
+    cmd = [python] + (["-m", "cachekey.capture", "--out", out, "--"] if out else []) + [LOGS_ITSELF, cache]
+    proc = subprocess.run(cmd, env=script_env(env), capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed:\n{proc.stderr[-3000:]}")
+    return proc
+
+
+_TIMES = re.compile(r"\d+\.\d+(?:e-?\d+)?")
+
+
+def normalized(log: str) -> list[str]:
+    """The lines of a log with every decimal number (compile and trace times) as N."""
+    return [_TIMES.sub("N", line) for line in log.splitlines()]
+
+
+class ScriptLoggingTest(unittest.TestCase):
+    """A program that configures logging itself, after `import jax`, logs the
+    same lines under a capture as without one: its own jax._src.compiler and
+    jax._src.compilation_cache lines are all there, and the capture adds no
+    line (no compilation) of its own.  The expectation is real JAX's log of
+    the same program in the same cache directory, run without the capture."""
+
+    def compare(self, release: str, python: str, mode: str, env: dict | None = None,
+                stream: str = "stdout"):
+        if not os.path.exists(python):
+            self.skipTest(f"no jax {release} venv at {python}")
+        env = dict(env or {}, CK_LOGGING=mode)
+        name = f"logs-{release}-{mode}{'-' + '-'.join(sorted(env)) if len(env) > 1 else ''}"
+        cache = os.path.join(TMP, name + "-cache")
+        plain = run_logs_itself(python, cache, env=env)
+        shutil.rmtree(cache)  # the same path, empty again: the same keys, the same misses
+        captured = run_logs_itself(python, cache, out=os.path.join(TMP, name), env=env)
+        want = normalized(getattr(plain, stream))
+        got = [x for x in normalized(getattr(captured, stream))
+               if not x.startswith("cachekey.capture: ")]  # the capture's own messages (stderr)
+        own = [x for x in want if "jax._src.compiler " in x or "jax._src.compilation_cache " in x]
+        compiles = [x for x in want if "Compiling " in x]
+        # Not vacuous: real JAX logged the program's own function (jit_f,
+        # jit(f); jax 0.4.30's compile line says "Compiling f with").
+        self.assertTrue(any(re.search(r"\bjit[_(]f\b|Compiling f ", x) for x in own + compiles),
+                        f"jax {release}: {want[:20]}")
+        self.assertEqual([x for x in got if x in own or "jax._src.compil" in x], own,
+                         f"jax {release}, {mode}: the program's own cache lines")
+        self.assertEqual(len([x for x in got if "Compiling " in x]), len(compiles),
+                         f"jax {release}, {mode}: compile lines")
+        self.assertEqual(got, want, f"jax {release}, {mode}: the whole log")
+
+    def test_root_logger_at_debug(self):
+        for release, python in RELEASES:
+            with self.subTest(release=release):
+                self.compare(release, python, "root")
+
+    def test_the_two_loggers_configured(self):
+        for release, python in RELEASES:
+            with self.subTest(release=release):
+                self.compare(release, python, "module")
+
+    def test_log_compiles(self):
+        # JAX_LOG_COMPILES=1, logging untouched: JAX's WARNING lines go to
+        # stderr ("Compiling jit(f) ..."); a compilation the capture made
+        # would add its own.
+        for release, python in RELEASES:
+            with self.subTest(release=release):
+                self.compare(release, python, "none", env={"JAX_LOG_COMPILES": "1"}, stream="stderr")
+
+
+class OutcomeTest(unittest.TestCase):
+    """Every program's outcome, on every release with a venv here, from the
+    change the test made: a new cache directory and a minimum compile time of
+    0 s (every program written), the same directory again (every program a
+    hit), a new directory and a minimum of 1000 s (no program written, for
+    that reason)."""
+
+    def outcomes(self, release: str, python: str, name: str, cache: str,
+                 env: dict | None = None) -> list[dict]:
+        out = os.path.join(TMP, f"outcome-{release}-{name}")
+        run_logs_itself(python, os.path.join(TMP, cache), out=out, env=dict(env or {}, CK_LOGGING="none"))
+        index = read_json(os.path.join(out, "index.json"))
+        self.assertEqual(index["jax"], release)
+        self.assertIn("jit_f", [p["program"] for p in index["programs"]])
+        return index["programs"]
+
+    def test_written_hit_not_written(self):
+        for release, python in RELEASES:
+            with self.subTest(release=release):
+                if not os.path.exists(python):
+                    self.skipTest(f"no jax {release} venv at {python}")
+                cache = f"outcome-{release}-cache"
+                first = self.outcomes(release, python, "first", cache)
+                self.assertEqual({p["outcome"] for p in first}, {"written"}, first)
+                again = self.outcomes(release, python, "again", cache)
+                self.assertEqual([(p["program"], p["outcome"]) for p in again],
+                                 [(p["program"], "hit") for p in first])
+                slow = self.outcomes(release, python, "slow", f"outcome-{release}-slow",
+                                     env={"CK_MIN_SECS": "1000"})
+                self.assertEqual({p["outcome"] for p in slow}, {"not written"}, slow)
+                for p in slow:
+                    self.assertRegex(p["reason"], rf"^Not writing persistent cache entry for "
+                                                  rf"'{p['program']}' because it took < 1000\.00 "
+                                                  r"seconds to compile \(\d+\.\d+s\)$")
+
+
+class DamagedEntryTest(unittest.TestCase):
+    """Every entry of a cache cut to half its size (the change the test
+    made): JAX warns "Error reading persistent compilation cache entry for
+    '<program or key>'" (a warnings.warn in jax._src.compiler, every release
+    0.4.30 .. 0.12.0.1), compiles again and writes.  The capture records the
+    warning with the program, and the program's stderr is the same as
+    without the capture (each warning attributed to the same line of JAX)."""
+
+    def test_read_errors(self):
+        for release, python in RELEASES:
+            with self.subTest(release=release):
+                if not os.path.exists(python):
+                    self.skipTest(f"no jax {release} venv at {python}")
+                cache = os.path.join(TMP, f"damaged-{release}-cache")
+                env = {"CK_LOGGING": "none"}
+                run_logs_itself(python, cache, env=env)
+                damaged = os.path.join(TMP, f"damaged-{release}-copy")
+                shutil.copytree(cache, damaged)
+                # The four programs' entries: <key>-cache beside <key>-atime
+                # (the LRU cache), or <key> alone (jax 0.4.30's file cache).
+                entries = [f for f in os.listdir(damaged) if f.startswith("jit_")
+                           and not f.endswith("-atime") and os.path.isfile(os.path.join(damaged, f))]
+                self.assertEqual(len(entries), 4, entries)
+                for f in entries:
+                    with open(os.path.join(damaged, f), "r+b") as fh:
+                        fh.truncate(os.path.getsize(os.path.join(damaged, f)) // 2)
+                shutil.rmtree(cache)
+                shutil.copytree(damaged, cache)
+                plain = run_logs_itself(python, cache, env=env)
+                shutil.rmtree(cache)
+                shutil.copytree(damaged, cache)
+                out = os.path.join(TMP, f"damaged-{release}")
+                captured = run_logs_itself(python, cache, out=out, env=env)
+                got = [x for x in normalized(captured.stderr) if not x.startswith("cachekey.capture: ")]
+                self.assertEqual(got, normalized(plain.stderr))
+                self.assertIn("Error reading persistent compilation cache entry", plain.stderr)
+                programs = read_json(os.path.join(out, "index.json"))["programs"]
+                self.assertEqual(len(programs), 4)
+                for p in programs:
+                    self.assertEqual(p["outcome"], "written", p)
+                    self.assertRegex(p.get("read_error", ""),
+                                     rf"^Error reading persistent compilation cache entry for "
+                                     rf"'{re.escape(p['program'])}(-[0-9a-f]{{64}})?': ")
 
 
 class GpuTopologyTest(unittest.TestCase):

@@ -1,9 +1,11 @@
 """Unit tests of python/cachekey that need no compilation.
 
-* the outcome tracker attributes JAX's log records to programs and leaves
-  what the program's own handlers see unchanged;
-* each message format it matches is in the installed jax's source (jax
-  0.10.2 in the project's .venv), read as text, not imported;
+* the outcome tracker attributes JAX's log records to programs (jax 0.4.30's
+  formats too) and leaves what the program's own handlers see unchanged, as
+  the program configures logging at any time;
+* each message format it matches is in the installed jax's source exactly
+  when its release range says so (jax 0.10.2 in the project's .venv; CTest
+  also runs these under jax 0.4.30 and 0.12.0.1), read as text, not imported;
 * a capture refuses a directory holding files unless forced, and then
   removes only an earlier capture's own files;
 * the fixtures' capture package (tools/fixture_capture) knows every
@@ -97,25 +99,150 @@ class OutcomeTrackerTest(unittest.TestCase):
         seen = self.stream.getvalue()
         self.assertIn("Writing jit_g", seen)
         self.assertNotIn("MISS", seen)
-        # Detached: levels and propagation restored.
+        # Detached: the loggers were never changed.
         self.assertEqual(self.compiler.level, logging.NOTSET)
         self.assertTrue(self.compiler.propagate)
+        self.assertEqual(self.compiler.handlers, [])
+
+
+class ProgramLoggingTest(unittest.TestCase):
+    """The program configures logging while the tracker is attached: what its
+    handlers receive is decided when each record is made."""
+
+    def setUp(self):
+        self.compiler = logging.getLogger("jax._src.compiler")
+        root = logging.getLogger()
+        self.saved = (root.level, list(root.handlers), self.compiler.level,
+                      list(self.compiler.handlers), self.compiler.propagate)
+        root.handlers = []
+        root.setLevel(logging.WARNING)
+
+    def tearDown(self):
+        root = logging.getLogger()
+        root.setLevel(self.saved[0])
+        root.handlers = self.saved[1]
+        self.compiler.setLevel(self.saved[2])
+        self.compiler.handlers = self.saved[3]
+        self.compiler.propagate = self.saved[4]
+        logging.disable(logging.NOTSET)
+
+    def test_configured_after_attach(self):
+        miss = "PERSISTENT COMPILATION CACHE MISS for '%s' with key %r"
+        t = outcomes.OutcomeTracker()
+        t.attach()
+        root_seen, own_seen = io.StringIO(), io.StringIO()
+        try:
+            a = t.expect("jit_f-aa", "jit_f")
+            self.compiler.debug(miss, "jit_f", "jit_f-aa")        # root at WARNING: not shown
+            logging.basicConfig(level=logging.DEBUG, stream=root_seen, format="%(message)s")
+            b = t.expect("jit_g-bb", "jit_g")
+            self.compiler.debug(miss, "jit_g", "jit_g-bb")        # root now at DEBUG: shown
+            own = logging.StreamHandler(own_seen)
+            self.compiler.addHandler(own)
+            self.compiler.setLevel(logging.INFO)
+            self.compiler.debug(miss, "jit_h", "jit_h-cc")        # logger at INFO: not shown
+            self.compiler.info("an INFO line of the program's own")
+            logging.disable(logging.INFO)
+            self.compiler.info("disabled by logging.disable")
+        finally:
+            t.detach()
+        self.assertEqual(root_seen.getvalue().splitlines(),
+                         ["PERSISTENT COMPILATION CACHE MISS for 'jit_g' with key 'jit_g-bb'",
+                          "an INFO line of the program's own"])
+        self.assertEqual(own_seen.getvalue().splitlines(), ["an INFO line of the program's own"])
+        # The tracker saw the records the program did not show.
+        self.assertEqual(t.outcome_of("jit_f-aa", "jit_f", a)["outcome"], "miss")
+        self.assertEqual(t.outcome_of("jit_g-bb", "jit_g", b)["outcome"], "miss")
+        # Detached: the logger is as the program left it, with the class's methods.
+        self.assertEqual(self.compiler.level, logging.INFO)
+        self.assertIn(own, self.compiler.handlers)
+        self.assertNotIn("isEnabledFor", vars(self.compiler))
+        self.assertNotIn("handle", vars(self.compiler))
+
+    def test_jax_0_4_30_lines(self):
+        # jax 0.4.30's own formats (its compiler.py / compilation_cache.py):
+        # a hit names no key, a write formats the key with %s and ends in a
+        # full stop, and the write-side "disabled" line names nothing.
+        cache = logging.getLogger("jax._src.compilation_cache")
+        t = outcomes.OutcomeTracker()
+        t.attach()
+        try:
+            a = t.expect("jit_f-aa", "jit_f")
+            cache.info("Writing %s to persistent compilation cache with key %s.", "jit_f", "jit_f-aa")
+            b = t.expect("jit_f-aa", "jit_f")
+            self.compiler.debug("Persistent compilation cache hit for '%s'", "jit_f")
+            c = t.expect("jit_g-bb", "jit_g")
+            cache.info("Not writing cache entry with key %s since its size (%d bytes) is less "
+                       "than threshold (%d bytes)", "jit_g-bb", 10, 99)
+            d = t.expect("jit_h-cc", "jit_h")
+            cache.debug("put_executable_and_time: cache is disabled/not initialized")
+        finally:
+            t.detach()
+        self.assertEqual(t.outcome_of("jit_f-aa", "jit_f", a)["outcome"], "written")
+        self.assertEqual(t.outcome_of("jit_f-aa", "jit_f", b)["outcome"], "hit")
+        self.assertEqual(t.outcome_of("jit_g-bb", "jit_g", c)["outcome"], "not written")
+        self.assertIn("its size (10 bytes)", t.outcome_of("jit_g-bb", "jit_g", c)["reason"])
+        self.assertEqual(t.outcome_of("jit_h-cc", "jit_h", d)["reason"],
+                         "put_executable_and_time: cache is disabled/not initialized")
+
+
+class WarningsTest(unittest.TestCase):
+    def test_warnings_of_the_compiler_are_kept_and_shown_as_before(self):
+        import warnings
+        compiler = importlib.import_module("jax._src.compiler")
+        real = compiler.warnings
+        t = outcomes.OutcomeTracker()
+        t.attach()
+        try:
+            a = t.expect("jit_f-aa", "jit_f")
+            # As JAX does: "Writing ..." is logged, then the put fails.
+            logging.getLogger("jax._src.compilation_cache").debug(
+                "Writing %s to persistent compilation cache with key %r", "jit_f", "jit_f-aa")
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                line = sys._getframe().f_lineno + 1
+                compiler.warnings.warn("Error reading persistent compilation cache entry for 'jit_f': x")
+                compiler.warnings.warn("Error writing persistent compilation cache entry for 'jit_f': y")
+                compiler.warnings.warn("some other warning", DeprecationWarning)
+        finally:
+            t.detach()
+        self.assertIs(compiler.warnings, real)
+        # Shown as without the stand-in: the caller's file and line, the category.
+        self.assertEqual([(w.filename, w.lineno, w.category) for w in seen],
+                         [(__file__, line, UserWarning), (__file__, line + 1, UserWarning),
+                          (__file__, line + 2, DeprecationWarning)])
+        got = t.outcome_of("jit_f-aa", "jit_f", a)
+        self.assertEqual(got["outcome"], "not written")
+        self.assertEqual(got["reason"], "Error writing persistent compilation cache entry for 'jit_f': y")
+        self.assertEqual(got["read_error"], "Error reading persistent compilation cache entry for 'jit_f': x")
+        self.assertEqual(len(got["log"]), 3)
 
 
 class FormatsInJaxSourceTest(unittest.TestCase):
     def test_formats_are_jax_own(self):
         # Every string constant of the two files (implicit concatenations are
-        # one constant in the syntax tree).
+        # one constant in the syntax tree).  A format is in the installed
+        # release's source exactly when its release range says so.
         constants = set()
         for name in ("compiler.py", "compilation_cache.py"):
             for node in ast.walk(ast.parse(jax_source(name))):
                 if isinstance(node, ast.Constant) and isinstance(node.value, str):
                     constants.add(node.value)
         version = tuple(int(p) for p in jax_version().split(".")[:3])
-        for outcome, fmt, _ in outcomes.FORMATS:
-            if "host callbacks" in fmt and version >= (0, 11, 0):
-                continue  # gone from 0.11.0
-            self.assertIn(fmt, constants, f"{outcome}: not a format of jax {version}")
+        compiler_constants = {node.value for node in ast.walk(ast.parse(jax_source("compiler.py")))
+                              if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+        for kind, start, releases in outcomes.WARNINGS:
+            # The f-string's first constant part (implicit concatenation
+            # joins it with the next part's leading text).
+            found = any(c.startswith(start) for c in compiler_constants)
+            self.assertEqual(found, outcomes.logged_by(releases, version),
+                             f"{kind}: {start!r} in jax {version}'s compiler.py")
+        for outcome, fmt, _, releases in outcomes.FORMATS:
+            if outcomes.logged_by(releases, version):
+                self.assertIn(fmt, constants, f"{outcome}: not a format of jax {version}")
+            else:
+                self.assertNotIn(fmt, constants, f"{outcome}: jax {version} has it, "
+                                                 f"outside its range {releases}")
 
 
 class OutDirTest(unittest.TestCase):
