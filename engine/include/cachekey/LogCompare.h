@@ -44,6 +44,15 @@ enum class PairedBy : uint8_t {
 /// "order", "name", "process and name".
 const char *pairedByName(PairedBy pairedBy);
 
+/// How one pair was made.
+enum class PairMatch : uint8_t {
+  None,   // a program of one run only
+  Key,    // the second run's key is one the first run computed
+  Shapes, // the same name and the same argument shapes and types
+  Name,   // the same name, in order (the shapes not logged or dtypes only)
+  Order,  // in order (the logs name no programs)
+};
+
 /// Why a pair's key moved, in the fewest facts that tell pairs apart: two
 /// pairs with equal KeyMoves "differ for the same reason". Its words are
 /// `keyMoveText`.
@@ -53,6 +62,14 @@ struct KeyMove {
     Inconsistent,          // every own digest equal, yet the keys differ
     TraceMissing,          // `both`: neither run logged the trace, else one
     ProgramChanged,        // entry 1
+    ArgTypes,              // entry 1: the argument dtypes `before` → `after`
+                           // (the "Compiling … shapes and types" lines)
+    EnableX64,             // entry 1: every dtype widened 32 → 64 bits,
+                           // `before` → `after`: jax_enable_x64
+    JaxOwnProgram,         // entry 1 of one of JAX's own programs
+                           // (jit_broadcast_in_dim, …): not the user's code
+    EveryProgram,          // entry 1 of every paired program, JAX's own
+                           // included: one global setting
     JaxlibUpgrade,         // entry 2, `before` → `after` (releases)
     JaxlibChanged,         // entry 2, a version that is not a release
     BackendChanged,        // entry 3
@@ -86,6 +103,12 @@ struct KeyMove {
 struct LogFinding {
   enum class Code : uint8_t {
     ProgramChanged,        // entry 1
+    ArgTypes,              // entry 1: argument shapes `before` → `after`,
+                           // their dtypes `subject` ("float32 → float64")
+    EnableX64,             // entry 1: as ArgTypes, every dtype widened to
+                           // 64 bits (jax_enable_x64)
+    JaxOwnProgram,         // entry 1 of JAX's own program `subject`
+    EveryProgram,          // entry 1 of all `subject` paired programs
     JaxlibVersions,        // entry 2: `before` → `after` releases
     JaxlibNotRelease,      // entry 2: decoded or digest `before` → `after`
     BackendDecoded,        // entry 3: `before` → `after` (decoded texts)
@@ -121,11 +144,60 @@ enum class MissReason : uint8_t {
   WriteFailed,
   OtherDir,
   Gone,
+  /// The second run looked it up before its cache was initialised
+  /// ("get_executable_and_time: cache is disabled/not initialized"): a
+  /// program compiled before jax_compilation_cache_dir was set.
+  NoCacheYet,
+  /// The second run found the entry but could not read it ("Error reading
+  /// persistent compilation cache entry"): a damaged file, which JAX never
+  /// replaces (LRUCache.put keeps an existing file).
+  Damaged,
+  /// The LRU evicted it ("Evicting cache entry" in either log):
+  /// jax_compilation_cache_max_size is below what the runs write.
+  Evicted,
+  /// The first run's entry was larger than jax_compilation_cache_max_size.
+  TooLarge,
+  /// Both runs name the same relative cache path: it depends on the
+  /// working directory.
+  RelativeDir,
+  /// The second run's runtime never uses the persistent cache
+  /// ("_get_cache: Unsupported runtime").
+  UnsupportedRuntime,
   /// Only "took at least … to compile" was logged, and nothing shows a cache
   /// directory: with jax_compilation_cache_dir unset nothing is written.
   MaybeNoCache,
   Unknown
 };
+
+/// Why a missed program was not cached in a run, for the run summary.
+enum class NotCached : uint8_t {
+  CompileTime,   // under jax_persistent_cache_min_compile_time_secs
+  EntrySize,     // under jax_persistent_cache_min_entry_size_bytes
+  HostCallbacks, // uses host callbacks (jax ≤ 0.10.2)
+  NotProcessZero,
+  NoCache,       // looked up or written with no cache initialised
+  TooLarge,      // over jax_compilation_cache_max_size
+  WriteFailed,   // "Error writing persistent compilation cache entry"
+  ReadFailed,    // found, but "Error reading …": missed although present
+  Unknown,       // a miss whose write is not logged
+};
+
+/// A run at a glance, as `sccache --show-stats` gives one.
+struct RunStats {
+  size_t programs = 0, hits = 0, misses = 0, noOutcome = 0, written = 0;
+  /// Seconds spent compiling the misses, from their logged compile times
+  /// ("took at least … (%.2fs)" / "took < … (%.2fs)"); `timedMisses` of
+  /// the misses logged one.
+  double missCompileSeconds = 0;
+  size_t timedMisses = 0;
+  /// The "Evicting cache entry" lines.
+  size_t evictions = 0;
+  /// Each reason a miss was not cached, with its count, in NotCached order.
+  std::vector<std::pair<NotCached, size_t>> notCached;
+};
+
+/// The stats of one read log.
+RunStats runStats(const LogSummary &log);
 
 /// One program of the second run paired with one of the first, or a
 /// program found in one run only.
@@ -138,6 +210,8 @@ struct ProgramPair {
   std::string label;
   /// Indices into the two logs' programs; -1 when absent from that log.
   int a = -1, b = -1;
+  /// How it was paired.
+  PairMatch match = PairMatch::None;
   enum class Keys { Equal, Differ, Unknown };
   Keys keys = Keys::Unknown;
   /// Which entries moved and why, when the keys differ and both traces are
@@ -174,6 +248,9 @@ struct LogComparison {
   /// One line for the second run: how many programs hit and why the others
   /// missed.
   std::string summary;
+  /// Each run's stats, and their words ("7 programs: 5 hits, 2 misses …").
+  RunStats stats[2];
+  std::string statsText[2];
   /// Problems met while reading either log.
   std::vector<std::string> notes;
   /// What each of `notes` is about, one each.

@@ -58,6 +58,9 @@ enum class NotWrittenReason {
   NotProcessZero, // only process 0 writes
   EntrySize,     // smaller than jax_persistent_cache_min_entry_size_bytes
   CacheDisabled, // the cache is disabled or not initialised
+  /// Larger than jax_compilation_cache_max_size: the LRU cache refuses it
+  /// ("Cache value for key … exceeds the maximum cache size", lru_cache.py).
+  TooLarge,
 };
 
 /// The write outcome of one program, with the numbers its line gave.
@@ -70,6 +73,9 @@ struct WriteOutcome {
   /// Bytes, from "since its size (%d bytes) is less than threshold (%d
   /// bytes)"; negative when not logged.
   long long entryBytes = -1, minEntryBytes = -1;
+  /// Bytes, from "exceeds the maximum cache size of %d bytes"; negative
+  /// when not logged.
+  long long maxCacheBytes = -1;
   /// The warning text of a failed write.
   std::string error;
   size_t line = 0; // 1-based line of the message
@@ -99,6 +105,22 @@ struct LoggedProgram {
   int compileOptions = -1;
   /// Index into LogSummary::texts of the entry-6 fallback message, or -1.
   int fallback = -1;
+  /// Index into LogSummary::texts of the argument shapes and types of its
+  /// `Compiling <fun> with global shapes and types (…)` line (pxla.py), the
+  /// parenthesised tuple as logged, or -1.
+  int shapes = -1;
+  /// Index into LogSummary::texts of the "Error reading persistent
+  /// compilation cache entry for '<name>': <error>" warning logged before
+  /// its lookup (compiler.py `_cache_read`: a damaged or unreadable entry),
+  /// the error part; or -1.
+  int readError = -1;
+  /// Its lookup logged "get_executable_and_time: cache is disabled/not
+  /// initialized" (compilation_cache.py): no cache was open yet.
+  bool lookupNoCache = false;
+  /// The lookup was not logged by compiler.py but read from another line:
+  /// jax 0.4.30 logs no miss line (a "Writing …"/"Not writing …" line or
+  /// lru_cache.py's "Cache miss for key" shows it).
+  bool lookupInferred = false;
   Lookup lookup = Lookup::Unknown;
   size_t lookupLine = 0;
   WriteOutcome write;
@@ -110,6 +132,15 @@ struct LoggedProgram {
   std::optional<Digest> finalDigest() const;
   /// How many of the 16 digest lines were read.
   int digestLines() const;
+};
+
+/// One "Evicting cache entry '<key>': file size %d bytes, target cache size
+/// %d bytes" line of lru_cache.py (jax 0.4.30: "Evicting cache file
+/// <key>-cache: …"): the LRU removed that entry to stay under
+/// jax_compilation_cache_max_size.
+struct Eviction {
+  long long bytes = -1, targetBytes = -1;
+  size_t line = 0; // 1-based
 };
 
 /// Everything kept from one log.
@@ -132,6 +163,23 @@ struct LogSummary {
   std::vector<std::string> autotuneCaches, kernelCaches;
   /// "_initialize_cache: cache is disabled!" / "… initialization failed!".
   bool cacheDisabled = false, cacheInitFailed = false;
+  /// Line of the first "Initialized persistent compilation cache at …"
+  /// (1-based; 0 when not logged).
+  size_t cacheInitLine = 0;
+  /// The entries the LRU evicted, by key digest (the first eviction of
+  /// each), and how many eviction lines there were.
+  std::map<Digest, Eviction> evicted;
+  size_t evictionLines = 0;
+  /// "_get_cache: Unsupported runtime: <runtime>" (compilation_cache.py):
+  /// this runtime never uses the persistent cache.
+  std::string unsupportedRuntime;
+  /// PGLE lines of compiler.py: "PGLE-optimized <m> loaded from compilation
+  /// cache" and "PERSISTENT CACHE MISS for PGLE-optimized <m> …".
+  size_t pgleLoaded = 0, pgleMisses = 0;
+  /// "Persistent compilation cache inconsistency for key …": the
+  /// verification cache (jax_compilation_cache_check_contents) found an
+  /// entry whose contents differ from a fresh compile.
+  size_t verificationErrors = 0;
   /// "compile_or_get_cached: unable to generate cache key …": programs that
   /// skipped the cache, and the first message.
   size_t keyErrors = 0;
@@ -167,6 +215,9 @@ private:
     int pending = -1;       // program whose digest lines are being read
     int awaitingLookup = -1; // complete program before its hit/miss line
     int compileOptions = -1; // last get_compile_options text
+    int shapes = -1;         // last "Compiling … shapes and types" text
+    bool noCacheLookup = false; // "get_executable_and_time: cache is disabled/…"
+
     std::vector<LoggedFlag> flags; // of `pending`
   };
   void readLine(std::string &line);
@@ -197,6 +248,12 @@ private:
   /// The last program of each name, per stream and overall.
   std::map<std::pair<int, std::string>, int> lastByName;
   int lastMiss = -1;
+  /// "Error reading persistent compilation cache entry" warnings (they have
+  /// no stream) by module name, waiting for that program's lookup.
+  std::map<std::string, int> readErrors;
+  /// Adopts the program with final digest `d` that has no lookup yet as a
+  /// miss (0.4.30 logs none), naming it `name`; its index or -1.
+  int inferMiss(const Digest &d, const std::string &name);
 };
 
 /// Reads a whole log held in memory.

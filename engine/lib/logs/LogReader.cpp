@@ -49,6 +49,29 @@ const char kNotWritingKey[] = "Not writing persistent cache entry with key ";
 const char kNotWritingKeyOld[] = "Not writing cache entry with key "; // 0.4.30
 const char kSinceSize[] = " since its size (";
 const char kSinceDisabled[] = " since cache is disabled/not initialized";
+const char kLookupNoCache[] =
+    "get_executable_and_time: cache is disabled/not initialized";
+const char kPutNoCache[] = // 0.4.30
+    "put_executable_and_time: cache is disabled/not initialized";
+const char kUnsupported[] = "_get_cache: Unsupported runtime: ";
+const char kInconsistency[] = "Persistent compilation cache inconsistency for key";
+// jax._src.compiler, reads and PGLE
+const char kReadError[] = "Error reading persistent compilation cache entry for '";
+const char kPgleMiss[] = "PERSISTENT CACHE MISS for PGLE-optimized ";
+const char kPgleLoaded[] = " loaded from compilation cache";
+// jax._src.lru_cache
+const char kLruMiss[] = "Cache miss for key: ";
+const char kLruHit[] = "Cache hit for key: ";
+const char kEvicting[] = "Evicting cache entry ";
+const char kEvictingOld[] = "Evicting cache file "; // 0.4.30
+const char kFileSize[] = ": file size ";
+const char kTarget[] = "target cache size ";
+const char kTooLargeStart[] = "Cache value for key ";
+const char kTooLargeSize[] = " of size ";
+const char kTooLargeMax[] = " exceeds the maximum cache size of ";
+// jax._src.interpreters.pxla
+const char kShapes[] = " with global shapes and types ";
+const char kArgMapping[] = ". Argument mapping: ";
 
 constexpr size_t kMaxLine = size_t(1) << 20;
 constexpr size_t kMaxProblems = 20;
@@ -253,6 +276,8 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
           "before it)");
     p.compileOptions = s->compileOptions;
     s->compileOptions = -1;
+    p.shapes = s->shapes;
+    s->shapes = -1;
     summary.programs.push_back(std::move(p));
     s->pending = static_cast<int>(summary.programs.size() - 1);
   }
@@ -303,6 +328,18 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
              w >= 0 && summary.programs[w].lookup == Lookup::Unknown) {
     index = w; // jax 0.4.30 logs the hit without the key
   }
+  if (index < 0 && digest) {
+    // lru_cache.py logged this lookup first ("Cache miss for key"): the
+    // compiler's own line confirms it.
+    auto it = byDigest.find(*digest);
+    if (it != byDigest.end() && !it->second.indices.empty()) {
+      LoggedProgram &last = summary.programs[it->second.indices.back()];
+      if (last.lookupInferred && last.write.state == WriteState::Unknown) {
+        index = it->second.indices.back();
+        last.lookupInferred = false;
+      }
+    }
+  }
   if (index < 0) {
     // The key's trace was not logged (its logger was off): the program is
     // known by its key alone.
@@ -310,6 +347,8 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
     p.stream = streamId;
     p.firstLine = summary.lines;
     p.keyDigest = digest;
+    p.shapes = streams[streamId].shapes;
+    streams[streamId].shapes = -1;
     summary.programs.push_back(std::move(p));
     index = static_cast<int>(summary.programs.size() - 1);
     if (digest)
@@ -320,6 +359,17 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   p.key = key;
   p.lookup = hit ? Lookup::Hit : Lookup::Miss;
   p.lookupLine = summary.lines;
+  if (streams[streamId].noCacheLookup) {
+    p.lookupNoCache = !hit;
+    streams[streamId].noCacheLookup = false;
+  }
+  for (const std::string *k : {&name, &key}) {
+    auto e = readErrors.find(*k);
+    if (!k->empty() && e != readErrors.end()) {
+      p.readError = e->second;
+      readErrors.erase(e);
+    }
+  }
   if (streams[p.stream].awaitingLookup == index)
     streams[p.stream].awaitingLookup = -1;
   lastByName[{p.stream, name}] = index;
@@ -340,6 +390,9 @@ void LogReader::onWrite(int streamId, const std::string &name,
              i != it->second.indices.rend() && index < 0; ++i)
           if (summary.programs[*i].lookup == Lookup::Miss)
             index = *i;
+      // jax 0.4.30 logs no miss line: a write line names the missed key.
+      if (index < 0)
+        index = inferMiss(*d, key.substr(0, key.size() - 65));
     }
   } else if (!name.empty()) {
     auto it = lastByName.find({streamId, name});
@@ -347,6 +400,19 @@ void LogReader::onWrite(int streamId, const std::string &name,
       it = lastByName.find({-1, name});
     if (it != lastByName.end())
       index = it->second;
+    // jax 0.4.30: "took at least" comes before any line with the key.
+    if (index < 0 && streamId >= 0) {
+      int w = streams[streamId].awaitingLookup;
+      if (w >= 0 && summary.programs[w].lookup == Lookup::Unknown) {
+        index = w;
+        summary.programs[w].lookup = Lookup::Miss;
+        summary.programs[w].lookupInferred = true;
+        summary.programs[w].name = name;
+        lastByName[{summary.programs[w].stream, name}] = w;
+        lastByName[{-1, name}] = w;
+        lastMiss = w;
+      }
+    }
   } else {
     index = lastMiss; // "since process_id != 0" names nothing
   }
@@ -354,11 +420,34 @@ void LogReader::onWrite(int streamId, const std::string &name,
     return;
   WriteOutcome &w = summary.programs[index].write;
   // "took at least" comes before the write lines; keep its numbers.
-  if (w.state == WriteState::Attempted && outcome.compileSeconds < 0) {
+  if (w.state != WriteState::Unknown && outcome.compileSeconds < 0) {
     outcome.compileSeconds = w.compileSeconds;
     outcome.minCompileSeconds = w.minCompileSeconds;
   }
   w = std::move(outcome);
+}
+
+int LogReader::inferMiss(const Digest &d, const std::string &name) {
+  auto it = byDigest.find(d);
+  if (it == byDigest.end())
+    return -1;
+  for (int i : it->second.indices) {
+    LoggedProgram &p = summary.programs[i];
+    if (p.lookup != Lookup::Unknown)
+      continue;
+    p.lookup = Lookup::Miss;
+    p.lookupInferred = true;
+    p.name = name;
+    p.key = name + "-" + toHex(d);
+    p.lookupLine = summary.lines;
+    if (streams[p.stream].awaitingLookup == i)
+      streams[p.stream].awaitingLookup = -1;
+    lastByName[{p.stream, name}] = i;
+    lastByName[{-1, name}] = i;
+    lastMiss = i;
+    return i;
+  }
+  return -1;
 }
 
 void LogReader::readLine(std::string &line) {
@@ -368,6 +457,7 @@ void LogReader::readLine(std::string &line) {
   if (line.find("ache") == std::string::npos &&
       line.find("ACHE") == std::string::npos &&
       line.find("compile") == std::string::npos &&
+      line.find(kShapes) == std::string::npos &&
       line.find("falling back") == std::string::npos)
     return;
   const std::string where = "line " + std::to_string(summary.lines) + ": ";
@@ -418,6 +508,111 @@ void LogReader::readLine(std::string &line) {
           intern(summary.texts, line.substr(pos));
     return;
   }
+
+  // The cache's own lines around the lookup.
+  if ((pos = line.find(kShapes)) != std::string::npos) {
+    size_t c = line.rfind("Compiling ", pos);
+    if (c == std::string::npos)
+      return;
+    std::string shapes = after(len(kShapes));
+    size_t m = shapes.rfind(kArgMapping);
+    if (m != std::string::npos)
+      shapes.resize(m);
+    int s = streamOf(std::string_view(line).substr(0, c));
+    streams[s].shapes = intern(summary.texts, shapes);
+    return;
+  }
+  if ((pos = line.find(kLookupNoCache)) != std::string::npos) {
+    streams[streamOf(std::string_view(line).substr(0, pos))].noCacheLookup = true;
+    return;
+  }
+  if ((pos = line.find(kPutNoCache)) != std::string::npos) {
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::CacheDisabled;
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
+    return;
+  }
+  if ((pos = line.find(kReadError)) != std::string::npos) {
+    std::string rest = after(len(kReadError));
+    size_t q = rest.find("': ");
+    if (q == std::string::npos) {
+      problem(where + "an \"Error reading persistent compilation cache "
+                      "entry\" line without the module name and error");
+      return;
+    }
+    readErrors[rest.substr(0, q)] = intern(summary.texts, rest.substr(q + 3));
+    return;
+  }
+  bool lruHit = false;
+  if ((pos = line.find(kLruMiss)) != std::string::npos ||
+      (lruHit = (pos = line.find(kLruHit)) != std::string::npos)) {
+    std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
+    auto d = keyDigest(key);
+    if (!d) {
+      problem(where + "the key of an lru_cache line is not \"<name>-<64 hex "
+                      "digits>\": " + key.substr(0, 100));
+      return;
+    }
+    if (!lruHit)
+      inferMiss(*d, key.substr(0, key.size() - 65));
+    return;
+  }
+  bool oldEvict = false;
+  if ((pos = line.find(kEvicting)) != std::string::npos ||
+      (oldEvict = (pos = line.find(kEvictingOld)) != std::string::npos)) {
+    std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
+    size_t f = rest.find(kFileSize);
+    std::string key = unquote(rest.substr(0, f));
+    if (oldEvict && key.size() > 6 && key.compare(key.size() - 6, 6, "-cache") == 0)
+      key.resize(key.size() - 6);
+    auto d = keyDigest(key);
+    if (f == std::string::npos || !d) {
+      problem(where + "an \"Evicting cache entry\" line without a whole key "
+                      "and file size");
+      return;
+    }
+    Eviction e;
+    e.bytes = std::atoll(rest.c_str() + f + len(kFileSize));
+    size_t t = rest.find(kTarget);
+    if (t != std::string::npos)
+      e.targetBytes = std::atoll(rest.c_str() + t + len(kTarget));
+    e.line = summary.lines;
+    summary.evicted.emplace(*d, e);
+    ++summary.evictionLines;
+    return;
+  }
+  if ((pos = line.find(kTooLargeStart)) != std::string::npos &&
+      line.find(kTooLargeMax) != std::string::npos) {
+    std::string rest = after(len(kTooLargeStart));
+    size_t sz = rest.find(kTooLargeSize);
+    size_t mx = rest.find(kTooLargeMax);
+    if (sz == std::string::npos)
+      return;
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::TooLarge;
+    w.entryBytes = std::atoll(rest.c_str() + sz + len(kTooLargeSize));
+    w.maxCacheBytes = std::atoll(rest.c_str() + mx + len(kTooLargeMax));
+    onWrite(-1, "", unquote(rest.substr(0, sz)), w);
+    return;
+  }
+  if ((pos = line.find(kUnsupported)) != std::string::npos) {
+    if (summary.unsupportedRuntime.empty())
+      summary.unsupportedRuntime = after(len(kUnsupported)).substr(0, 200);
+    return;
+  }
+  if (line.find(kPgleMiss) != std::string::npos) {
+    ++summary.pgleMisses;
+    return;
+  }
+  if (line.find("PGLE-optimized ") != std::string::npos &&
+      line.find(kPgleLoaded) != std::string::npos) {
+    ++summary.pgleLoaded;
+    return;
+  }
+  if (line.find(kInconsistency) != std::string::npos)
+    ++summary.verificationErrors; // also a read or write warning: go on
 
   // The lookup.
   bool miss = (pos = line.find(kMiss)) != std::string::npos;
@@ -517,7 +712,7 @@ void LogReader::readLine(std::string &line) {
       return;
     WriteOutcome w;
     w.state = WriteState::Failed;
-    w.error = rest.substr(q + 3, 500);
+    w.error = rest.substr(q + 3, kMaxText); // quoted whole
     // A warning, printed with the source path before it: no stream.
     onWrite(-1, rest.substr(0, q), "", w);
     return;
@@ -535,6 +730,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   if ((pos = line.find(kInitialized)) != std::string::npos) {
+    if (!summary.cacheInitLine)
+      summary.cacheInitLine = summary.lines;
     addDistinct(summary.cacheDirs, after(len(kInitialized)));
     return;
   }
