@@ -125,6 +125,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
       s += " (the LRU cache's -atime file of an entry is missing, jax#39880: "
            "with jax_compilation_cache_max_size set, every later write scans "
            "the directory and fails the same way until that entry is "
+           "hit again, which rewrites its -atime file, or its -cache file is "
            "deleted)";
     return s;
   }
