@@ -216,6 +216,7 @@ private:
     int awaitingLookup = -1; // complete program before its hit/miss line
     int compileOptions = -1; // last get_compile_options text
     int shapes = -1;         // last "Compiling … shapes and types" text
+    bool broken = false;     // a digest line of the current key was cut
     bool noCacheLookup = false; // "get_executable_and_time: cache is disabled/…"
 
     std::vector<LoggedFlag> flags; // of `pending`

@@ -475,14 +475,31 @@ void LogReader::readLine(std::string &line) {
       std::string hex = rest.substr(name.size());
       while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
         hex.pop_back();
+      int sid = streamOf(std::string_view(line).substr(0, pos));
       if (auto d = digestFromHex(hex)) {
-        onDigest(streamOf(std::string_view(line).substr(0, pos)), fresh, i, *d);
+        if (streams[sid].broken && slotOf(i, fresh) != 0)
+          return; // the rest of a key already reported as cut
+        streams[sid].broken = false;
+        onDigest(sid, fresh, i, *d);
       } else {
-        problem(where + "the digest of " + kEntryNames[i] +
-                " is not 64 lowercase hex digits (" +
+        // Say what is wrong with it: its length, or the first character
+        // that is not a lowercase hex digit.
+        size_t bad = hex.find_first_not_of("0123456789abcdef");
+        std::string what =
+            bad != std::string::npos
+                ? "character " + std::to_string(bad + 1) + " ('" + hex.substr(bad, 1) +
+                      "') is not a lowercase hex digit"
+                : std::to_string(hex.size()) + " hex digits instead of 64";
+        std::string shown = hex.size() > 16 ? hex.substr(0, 16) + "\u2026" : hex;
+        problem(where + "the " + (fresh ? "own digest of " : "running digest after ") +
+                kEntryNames[i] + " is not a whole SHA-256 (" + what + ": \"" +
+                shown + "\"); " +
                 (summary.endsMidLine ? "the log is cut in the middle of it"
-                                     : "the line looks cut or altered") +
-                ")");
+                             : "the line looks cut or altered") +
+                "; the rest of that key is skipped");
+        if (streams[sid].pending >= 0)
+          closePending(streams[sid], "one of its lines is cut");
+        streams[sid].broken = true;
       }
       return;
     }

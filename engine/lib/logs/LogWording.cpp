@@ -500,7 +500,7 @@ std::string pairVerdict(const LogComparison &r, const ProgramPair &p,
 
 std::string noKeyMessage(const LogSummary &log) {
   std::string msg =
-      log.programs.empty()
+      log.programs.empty() && log.problems.empty()
           ? "no cache-key lines found. Enable them with "
             "logging.getLogger(\"jax._src.cache_key\").setLevel(logging.DEBUG) "
             "(and jax._src.compiler for the hits and misses) and give the "
@@ -513,7 +513,7 @@ std::string noKeyMessage(const LogSummary &log) {
                                    "read (every program lacks some of its 16 "
                                    "get_cache_key lines and no hit or miss "
                                    "line names its key)"));
-  if (!log.problems.empty() && (log.programs.empty() || !log.incomplete.empty()))
+  if (!log.problems.empty() && !log.incomplete.empty())
     msg += " (" + log.problems.front() + ")";
   return msg;
 }

@@ -28,6 +28,32 @@ TEST(LogCompare, ALogWithoutKeysIsAnErrorNamingIt) {
   EXPECT_EQ(c.error().path, "a.log");
 }
 
+TEST(LogCompare, ACutKeyNamesItsLineAndWhatIsWrong) {
+  // The real log of case 23, cut 40 hex digits into its first running
+  // digest (line 5): at the end of the input, then with the log going on.
+  std::string log = readText(sourcePath("tests/cases/23-one-program-changed/run1.log"));
+  const std::string marker = "hash after serializing computation: ";
+  size_t at = log.find(marker) + marker.size();
+  auto end = compareLogs(log.substr(0, at + 40), log, "cut.log", "whole.log");
+  ASSERT_FALSE(end);
+  EXPECT_NE(end.error().message.find("line 5: the running digest after computation is "
+                                     "not a whole SHA-256 (40 hex digits instead of 64"),
+            std::string::npos)
+      << end.error().message;
+  EXPECT_NE(end.error().message.find("the log is cut in the middle of it"),
+            std::string::npos)
+      << end.error().message;
+  EXPECT_EQ(end.error().message.find("no complete key: ("), std::string::npos);
+  std::string middle = log.substr(0, at + 40) + log.substr(at + 64);
+  LogSummary s = readLog(middle, "cut.log");
+  ASSERT_FALSE(s.problems.empty());
+  EXPECT_NE(s.problems[0].find("line 5: the running digest after computation"),
+            std::string::npos)
+      << s.problems[0];
+  // One problem for the cut key, not one per line after it.
+  EXPECT_EQ(s.problemCount, 1u) << s.problems.back();
+}
+
 TEST(LogCompareJson, StreamedIsTheWholeDocument) {
   auto c = compareCase("26-two-processes-one-log", "run1.log", "run2.log");
   std::ostringstream os;
