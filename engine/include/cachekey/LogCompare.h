@@ -260,6 +260,52 @@ struct LogComparison {
   bool keysDiffer() const;
 };
 
+/// A run whose key of one program is not the common one.
+struct OddRun {
+  int run = 0;              // index into ManyLogComparison::logs
+  std::vector<int> entries; // 1-based entries whose own digests differ from
+                            // the common key's program (empty: not logged)
+};
+
+/// One program across N runs.
+struct ProgramAcrossRuns {
+  std::string name, label;
+  /// Its index in each run's programs, -1 where the run lacks it.
+  std::vector<int> program;
+  /// The runs grouped by final key digest, in run order; `common` indexes
+  /// the largest group (the first run's on a tie), -1 when no key is known.
+  std::vector<std::vector<int>> groups;
+  int common = -1;
+  /// The runs outside the common group, and the runs that lack it.
+  std::vector<OddRun> odd;
+  std::vector<int> absent;
+};
+
+/// The comparison of N ≥ 2 logs (hosts, ranks, days): per program, which
+/// runs share a key, which are the odd ones out and which entries differ.
+struct ManyLogComparison {
+  std::vector<LogSummary> logs;
+  std::vector<ProgramAcrossRuns> programs;
+  std::vector<RunStats> stats;
+  /// Words (LogWording.cpp): one line per program, per run, the summary.
+  std::vector<std::string> programTexts, statsText;
+  std::string summary;
+  bool keysDiffer() const;
+};
+
+/// Compares N read logs, each paired with the first as compareLogSummaries
+/// pairs two. An Error when fewer than two are given or one holds no key.
+Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs);
+
+/// {"logs": [{"name", "stats"}], "programs": [{"label", "name", "keys":
+/// [64-hex | null per run], "groups": [[run, …]], "common", "odd": [{"run",
+/// "entries"}], "absent", "text"}], "summary", "keys_differ"}.
+Json manyLogComparisonToJson(const ManyLogComparison &comparison);
+
+/// The text the CLI prints for N logs: one line per program, "Run: …" per
+/// log, then "Summary: …".
+void writeManyLogComparison(std::ostream &os, const ManyLogComparison &comparison);
+
 /// Compares two read logs. An Error (naming the log) when a log holds no
 /// key and no hit/miss line at all.
 Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second);

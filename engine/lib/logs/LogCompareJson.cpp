@@ -456,4 +456,39 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r) {
   os << (r.pairs.empty() ? "]\n}" : "\n  ]\n}");
 }
 
+Json manyLogComparisonToJson(const ManyLogComparison &r) {
+  Json j;
+  j["logs"] = Json::array();
+  for (size_t i = 0; i < r.logs.size(); ++i)
+    j["logs"].push_back({{"name", r.logs[i].name},
+                         {"stats", statsJson(r.stats[i], r.statsText[i])}});
+  Json programs = Json::array();
+  for (size_t k = 0; k < r.programs.size(); ++k) {
+    const ProgramAcrossRuns &p = r.programs[k];
+    Json q;
+    q["label"] = p.label;
+    q["name"] = p.name;
+    Json keys = Json::array();
+    for (size_t run = 0; run < r.logs.size(); ++run) {
+      auto d = p.program[run] >= 0 ? r.logs[run].programs[p.program[run]].finalDigest()
+                                   : std::nullopt;
+      keys.push_back(d ? Json(toHex(*d)) : Json());
+    }
+    q["keys"] = std::move(keys);
+    q["groups"] = p.groups;
+    q["common"] = p.common;
+    Json odd = Json::array();
+    for (const auto &o : p.odd)
+      odd.push_back({{"run", o.run}, {"entries", o.entries}});
+    q["odd"] = std::move(odd);
+    q["absent"] = p.absent;
+    q["text"] = r.programTexts[k];
+    programs.push_back(std::move(q));
+  }
+  j["programs"] = std::move(programs);
+  j["summary"] = r.summary;
+  j["keys_differ"] = r.keysDiffer();
+  return j;
+}
+
 } // namespace cachekey

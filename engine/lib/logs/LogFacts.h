@@ -138,6 +138,15 @@ std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves
 /// 0.35 s compiling the misses; not cached: 2 could not be read".
 std::string runStatsText(const LogSummary &log, const RunStats &stats);
 
+/// One program across N runs: "jit_step: run-a.log and run-b.log share a
+/// key; run-c.log is the odd one out: entry 1 (computation) differs".
+std::string programAcrossRunsText(const ManyLogComparison &r,
+                                  const ProgramAcrossRuns &p);
+
+/// The summary of N runs: how many programs share one key in every run, and
+/// which runs are odd ones out how often.
+std::string manySummary(const ManyLogComparison &r);
+
 /// The Error message when `log` holds no complete key.
 std::string noKeyMessage(const LogSummary &log);
 

@@ -827,7 +827,73 @@ std::string runStatsText(const LogSummary &log, const RunStats &st) {
   return s + ".";
 }
 
+std::string programAcrossRunsText(const ManyLogComparison &r,
+                                  const ProgramAcrossRuns &p) {
+  auto names = [&](const std::vector<int> &runs) {
+    std::vector<std::string> v;
+    for (int run : runs)
+      v.push_back(r.logs[run].name);
+    return nameList(v);
+  };
+  size_t present = r.logs.size() - p.absent.size();
+  std::string s = p.label + ": ";
+  if (p.common < 0) {
+    s += "no key logged";
+  } else if (p.odd.empty()) {
+    s += present == 1 ? "in " + names(p.groups[0]) + " only"
+         : present == r.logs.size()
+             ? "all " + std::to_string(present) + " runs share its key"
+             : names(p.groups[0]) + " share its key";
+  } else {
+    s += names(p.groups[p.common]) +
+         (p.groups[p.common].size() == 1 ? " has" : " share") + " the common key";
+    for (const OddRun &o : p.odd) {
+      s += "; " + r.logs[o.run].name + " is an odd one out";
+      if (!o.entries.empty()) {
+        std::vector<std::string> e;
+        for (int x : o.entries)
+          e.push_back(entryLabel(x));
+        s += ": " + nameList(e, 8) + (o.entries.size() == 1 ? " differs" : " differ");
+      }
+    }
+  }
+  if (!p.absent.empty() && present > 1)
+    s += "; not compiled in " + names(p.absent);
+  return s;
+}
+
+std::string manySummary(const ManyLogComparison &r) {
+  size_t all = 0, everywhere = 0;
+  std::vector<size_t> oddCount(r.logs.size(), 0);
+  for (const auto &p : r.programs) {
+    if (p.common < 0)
+      continue;
+    ++all;
+    everywhere += p.odd.empty() && p.absent.empty();
+    for (const auto &o : p.odd)
+      ++oddCount[o.run];
+  }
+  std::string s = std::to_string(everywhere) + " of " +
+                  plural(all, "program has", "programs have") +
+                  " one key in all " + std::to_string(r.logs.size()) + " runs";
+  for (size_t run = 0; run < r.logs.size(); ++run)
+    if (oddCount[run])
+      s += "; " + r.logs[run].name + " is the odd one out for " +
+           plural(oddCount[run], "program", "programs");
+  return s + ".";
+}
+
 } // namespace logs
+
+void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
+  os << "Programs across " << r.logs.size() << " runs (each paired with "
+     << r.logs[0].name << " by key, then name, shapes and order):\n";
+  for (const auto &t : r.programTexts)
+    os << "  " << t << ".\n";
+  for (const auto &t : r.statsText)
+    os << "Run: " << t << "\n";
+  os << "Summary: " << r.summary << "\n";
+}
 
 void writeLogComparison(std::ostream &os, const LogComparison &r) {
   os << r.sentence << "\n";

@@ -91,3 +91,51 @@ TEST(LogCompareJson, EveryDetailNoteAndPairCarriesItsCode) {
   }
   EXPECT_GE(compared, 7u);
 }
+
+namespace {
+std::vector<LogSummary> caseLogs(const std::string &dir,
+                                 const std::vector<std::string> &names) {
+  std::vector<LogSummary> out;
+  for (const auto &n : names)
+    out.push_back(readLog(readText(sourcePath("tests/cases/" + dir + "/" + n)), n));
+  return out;
+}
+} // namespace
+
+TEST(LogCompareMany, ThreeDaysOfOneJobShareEveryKey) {
+  // Case 32: the same job on three days, every key equal (its entries.txt).
+  auto m = compareManyLogSummaries(
+      caseLogs("32-damaged-entries", {"day1-volume-full.log", "day2.log", "day3.log"}));
+  ASSERT_TRUE(m) << m.error().str();
+  EXPECT_FALSE(m->keysDiffer());
+  ASSERT_EQ(m->programs.size(), 7u);
+  for (const auto &p : m->programs) {
+    EXPECT_EQ(p.groups.size(), 1u) << p.label;
+    EXPECT_EQ(p.groups[0], (std::vector<int>{0, 1, 2})) << p.label;
+  }
+  EXPECT_EQ(m->summary, "7 of 7 programs have one key in all 3 runs.");
+}
+
+TEST(LogCompareMany, TheOddRunAndItsEntryAreNamed) {
+  // Case 36: day 1 ran --batch 8, days 2 and 3 --batch 16. jit_broadcast_in_dim
+  // (JAX's own program, its output shape follows the batch) keeps its name:
+  // day 1 is the odd one out and only entry 1 differs; the train and eval
+  // steps have new argument shapes, so they are other programs.
+  auto m = compareManyLogSummaries(
+      caseLogs("36-missing-atime-0.10.2", {"day1.log", "day2.log", "day3.log"}));
+  ASSERT_TRUE(m) << m.error().str();
+  EXPECT_TRUE(m->keysDiffer());
+  const ProgramAcrossRuns *b = nullptr;
+  for (const auto &p : m->programs)
+    if (p.label == "jit_broadcast_in_dim")
+      b = &p;
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->odd.size(), 1u);
+  EXPECT_EQ(b->odd[0].run, 0);
+  EXPECT_EQ(b->odd[0].entries, std::vector<int>{1});
+  EXPECT_EQ(b->groups[b->common], (std::vector<int>{1, 2}));
+  Json j = manyLogComparisonToJson(*m);
+  EXPECT_EQ(j["logs"].size(), 3u);
+  EXPECT_TRUE(j["keys_differ"].get<bool>());
+  EXPECT_FALSE(compareManyLogSummaries(caseLogs("36-missing-atime-0.10.2", {"day1.log"})));
+}
