@@ -24,7 +24,9 @@
 
 #include <array>
 #include <deque>
+#include <cstring>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -228,6 +230,10 @@ private:
   void onWrite(int streamId, const std::string &name, const std::string &key,
                WriteOutcome outcome);
   int streamOf(std::string_view prefix);
+  int tagStream(std::string_view prefix);
+  /// The last prefixes seen and their streams (streamOf).
+  std::array<std::pair<std::string, int>, 8> recentPrefixes{};
+  size_t nextRecent = 0;
   int programAwaitingEntry(int streamId, int slot);
   void closePending(Stream &s, const char *why);
   void problem(std::string text);
@@ -245,7 +251,15 @@ private:
     /// program thousands of times is still read in linear time.
     size_t firstUnlooked = 0;
   };
-  std::map<Digest, ProgramsWithDigest> byDigest;
+  /// A SHA-256 is uniformly distributed: its first 8 bytes are a hash.
+  struct DigestHash {
+    size_t operator()(const Digest &d) const {
+      size_t h;
+      std::memcpy(&h, d.data(), sizeof h);
+      return h;
+    }
+  };
+  std::unordered_map<Digest, ProgramsWithDigest, DigestHash> byDigest;
   /// The last program of each name, per stream and overall.
   std::map<std::pair<int, std::string>, int> lastByName;
   int lastMiss = -1;

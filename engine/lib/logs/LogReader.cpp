@@ -111,6 +111,16 @@ void addDistinct(std::vector<std::string> &list, std::string value) {
     list.push_back(std::move(value));
 }
 
+/// Whether a line can be one of the messages read here: every one of them
+/// has "ache"/"ACHE" (cache), "ompil" (compile, Compiling, compilation) or
+/// "falling back". Most lines of a real log have none.
+bool mayMatter(std::string_view line) {
+  return line.find("ache") != std::string_view::npos ||
+         line.find("ompil") != std::string_view::npos ||
+         line.find("ACHE") != std::string_view::npos ||
+         line.find("falling back") != std::string_view::npos;
+}
+
 } // namespace
 
 bool LoggedProgram::complete() const { return digestLines() == 16 ||
@@ -143,6 +153,12 @@ void LogReader::feed(std::string_view chunk) {
   while (start < chunk.size()) {
     size_t nl = chunk.find('\n', start);
     size_t end = nl == std::string_view::npos ? chunk.size() : nl;
+    if (partial.empty() && !skippingLongLine && nl != std::string_view::npos &&
+        end - start <= kMaxLine && !mayMatter(chunk.substr(start, end - start))) {
+      ++summary.lines; // a whole line that is not about the cache: no copy
+      start = nl + 1;
+      continue;
+    }
     if (!skippingLongLine) {
       size_t room = kMaxLine - partial.size();
       partial.append(chunk.substr(start, std::min(end - start, room)));
@@ -196,6 +212,20 @@ int LogReader::intern(std::vector<std::string> &texts, std::string text) {
 }
 
 int LogReader::streamOf(std::string_view prefix) {
+  // Most lines repeat one of a few prefixes ("DEBUG:jax._src.cache_key:"):
+  // the tag of a prefix seen lately is not made again.
+  for (const auto &[seen, id] : recentPrefixes)
+    if (seen == prefix)
+      return id;
+  int id = tagStream(prefix);
+  if (prefix.size() <= 128) {
+    recentPrefixes[nextRecent] = {std::string(prefix), id};
+    nextRecent = (nextRecent + 1) % recentPrefixes.size();
+  }
+  return id;
+}
+
+int LogReader::tagStream(std::string_view prefix) {
   std::string tag = streamTag(prefix);
   auto &tags = summary.streams;
   for (size_t i = 0; i < tags.size(); ++i)
@@ -431,34 +461,33 @@ int LogReader::inferMiss(const Digest &d, const std::string &name) {
   auto it = byDigest.find(d);
   if (it == byDigest.end())
     return -1;
-  for (int i : it->second.indices) {
-    LoggedProgram &p = summary.programs[i];
-    if (p.lookup != Lookup::Unknown)
-      continue;
-    p.lookup = Lookup::Miss;
-    p.lookupInferred = true;
-    p.name = name;
-    p.key = name + "-" + toHex(d);
-    p.lookupLine = summary.lines;
-    if (streams[p.stream].awaitingLookup == i)
-      streams[p.stream].awaitingLookup = -1;
-    lastByName[{p.stream, name}] = i;
-    lastByName[{-1, name}] = i;
-    lastMiss = i;
-    return i;
-  }
-  return -1;
+  // The first program with this key that has no lookup yet (those before
+  // `firstUnlooked` all have one: a lookup is set once).
+  ProgramsWithDigest &same = it->second;
+  while (same.firstUnlooked < same.indices.size() &&
+         summary.programs[same.indices[same.firstUnlooked]].lookup != Lookup::Unknown)
+    ++same.firstUnlooked;
+  if (same.firstUnlooked == same.indices.size())
+    return -1;
+  int i = same.indices[same.firstUnlooked];
+  LoggedProgram &p = summary.programs[i];
+  p.lookup = Lookup::Miss;
+  p.lookupInferred = true;
+  p.name = name;
+  p.key = name + "-" + toHex(d);
+  p.lookupLine = summary.lines;
+  if (streams[p.stream].awaitingLookup == i)
+    streams[p.stream].awaitingLookup = -1;
+  lastByName[{p.stream, name}] = i;
+  lastByName[{-1, name}] = i;
+  lastMiss = i;
+  return i;
 }
 
 void LogReader::readLine(std::string &line) {
   ++summary.lines;
   stripTerminalCodes(line);
-  // Most lines of a real log are not about the cache: one cheap test first.
-  if (line.find("ache") == std::string::npos &&
-      line.find("ACHE") == std::string::npos &&
-      line.find("compile") == std::string::npos &&
-      line.find(kShapes) == std::string::npos &&
-      line.find("falling back") == std::string::npos)
+  if (!mayMatter(line))
     return;
   const std::string where = "line " + std::to_string(summary.lines) + ": ";
   size_t pos;
