@@ -1,17 +1,23 @@
 //===- LogCompare.h - Why the second run missed the cache -------*- C++ -*-===//
 //
-// Compares two runs' logs (LogReader.h) the way a JAX user needs it: the
-// programs are paired by name (the key's readable prefix, e.g.
-// `jit_train_step`), then by order within a name; programs found in one run
-// only are named. For every pair the keys are compared and, where they
+// Compares two runs' logs (LogReader.h) the way a JAX user needs it: a
+// program of the second run whose key the first run computed is that
+// program (any name, any order); the others are paired by name (the key's
+// readable prefix, e.g. `jit_train_step`), then by argument shapes, then by
+// order within a name; a program with new shapes, and programs found in one
+// run only, are named. When every differing program moved the same way the
+// cause is said once (jax_enable_x64 from the dtypes of the shapes lines,
+// one setting that moved JAX's own programs too). For every pair the keys are compared and, where they
 // differ, the moved entries are grouped into one root cause (RootCause.h)
 // with what the logs can tell about it: the jaxlib version and the short
 // entries read back from their digests (KnownDigests.h), the flags from the
 // flag lines, the cache paths JAX wrote into DebugOptions, the devices.
 // Outcomes are explained too: which programs hit, missed, were written or
 // never written and why (compile time under
-// `jax_persistent_cache_min_compile_time_secs`, host callbacks, …), so that a
-// miss with an equal key gets its real reason. The result ends with one
+// `jax_persistent_cache_min_compile_time_secs`, host callbacks, no cache yet,
+// too large, a write error quoted whole), or written and not found (evicted,
+// damaged, another or a relative directory), so that a miss with an equal
+// key gets its real reason. Each run gets its stats (RunStats). The result ends with one
 // summary line for the second run. A program whose keys are equal is never
 // blamed.
 //

@@ -8,7 +8,17 @@
 // whether the entry was then written and, if not, why (`_cache_write` in
 // compiler.py, `put_executable_and_time` in compilation_cache.py). Run-wide
 // facts are kept too: the cache directory, the XLA autotuning and kernel
-// cache paths JAX put into DebugOptions, a disabled cache.
+// cache paths JAX put into DebugOptions, a disabled cache. The cache's own
+// lines are read as well: lookups made before the cache was initialised
+// ("get_executable_and_time: cache is disabled/not initialized",
+// compilation_cache.py), unreadable entries ("Error reading persistent
+// compilation cache entry", compiler.py), lru_cache.py's hit, miss,
+// eviction ("Evicting cache entry …: file size …, target cache size …") and
+// "exceeds the maximum cache size" lines, "Unsupported runtime", PGLE and
+// verification-cache lines, and pxla.py's "Compiling … with global shapes
+// and types" line (the argument shapes and dtypes of the next key). jax
+// 0.4.30 logs no miss line: a miss is read from its lru_cache.py miss, its
+// "took at least" line or its INFO "Writing … with key …." line.
 //
 // The messages are recognised by their own words, whatever the handler put
 // before them (LogPrefix.h); every format of jax 0.4.30 – 0.12.0.1 is read.
