@@ -234,6 +234,33 @@ std::string compareLogReaders(int idA, int idB) {
   return c ? dump(logComparisonToJson(*c)) : errorText(c.error());
 }
 
+/// Ends the readers whose ids `idsJson` lists (a JSON array, two or more,
+/// in run order) and compares their logs (manyLogComparisonToJson); for two
+/// ids the same as compareLogReaders.
+std::string compareManyLogReaders(const std::string &idsJson) {
+  auto ids = parseJsonText(idsJson);
+  if (!ids || !ids->is_array() || ids->size() < 2)
+    return errorText(Error{"log reader", "give a JSON array of two or more open log readers"});
+  auto &readers = logReaders();
+  std::vector<int> list;
+  for (const auto &v : *ids) {
+    if (!v.is_number_integer() || !readers.count(v.get<int>()) ||
+        std::count(list.begin(), list.end(), v.get<int>()))
+      return errorText(Error{"log reader", "no open log reader " + v.dump() +
+                                               " (or given twice)"});
+    list.push_back(v.get<int>());
+  }
+  if (list.size() == 2)
+    return compareLogReaders(list[0], list[1]);
+  std::vector<LogSummary> logs;
+  for (int id : list) {
+    logs.push_back(readers[id]->finish());
+    readers.erase(id);
+  }
+  auto c = compareManyLogSummaries(std::move(logs));
+  return c ? dump(manyLogComparisonToJson(*c)) : errorText(c.error());
+}
+
 /// {"fragment", "length", "too_long", "max_length", "json_bytes",
 /// "max_json_bytes"}: the permalink fragment for compact scenario JSON
 /// (UTF-8). too_long is set when the fragment is longer than
@@ -395,6 +422,7 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("openLogReader", &openLogReader);
   emscripten::function("feedLogReader", &feedLogReader);
   emscripten::function("compareLogReaders", &compareLogReaders);
+  emscripten::function("compareManyLogReaders", &compareManyLogReaders);
   emscripten::function("encodePermalink", &encodePermalinkJson);
   emscripten::function("decodePermalink", &decodePermalinkJson);
   emscripten::function("openScenarioFile", &openScenarioFile);

@@ -10,7 +10,8 @@
 // ({label: {"keys", "in", "outcome_a"/"outcome_b" exact, or
 // "…_contains"}}), "sentence_contains", "sentence_lacks", "summary_contains",
 // "summary_lacks",
-// "notes_contain". A diff item names two scenarios and "cause",
+// "notes_contain", "stats_a"/"stats_b" ({field: value} of the run's stats);
+// a pair's "miss_code"/"move_code" is the code of its miss or move finding. A diff item names two scenarios and "cause",
 // "with_cause", "also_changed", "details_contain", "sentence_contains",
 // "last_detail_starts".
 #include "TestUtil.h"
@@ -107,7 +108,11 @@ void checkCompare(const fs::path &dir, const Json &e) {
           got = &p;
       ASSERT_NE(got, nullptr) << "no pair " << label << " in " << j["pairs"].dump();
       for (const auto &[k, v] : want.items()) {
-        if (k.size() > 9 && k.substr(k.size() - 9) == "_contains") {
+        if (k == "miss_code" || k == "move_code") {
+          const Json &fact = (*got)["findings"][k == "miss_code" ? "miss" : "move"];
+          ASSERT_FALSE(fact.is_null()) << label << " has no " << k << ": " << got->dump();
+          EXPECT_EQ(fact["code"], v) << label << " " << k << ": " << got->dump();
+        } else if (k.size() > 9 && k.substr(k.size() - 9) == "_contains") {
           EXPECT_NE((*got)[k.substr(0, k.size() - 9)].get<std::string>().find(
                         v.get<std::string>()),
                     std::string::npos)
@@ -131,6 +136,12 @@ void checkCompare(const fs::path &dir, const Json &e) {
       EXPECT_EQ(c->summary.find(n.get<std::string>()), std::string::npos)
           << "summary has: " << n.get<std::string>() << "\n" << c->summary;
     }
+  for (const char *side : {"stats_a", "stats_b"})
+    if (e.contains(side))
+      for (const auto &[k, v] : e[side].items()) {
+        const Json &st = j["logs"][side[6] == 'a' ? 0 : 1]["stats"];
+        EXPECT_EQ(st[k], v) << side << " " << k << ": " << st.dump();
+      }
   if (e.contains("notes_contain"))
     expectContains(allText(j["notes"]), e["notes_contain"], "notes");
   // Whatever the case: a program whose keys are equal is never blamed.

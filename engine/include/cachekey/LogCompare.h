@@ -1,17 +1,23 @@
 //===- LogCompare.h - Why the second run missed the cache -------*- C++ -*-===//
 //
-// Compares two runs' logs (LogReader.h) the way a JAX user needs it: the
-// programs are paired by name (the key's readable prefix, e.g.
-// `jit_train_step`), then by order within a name; programs found in one run
-// only are named. For every pair the keys are compared and, where they
+// Compares two runs' logs (LogReader.h) the way a JAX user needs it: a
+// program of the second run whose key the first run computed is that
+// program (any name, any order); the others are paired by name (the key's
+// readable prefix, e.g. `jit_train_step`), then by argument shapes, then by
+// order within a name; a program with new shapes, and programs found in one
+// run only, are named. When every differing program moved the same way the
+// cause is said once (jax_enable_x64 from the dtypes of the shapes lines,
+// one setting that moved JAX's own programs too). For every pair the keys are compared and, where they
 // differ, the moved entries are grouped into one root cause (RootCause.h)
 // with what the logs can tell about it: the jaxlib version and the short
 // entries read back from their digests (KnownDigests.h), the flags from the
 // flag lines, the cache paths JAX wrote into DebugOptions, the devices.
 // Outcomes are explained too: which programs hit, missed, were written or
 // never written and why (compile time under
-// `jax_persistent_cache_min_compile_time_secs`, host callbacks, …), so that a
-// miss with an equal key gets its real reason. The result ends with one
+// `jax_persistent_cache_min_compile_time_secs`, host callbacks, no cache yet,
+// too large, a write error quoted whole), or written and not found (evicted,
+// damaged, another or a relative directory), so that a miss with an equal
+// key gets its real reason. Each run gets its stats (RunStats). The result ends with one
 // summary line for the second run. A program whose keys are equal is never
 // blamed.
 //
@@ -44,6 +50,15 @@ enum class PairedBy : uint8_t {
 /// "order", "name", "process and name".
 const char *pairedByName(PairedBy pairedBy);
 
+/// How one pair was made.
+enum class PairMatch : uint8_t {
+  None,   // a program of one run only
+  Key,    // the second run's key is one the first run computed
+  Shapes, // the same name and the same argument shapes and types
+  Name,   // the same name, in order (the shapes not logged or dtypes only)
+  Order,  // in order (the logs name no programs)
+};
+
 /// Why a pair's key moved, in the fewest facts that tell pairs apart: two
 /// pairs with equal KeyMoves "differ for the same reason". Its words are
 /// `keyMoveText`.
@@ -53,6 +68,14 @@ struct KeyMove {
     Inconsistent,          // every own digest equal, yet the keys differ
     TraceMissing,          // `both`: neither run logged the trace, else one
     ProgramChanged,        // entry 1
+    ArgTypes,              // entry 1: the argument dtypes `before` → `after`
+                           // (the "Compiling … shapes and types" lines)
+    EnableX64,             // entry 1: every dtype widened 32 → 64 bits,
+                           // `before` → `after`: jax_enable_x64
+    JaxOwnProgram,         // entry 1 of one of JAX's own programs
+                           // (jit_broadcast_in_dim, …): not the user's code
+    EveryProgram,          // entry 1 of every paired program, JAX's own
+                           // included: one global setting
     JaxlibUpgrade,         // entry 2, `before` → `after` (releases)
     JaxlibChanged,         // entry 2, a version that is not a release
     BackendChanged,        // entry 3
@@ -86,6 +109,12 @@ struct KeyMove {
 struct LogFinding {
   enum class Code : uint8_t {
     ProgramChanged,        // entry 1
+    ArgTypes,              // entry 1: argument shapes `before` → `after`,
+                           // their dtypes `subject` ("float32 → float64")
+    EnableX64,             // entry 1: as ArgTypes, every dtype widened to
+                           // 64 bits (jax_enable_x64)
+    JaxOwnProgram,         // entry 1 of JAX's own program `subject`
+    EveryProgram,          // entry 1 of all `subject` paired programs
     JaxlibVersions,        // entry 2: `before` → `after` releases
     JaxlibNotRelease,      // entry 2: decoded or digest `before` → `after`
     BackendDecoded,        // entry 3: `before` → `after` (decoded texts)
@@ -121,11 +150,60 @@ enum class MissReason : uint8_t {
   WriteFailed,
   OtherDir,
   Gone,
+  /// The second run looked it up before its cache was initialised
+  /// ("get_executable_and_time: cache is disabled/not initialized"): a
+  /// program compiled before jax_compilation_cache_dir was set.
+  NoCacheYet,
+  /// The second run found the entry but could not read it ("Error reading
+  /// persistent compilation cache entry"): a damaged file, which JAX never
+  /// replaces (LRUCache.put keeps an existing file).
+  Damaged,
+  /// The LRU evicted it ("Evicting cache entry" in either log):
+  /// jax_compilation_cache_max_size is below what the runs write.
+  Evicted,
+  /// The first run's entry was larger than jax_compilation_cache_max_size.
+  TooLarge,
+  /// Both runs name the same relative cache path: it depends on the
+  /// working directory.
+  RelativeDir,
+  /// The second run's runtime never uses the persistent cache
+  /// ("_get_cache: Unsupported runtime").
+  UnsupportedRuntime,
   /// Only "took at least … to compile" was logged, and nothing shows a cache
   /// directory: with jax_compilation_cache_dir unset nothing is written.
   MaybeNoCache,
   Unknown
 };
+
+/// Why a missed program was not cached in a run, for the run summary.
+enum class NotCached : uint8_t {
+  CompileTime,   // under jax_persistent_cache_min_compile_time_secs
+  EntrySize,     // under jax_persistent_cache_min_entry_size_bytes
+  HostCallbacks, // uses host callbacks (jax ≤ 0.10.2)
+  NotProcessZero,
+  NoCache,       // looked up or written with no cache initialised
+  TooLarge,      // over jax_compilation_cache_max_size
+  WriteFailed,   // "Error writing persistent compilation cache entry"
+  ReadFailed,    // found, but "Error reading …": missed although present
+  Unknown,       // a miss whose write is not logged
+};
+
+/// A run at a glance, as `sccache --show-stats` gives one.
+struct RunStats {
+  size_t programs = 0, hits = 0, misses = 0, noOutcome = 0, written = 0;
+  /// Seconds spent compiling the misses, from their logged compile times
+  /// ("took at least … (%.2fs)" / "took < … (%.2fs)"); `timedMisses` of
+  /// the misses logged one.
+  double missCompileSeconds = 0;
+  size_t timedMisses = 0;
+  /// The "Evicting cache entry" lines.
+  size_t evictions = 0;
+  /// Each reason a miss was not cached, with its count, in NotCached order.
+  std::vector<std::pair<NotCached, size_t>> notCached;
+};
+
+/// The stats of one read log.
+RunStats runStats(const LogSummary &log);
 
 /// One program of the second run paired with one of the first, or a
 /// program found in one run only.
@@ -138,6 +216,8 @@ struct ProgramPair {
   std::string label;
   /// Indices into the two logs' programs; -1 when absent from that log.
   int a = -1, b = -1;
+  /// How it was paired.
+  PairMatch match = PairMatch::None;
   enum class Keys { Equal, Differ, Unknown };
   Keys keys = Keys::Unknown;
   /// Which entries moved and why, when the keys differ and both traces are
@@ -174,6 +254,9 @@ struct LogComparison {
   /// One line for the second run: how many programs hit and why the others
   /// missed.
   std::string summary;
+  /// Each run's stats, and their words ("7 programs: 5 hits, 2 misses …").
+  RunStats stats[2];
+  std::string statsText[2];
   /// Problems met while reading either log.
   std::vector<std::string> notes;
   /// What each of `notes` is about, one each.
@@ -182,6 +265,52 @@ struct LogComparison {
   /// Whether some pair's keys differ.
   bool keysDiffer() const;
 };
+
+/// A run whose key of one program is not the common one.
+struct OddRun {
+  int run = 0;              // index into ManyLogComparison::logs
+  std::vector<int> entries; // 1-based entries whose own digests differ from
+                            // the common key's program (empty: not logged)
+};
+
+/// One program across N runs.
+struct ProgramAcrossRuns {
+  std::string name, label;
+  /// Its index in each run's programs, -1 where the run lacks it.
+  std::vector<int> program;
+  /// The runs grouped by final key digest, in run order; `common` indexes
+  /// the largest group (the first run's on a tie), -1 when no key is known.
+  std::vector<std::vector<int>> groups;
+  int common = -1;
+  /// The runs outside the common group, and the runs that lack it.
+  std::vector<OddRun> odd;
+  std::vector<int> absent;
+};
+
+/// The comparison of N ≥ 2 logs (hosts, ranks, days): per program, which
+/// runs share a key, which are the odd ones out and which entries differ.
+struct ManyLogComparison {
+  std::vector<LogSummary> logs;
+  std::vector<ProgramAcrossRuns> programs;
+  std::vector<RunStats> stats;
+  /// Words (LogWording.cpp): one line per program, per run, the summary.
+  std::vector<std::string> programTexts, statsText;
+  std::string summary;
+  bool keysDiffer() const;
+};
+
+/// Compares N read logs, each paired with the first as compareLogSummaries
+/// pairs two. An Error when fewer than two are given or one holds no key.
+Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs);
+
+/// {"logs": [{"name", "stats"}], "programs": [{"label", "name", "keys":
+/// [64-hex | null per run], "groups": [[run, …]], "common", "odd": [{"run",
+/// "entries"}], "absent", "text"}], "summary", "keys_differ"}.
+Json manyLogComparisonToJson(const ManyLogComparison &comparison);
+
+/// The text the CLI prints for N logs: one line per program, "Run: …" per
+/// log, then "Summary: …".
+void writeManyLogComparison(std::ostream &os, const ManyLogComparison &comparison);
 
 /// Compares two read logs. An Error (naming the log) when a log holds no
 /// key and no hit/miss line at all.

@@ -8,7 +8,17 @@
 // whether the entry was then written and, if not, why (`_cache_write` in
 // compiler.py, `put_executable_and_time` in compilation_cache.py). Run-wide
 // facts are kept too: the cache directory, the XLA autotuning and kernel
-// cache paths JAX put into DebugOptions, a disabled cache.
+// cache paths JAX put into DebugOptions, a disabled cache. The cache's own
+// lines are read as well: lookups made before the cache was initialised
+// ("get_executable_and_time: cache is disabled/not initialized",
+// compilation_cache.py), unreadable entries ("Error reading persistent
+// compilation cache entry", compiler.py), lru_cache.py's hit, miss,
+// eviction ("Evicting cache entry …: file size …, target cache size …") and
+// "exceeds the maximum cache size" lines, "Unsupported runtime", PGLE and
+// verification-cache lines, and pxla.py's "Compiling … with global shapes
+// and types" line (the argument shapes and dtypes of the next key). jax
+// 0.4.30 logs no miss line: a miss is read from its lru_cache.py miss, its
+// "took at least" line or its INFO "Writing … with key …." line.
 //
 // The messages are recognised by their own words, whatever the handler put
 // before them (LogPrefix.h); every format of jax 0.4.30 – 0.12.0.1 is read.
@@ -24,7 +34,9 @@
 
 #include <array>
 #include <deque>
+#include <cstring>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,6 +70,9 @@ enum class NotWrittenReason {
   NotProcessZero, // only process 0 writes
   EntrySize,     // smaller than jax_persistent_cache_min_entry_size_bytes
   CacheDisabled, // the cache is disabled or not initialised
+  /// Larger than jax_compilation_cache_max_size: the LRU cache refuses it
+  /// ("Cache value for key … exceeds the maximum cache size", lru_cache.py).
+  TooLarge,
 };
 
 /// The write outcome of one program, with the numbers its line gave.
@@ -70,6 +85,9 @@ struct WriteOutcome {
   /// Bytes, from "since its size (%d bytes) is less than threshold (%d
   /// bytes)"; negative when not logged.
   long long entryBytes = -1, minEntryBytes = -1;
+  /// Bytes, from "exceeds the maximum cache size of %d bytes"; negative
+  /// when not logged.
+  long long maxCacheBytes = -1;
   /// The warning text of a failed write.
   std::string error;
   size_t line = 0; // 1-based line of the message
@@ -99,6 +117,22 @@ struct LoggedProgram {
   int compileOptions = -1;
   /// Index into LogSummary::texts of the entry-6 fallback message, or -1.
   int fallback = -1;
+  /// Index into LogSummary::texts of the argument shapes and types of its
+  /// `Compiling <fun> with global shapes and types (…)` line (pxla.py), the
+  /// parenthesised tuple as logged, or -1.
+  int shapes = -1;
+  /// Index into LogSummary::texts of the "Error reading persistent
+  /// compilation cache entry for '<name>': <error>" warning logged before
+  /// its lookup (compiler.py `_cache_read`: a damaged or unreadable entry),
+  /// the error part; or -1.
+  int readError = -1;
+  /// Its lookup logged "get_executable_and_time: cache is disabled/not
+  /// initialized" (compilation_cache.py): no cache was open yet.
+  bool lookupNoCache = false;
+  /// The lookup was not logged by compiler.py but read from another line:
+  /// jax 0.4.30 logs no miss line (a "Writing …"/"Not writing …" line or
+  /// lru_cache.py's "Cache miss for key" shows it).
+  bool lookupInferred = false;
   Lookup lookup = Lookup::Unknown;
   size_t lookupLine = 0;
   WriteOutcome write;
@@ -110,6 +144,15 @@ struct LoggedProgram {
   std::optional<Digest> finalDigest() const;
   /// How many of the 16 digest lines were read.
   int digestLines() const;
+};
+
+/// One "Evicting cache entry '<key>': file size %d bytes, target cache size
+/// %d bytes" line of lru_cache.py (jax 0.4.30: "Evicting cache file
+/// <key>-cache: …"): the LRU removed that entry to stay under
+/// jax_compilation_cache_max_size.
+struct Eviction {
+  long long bytes = -1, targetBytes = -1;
+  size_t line = 0; // 1-based
 };
 
 /// Everything kept from one log.
@@ -132,6 +175,23 @@ struct LogSummary {
   std::vector<std::string> autotuneCaches, kernelCaches;
   /// "_initialize_cache: cache is disabled!" / "… initialization failed!".
   bool cacheDisabled = false, cacheInitFailed = false;
+  /// Line of the first "Initialized persistent compilation cache at …"
+  /// (1-based; 0 when not logged).
+  size_t cacheInitLine = 0;
+  /// The entries the LRU evicted, by key digest (the first eviction of
+  /// each), and how many eviction lines there were.
+  std::map<Digest, Eviction> evicted;
+  size_t evictionLines = 0;
+  /// "_get_cache: Unsupported runtime: <runtime>" (compilation_cache.py):
+  /// this runtime never uses the persistent cache.
+  std::string unsupportedRuntime;
+  /// PGLE lines of compiler.py: "PGLE-optimized <m> loaded from compilation
+  /// cache" and "PERSISTENT CACHE MISS for PGLE-optimized <m> …".
+  size_t pgleLoaded = 0, pgleMisses = 0;
+  /// "Persistent compilation cache inconsistency for key …": the
+  /// verification cache (jax_compilation_cache_check_contents) found an
+  /// entry whose contents differ from a fresh compile.
+  size_t verificationErrors = 0;
   /// "compile_or_get_cached: unable to generate cache key …": programs that
   /// skipped the cache, and the first message.
   size_t keyErrors = 0;
@@ -167,6 +227,10 @@ private:
     int pending = -1;       // program whose digest lines are being read
     int awaitingLookup = -1; // complete program before its hit/miss line
     int compileOptions = -1; // last get_compile_options text
+    int shapes = -1;         // last "Compiling … shapes and types" text
+    bool broken = false;     // a digest line of the current key was cut
+    bool noCacheLookup = false; // "get_executable_and_time: cache is disabled/…"
+
     std::vector<LoggedFlag> flags; // of `pending`
   };
   void readLine(std::string &line);
@@ -176,6 +240,10 @@ private:
   void onWrite(int streamId, const std::string &name, const std::string &key,
                WriteOutcome outcome);
   int streamOf(std::string_view prefix);
+  int tagStream(std::string_view prefix);
+  /// The last prefixes seen and their streams (streamOf).
+  std::array<std::pair<std::string, int>, 8> recentPrefixes{};
+  size_t nextRecent = 0;
   int programAwaitingEntry(int streamId, int slot);
   void closePending(Stream &s, const char *why);
   void problem(std::string text);
@@ -193,10 +261,24 @@ private:
     /// program thousands of times is still read in linear time.
     size_t firstUnlooked = 0;
   };
-  std::map<Digest, ProgramsWithDigest> byDigest;
+  /// A SHA-256 is uniformly distributed: its first 8 bytes are a hash.
+  struct DigestHash {
+    size_t operator()(const Digest &d) const {
+      size_t h;
+      std::memcpy(&h, d.data(), sizeof h);
+      return h;
+    }
+  };
+  std::unordered_map<Digest, ProgramsWithDigest, DigestHash> byDigest;
   /// The last program of each name, per stream and overall.
   std::map<std::pair<int, std::string>, int> lastByName;
   int lastMiss = -1;
+  /// "Error reading persistent compilation cache entry" warnings (they have
+  /// no stream) by module name, waiting for that program's lookup.
+  std::map<std::string, int> readErrors;
+  /// Adopts the program with final digest `d` that has no lookup yet as a
+  /// miss (0.4.30 logs none), naming it `name`; its index or -1.
+  int inferMiss(const Digest &d, const std::string &name);
 };
 
 /// Reads a whole log held in memory.

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
 
+#include <array>
+
 namespace cachekey {
 
 using namespace logs;
@@ -16,6 +18,58 @@ bool LogComparison::keysDiffer() const {
     if (p.keys == ProgramPair::Keys::Differ)
       return true;
   return false;
+}
+
+RunStats runStats(const LogSummary &log) {
+  RunStats s;
+  std::array<size_t, static_cast<size_t>(NotCached::Unknown) + 1> counts{};
+  for (int i : log.comparable()) {
+    const LoggedProgram &p = log.programs[i];
+    ++s.programs;
+    if (p.lookup == Lookup::Hit) {
+      ++s.hits;
+      continue;
+    }
+    if (p.lookup == Lookup::Unknown) {
+      ++s.noOutcome;
+      continue;
+    }
+    ++s.misses;
+    const WriteOutcome &w = p.write;
+    if (w.compileSeconds >= 0) {
+      s.missCompileSeconds += w.compileSeconds;
+      ++s.timedMisses;
+    }
+    std::optional<NotCached> why;
+    if (p.lookupNoCache || (w.state == WriteState::NotWritten &&
+                            w.reason == NotWrittenReason::CacheDisabled))
+      why = NotCached::NoCache;
+    else if (p.readError >= 0)
+      why = NotCached::ReadFailed;
+    else if (w.state == WriteState::Failed)
+      why = NotCached::WriteFailed;
+    else if (w.state == WriteState::NotWritten)
+      switch (w.reason) {
+      case NotWrittenReason::CompileTime: why = NotCached::CompileTime; break;
+      case NotWrittenReason::EntrySize: why = NotCached::EntrySize; break;
+      case NotWrittenReason::HostCallbacks: why = NotCached::HostCallbacks; break;
+      case NotWrittenReason::NotProcessZero: why = NotCached::NotProcessZero; break;
+      case NotWrittenReason::TooLarge: why = NotCached::TooLarge; break;
+      case NotWrittenReason::CacheDisabled: why = NotCached::NoCache; break;
+      case NotWrittenReason::None: why = NotCached::Unknown; break;
+      }
+    else if (w.state == WriteState::Unknown)
+      why = NotCached::Unknown;
+    else
+      ++s.written;
+    if (why)
+      ++counts[static_cast<size_t>(*why)];
+  }
+  for (size_t k = 0; k < counts.size(); ++k)
+    if (counts[k])
+      s.notCached.push_back({static_cast<NotCached>(k), counts[k]});
+  s.evictions = log.evictionLines;
+  return s;
 }
 
 Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second) {
@@ -52,7 +106,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
              : *fa == *fb ? ProgramPair::Keys::Equal
                           : ProgramPair::Keys::Differ;
     if (p.keys == ProgramPair::Keys::Equal && pb.lookup == Lookup::Miss)
-      p.miss = equalKeyMiss(la, lb, pa);
+      p.miss = equalKeyMiss(la, lb, pa, pb);
     if (pa.complete() && pb.complete()) {
       PairExplanation x = explainPair(la, lb, pa, pb);
       moves[i] = x.move;
@@ -68,6 +122,32 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       moves[i].both = !pa.complete() && !pb.complete();
     }
     seenDiffer = seenDiffer || p.keys == ProgramPair::Keys::Differ;
+  }
+  // One global setting: entry 1 of every paired program moved, JAX's own
+  // programs among them, and the shapes lines show no dtype change.
+  {
+    size_t paired = 0, moved = 0;
+    bool jaxOwn = false, plain = true;
+    for (size_t i = 0; i < r.pairs.size(); ++i) {
+      const ProgramPair &p = r.pairs[i];
+      if (p.a < 0 || p.b < 0)
+        continue;
+      ++paired;
+      if (p.keys != ProgramPair::Keys::Differ)
+        continue;
+      ++moved;
+      using M = KeyMove::Code;
+      plain = plain && (moves[i].code == M::ProgramChanged ||
+                        moves[i].code == M::JaxOwnProgram);
+      jaxOwn = jaxOwn || moves[i].code == M::JaxOwnProgram;
+    }
+    if (plain && jaxOwn && moved >= 2 && moved == paired)
+      for (size_t i = 0; i < r.pairs.size(); ++i)
+        if (r.pairs[i].keys == ProgramPair::Keys::Differ) {
+          moves[i] = KeyMove{};
+          moves[i].code = KeyMove::Code::EveryProgram;
+          moves[i].before = std::to_string(moved);
+        }
   }
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     r.pairs[i].move = moves[i];
@@ -91,6 +171,20 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
     r.comparison = x->comparison;
     r.findings = x->findings;
     r.otherFindings = x->otherFindings;
+  }
+  if (x && r.explained >= 0 &&
+      moves[r.explained].code == KeyMove::Code::EveryProgram) {
+    LogFinding f;
+    f.code = LogFinding::Code::EveryProgram;
+    f.entry = 1;
+    f.subject = moves[r.explained].before;
+    r.findings = {f};
+    r.comparison.details = {logFindingText(f)};
+    writeSentence(r.comparison);
+  }
+  for (int side = 0; side < 2; ++side) {
+    r.stats[side] = runStats(r.logs[side]);
+    r.statsText[side] = runStatsText(r.logs[side], r.stats[side]);
   }
   readingNotes(la, lb, r.notes, r.noteCodes);
   r.sentence = comparisonSentence(r, moves);

@@ -66,6 +66,10 @@ const char *keyMoveCode(KeyMove::Code c) {
   case M::Inconsistent: return "inconsistent";
   case M::TraceMissing: return "trace_missing";
   case M::ProgramChanged: return "program_changed";
+  case M::ArgTypes: return "arg_types";
+  case M::EnableX64: return "enable_x64";
+  case M::JaxOwnProgram: return "jax_own_program";
+  case M::EveryProgram: return "every_program";
   case M::JaxlibUpgrade: return "jaxlib_upgrade";
   case M::JaxlibChanged: return "jaxlib_changed";
   case M::BackendChanged: return "backend_changed";
@@ -85,6 +89,10 @@ const char *logFindingCode(LogFinding::Code c) {
   using C = LogFinding::Code;
   switch (c) {
   case C::ProgramChanged: return "program_changed";
+  case C::ArgTypes: return "arg_types";
+  case C::EnableX64: return "enable_x64";
+  case C::JaxOwnProgram: return "jax_own_program";
+  case C::EveryProgram: return "every_program";
   case C::JaxlibVersions: return "jaxlib_versions";
   case C::JaxlibNotRelease: return "jaxlib_not_release";
   case C::BackendDecoded: return "backend_decoded";
@@ -114,6 +122,12 @@ const char *missReasonCode(MissReason m) {
   case MissReason::OtherDir: return "other_cache_dir";
   case MissReason::Gone: return "gone";
   case MissReason::MaybeNoCache: return "maybe_no_cache";
+  case MissReason::NoCacheYet: return "no_cache_yet";
+  case MissReason::Damaged: return "damaged";
+  case MissReason::Evicted: return "evicted";
+  case MissReason::TooLarge: return "too_large";
+  case MissReason::RelativeDir: return "relative_cache_dir";
+  case MissReason::UnsupportedRuntime: return "unsupported_runtime";
   case MissReason::Unknown: return "unknown";
   }
   return "unknown";
@@ -127,13 +141,15 @@ const char *notWrittenCode(NotWrittenReason r) {
   case NotWrittenReason::NotProcessZero: return "not_process_zero";
   case NotWrittenReason::EntrySize: return "entry_size";
   case NotWrittenReason::CacheDisabled: return "cache_disabled";
+  case NotWrittenReason::TooLarge: return "too_large";
   }
   return "none";
 }
 
 /// A run's outcome for a program: {"code", "reason"? (not written),
 /// "text"}.
-Json outcomeJson(const LoggedProgram &p, const std::string &text) {
+Json outcomeJson(const LoggedProgram &p, const std::string &text,
+                 const std::vector<std::string> *logTexts) {
   Json j;
   const char *code = "missed_write_unknown";
   if (p.lookup == Lookup::Hit)
@@ -151,6 +167,19 @@ Json outcomeJson(const LoggedProgram &p, const std::string &text) {
   j["code"] = code;
   if (p.lookup == Lookup::Miss && p.write.state == WriteState::NotWritten)
     j["reason"] = notWrittenCode(p.write.reason);
+  if (p.lookup == Lookup::Miss) {
+    j["lookup_without_cache"] = p.lookupNoCache;
+    j["read_error"] = p.readError >= 0 ? Json(logTexts->at(p.readError)) : Json();
+    j["lookup_inferred"] = p.lookupInferred;
+    if (p.write.compileSeconds >= 0)
+      j["compile_seconds"] = p.write.compileSeconds;
+    if (p.write.state == WriteState::Failed)
+      j["error"] = p.write.error;
+    if (p.write.entryBytes >= 0)
+      j["entry_bytes"] = p.write.entryBytes;
+    if (p.write.maxCacheBytes >= 0)
+      j["max_cache_bytes"] = p.write.maxCacheBytes;
+  }
   j["text"] = text;
   return j;
 }
@@ -163,6 +192,8 @@ Json keyMoveJson(const KeyMove &m) {
     j["both"] = m.both;
     break;
   case KeyMove::Code::JaxlibUpgrade:
+  case KeyMove::Code::ArgTypes:
+  case KeyMove::Code::EnableX64:
   case KeyMove::Code::Compression:
   case KeyMove::Code::CustomHook:
     j["before"] = m.before;
@@ -170,6 +201,9 @@ Json keyMoveJson(const KeyMove &m) {
     break;
   case KeyMove::Code::Flags:
     j["flag"] = flagChangeToJson(m.flag);
+    break;
+  case KeyMove::Code::EveryProgram:
+    j["programs"] = std::atoi(m.before.c_str());
     break;
   default:
     break;
@@ -202,6 +236,18 @@ Json logFindingJson(const LogFinding &f, const std::string &text) {
     }
     j["before"] = f.before;
     j["after"] = f.after;
+    break;
+  case C::ArgTypes:
+  case C::EnableX64:
+    j["dtypes"] = f.subject;
+    j["before"] = f.before;
+    j["after"] = f.after;
+    break;
+  case C::JaxOwnProgram:
+    j["program"] = f.subject;
+    break;
+  case C::EveryProgram:
+    j["programs"] = std::atoi(f.subject.c_str());
     break;
   case C::ProgramChanged:
   case C::BackendOneSide:
@@ -250,6 +296,51 @@ const char *pairedByCode(PairedBy p) {
   return "order";
 }
 
+const char *matchCode(PairMatch m) {
+  switch (m) {
+  case PairMatch::None: return "none";
+  case PairMatch::Key: return "key";
+  case PairMatch::Shapes: return "shapes";
+  case PairMatch::Name: return "name";
+  case PairMatch::Order: return "order";
+  }
+  return "none";
+}
+
+const char *notCachedCode(NotCached n) {
+  switch (n) {
+  case NotCached::CompileTime: return "compile_time";
+  case NotCached::EntrySize: return "entry_size";
+  case NotCached::HostCallbacks: return "host_callbacks";
+  case NotCached::NotProcessZero: return "not_process_zero";
+  case NotCached::NoCache: return "no_cache";
+  case NotCached::TooLarge: return "too_large";
+  case NotCached::WriteFailed: return "write_failed";
+  case NotCached::ReadFailed: return "read_failed";
+  case NotCached::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+Json statsJson(const RunStats &s, const std::string &text) {
+  Json j;
+  j["programs"] = s.programs;
+  j["hits"] = s.hits;
+  j["misses"] = s.misses;
+  j["no_outcome"] = s.noOutcome;
+  j["hit_rate"] = s.hits + s.misses ? Json(double(s.hits) / double(s.hits + s.misses)) : Json();
+  j["miss_compile_seconds"] = s.missCompileSeconds;
+  j["timed_misses"] = s.timedMisses;
+  j["written"] = s.written;
+  j["evictions"] = s.evictions;
+  Json nc = Json::array();
+  for (auto [why, n] : s.notCached)
+    nc.push_back({{"code", notCachedCode(why)}, {"count", n}});
+  j["not_cached"] = std::move(nc);
+  j["text"] = text;
+  return j;
+}
+
 /// One pair as logComparisonToJson lists it.
 Json pairJson(const LogComparison &r, const ProgramPair &p) {
   Json q;
@@ -258,6 +349,11 @@ Json pairJson(const LogComparison &r, const ProgramPair &p) {
   q["ordinal"] = p.ordinal;
   q["in"] = p.a < 0 ? "b" : p.b < 0 ? "a" : "both";
   q["keys"] = keysName(p.keys);
+  q["matched_by"] = matchCode(p.match);
+  if (p.b >= 0 && r.logs[1].programs[p.b].shapes >= 0)
+    q["shapes_b"] = r.logs[1].texts[r.logs[1].programs[p.b].shapes];
+  if (p.a >= 0 && r.logs[0].programs[p.a].shapes >= 0)
+    q["shapes_a"] = r.logs[0].texts[r.logs[0].programs[p.a].shapes];
   q["cause"] = p.comparison ? p.comparison->cause : 0;
   q["outcome_a"] = p.outcome[0];
   q["outcome_b"] = p.outcome[1];
@@ -268,8 +364,8 @@ Json pairJson(const LogComparison &r, const ProgramPair &p) {
   f["verdict"] = {{"code", verdictCode(p)}, {"text", p.verdict}};
   f["move"] = p.keys == ProgramPair::Keys::Differ ? keyMoveJson(p.move) : Json();
   f["miss"] = p.miss ? Json{{"code", missReasonCode(*p.miss)}} : Json();
-  f["outcome_a"] = p.a >= 0 ? outcomeJson(r.logs[0].programs[p.a], p.outcome[0]) : Json();
-  f["outcome_b"] = p.b >= 0 ? outcomeJson(r.logs[1].programs[p.b], p.outcome[1]) : Json();
+  f["outcome_a"] = p.a >= 0 ? outcomeJson(r.logs[0].programs[p.a], p.outcome[0], &r.logs[0].texts) : Json();
+  f["outcome_b"] = p.b >= 0 ? outcomeJson(r.logs[1].programs[p.b], p.outcome[1], &r.logs[1].texts) : Json();
   q["findings"] = std::move(f);
   return q;
 }
@@ -292,6 +388,15 @@ Json comparisonHeadJson(const LogComparison &r) {
   j["paired_by"] = pairedByName(r.pairedBy);
   j["paired_by_code"] = pairedByCode(r.pairedBy);
   j["logs"] = Json::array({logJson(r.logs[0]), logJson(r.logs[1])});
+  for (int side = 0; side < 2; ++side) {
+    j["logs"][side]["stats"] = statsJson(r.stats[side], r.statsText[side]);
+    j["logs"][side]["evictions"] = r.logs[side].evictionLines;
+    j["logs"][side]["unsupported_runtime"] = r.logs[side].unsupportedRuntime;
+  }
+  size_t byKey = 0;
+  for (const auto &p : r.pairs)
+    byKey += p.match == PairMatch::Key;
+  j["matched_by_key"] = byKey;
   if (r.explained >= 0) {
     const ProgramPair &p = r.pairs[r.explained];
     const LoggedProgram &a = r.logs[0].programs[p.a], &b = r.logs[1].programs[p.b];
@@ -349,6 +454,41 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r) {
     }
   }
   os << (r.pairs.empty() ? "]\n}" : "\n  ]\n}");
+}
+
+Json manyLogComparisonToJson(const ManyLogComparison &r) {
+  Json j;
+  j["logs"] = Json::array();
+  for (size_t i = 0; i < r.logs.size(); ++i)
+    j["logs"].push_back({{"name", r.logs[i].name},
+                         {"stats", statsJson(r.stats[i], r.statsText[i])}});
+  Json programs = Json::array();
+  for (size_t k = 0; k < r.programs.size(); ++k) {
+    const ProgramAcrossRuns &p = r.programs[k];
+    Json q;
+    q["label"] = p.label;
+    q["name"] = p.name;
+    Json keys = Json::array();
+    for (size_t run = 0; run < r.logs.size(); ++run) {
+      auto d = p.program[run] >= 0 ? r.logs[run].programs[p.program[run]].finalDigest()
+                                   : std::nullopt;
+      keys.push_back(d ? Json(toHex(*d)) : Json());
+    }
+    q["keys"] = std::move(keys);
+    q["groups"] = p.groups;
+    q["common"] = p.common;
+    Json odd = Json::array();
+    for (const auto &o : p.odd)
+      odd.push_back({{"run", o.run}, {"entries", o.entries}});
+    q["odd"] = std::move(odd);
+    q["absent"] = p.absent;
+    q["text"] = r.programTexts[k];
+    programs.push_back(std::move(q));
+  }
+  j["programs"] = std::move(programs);
+  j["summary"] = r.summary;
+  j["keys_differ"] = r.keysDiffer();
+  return j;
 }
 
 } // namespace cachekey

@@ -13,6 +13,7 @@
 #include "cachekey/Wording.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace cachekey::logs {
@@ -120,6 +121,109 @@ std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
   return out;
 }
 
+/// The element types of a shapes text, in order: the identifier before each
+/// '[' ("ShapedArray(float32[8,16])" → float32).
+std::vector<std::string> dtypesOf(const std::string &shapes) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (shapes[i] != '[')
+      continue;
+    size_t j = i;
+    while (j > 0 && (std::isalnum(static_cast<unsigned char>(shapes[j - 1])) ||
+                     shapes[j - 1] == '_'))
+      --j;
+    if (j < i)
+      out.push_back(shapes.substr(j, i - j));
+  }
+  return out;
+}
+
+/// Whether `after` is `before` widened from 32 to 64 bits, as
+/// jax_enable_x64 widens JAX's default types (float32 → float64, int32 →
+/// int64, uint32 → uint64, complex64 → complex128).
+bool widened(const std::string &before, const std::string &after) {
+  static const std::pair<const char *, const char *> k[] = {
+      {"float32", "float64"}, {"int32", "int64"}, {"uint32", "uint64"},
+      {"complex64", "complex128"}};
+  for (auto [a, b] : k)
+    if (before == a && after == b)
+      return true;
+  return false;
+}
+
+/// What entry 1 moving shows when both logs have the pxla shapes lines:
+/// the argument types (or nothing when the shapes are equal or not logged).
+std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c) {
+  if (c.pa.shapes < 0 || c.pb.shapes < 0)
+    return std::nullopt;
+  const std::string &sa = c.la.texts[c.pa.shapes], &sb = c.lb.texts[c.pb.shapes];
+  if (sa == sb || shapeSkeleton(sa) != shapeSkeleton(sb))
+    return std::nullopt;
+  auto da = dtypesOf(sa), db = dtypesOf(sb);
+  if (da.size() != db.size())
+    return std::nullopt;
+  std::vector<std::string> from, to;
+  bool allWidened = true;
+  for (size_t i = 0; i < da.size(); ++i) {
+    if (da[i] == db[i])
+      continue;
+    allWidened = allWidened && widened(da[i], db[i]);
+    if (std::find(from.begin(), from.end(), da[i]) == from.end() ||
+        std::find(to.begin(), to.end(), db[i]) == to.end()) {
+      from.push_back(da[i]);
+      to.push_back(db[i]);
+    }
+  }
+  if (from.empty())
+    return std::nullopt;
+  auto join = [](const std::vector<std::string> &v) {
+    std::string s;
+    for (const auto &x : v)
+      s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  KeyMove m;
+  m.code = allWidened ? KeyMove::Code::EnableX64 : KeyMove::Code::ArgTypes;
+  m.before = join(from);
+  m.after = join(to);
+  LogFinding f;
+  f.code = allWidened ? LogFinding::Code::EnableX64 : LogFinding::Code::ArgTypes;
+  f.entry = 1;
+  f.subject = m.before + " \u2192 " + m.after;
+  f.before = sa;
+  f.after = sb;
+  return std::make_pair(m, f);
+}
+
+} // namespace
+
+bool isJaxOwnProgram(const std::string &name) {
+  // The programs JAX jits itself when an operation runs outside jit: lax
+  // primitives applied eagerly and jax's private helpers (jit__linspace,
+  // jit__threefry_seed, jit__reduce_sum: a leading underscore).
+  static const char *const kPrimitives[] = {
+      "jit_broadcast_in_dim", "jit_convert_element_type", "jit_iota",
+      "jit_concatenate", "jit_reshape", "jit_squeeze", "jit_transpose",
+      "jit_dynamic_slice", "jit_dynamic_update_slice", "jit_gather",
+      "jit_scatter", "jit_select_n", "jit_pad", "jit_add", "jit_sub",
+      "jit_mul", "jit_div", "jit_neg", "jit_sin", "jit_cos", "jit_exp",
+      "jit_log", "jit_sqrt", "jit_tanh", "jit_integer_pow", "jit_pow",
+      "jit_max", "jit_min", "jit_eq", "jit_ne", "jit_lt", "jit_gt",
+      "jit_copy", "jit_device_put", "jit_clamp", "jit_reduce_sum",
+      "jit_reduce_max", "jit_argmax", "jit_cumsum", "jit_sort",
+      "jit_dot_general", "jit_random_bits", "jit_random_wrap",
+      "jit_random_unwrap", "jit_random_seed", "jit_random_split",
+      "jit_threefry2x32"};
+  if (name.rfind("jit__", 0) == 0)
+    return true;
+  for (const char *p : kPrimitives)
+    if (name == p)
+      return true;
+  return false;
+}
+
+namespace {
+
 /// What changed inside entry `e`, as far as the logs can tell: the KeyMove
 /// for summaries, then the findings.
 std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
@@ -131,8 +235,17 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
   std::vector<LogFinding> d;
   switch (e) {
   case 1:
-    move.code = M::ProgramChanged;
-    d.push_back(finding(C::ProgramChanged, 1));
+    if (auto t = argTypesMove(c)) {
+      move = t->first;
+      d.push_back(t->second);
+    } else if (isJaxOwnProgram(b.name)) {
+      move.code = M::JaxOwnProgram;
+      d.push_back(finding(C::JaxOwnProgram, 1));
+      d.back().subject = b.name;
+    } else {
+      move.code = M::ProgramChanged;
+      d.push_back(finding(C::ProgramChanged, 1));
+    }
     break;
   case 2: {
     auto va = a.own[1] ? decodeEntryDigest(2, *a.own[1]) : std::nullopt;
@@ -280,15 +393,37 @@ PairExplanation explainPair(const LogSummary &la, const LogSummary &lb,
   return x;
 }
 
+bool isRelativeCachePath(const std::string &path) {
+  // Absolute paths and URLs (gs://, s3://: etils.epath) do not depend on
+  // the working directory.
+  return !path.empty() && path[0] != '/' && path.find("://") == std::string::npos;
+}
+
 MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
-                        const LoggedProgram &pa) {
+                        const LoggedProgram &pa, const LoggedProgram &pb) {
+  // What the second run's own log says about its lookup comes first.
+  if (pb.lookupNoCache)
+    return MissReason::NoCacheYet;
+  if (pb.readError >= 0)
+    return MissReason::Damaged;
+  if (!lb.unsupportedRuntime.empty())
+    return MissReason::UnsupportedRuntime;
   if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::NotWritten)
-    return MissReason::NotWritten;
+    return pa.write.reason == NotWrittenReason::TooLarge ? MissReason::TooLarge
+           : pa.write.reason == NotWrittenReason::CacheDisabled || pa.lookupNoCache
+               ? MissReason::NoCacheYet
+               : MissReason::NotWritten;
   if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::Failed)
     return MissReason::WriteFailed;
+  if (auto d = pb.finalDigest())
+    if (la.evicted.count(*d) || lb.evicted.count(*d))
+      return MissReason::Evicted;
   if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
       la.cacheDirs.front() != lb.cacheDirs.front())
     return MissReason::OtherDir;
+  if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
+      isRelativeCachePath(lb.cacheDirs.front()))
+    return MissReason::RelativeDir;
   if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::Attempted &&
       la.cacheDirs.empty())
     return MissReason::MaybeNoCache;

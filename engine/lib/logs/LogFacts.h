@@ -45,6 +45,11 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &first,
                                       const LogSummary &second,
                                       PairedBy &pairedBy);
 
+/// The shapes text with every element type removed
+/// ("(ShapedArray(float32[8,16]),)" → "(ShapedArray([8,16]),)"): two
+/// programs whose skeletons are equal differ at most in their dtypes.
+std::string shapeSkeleton(const std::string &shapes);
+
 //===----------------------------------------------------------------------===//
 // Evidence (LogEvidence.cpp)
 //===----------------------------------------------------------------------===//
@@ -68,10 +73,22 @@ std::optional<std::string> jaxlibOf(const LogSummary &log);
 PairExplanation explainPair(const LogSummary &first, const LogSummary &second,
                             const LoggedProgram &a, const LoggedProgram &b);
 
-/// Why the second run missed program `a` of the first run, whose key it
-/// had too.
+/// Why the second run missed program `b`, whose key program `a` of the
+/// first run had too: the second run's own lookup lines first (no cache yet,
+/// a read error), then what became of the first run's entry (never written
+/// and why, a failed write, evicted), then the cache directories.
 MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
-                        const LoggedProgram &a);
+                        const LoggedProgram &a, const LoggedProgram &b);
+
+/// Whether `name` is one of the programs JAX compiles itself when an
+/// operation runs outside jit (jit_broadcast_in_dim,
+/// jit_convert_element_type, private helpers named jit__…): a change of
+/// its entry 1 is never the user's code.
+bool isJaxOwnProgram(const std::string &name);
+
+/// Whether a logged cache path is relative (resolved against the working
+/// directory): not absolute and not a URL.
+bool isRelativeCachePath(const std::string &path);
 
 //===----------------------------------------------------------------------===//
 // Words (LogWording.cpp)
@@ -116,6 +133,19 @@ void readingNotes(const LogSummary &first, const LogSummary &second,
 
 /// The summary line for the second run.
 std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves);
+
+/// A run's stats in words: "7 programs: 5 hits, 2 misses (71% hit rate);
+/// 0.35 s compiling the misses; not cached: 2 could not be read".
+std::string runStatsText(const LogSummary &log, const RunStats &stats);
+
+/// One program across N runs: "jit_step: run-a.log and run-b.log share a
+/// key; run-c.log is the odd one out: entry 1 (computation) differs".
+std::string programAcrossRunsText(const ManyLogComparison &r,
+                                  const ProgramAcrossRuns &p);
+
+/// The summary of N runs: how many programs share one key in every run, and
+/// which runs are odd ones out how often.
+std::string manySummary(const ManyLogComparison &r);
 
 /// The Error message when `log` holds no complete key.
 std::string noKeyMessage(const LogSummary &log);

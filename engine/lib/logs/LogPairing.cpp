@@ -1,15 +1,19 @@
 //===- LogPairing.cpp - Which program of one run is which of the other ----===//
 //
-// A program is named in a log by its module name (the key's readable
-// prefix, from the hit/miss line). Programs are paired by that name, then by
-// order within a name; when both logs interleave the same processes (the
-// streams of LogPrefix.h), the process is part of the name; when the logs
-// name no programs, in order.
+// A program of the second run whose key the first run computed is that
+// program, whatever its name or position (PairMatch::Key). The others are
+// paired by module name (the key's readable prefix, from the hit/miss line),
+// then by the argument shapes and types of pxla.py's "Compiling … with global
+// shapes and types" line, then by order within a name; when both logs
+// interleave the same processes (the streams of LogPrefix.h), the process is
+// part of the name; when the logs name no programs, in order. A program whose
+// shapes differ from the candidate's beyond the element types is new.
 //
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace cachekey {
@@ -27,6 +31,23 @@ const char *pairedByName(PairedBy p) {
 }
 
 namespace logs {
+
+std::string shapeSkeleton(const std::string &shapes) {
+  // "ShapedArray(float32[8,16])" → "ShapedArray([8,16])": the element type
+  // is the identifier just before '['.
+  std::string out;
+  out.reserve(shapes.size());
+  for (char c : shapes) {
+    if (c == '[') {
+      while (!out.empty() && (std::isalnum(static_cast<unsigned char>(out.back())) ||
+                              out.back() == '_' || out.back() == '<' ||
+                              out.back() == '>'))
+        out.pop_back();
+    }
+    out.push_back(c);
+  }
+  return out;
+}
 
 std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb,
                                       PairedBy &pairedBy) {
@@ -55,27 +76,87 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     return (byStream ? l.streams[p.stream] + "\n" : std::string()) +
            (byName ? p.name : std::string());
   };
-  std::map<std::pair<std::string, int>, int> inA;
+  auto shapesOf = [](const LogSummary &l, const LoggedProgram &p) -> const std::string * {
+    return p.shapes >= 0 ? &l.texts[p.shapes] : nullptr;
+  };
+
+  // 1. By key: a program of the second run whose key the first run
+  // computed is that program, whatever its name or position.
+  std::map<Digest, std::vector<int>> aByKey; // unused, in log order
+  for (int i : ia)
+    if (auto d = la.programs[i].finalDigest())
+      aByKey[*d].push_back(i);
+  std::map<Digest, size_t> nextByKey;
+  std::vector<int> partnerOfB(lb.programs.size(), -1);
+  std::vector<PairMatch> matchOfB(lb.programs.size(), PairMatch::None);
+  std::vector<bool> usedA(la.programs.size(), false);
+  for (int i : ib) {
+    auto d = lb.programs[i].finalDigest();
+    if (!d)
+      continue;
+    auto it = aByKey.find(*d);
+    if (it == aByKey.end())
+      continue;
+    size_t &next = nextByKey[*d];
+    if (next < it->second.size()) {
+      partnerOfB[i] = it->second[next++];
+      usedA[partnerOfB[i]] = true;
+      matchOfB[i] = PairMatch::Key;
+    }
+  }
+  aByKey.clear();
+
+  // 2. The others: by name (and process), then by shapes, then in order;
+  // a program whose shapes differ from every unpaired one's beyond their
+  // element types is a new program.
+  std::map<std::string, std::vector<int>> unusedA; // by group, in order
+  for (int i : ia)
+    if (!usedA[i])
+      unusedA[group(la, la.programs[i])].push_back(i);
+  for (int i : ib) {
+    if (partnerOfB[i] >= 0)
+      continue;
+    const LoggedProgram &p = lb.programs[i];
+    auto it = unusedA.find(group(lb, p));
+    if (it == unusedA.end())
+      continue;
+    std::vector<int> &cands = it->second;
+    const std::string *sb = shapesOf(lb, p);
+    int pick = -1;
+    PairMatch how = byName ? PairMatch::Name : PairMatch::Order;
+    if (sb)
+      for (size_t k = 0; k < cands.size() && pick < 0; ++k)
+        if (const std::string *sa = shapesOf(la, la.programs[cands[k]]);
+            sa && *sa == *sb) {
+          pick = static_cast<int>(k);
+          how = PairMatch::Shapes;
+        }
+    if (pick < 0 && !cands.empty()) {
+      const std::string *sa = shapesOf(la, la.programs[cands.front()]);
+      if (!sa || !sb || shapeSkeleton(*sa) == shapeSkeleton(*sb))
+        pick = 0;
+    }
+    if (pick < 0)
+      continue;
+    partnerOfB[i] = cands[pick];
+    matchOfB[i] = how;
+    usedA[cands[pick]] = true;
+    cands.erase(cands.begin() + pick);
+  }
+
   std::map<std::string, int> countA, countB;
   std::vector<int> ordinalA(la.programs.size(), 1);
-  for (int i : ia) {
-    std::string g = group(la, la.programs[i]);
-    ordinalA[i] = ++countA[g];
-    inA[{g, ordinalA[i]}] = i;
-  }
+  for (int i : ia)
+    ordinalA[i] = ++countA[group(la, la.programs[i])];
   std::vector<ProgramPair> pairs;
-  std::vector<bool> usedA(la.programs.size(), false);
   for (int i : ib) {
     const LoggedProgram &p = lb.programs[i];
     ProgramPair pair;
     pair.name = byName ? p.name : "";
     pair.ordinal = ++countB[group(lb, p)];
     pair.b = i;
-    auto it = inA.find({group(lb, p), pair.ordinal});
-    if (it != inA.end()) {
-      pair.a = it->second;
-      usedA[it->second] = true;
-    }
+    pair.a = partnerOfB[i];
+    pair.match = matchOfB[i];
     pair.label = pairLabel(pair, lb.streams[p.stream], byStream);
     pairs.push_back(pair);
   }

@@ -49,6 +49,29 @@ const char kNotWritingKey[] = "Not writing persistent cache entry with key ";
 const char kNotWritingKeyOld[] = "Not writing cache entry with key "; // 0.4.30
 const char kSinceSize[] = " since its size (";
 const char kSinceDisabled[] = " since cache is disabled/not initialized";
+const char kLookupNoCache[] =
+    "get_executable_and_time: cache is disabled/not initialized";
+const char kPutNoCache[] = // 0.4.30
+    "put_executable_and_time: cache is disabled/not initialized";
+const char kUnsupported[] = "_get_cache: Unsupported runtime: ";
+const char kInconsistency[] = "Persistent compilation cache inconsistency for key";
+// jax._src.compiler, reads and PGLE
+const char kReadError[] = "Error reading persistent compilation cache entry for '";
+const char kPgleMiss[] = "PERSISTENT CACHE MISS for PGLE-optimized ";
+const char kPgleLoaded[] = " loaded from compilation cache";
+// jax._src.lru_cache
+const char kLruMiss[] = "Cache miss for key: ";
+const char kLruHit[] = "Cache hit for key: ";
+const char kEvicting[] = "Evicting cache entry ";
+const char kEvictingOld[] = "Evicting cache file "; // 0.4.30
+const char kFileSize[] = ": file size ";
+const char kTarget[] = "target cache size ";
+const char kTooLargeStart[] = "Cache value for key ";
+const char kTooLargeSize[] = " of size ";
+const char kTooLargeMax[] = " exceeds the maximum cache size of ";
+// jax._src.interpreters.pxla
+const char kShapes[] = " with global shapes and types ";
+const char kArgMapping[] = ". Argument mapping: ";
 
 constexpr size_t kMaxLine = size_t(1) << 20;
 constexpr size_t kMaxProblems = 20;
@@ -88,6 +111,16 @@ void addDistinct(std::vector<std::string> &list, std::string value) {
     list.push_back(std::move(value));
 }
 
+/// Whether a line can be one of the messages read here: every one of them
+/// has "ache"/"ACHE" (cache), "ompil" (compile, Compiling, compilation) or
+/// "falling back". Most lines of a real log have none.
+bool mayMatter(std::string_view line) {
+  return line.find("ache") != std::string_view::npos ||
+         line.find("ompil") != std::string_view::npos ||
+         line.find("ACHE") != std::string_view::npos ||
+         line.find("falling back") != std::string_view::npos;
+}
+
 } // namespace
 
 bool LoggedProgram::complete() const { return digestLines() == 16 ||
@@ -120,6 +153,12 @@ void LogReader::feed(std::string_view chunk) {
   while (start < chunk.size()) {
     size_t nl = chunk.find('\n', start);
     size_t end = nl == std::string_view::npos ? chunk.size() : nl;
+    if (partial.empty() && !skippingLongLine && nl != std::string_view::npos &&
+        end - start <= kMaxLine && !mayMatter(chunk.substr(start, end - start))) {
+      ++summary.lines; // a whole line that is not about the cache: no copy
+      start = nl + 1;
+      continue;
+    }
     if (!skippingLongLine) {
       size_t room = kMaxLine - partial.size();
       partial.append(chunk.substr(start, std::min(end - start, room)));
@@ -173,6 +212,20 @@ int LogReader::intern(std::vector<std::string> &texts, std::string text) {
 }
 
 int LogReader::streamOf(std::string_view prefix) {
+  // Most lines repeat one of a few prefixes ("DEBUG:jax._src.cache_key:"):
+  // the tag of a prefix seen lately is not made again.
+  for (const auto &[seen, id] : recentPrefixes)
+    if (seen == prefix)
+      return id;
+  int id = tagStream(prefix);
+  if (prefix.size() <= 128) {
+    recentPrefixes[nextRecent] = {std::string(prefix), id};
+    nextRecent = (nextRecent + 1) % recentPrefixes.size();
+  }
+  return id;
+}
+
+int LogReader::tagStream(std::string_view prefix) {
   std::string tag = streamTag(prefix);
   auto &tags = summary.streams;
   for (size_t i = 0; i < tags.size(); ++i)
@@ -253,6 +306,8 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
           "before it)");
     p.compileOptions = s->compileOptions;
     s->compileOptions = -1;
+    p.shapes = s->shapes;
+    s->shapes = -1;
     summary.programs.push_back(std::move(p));
     s->pending = static_cast<int>(summary.programs.size() - 1);
   }
@@ -303,6 +358,18 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
              w >= 0 && summary.programs[w].lookup == Lookup::Unknown) {
     index = w; // jax 0.4.30 logs the hit without the key
   }
+  if (index < 0 && digest) {
+    // lru_cache.py logged this lookup first ("Cache miss for key"): the
+    // compiler's own line confirms it.
+    auto it = byDigest.find(*digest);
+    if (it != byDigest.end() && !it->second.indices.empty()) {
+      LoggedProgram &last = summary.programs[it->second.indices.back()];
+      if (last.lookupInferred && last.write.state == WriteState::Unknown) {
+        index = it->second.indices.back();
+        last.lookupInferred = false;
+      }
+    }
+  }
   if (index < 0) {
     // The key's trace was not logged (its logger was off): the program is
     // known by its key alone.
@@ -310,6 +377,8 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
     p.stream = streamId;
     p.firstLine = summary.lines;
     p.keyDigest = digest;
+    p.shapes = streams[streamId].shapes;
+    streams[streamId].shapes = -1;
     summary.programs.push_back(std::move(p));
     index = static_cast<int>(summary.programs.size() - 1);
     if (digest)
@@ -320,6 +389,17 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   p.key = key;
   p.lookup = hit ? Lookup::Hit : Lookup::Miss;
   p.lookupLine = summary.lines;
+  if (streams[streamId].noCacheLookup) {
+    p.lookupNoCache = !hit;
+    streams[streamId].noCacheLookup = false;
+  }
+  for (const std::string *k : {&name, &key}) {
+    auto e = readErrors.find(*k);
+    if (!k->empty() && e != readErrors.end()) {
+      p.readError = e->second;
+      readErrors.erase(e);
+    }
+  }
   if (streams[p.stream].awaitingLookup == index)
     streams[p.stream].awaitingLookup = -1;
   lastByName[{p.stream, name}] = index;
@@ -340,6 +420,9 @@ void LogReader::onWrite(int streamId, const std::string &name,
              i != it->second.indices.rend() && index < 0; ++i)
           if (summary.programs[*i].lookup == Lookup::Miss)
             index = *i;
+      // jax 0.4.30 logs no miss line: a write line names the missed key.
+      if (index < 0)
+        index = inferMiss(*d, key.substr(0, key.size() - 65));
     }
   } else if (!name.empty()) {
     auto it = lastByName.find({streamId, name});
@@ -347,6 +430,19 @@ void LogReader::onWrite(int streamId, const std::string &name,
       it = lastByName.find({-1, name});
     if (it != lastByName.end())
       index = it->second;
+    // jax 0.4.30: "took at least" comes before any line with the key.
+    if (index < 0 && streamId >= 0) {
+      int w = streams[streamId].awaitingLookup;
+      if (w >= 0 && summary.programs[w].lookup == Lookup::Unknown) {
+        index = w;
+        summary.programs[w].lookup = Lookup::Miss;
+        summary.programs[w].lookupInferred = true;
+        summary.programs[w].name = name;
+        lastByName[{summary.programs[w].stream, name}] = w;
+        lastByName[{-1, name}] = w;
+        lastMiss = w;
+      }
+    }
   } else {
     index = lastMiss; // "since process_id != 0" names nothing
   }
@@ -354,21 +450,44 @@ void LogReader::onWrite(int streamId, const std::string &name,
     return;
   WriteOutcome &w = summary.programs[index].write;
   // "took at least" comes before the write lines; keep its numbers.
-  if (w.state == WriteState::Attempted && outcome.compileSeconds < 0) {
+  if (w.state != WriteState::Unknown && outcome.compileSeconds < 0) {
     outcome.compileSeconds = w.compileSeconds;
     outcome.minCompileSeconds = w.minCompileSeconds;
   }
   w = std::move(outcome);
 }
 
+int LogReader::inferMiss(const Digest &d, const std::string &name) {
+  auto it = byDigest.find(d);
+  if (it == byDigest.end())
+    return -1;
+  // The first program with this key that has no lookup yet (those before
+  // `firstUnlooked` all have one: a lookup is set once).
+  ProgramsWithDigest &same = it->second;
+  while (same.firstUnlooked < same.indices.size() &&
+         summary.programs[same.indices[same.firstUnlooked]].lookup != Lookup::Unknown)
+    ++same.firstUnlooked;
+  if (same.firstUnlooked == same.indices.size())
+    return -1;
+  int i = same.indices[same.firstUnlooked];
+  LoggedProgram &p = summary.programs[i];
+  p.lookup = Lookup::Miss;
+  p.lookupInferred = true;
+  p.name = name;
+  p.key = name + "-" + toHex(d);
+  p.lookupLine = summary.lines;
+  if (streams[p.stream].awaitingLookup == i)
+    streams[p.stream].awaitingLookup = -1;
+  lastByName[{p.stream, name}] = i;
+  lastByName[{-1, name}] = i;
+  lastMiss = i;
+  return i;
+}
+
 void LogReader::readLine(std::string &line) {
   ++summary.lines;
   stripTerminalCodes(line);
-  // Most lines of a real log are not about the cache: one cheap test first.
-  if (line.find("ache") == std::string::npos &&
-      line.find("ACHE") == std::string::npos &&
-      line.find("compile") == std::string::npos &&
-      line.find("falling back") == std::string::npos)
+  if (!mayMatter(line))
     return;
   const std::string where = "line " + std::to_string(summary.lines) + ": ";
   size_t pos;
@@ -385,14 +504,31 @@ void LogReader::readLine(std::string &line) {
       std::string hex = rest.substr(name.size());
       while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
         hex.pop_back();
+      int sid = streamOf(std::string_view(line).substr(0, pos));
       if (auto d = digestFromHex(hex)) {
-        onDigest(streamOf(std::string_view(line).substr(0, pos)), fresh, i, *d);
+        if (streams[sid].broken && slotOf(i, fresh) != 0)
+          return; // the rest of a key already reported as cut
+        streams[sid].broken = false;
+        onDigest(sid, fresh, i, *d);
       } else {
-        problem(where + "the digest of " + kEntryNames[i] +
-                " is not 64 lowercase hex digits (" +
+        // Say what is wrong with it: its length, or the first character
+        // that is not a lowercase hex digit.
+        size_t bad = hex.find_first_not_of("0123456789abcdef");
+        std::string what =
+            bad != std::string::npos
+                ? "character " + std::to_string(bad + 1) + " ('" + hex.substr(bad, 1) +
+                      "') is not a lowercase hex digit"
+                : std::to_string(hex.size()) + " hex digits instead of 64";
+        std::string shown = hex.size() > 16 ? hex.substr(0, 16) + "\u2026" : hex;
+        problem(where + "the " + (fresh ? "own digest of " : "running digest after ") +
+                kEntryNames[i] + " is not a whole SHA-256 (" + what + ": \"" +
+                shown + "\"); " +
                 (summary.endsMidLine ? "the log is cut in the middle of it"
-                                     : "the line looks cut or altered") +
-                ")");
+                             : "the line looks cut or altered") +
+                "; the rest of that key is skipped");
+        if (streams[sid].pending >= 0)
+          closePending(streams[sid], "one of its lines is cut");
+        streams[sid].broken = true;
       }
       return;
     }
@@ -418,6 +554,111 @@ void LogReader::readLine(std::string &line) {
           intern(summary.texts, line.substr(pos));
     return;
   }
+
+  // The cache's own lines around the lookup.
+  if ((pos = line.find(kShapes)) != std::string::npos) {
+    size_t c = line.rfind("Compiling ", pos);
+    if (c == std::string::npos)
+      return;
+    std::string shapes = after(len(kShapes));
+    size_t m = shapes.rfind(kArgMapping);
+    if (m != std::string::npos)
+      shapes.resize(m);
+    int s = streamOf(std::string_view(line).substr(0, c));
+    streams[s].shapes = intern(summary.texts, shapes);
+    return;
+  }
+  if ((pos = line.find(kLookupNoCache)) != std::string::npos) {
+    streams[streamOf(std::string_view(line).substr(0, pos))].noCacheLookup = true;
+    return;
+  }
+  if ((pos = line.find(kPutNoCache)) != std::string::npos) {
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::CacheDisabled;
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
+    return;
+  }
+  if ((pos = line.find(kReadError)) != std::string::npos) {
+    std::string rest = after(len(kReadError));
+    size_t q = rest.find("': ");
+    if (q == std::string::npos) {
+      problem(where + "an \"Error reading persistent compilation cache "
+                      "entry\" line without the module name and error");
+      return;
+    }
+    readErrors[rest.substr(0, q)] = intern(summary.texts, rest.substr(q + 3));
+    return;
+  }
+  bool lruHit = false;
+  if ((pos = line.find(kLruMiss)) != std::string::npos ||
+      (lruHit = (pos = line.find(kLruHit)) != std::string::npos)) {
+    std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
+    auto d = keyDigest(key);
+    if (!d) {
+      problem(where + "the key of an lru_cache line is not \"<name>-<64 hex "
+                      "digits>\": " + key.substr(0, 100));
+      return;
+    }
+    if (!lruHit)
+      inferMiss(*d, key.substr(0, key.size() - 65));
+    return;
+  }
+  bool oldEvict = false;
+  if ((pos = line.find(kEvicting)) != std::string::npos ||
+      (oldEvict = (pos = line.find(kEvictingOld)) != std::string::npos)) {
+    std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
+    size_t f = rest.find(kFileSize);
+    std::string key = unquote(rest.substr(0, f));
+    if (oldEvict && key.size() > 6 && key.compare(key.size() - 6, 6, "-cache") == 0)
+      key.resize(key.size() - 6);
+    auto d = keyDigest(key);
+    if (f == std::string::npos || !d) {
+      problem(where + "an \"Evicting cache entry\" line without a whole key "
+                      "and file size");
+      return;
+    }
+    Eviction e;
+    e.bytes = std::atoll(rest.c_str() + f + len(kFileSize));
+    size_t t = rest.find(kTarget);
+    if (t != std::string::npos)
+      e.targetBytes = std::atoll(rest.c_str() + t + len(kTarget));
+    e.line = summary.lines;
+    summary.evicted.emplace(*d, e);
+    ++summary.evictionLines;
+    return;
+  }
+  if ((pos = line.find(kTooLargeStart)) != std::string::npos &&
+      line.find(kTooLargeMax) != std::string::npos) {
+    std::string rest = after(len(kTooLargeStart));
+    size_t sz = rest.find(kTooLargeSize);
+    size_t mx = rest.find(kTooLargeMax);
+    if (sz == std::string::npos)
+      return;
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::TooLarge;
+    w.entryBytes = std::atoll(rest.c_str() + sz + len(kTooLargeSize));
+    w.maxCacheBytes = std::atoll(rest.c_str() + mx + len(kTooLargeMax));
+    onWrite(-1, "", unquote(rest.substr(0, sz)), w);
+    return;
+  }
+  if ((pos = line.find(kUnsupported)) != std::string::npos) {
+    if (summary.unsupportedRuntime.empty())
+      summary.unsupportedRuntime = after(len(kUnsupported)).substr(0, 200);
+    return;
+  }
+  if (line.find(kPgleMiss) != std::string::npos) {
+    ++summary.pgleMisses;
+    return;
+  }
+  if (line.find("PGLE-optimized ") != std::string::npos &&
+      line.find(kPgleLoaded) != std::string::npos) {
+    ++summary.pgleLoaded;
+    return;
+  }
+  if (line.find(kInconsistency) != std::string::npos)
+    ++summary.verificationErrors; // also a read or write warning: go on
 
   // The lookup.
   bool miss = (pos = line.find(kMiss)) != std::string::npos;
@@ -517,7 +758,7 @@ void LogReader::readLine(std::string &line) {
       return;
     WriteOutcome w;
     w.state = WriteState::Failed;
-    w.error = rest.substr(q + 3, 500);
+    w.error = rest.substr(q + 3, kMaxText); // quoted whole
     // A warning, printed with the source path before it: no stream.
     onWrite(-1, rest.substr(0, q), "", w);
     return;
@@ -535,6 +776,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   if ((pos = line.find(kInitialized)) != std::string::npos) {
+    if (!summary.cacheInitLine)
+      summary.cacheInitLine = summary.lines;
     addDistinct(summary.cacheDirs, after(len(kInitialized)));
     return;
   }

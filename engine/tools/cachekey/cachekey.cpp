@@ -5,7 +5,8 @@
 //   cachekey diff DIR_A DIR_B [--json]     (two captures, docs/capture.md)
 //   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out:
 //                                           one result per input line)
-//   cachekey compare-logs A.log B.log [--json]   (exit 1: some key differs)
+//   cachekey compare-logs A.log B.log [C.log …] [--json]
+//                                                (exit 1: some key differs)
 //   cachekey canonicalize FILE [--profile RELEASE] [--include-metadata]
 //                              [--ignore-custom-partitioning]
 //   cachekey profiles [--json]
@@ -79,7 +80,7 @@ int usage() {
          "  cachekey diff DIR_A DIR_B [--json]   (two captured runs)\n"
          "  cachekey batch [--fixtures DIR]   (one scenario per stdin line; one "
          "JSON result per line)\n"
-         "  cachekey compare-logs A.log B.log [--json]\n"
+         "  cachekey compare-logs A.log B.log [C.log …] [--json]\n"
          "  cachekey canonicalize FILE [--profile RELEASE] "
          "[--include-metadata] [--ignore-custom-partitioning]\n"
          "  cachekey profiles [--json]   (the jax releases reproduced)\n"
@@ -363,10 +364,28 @@ int run(int argc, char **argv) {
     return 0;
   }
   if (cmd == "compare-logs") {
-    if (files.size() != 2)
-      return usageError("compare-logs takes two log files");
-    if (files[0] == "-" && files[1] == "-")
-      return usageError("only one of the two logs can be standard input");
+    if (files.size() < 2)
+      return usageError("compare-logs takes two or more log files");
+    if (std::count(files.begin(), files.end(), std::string("-")) > 1)
+      return usageError("only one of the logs can be standard input");
+    if (files.size() > 2) {
+      // N logs (hosts, ranks, days): per program, which runs share a key.
+      std::vector<LogSummary> many;
+      for (const auto &f : files) {
+        auto s = readLogFile(f);
+        if (!s)
+          return fail(s.error());
+        many.push_back(std::move(*s));
+      }
+      auto m = compareManyLogSummaries(std::move(many));
+      if (!m)
+        return fail(m.error());
+      if (json)
+        std::cout << dumpJson(manyLogComparisonToJson(*m)) << "\n";
+      else
+        writeManyLogComparison(std::cout, *m);
+      return m->keysDiffer() ? 1 : 0;
+    }
     // Streamed: a log of any size is read in chunks, keeping only
     // per-program summaries.
     LogSummary logs[2];

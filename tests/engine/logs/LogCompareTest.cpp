@@ -28,6 +28,32 @@ TEST(LogCompare, ALogWithoutKeysIsAnErrorNamingIt) {
   EXPECT_EQ(c.error().path, "a.log");
 }
 
+TEST(LogCompare, ACutKeyNamesItsLineAndWhatIsWrong) {
+  // The real log of case 23, cut 40 hex digits into its first running
+  // digest (line 5): at the end of the input, then with the log going on.
+  std::string log = readText(sourcePath("tests/cases/23-one-program-changed/run1.log"));
+  const std::string marker = "hash after serializing computation: ";
+  size_t at = log.find(marker) + marker.size();
+  auto end = compareLogs(log.substr(0, at + 40), log, "cut.log", "whole.log");
+  ASSERT_FALSE(end);
+  EXPECT_NE(end.error().message.find("line 5: the running digest after computation is "
+                                     "not a whole SHA-256 (40 hex digits instead of 64"),
+            std::string::npos)
+      << end.error().message;
+  EXPECT_NE(end.error().message.find("the log is cut in the middle of it"),
+            std::string::npos)
+      << end.error().message;
+  EXPECT_EQ(end.error().message.find("no complete key: ("), std::string::npos);
+  std::string middle = log.substr(0, at + 40) + log.substr(at + 64);
+  LogSummary s = readLog(middle, "cut.log");
+  ASSERT_FALSE(s.problems.empty());
+  EXPECT_NE(s.problems[0].find("line 5: the running digest after computation"),
+            std::string::npos)
+      << s.problems[0];
+  // One problem for the cut key, not one per line after it.
+  EXPECT_EQ(s.problemCount, 1u) << s.problems.back();
+}
+
 TEST(LogCompareJson, StreamedIsTheWholeDocument) {
   auto c = compareCase("26-two-processes-one-log", "run1.log", "run2.log");
   std::ostringstream os;
@@ -64,4 +90,52 @@ TEST(LogCompareJson, EveryDetailNoteAndPairCarriesItsCode) {
     }
   }
   EXPECT_GE(compared, 7u);
+}
+
+namespace {
+std::vector<LogSummary> caseLogs(const std::string &dir,
+                                 const std::vector<std::string> &names) {
+  std::vector<LogSummary> out;
+  for (const auto &n : names)
+    out.push_back(readLog(readText(sourcePath("tests/cases/" + dir + "/" + n)), n));
+  return out;
+}
+} // namespace
+
+TEST(LogCompareMany, ThreeDaysOfOneJobShareEveryKey) {
+  // Case 32: the same job on three days, every key equal (its entries.txt).
+  auto m = compareManyLogSummaries(
+      caseLogs("32-damaged-entries", {"day1-volume-full.log", "day2.log", "day3.log"}));
+  ASSERT_TRUE(m) << m.error().str();
+  EXPECT_FALSE(m->keysDiffer());
+  ASSERT_EQ(m->programs.size(), 7u);
+  for (const auto &p : m->programs) {
+    EXPECT_EQ(p.groups.size(), 1u) << p.label;
+    EXPECT_EQ(p.groups[0], (std::vector<int>{0, 1, 2})) << p.label;
+  }
+  EXPECT_EQ(m->summary, "7 of 7 programs have one key in all 3 runs.");
+}
+
+TEST(LogCompareMany, TheOddRunAndItsEntryAreNamed) {
+  // Case 36: day 1 ran --batch 8, days 2 and 3 --batch 16. jit_broadcast_in_dim
+  // (JAX's own program, its output shape follows the batch) keeps its name:
+  // day 1 is the odd one out and only entry 1 differs; the train and eval
+  // steps have new argument shapes, so they are other programs.
+  auto m = compareManyLogSummaries(
+      caseLogs("36-missing-atime-0.10.2", {"day1.log", "day2.log", "day3.log"}));
+  ASSERT_TRUE(m) << m.error().str();
+  EXPECT_TRUE(m->keysDiffer());
+  const ProgramAcrossRuns *b = nullptr;
+  for (const auto &p : m->programs)
+    if (p.label == "jit_broadcast_in_dim")
+      b = &p;
+  ASSERT_NE(b, nullptr);
+  ASSERT_EQ(b->odd.size(), 1u);
+  EXPECT_EQ(b->odd[0].run, 0);
+  EXPECT_EQ(b->odd[0].entries, std::vector<int>{1});
+  EXPECT_EQ(b->groups[b->common], (std::vector<int>{1, 2}));
+  Json j = manyLogComparisonToJson(*m);
+  EXPECT_EQ(j["logs"].size(), 3u);
+  EXPECT_TRUE(j["keys_differ"].get<bool>());
+  EXPECT_FALSE(compareManyLogSummaries(caseLogs("36-missing-atime-0.10.2", {"day1.log"})));
 }

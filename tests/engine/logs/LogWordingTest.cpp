@@ -55,6 +55,6 @@ TEST(LogWording, AVerdictForEachKindOfPair) {
 TEST(LogWording, TheTextTheCliPrints) {
   auto c = compareCase("23-one-program-changed", "run1.log", "run2.log");
   std::string text = formatLogComparison(c);
-  EXPECT_EQ(text.rfind(c.sentence + "\nPrograms (paired by name):\n", 0), 0u);
+  EXPECT_EQ(text.rfind(c.sentence + "\nPrograms (paired by key and name):\n", 0), 0u);
   EXPECT_NE(text.find("\nSummary: " + c.summary + "\n"), std::string::npos);
 }

@@ -1,0 +1,133 @@
+//===- LogMany.cpp - Which runs share each program's key ------------------===//
+//
+// `compare-logs A B C …`: logs of several hosts, ranks or days. Every run is
+// paired with the first (LogPairing.cpp: by key, then name, shapes, order);
+// a program is then the first run's program and its partner in each other
+// run, or a program the first run lacks, merged by label. Per program the
+// runs are grouped by final key digest; the largest group (the first run's
+// on a tie) is the common key, the others are the odd ones out, each with
+// the entries whose own digests differ from the common key's program.
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include <algorithm>
+#include <map>
+
+namespace cachekey {
+
+using namespace logs;
+
+bool ManyLogComparison::keysDiffer() const {
+  for (const auto &p : programs)
+    if (!p.odd.empty())
+      return true;
+  return false;
+}
+
+Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs) {
+  ManyLogComparison r;
+  if (logs.size() < 2)
+    return Error{"logs", "compare at least two logs"};
+  for (const LogSummary &log : logs)
+    if (log.comparable().empty())
+      return Error{log.name, noKeyMessage(log)};
+  r.logs = std::move(logs);
+  const size_t n = r.logs.size();
+  // Programs of the first run, then those it lacks, by label.
+  std::map<int, size_t> ofFirst;
+  std::map<std::string, size_t> byLabel;
+  for (int i : r.logs[0].comparable()) {
+    ProgramAcrossRuns p;
+    p.program.assign(n, -1);
+    p.program[0] = i;
+    p.name = r.logs[0].programs[i].name;
+    ofFirst[i] = r.programs.size();
+    r.programs.push_back(std::move(p));
+  }
+  for (size_t run = 1; run < n; ++run) {
+    PairedBy how;
+    auto pairs = pairPrograms(r.logs[0], r.logs[run], how);
+    for (const ProgramPair &pair : pairs) {
+      if (pair.b < 0) {
+        if (pair.a >= 0 && r.programs[ofFirst[pair.a]].label.empty())
+          r.programs[ofFirst[pair.a]].label = pair.label;
+        continue;
+      }
+      size_t at;
+      if (pair.a >= 0) {
+        at = ofFirst[pair.a];
+        if (r.programs[at].label.empty())
+          r.programs[at].label = pair.label;
+      } else {
+        auto it = byLabel.find(pair.label);
+        if (it == byLabel.end()) {
+          ProgramAcrossRuns p;
+          p.program.assign(n, -1);
+          p.name = pair.name;
+          p.label = pair.label;
+          it = byLabel.emplace(pair.label, r.programs.size()).first;
+          r.programs.push_back(std::move(p));
+        }
+        at = it->second;
+      }
+      r.programs[at].program[run] = pair.b;
+    }
+  }
+  for (ProgramAcrossRuns &p : r.programs) {
+    if (p.label.empty())
+      p.label = p.name.empty() ? "key" : p.name;
+    // Group the runs by final digest, in run order.
+    std::vector<std::pair<Digest, std::vector<int>>> groups;
+    for (size_t run = 0; run < n; ++run) {
+      if (p.program[run] < 0) {
+        p.absent.push_back(static_cast<int>(run));
+        continue;
+      }
+      auto d = r.logs[run].programs[p.program[run]].finalDigest();
+      if (!d)
+        continue;
+      auto it = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto &g) { return g.first == *d; });
+      if (it == groups.end())
+        groups.push_back({*d, {static_cast<int>(run)}});
+      else
+        it->second.push_back(static_cast<int>(run));
+    }
+    for (auto &g : groups)
+      p.groups.push_back(g.second);
+    if (p.groups.empty())
+      continue;
+    size_t common = 0;
+    for (size_t g = 1; g < p.groups.size(); ++g)
+      if (p.groups[g].size() > p.groups[common].size())
+        common = g;
+    p.common = static_cast<int>(common);
+    const int ref = p.groups[common].front();
+    const LoggedProgram &rp = r.logs[ref].programs[p.program[ref]];
+    for (size_t g = 0; g < p.groups.size(); ++g) {
+      if (g == common)
+        continue;
+      for (int run : p.groups[g]) {
+        OddRun odd;
+        odd.run = run;
+        const LoggedProgram &op = r.logs[run].programs[p.program[run]];
+        for (int e = 0; e < kNumEntries; ++e)
+          if (rp.own[e] && op.own[e] && rp.own[e] != op.own[e])
+            odd.entries.push_back(e + 1);
+        p.odd.push_back(std::move(odd));
+      }
+    }
+  }
+  for (const LogSummary &log : r.logs) {
+    r.stats.push_back(runStats(log));
+    r.statsText.push_back(runStatsText(log, r.stats.back()));
+  }
+  r.programTexts.reserve(r.programs.size());
+  for (const auto &p : r.programs)
+    r.programTexts.push_back(programAcrossRunsText(r, p));
+  r.summary = manySummary(r);
+  return r;
+}
+
+} // namespace cachekey
