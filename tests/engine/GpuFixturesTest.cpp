@@ -158,8 +158,9 @@ TEST(GpuFixtures, PairsMoveWhatTheCapturesShow) {
       if (a["expected"]["entries"][i]["digest"] != b["expected"]["entries"][i]["digest"])
         captured.push_back(i + 1);
     ASSERT_EQ(captured, p.moved);
-    if (p.assignmentDiffers)
+    if (p.assignmentDiffers) {
       EXPECT_NE(a["compile_options"]["proto_b64"], b["compile_options"]["proto_b64"]);
+    }
     EXPECT_EQ(movedEntries(mustCompute(a), mustCompute(b)), p.moved);
   }
 }
