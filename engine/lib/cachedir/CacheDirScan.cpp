@@ -117,6 +117,24 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
   }
   CacheScan scan;
   scan.dir = dir;
+  // Count first (getdents only), so the records are allocated once: a
+  // growing vector would hold 1.5 times them while it moves.
+  size_t count = 0, atimeCount = 0;
+  while (dirent *e = readdir(d)) {
+    ++count;
+    atimeCount += endsWith(e->d_name, "-atime");
+  }
+  rewinddir(d);
+  scan.files.reserve(count - atimeCount);
+  // -atime files wait in a compact list until they meet their -cache.
+  struct AtimeFile {
+    std::string name;
+    int64_t ns = 0, mtimeNs = 0;
+    uint64_t size = 0;
+    bool malformed = false;
+  };
+  std::vector<AtimeFile> atimes;
+  atimes.reserve(atimeCount);
   while (dirent *e = readdir(d)) {
     std::string name = e->d_name;
     if (name == "." || name == "..")
@@ -124,7 +142,22 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
     CacheFile f;
     f.name = name;
     struct stat st {};
-    if (fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    // A regular file JAX reads (d_type says so) is opened first and
+    // fstat-ed through its descriptor: one path lookup instead of two.
+    int fd = -1;
+    if (e->d_type == DT_REG) {
+      classify(f);
+      if (f.kind == FileKind::Entry || f.kind == FileKind::Atime) {
+        fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+        if (fd < 0 && errno == EPERM) // O_NOATIME needs the file's owner
+          fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0 && fstat(fd, &st) != 0) {
+          close(fd);
+          fd = -1;
+        }
+      }
+    }
+    if (fd < 0 && fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       f.readError = std::strerror(errno);
       classify(f);
       scan.files.push_back(std::move(f));
@@ -150,8 +183,9 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
       continue;
     }
     if (f.kind == FileKind::Entry || f.kind == FileKind::Atime) {
-      int fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-      if (fd < 0 && errno == EPERM) // O_NOATIME needs the file's owner
+      if (fd < 0)
+        fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+      if (fd < 0 && errno == EPERM)
         fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
       if (fd < 0) {
         f.readError = std::strerror(errno);
@@ -163,10 +197,12 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
           uint64_t v = 0;
           for (size_t i = std::min<size_t>(b.size(), 8); i-- > 0;)
             v = v << 8 | uint8_t(b[i]);
-          f.hasAtime = true;
-          f.atimeNs = static_cast<int64_t>(v);
-          f.atimeSize = f.size;
-          f.atimeMalformed = b.size() != 8;
+          if (!src.failed) {
+            close(fd);
+            atimes.push_back({std::move(f.name), static_cast<int64_t>(v), f.mtimeNs,
+                              f.size, b.size() != 8});
+            continue;
+          }
         } else {
           f.facts = readEntry(src, limits);
         }
@@ -180,24 +216,39 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
   closedir(d);
   std::sort(scan.files.begin(), scan.files.end(),
             [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; });
-  // `<key>-atime` sorts just before `<key>-cache`: fold it into the entry.
+  // Each -atime beside its -cache is folded into the entry; the others
+  // (orphans) become records of their own.
+  auto byName = [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; };
   std::vector<CacheFile> &v = scan.files;
-  size_t out = 0;
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (v[i].kind == FileKind::Atime && v[i].readError.empty() && i + 1 < v.size() &&
-        v[i + 1].kind == FileKind::Entry && v[i + 1].suffixed && v[i + 1].key() == v[i].key()) {
-      CacheFile &e = v[i + 1];
-      e.hasAtime = true;
-      e.atimeNs = v[i].atimeNs;
-      e.atimeSize = v[i].atimeSize;
-      e.atimeMalformed = v[i].atimeMalformed;
+  size_t entriesEnd = v.size();
+  for (AtimeFile &a : atimes) {
+    CacheFile probe;
+    probe.name = a.name.substr(0, a.name.size() - 6) + "-cache";
+    auto it = std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(entriesEnd),
+                               probe, byName);
+    if (it != v.begin() + static_cast<std::ptrdiff_t>(entriesEnd) && it->name == probe.name &&
+        it->kind == FileKind::Entry && it->suffixed) {
+      it->hasAtime = true;
+      it->atimeNs = a.ns;
+      it->atimeSize = a.size;
+      it->atimeMalformed = a.malformed;
       continue;
     }
-    if (out != i)
-      v[out] = std::move(v[i]);
-    ++out;
+    CacheFile f;
+    f.name = std::move(a.name);
+    classify(f);
+    f.regular = true;
+    f.size = a.size;
+    f.mtimeNs = a.mtimeNs;
+    f.hasAtime = true;
+    f.atimeNs = a.ns;
+    f.atimeSize = a.size;
+    f.atimeMalformed = a.malformed;
+    v.push_back(std::move(f));
   }
-  v.resize(out, CacheFile{});
+  std::vector<AtimeFile>().swap(atimes);
+  if (v.size() != entriesEnd)
+    std::sort(v.begin(), v.end(), byName);
   return scan;
 }
 

@@ -320,9 +320,11 @@ TEST(CacheDirProblems, MixedCompressionFromARealZlibRun) {
   EXPECT_EQ(hf.facts.decompressed.value_or(0), zlibReader.at(hf.name)["decompressed"].get<uint64_t>());
   EXPECT_EQ(hf.facts.compileSeconds, zlibReader.at(hf.name)["compile_seconds"].get<uint32_t>());
   EXPECT_EQ(slurp(copy.dir + "/" + hf.name).substr(0, 2), "\x78\x9c");
-  for (auto &[name, row] : zlibReader.items())
-    if (name != hf.name && row.contains("size") && name.find("-cache") != std::string::npos)
+  for (auto &[name, row] : zlibReader.items()) {
+    if (name != hf.name && row.contains("size") && name.find("-cache") != std::string::npos) {
       EXPECT_TRUE(row.contains("error")) << name;
+    }
+  }
 }
 
 // Changes the test makes to a real capped directory (labelled): a -cache
@@ -439,4 +441,23 @@ TEST(CacheEntry, TruncatedZlibIsTruncated) {
   EXPECT_EQ(ok.compileSeconds, 7u); // big-endian 00 00 00 07
   EXPECT_EQ(ok.decompressed.value_or(0), plain.size());
   EXPECT_EQ(readEntryBytes(c.substr(0, c.size() / 2)).status, EntryStatus::Truncated);
+}
+
+// The streamed JSON (what the CLI writes) is the tree cacheReportToJson
+// builds, and every finding in it carries its code and its text.
+TEST(CacheDirJson, StreamedEqualsTreeAndFindingsCarryCodeAndText) {
+  TempCopy copy("0.4.30/damaged");
+  CacheReport r = analyse(copy.dir, "", 30000);
+  std::ostringstream out;
+  writeCacheReportJson(out, r);
+  Json streamed = Json::parse(out.str());
+  EXPECT_EQ(streamed, cacheReportToJson(r));
+  ASSERT_FALSE(streamed["problems"].empty());
+  for (const char *list : {"problems", "hints", "programs"})
+    for (const Json &f : streamed[list]) {
+      EXPECT_TRUE(f.contains("code")) << list;
+      EXPECT_FALSE(f["text"].get<std::string>().empty()) << list;
+    }
+  EXPECT_EQ(streamed["eviction"]["evicted"].size(), r.eviction->evicted.size());
+  EXPECT_FALSE(streamed["eviction"]["evicted"].empty());
 }
