@@ -18,6 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifndef O_NOATIME // not every libc has it (Emscripten's)
+#define O_NOATIME 0
+#endif
+
 namespace cachekey {
 
 const char *fileKindName(FileKind k) {
