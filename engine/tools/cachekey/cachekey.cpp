@@ -10,6 +10,8 @@
 //   cachekey canonicalize FILE [--profile RELEASE] [--include-metadata]
 //                              [--ignore-custom-partitioning]
 //   cachekey profiles [--json]
+//   cachekey cache-dir DIR [--json] [--max-size BYTES] [--release X.Y.Z] [--whole]
+//                              (CacheDirCommand.h; exit 1: problems found)
 //
 // Exit status: 0 success, 1 a difference was found (diff and compare-logs)
 // or explain found that the engine's key is not the key a captured file
@@ -28,6 +30,7 @@
 #include "cachekey/LogCompare.h"
 #include "cachekey/Run.h"
 
+#include "CacheDirCommand.h"
 #include "FileInput.h"
 #ifdef CACHEKEY_WITH_MLIR
 #include "MlirPlugin.h"
@@ -84,6 +87,8 @@ int usage() {
          "  cachekey canonicalize FILE [--profile RELEASE] "
          "[--include-metadata] [--ignore-custom-partitioning]\n"
          "  cachekey profiles [--json]   (the jax releases reproduced)\n"
+         "  cachekey cache-dir DIR [--json] [--max-size BYTES] [--release X.Y.Z] "
+         "[--whole]\n"
          "A scenario file of '-' reads standard input.\n";
   return 2;
 }
@@ -193,6 +198,8 @@ int run(int argc, char **argv) {
     return 0;
   }
   args.erase(args.begin() + static_cast<std::ptrdiff_t>(at));
+  if (cmd == "cache-dir")
+    return runCacheDir(args);
   std::vector<std::string> files;
   bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
   bool usedFixtures = false, usedProfile = false;

@@ -1,0 +1,320 @@
+//===- CacheDir.h - Reading a JAX persistent compilation cache --*- C++ -*-===//
+//
+// `cachekey cache-dir DIR` reads the directory `jax_compilation_cache_dir`
+// names, read-only, and reports what is in it (programs, their keys, sizes,
+// recorded compile seconds, last access), what is wrong with it (damaged
+// entries, orphans, leftovers, foreign files) and what a size cap would evict.
+//
+// The format, per release (files of jax-ml/jax, read in the installed wheels):
+//
+// - jax 0.4.30, jax/_src/lru_cache.py: an entry is one file named by the key;
+//   `get` touches it (line 101) and `_evict_if_needed` (line 144) ranks every
+//   regular file of the directory — `.lockfile` included — by st_mtime_ns
+//   (line 162), oldest first, ties by path.
+// - jax 0.4.31 – 0.11.1, lru_cache.py: `<key>-cache` plus `<key>-atime`, the
+//   8-byte little-endian time.time_ns() of the last get or put; eviction ranks
+//   the `*-cache` files only, by (atime, key), and reads every `-atime`
+//   without checking that it exists (0.4.35 line 186, 0.10.2 line 188), so
+//   one `-cache` without its `-atime` makes every capped put raise. 0.4.31 –
+//   0.5.0 write `-atime` on every get and put; later releases only with a cap.
+// - jax 0.11.2 and later (0.12.0.1 lru_cache.py lines 165–217): a missing
+//   `-atime` counts as time 0 (lines 190–196).
+// - All: eviction runs in `put` before the write, while the directory's size
+//   exceeds `max_size - len(new value)`; a key is `<module name>-<64 hex>`.
+// - The value (compilation_cache.py, 0.12.0.1 lines 457–487; 0.4.30 lines
+//   284–310): compress(4-byte big-endian whole compile seconds + the
+//   serialized executable), zstd when the zstandard package (or, on Python
+//   3.14, compression.zstd) imports, otherwise zlib (0.12.0.1 lines 296–312).
+// - jax 0.10.2 and 0.12.0.1 (jaxlib's IFRT; seen in the fixtures' real
+//   entries, absent in 0.4.30 and 0.4.35): the serialized executable starts with a varint
+//   length and an xla.ifrt.SerializedXlaExecutableMetadata protobuf (field 1
+//   version, 2 runtime "pjrt_ifrt", 5 output specs with shape and dtype, 7
+//   computation name), then the PJRT executable. Earlier releases store none.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_CACHEDIR_H
+#define CACHEKEY_CACHEDIR_H
+
+#include "cachekey/Json.h"
+#include "cachekey/Support.h"
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cachekey {
+
+/// The compression the first bytes say: zstd frames start 28 b5 2f fd
+/// (RFC 8878 §3.1.1), zlib streams with the deflate/32 KiB CMF byte 0x78 and a
+/// FLG byte making (CMF·256+FLG) a multiple of 31 (RFC 1950 §2.2; Python's
+/// zlib.compress writes 78 9c).
+enum class Codec : uint8_t { Unknown, Zstd, Zlib };
+const char *codecName(Codec c); ///< "unknown", "zstd", "zlib"
+
+/// One output (or parameter) of an IFRT header: dtype and dimensions.
+struct IfrtArraySpec {
+  int dtype = 0;              ///< xla PrimitiveType number (11 = F32)
+  std::vector<int64_t> dims;  ///< major to minor
+  /// "f32[64,8]" (the names of xla/xla_data.proto's PrimitiveType, lower case).
+  std::string str() const;
+};
+
+/// What the IFRT header of a jax 0.12 entry says.
+struct IfrtHeader {
+  std::string computationName;        ///< field 7
+  std::string runtime;                ///< field 2, "pjrt_ifrt"
+  int64_t version = 0;                ///< field 1
+  std::vector<IfrtArraySpec> outputs; ///< field 5, in order
+  size_t bytes = 0;                   ///< the header's length with its varint
+};
+
+/// What decoding an entry's bytes found.
+enum class EntryStatus : uint8_t {
+  Ok,
+  TooShort,       ///< fewer than 4 bytes once decompressed (or an empty file)
+  NotCompressed,  ///< neither zstd nor zlib magic
+  Truncated,      ///< the compressed stream stops before its end (a write cut short)
+  Corrupt,        ///< the compressed stream does not decode
+};
+const char *entryStatusName(EntryStatus s);
+
+/// What `readEntry` learnt from the value of one cache entry.
+struct EntryFacts {
+  Codec codec = Codec::Unknown;
+  EntryStatus status = EntryStatus::Ok;
+  std::string detail;                ///< the decoder's own message, for Corrupt/Truncated
+  uint32_t compileSeconds = 0;       ///< the 4-byte big-endian prefix; 0 unless status Ok
+  /// The decompressed length: from the zstd frame header or a whole decode;
+  /// unset when only a head of a zlib stream was decoded.
+  std::optional<uint64_t> decompressed;
+  bool wholeDecoded = false;         ///< every byte was decompressed (and checked)
+  bool hasIfrt = false;              ///< jax 0.12 entries: an IFRT header was read
+  std::string outputs;               ///< its output specs, shapesText(IfrtHeader::outputs)
+};
+
+/// Limits of `readEntry`. Decompression never produces more than
+/// `headBytes` bytes of output unless `whole` is set; with `whole` the
+/// output is streamed through a fixed buffer and counted, up to `wholeLimit`
+/// bytes (then status Corrupt, "over the limit").
+struct EntryLimits {
+  size_t headBytes = 16 * 1024;
+  bool whole = false;
+  uint64_t wholeLimit = uint64_t(4) << 30;
+};
+
+/// Reads one entry value. `prefix` is the first bytes of the file (at least
+/// min(fileSize, 64 KiB) of them); `fileSize` its length; `readAt(offset,
+/// n)` returns up to n further bytes from `offset` (used to walk a zstd
+/// frame's block headers to its end, or for a whole decode). Mirrors
+/// compilation_cache.decompress_executable + extract_executable_and_time.
+/// Never fails: what is wrong is the status.
+struct ByteSource {
+  virtual ~ByteSource() = default;
+  virtual uint64_t size() const = 0;
+  /// Up to `n` bytes at `offset` (fewer at the end; empty on an I/O error).
+  virtual std::string read(uint64_t offset, size_t n) const = 0;
+};
+EntryFacts readEntry(const ByteSource &src, const EntryLimits &limits = {});
+
+/// readEntry over bytes in memory (tests, the fuzz target, the page).
+EntryFacts readEntryBytes(std::string_view bytes, const EntryLimits &limits = {});
+
+/// Parses an IFRT header at the start of `executable` (after the 4 time
+/// bytes). Unset when the bytes do not start with one.
+std::optional<IfrtHeader> parseIfrtHeader(std::string_view executable);
+
+/// How a file of the directory is classified by its name.
+enum class FileKind : uint8_t {
+  Entry,      ///< `<key>` (0.4.30) or `<key>-cache`
+  Atime,      ///< `<key>-atime`
+  Lockfile,   ///< `.lockfile` (filelock, written when a cap is set)
+  Temp,       ///< `_temp_<key>` (GFileCache's write-then-rename, jax/_src/gfile_cache.py)
+  SubCache,   ///< a directory XLA keeps inside (xla_gpu_per_fusion_autotune_cache_dir, …)
+  Symlink,    ///< not followed
+  Foreign,    ///< none of the above
+};
+const char *fileKindName(FileKind k);
+
+/// One directory entry as the scan saw it. Kept small: a directory of
+/// 100,000 entries holds 200,000 of these.
+struct CacheFile {
+  std::string name;
+  FileKind kind = FileKind::Foreign;
+  uint16_t keyOffset = 0, keyLength = 0; ///< where the key is in `name`
+  bool suffixed = false;  ///< Entry: named `<key>-cache`
+  bool regular = false;   ///< a regular file (not a directory, link, device)
+  bool atimeMalformed = false;    ///< the -atime file is not 8 bytes
+  uint64_t size = 0;      ///< st_size, bytes on disk as JAX counts them
+  int64_t mtimeNs = 0;
+  /// Atime, or an Entry whose `<key>-atime` the scan merged into it (the
+  /// -atime file then has no record of its own): the file's 8-byte
+  /// little-endian value.
+  bool hasAtime = false;
+  int64_t atimeNs = 0;
+  uint64_t atimeSize = 0;         ///< the -atime file's length
+  std::string readError;          ///< non-empty: could not be opened or read (strerror)
+  EntryFacts facts;               ///< Entry
+
+  /// Entry/Atime/Temp: `<module>-<64 hex>`; empty otherwise.
+  std::string_view key() const {
+    return std::string_view(name).substr(keyOffset, keyLength);
+  }
+  /// The part of the key before its last '-' (the module name JAX logs).
+  std::string_view module() const {
+    return keyLength > 65 ? key().substr(0, keyLength - 65) : std::string_view();
+  }
+};
+
+/// Everything the scan read; no judgement yet.
+struct CacheScan {
+  std::string dir;
+  /// Sorted by name; each `<key>-atime` beside its `<key>-cache` is merged
+  /// into the entry's record, so Atime records are orphans.
+  std::vector<CacheFile> files;
+};
+
+/// Lists and reads `dir` (never writes; opens with O_NOFOLLOW; symlinks are
+/// reported, not followed; a file that cannot be read gets `readError` and
+/// the scan goes on). Error (code Io, path = dir) only when `dir` itself
+/// cannot be opened or is not a directory.
+Expected<CacheScan> scanCacheDir(const std::string &dir,
+                                 const EntryLimits &limits = {});
+
+/// Which eviction JAX runs, by release.
+enum class EvictionRule : uint8_t {
+  MtimeAllFiles,    ///< 0.4.30
+  AtimeStrict,      ///< 0.4.31 – 0.11.1: a missing -atime makes the pass raise
+  AtimeMissingZero, ///< 0.11.2 and later
+};
+/// The rule of jax `release` ("0.4.30", "0.10.2", …). Error (Invalid) when
+/// the text is not a version or older than 0.4.30.
+Expected<EvictionRule> evictionRuleFor(const std::string &release);
+const char *evictionRuleName(EvictionRule r);
+
+/// The kinds of problem, each about one file (or key).
+enum class ProblemCode : uint8_t {
+  DamagedEntry,     ///< fields: file, status, detail
+  OrphanCache,      ///< -cache without -atime (file)
+  OrphanAtime,      ///< -atime without -cache (file)
+  BadAtime,         ///< -atime that is not 8 bytes (file, size)
+  TempLeftover,     ///< _temp_ file (file)
+  ForeignFile,      ///< not JAX's (file)
+  Symlink,          ///< not followed (file)
+  Unreadable,       ///< could not be read (file, detail)
+  MixedCompression, ///< entries written with both codecs (count_zstd, count_zlib, file: an example of the fewer)
+  SubCache,         ///< XLA's sub-cache directory, not counted by the cap (file)
+};
+const char *problemCodeName(ProblemCode c);
+
+struct CacheProblem {
+  ProblemCode code;
+  std::string file;
+  std::string detail;          ///< DamagedEntry/Unreadable: the reader's message
+  EntryStatus status = EntryStatus::Ok; ///< DamagedEntry
+  uint64_t size = 0;           ///< BadAtime
+  size_t countZstd = 0, countZlib = 0; ///< MixedCompression
+  bool strictRule = false;     ///< OrphanCache under AtimeStrict: capped puts raise
+};
+
+/// One entry of a program (the file is CacheReport::files[file]).
+struct ProgramEntry {
+  uint32_t file = 0;
+  uint32_t compileSeconds = 0;
+  int64_t lastAccessNs = 0;    ///< -atime when present, else mtime
+  bool fromAtime = false;
+  EntryStatus status = EntryStatus::Ok;
+};
+
+/// A module name and its entries (its keys): the churn is their number.
+struct ProgramSummary {
+  std::string module;
+  std::vector<ProgramEntry> entries; ///< newest access first
+  uint64_t size = 0;
+  uint64_t decompressed = 0;   ///< sum of the known sizes
+  bool decompressedComplete = true; ///< every entry's size is known
+  uint64_t compileSeconds = 0; ///< sum: what hits on every entry save
+  int64_t lastAccessNs = 0;
+};
+
+/// The hint an IFRT header gives about one program's entries.
+enum class HintCode : uint8_t {
+  OutputShapesDiffer, ///< the entries' output shapes differ (module, shapes per entry)
+  SameOutputShapes,   ///< the headers agree: the keys differ elsewhere (module)
+  NoHeader,           ///< the entries carry no IFRT header (jaxlib 0.4.x) (module)
+};
+const char *hintCodeName(HintCode c);
+struct CacheHint {
+  HintCode code;
+  std::string module;
+  size_t entries = 0;              ///< the program's number of entries
+  /// The distinct output-spec lists ("f32[64], f32[8]"), newest entry's
+  /// first, at most 64; SameOutputShapes: the one list; NoHeader: none.
+  std::vector<std::string> shapes;
+};
+
+/// One eviction, in JAX's order.
+struct Eviction {
+  std::string file;
+  uint64_t size = 0;
+  int64_t rankNs = 0; ///< the time it is ranked by
+};
+
+/// What `--max-size` would do.
+struct EvictionPlan {
+  EvictionRule rule;
+  uint64_t maxSize = 0;
+  uint64_t countedSize = 0;   ///< the size JAX adds up under the rule
+  std::vector<Eviction> evicted;
+  bool raises = false;        ///< AtimeStrict with an orphan -cache: the pass raises
+  std::string raisingFile;    ///< the first such -cache (by name)
+};
+
+/// The findings about one directory.
+struct CacheReport {
+  std::string dir;
+  std::vector<CacheFile> files; ///< the scan's files (moved in), by name
+  std::string layout;          ///< "key" (0.4.30: file named by key) or "key-cache"; "empty"
+  EvictionRule rule;
+  bool ruleInferred = true;    ///< no --release: taken from the layout
+  size_t entryCount = 0;
+  uint64_t entrySize = 0;
+  bool hasLockfile = false, hasAtimes = false;
+  std::vector<ProgramSummary> programs; ///< most keys first, then size, then name
+  std::vector<CacheProblem> problems;
+  std::vector<CacheHint> hints;
+  std::optional<EvictionPlan> eviction;
+  bool wholeDecoded = false;
+};
+
+/// Judges a scan. `release` (may be empty: inferred, 0.4.30's rule for the
+/// key layout, otherwise 0.11.2's) picks the eviction rule; `maxSize` asks for
+/// the eviction plan: JAX's own loop run on the directory with `max_size -
+/// additional_size` = `maxSize` (so for "what does the next put of S bytes
+/// evict under cap C", pass C − S).
+Expected<CacheReport> analyseCacheDir(CacheScan scan,
+                                      const std::string &release = "",
+                                      std::optional<uint64_t> maxSize = {});
+
+/// The English of each finding (CacheDirWording.cpp).
+std::string problemText(const CacheProblem &p, EvictionRule rule);
+std::string hintText(const CacheHint &h);
+std::string programText(const ProgramSummary &p);
+/// "f32[64], f32[8]": an entry's output specs.
+std::string shapesText(const std::vector<IfrtArraySpec> &specs);
+std::string evictionText(const EvictionPlan &p);
+
+/// {dir, layout, rule, programs[], problems[{code, …fields, text}], hints[],
+/// eviction?} — every finding carries its code, its fields and its text.
+Json cacheReportToJson(const CacheReport &r);
+/// The same JSON written as it is made, one entry at a time, so that a
+/// directory of 100,000 entries never holds its whole tree (bench/run).
+void writeCacheReportJson(std::ostream &out, const CacheReport &r);
+/// The human-readable report.
+void writeCacheReport(std::ostream &out, const CacheReport &r);
+
+} // namespace cachekey
+
+#endif // CACHEKEY_CACHEDIR_H

@@ -1,0 +1,199 @@
+//===- CacheDirJson.cpp - The report as JSON and as text ------------------===//
+//
+// Each finding is {code, …its fields, text}; the text comes from
+// CacheDirWording.cpp and nothing reads it back.
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/CacheDir.h"
+
+namespace cachekey {
+
+namespace {
+
+Json problemJson(const CacheProblem &p, EvictionRule rule) {
+  Json j;
+  j["code"] = problemCodeName(p.code);
+  j["file"] = p.file;
+  if (p.code == ProblemCode::DamagedEntry) {
+    j["status"] = entryStatusName(p.status);
+    j["detail"] = p.detail;
+  }
+  if (p.code == ProblemCode::Unreadable)
+    j["detail"] = p.detail;
+  if (p.code == ProblemCode::BadAtime)
+    j["size"] = p.size;
+  if (p.code == ProblemCode::OrphanCache)
+    j["capped_writes_fail"] = p.strictRule;
+  if (p.code == ProblemCode::MixedCompression) {
+    j["count_zstd"] = p.countZstd;
+    j["count_zlib"] = p.countZlib;
+  }
+  j["text"] = problemText(p, rule);
+  return j;
+}
+
+Json entryJson(const CacheReport &r, const ProgramEntry &e) {
+  const CacheFile &f = r.files[e.file];
+  Json ej;
+  ej["key"] = std::string(f.key());
+  ej["file"] = f.name;
+  ej["size"] = f.size;
+  ej["decompressed"] = f.facts.decompressed ? Json(*f.facts.decompressed) : Json();
+  ej["codec"] = codecName(f.facts.codec);
+  ej["compile_seconds"] = e.compileSeconds;
+  ej["last_access_ns"] = e.lastAccessNs;
+  ej["last_access_from"] = e.fromAtime ? "atime_file" : "mtime";
+  ej["status"] = entryStatusName(e.status);
+  ej["ifrt_outputs"] = f.facts.hasIfrt ? Json(f.facts.outputs) : Json();
+  return ej;
+}
+
+/// Everything of the report but the programs' entries, which go at
+/// "programs"[i]["entries"].
+Json reportJsonWithoutEntries(const CacheReport &r) {
+  Json j;
+  j["dir"] = r.dir;
+  j["layout"] = r.layout;
+  j["rule"] = evictionRuleName(r.rule);
+  j["rule_inferred"] = r.ruleInferred;
+  j["whole_decoded"] = r.wholeDecoded;
+  j["entries"] = r.entryCount;
+  j["entries_size"] = r.entrySize;
+  j["lockfile"] = r.hasLockfile;
+  j["atime_files"] = r.hasAtimes;
+  Json programs = Json::array();
+  for (const ProgramSummary &p : r.programs) {
+    Json pj;
+    pj["code"] = "program";
+    pj["module"] = p.module;
+    pj["keys"] = p.entries.size();
+    pj["size"] = p.size;
+    pj["decompressed"] = p.decompressed;
+    pj["decompressed_complete"] = p.decompressedComplete;
+    pj["compile_seconds"] = p.compileSeconds;
+    pj["last_access_ns"] = p.lastAccessNs;
+    pj["text"] = programText(p);
+    pj["entries"] = Json::array();
+    programs.push_back(std::move(pj));
+  }
+  j["programs"] = std::move(programs);
+  Json problems = Json::array();
+  for (const CacheProblem &p : r.problems)
+    problems.push_back(problemJson(p, r.rule));
+  j["problems"] = std::move(problems);
+  Json hints = Json::array();
+  for (const CacheHint &h : r.hints) {
+    Json hj;
+    hj["code"] = hintCodeName(h.code);
+    hj["module"] = h.module;
+    hj["entries"] = h.entries;
+    hj["shapes"] = h.shapes;
+    hj["text"] = hintText(h);
+    hints.push_back(std::move(hj));
+  }
+  j["hints"] = std::move(hints);
+  if (r.eviction) {
+    const EvictionPlan &e = *r.eviction;
+    Json ej;
+    ej["code"] = e.raises ? "eviction_raises" : "eviction";
+    ej["rule"] = evictionRuleName(e.rule);
+    ej["max_size"] = e.maxSize;
+    ej["counted_size"] = e.countedSize;
+    ej["raises_at"] = e.raises ? Json(e.raisingFile) : Json();
+    ej["evicted"] = Json::array(); // filled by evictedJson
+    ej["evicted_count"] = e.evicted.size();
+    ej["text"] = evictionText(e);
+    j["eviction"] = std::move(ej);
+  }
+  return j;
+}
+
+Json evictedJson(const Eviction &x) {
+  return {{"file", x.file}, {"size", x.size}, {"rank_ns", x.rankNs}};
+}
+
+std::string dump(const Json &j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+} // namespace
+
+Json cacheReportToJson(const CacheReport &r) {
+  Json j = reportJsonWithoutEntries(r);
+  for (size_t i = 0; i < r.programs.size(); ++i)
+    for (const ProgramEntry &e : r.programs[i].entries)
+      j["programs"][i]["entries"].push_back(entryJson(r, e));
+  if (r.eviction)
+    for (const Eviction &x : r.eviction->evicted)
+      j["eviction"]["evicted"].push_back(evictedJson(x));
+  return j;
+}
+
+void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
+  // The tree without the entries, dumped, then split at each program's
+  // empty "entries":[] to write the entries there one by one.
+  std::string whole = dump(reportJsonWithoutEntries(r));
+  const std::string marker = "\"entries\":[]";
+  // Simple and exact: write the prefix up to each marker, then the entries.
+  size_t from = 0;
+  size_t search = whole.find("\"programs\":[");
+  for (const ProgramSummary &p : r.programs) {
+    size_t m = whole.find(marker, search);
+    out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
+    out << "\"entries\":[";
+    for (size_t i = 0; i < p.entries.size(); ++i)
+      out << (i ? "," : "") << dump(entryJson(r, p.entries[i]));
+    out << "]";
+    from = search = m + marker.size();
+  }
+  if (r.eviction) {
+    const std::string evicted = "\"evicted\":[]";
+    size_t m = whole.find(evicted, search);
+    out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
+    out << "\"evicted\":[";
+    for (size_t i = 0; i < r.eviction->evicted.size(); ++i)
+      out << (i ? "," : "") << dump(evictedJson(r.eviction->evicted[i]));
+    out << "]";
+    from = m + evicted.size();
+  }
+  out.write(whole.data() + from, static_cast<std::streamsize>(whole.size() - from));
+}
+
+void writeCacheReport(std::ostream &out, const CacheReport &r) {
+  out << r.dir << ": " << r.entryCount << (r.entryCount == 1 ? " entry" : " entries")
+      << ", " << r.entrySize << " bytes, layout " << r.layout
+      << (r.hasLockfile ? ", .lockfile (a cap was set)" : "")
+      << (r.hasAtimes ? ", -atime files" : "") << "\n";
+  if (!r.programs.empty())
+    out << "\nprograms (most keys first):\n";
+  for (const ProgramSummary &p : r.programs) {
+    out << "  " << programText(p) << "\n";
+    for (const ProgramEntry &e : p.entries) {
+      const CacheFile &f = r.files[e.file];
+      out << "    " << f.key() << "  " << f.size << " B";
+      if (f.facts.decompressed)
+        out << " -> " << *f.facts.decompressed << " B";
+      out << ", " << e.compileSeconds << " s";
+      if (f.facts.hasIfrt)
+        out << ", outputs " << f.facts.outputs;
+      if (e.status != EntryStatus::Ok)
+        out << "  [" << entryStatusName(e.status) << "]";
+      out << "\n";
+    }
+  }
+  if (!r.hints.empty())
+    out << "\nhints:\n";
+  for (const CacheHint &h : r.hints)
+    out << "  " << hintText(h) << "\n";
+  out << "\nproblems: " << (r.problems.empty() ? "none" : "") << "\n";
+  for (const CacheProblem &p : r.problems)
+    out << "  [" << problemCodeName(p.code) << "] " << problemText(p, r.rule) << "\n";
+  if (r.eviction) {
+    out << "\n" << evictionText(*r.eviction) << "\n";
+    for (size_t i = 0; i < r.eviction->evicted.size(); ++i)
+      out << "  " << i + 1 << ". " << r.eviction->evicted[i].file << "  "
+          << r.eviction->evicted[i].size << " B\n";
+  }
+}
+
+} // namespace cachekey

@@ -1,0 +1,463 @@
+// Tests of engine/lib/cachedir on directories real JAX wrote
+// (fixtures/cache_dirs, README.md there: releases and commands). Every
+// expected value is read from what JAX itself wrote or logged beside each
+// directory: describe.json (JAX's own decompress_executable +
+// extract_executable_and_time on each entry, and each file's st_mtime_ns),
+// jax.log ("Writing <module> to persistent compilation cache with key …",
+// "… took at least … to compile (3.78s)") and evict.log (JAX's "Evicting
+// cache …" lines, in its order). Git keeps no mtimes, so each directory is
+// copied to a temporary one and its files get back the mtimes describe.json
+// recorded. Changes the tests make themselves (a deleted -atime, a foreign
+// file) are labelled.
+#include "cachekey/CacheDir.h"
+
+#include "TestUtil.h"
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdio>
+#include <fcntl.h>
+#include <map>
+#include <regex>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace cachekey;
+using cachekey::test::sourcePath;
+
+namespace {
+
+const std::vector<std::string> kReleases = {"0.4.30", "0.4.35", "0.10.2", "0.12.0.1"};
+
+std::string fixture(const std::string &rel) {
+  return sourcePath("fixtures/cache_dirs/" + rel);
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Json describe(const std::string &rel) {
+  return Json::parse(slurp(fixture(rel + "/describe.json")))["files"];
+}
+
+/// A fresh copy of fixtures/cache_dirs/<rel>/cache with the recorded mtimes.
+class TempCopy {
+public:
+  explicit TempCopy(const std::string &rel) {
+    char tmpl[] = "/tmp/cachedir-test-XXXXXX";
+    dir = mkdtemp(tmpl);
+    std::string src = fixture(rel + "/cache");
+    EXPECT_EQ(std::system(("cp -R '" + src + "/.' '" + dir + "'").c_str()), 0);
+    Json files = describe(rel);
+    for (auto &[name, row] : files.items()) {
+      timespec ts[2];
+      int64_t ns = row["mtime_ns"].get<int64_t>();
+      ts[0].tv_sec = ts[1].tv_sec = ns / 1000000000;
+      ts[0].tv_nsec = ts[1].tv_nsec = ns % 1000000000;
+      EXPECT_EQ(utimensat(AT_FDCWD, (dir + "/" + name).c_str(), ts, 0), 0) << name;
+    }
+  }
+  ~TempCopy() { (void)std::system(("rm -rf '" + dir + "'").c_str()); }
+  std::string dir;
+};
+
+CacheReport analyse(const std::string &dir, const std::string &release = "",
+                    std::optional<uint64_t> maxSize = {}) {
+  auto scan = scanCacheDir(dir);
+  EXPECT_TRUE(bool(scan)) << (scan ? "" : scan.error().str());
+  auto r = analyseCacheDir(std::move(*scan), release, maxSize);
+  EXPECT_TRUE(bool(r)) << (r ? "" : r.error().str());
+  return *r;
+}
+
+/// module -> keys JAX logged writing.
+std::map<std::string, std::set<std::string>> writtenKeys(const std::string &log) {
+  std::map<std::string, std::set<std::string>> out;
+  std::regex re("Writing (\\S+) to persistent compilation cache with key '?([A-Za-z0-9_.]+-[0-9a-f]{64})");
+  std::string text = slurp(log);
+  for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it)
+    out[(*it)[1]].insert((*it)[2]);
+  return out;
+}
+
+const ProgramSummary *program(const CacheReport &r, const std::string &m) {
+  for (const auto &p : r.programs)
+    if (p.module == m)
+      return &p;
+  return nullptr;
+}
+
+std::vector<std::string> codes(const CacheReport &r) {
+  std::vector<std::string> out;
+  for (const auto &p : r.problems)
+    out.push_back(std::string(problemCodeName(p.code)) + ":" + p.file);
+  return out;
+}
+
+} // namespace
+
+class RealDirs : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+// Entries, sizes, compile seconds and keys per program match what JAX wrote.
+TEST_P(RealDirs, EntriesMatchWhatJaxWroteAndLogged) {
+  auto [release, variant] = GetParam();
+  std::string rel = release + "/" + variant;
+  TempCopy copy(rel);
+  CacheReport r = analyse(copy.dir);
+  Json files = describe(rel);
+  EXPECT_TRUE(r.problems.empty()) << ::testing::PrintToString(codes(r));
+  // Layout: 0.4.30 names the file by the key, later releases add -cache.
+  EXPECT_EQ(r.layout, release == "0.4.30" ? "key" : "key-cache");
+  // The keys per module: JAX's own "Writing … with key" lines.
+  auto written = writtenKeys(fixture(rel + "/jax.log"));
+  ASSERT_EQ(written.size(), r.programs.size());
+  // jit_f was called with three input shapes: three keys, ranked first.
+  EXPECT_EQ(r.programs[0].module, "jit_f");
+  EXPECT_EQ(r.programs[0].entries.size(), 3u);
+  size_t entries = 0;
+  for (const ProgramSummary &p : r.programs) {
+    std::set<std::string> keys;
+    uint64_t seconds = 0;
+    for (const ProgramEntry &e : p.entries) {
+      const CacheFile &f = r.files[e.file];
+      keys.insert(std::string(f.key()));
+      const Json &row = files.at(f.name);
+      EXPECT_EQ(f.size, row["size"].get<uint64_t>()) << f.name;
+      ASSERT_TRUE(f.facts.decompressed.has_value()) << f.name; // zstd frame header
+      EXPECT_EQ(*f.facts.decompressed, row["decompressed"].get<uint64_t>()) << f.name;
+      EXPECT_EQ(e.compileSeconds, row["compile_seconds"].get<uint32_t>()) << f.name;
+      seconds += e.compileSeconds;
+      std::string atime = std::string(f.key()) + "-atime";
+      if (files.contains(atime)) {
+        EXPECT_TRUE(e.fromAtime);
+        EXPECT_EQ(e.lastAccessNs, files[atime]["atime_ns"].get<int64_t>());
+      } else {
+        EXPECT_FALSE(e.fromAtime);
+        EXPECT_EQ(e.lastAccessNs, row["mtime_ns"].get<int64_t>());
+      }
+      ++entries;
+    }
+    EXPECT_EQ(keys, written[p.module]) << p.module;
+    EXPECT_EQ(p.compileSeconds, seconds);
+  }
+  EXPECT_EQ(entries, r.entryCount);
+  // jit_slow took more than a second: JAX logged "(N.NNs)" and stored int(N.NN).
+  std::smatch m;
+  std::string log = slurp(fixture(rel + "/jax.log"));
+  ASSERT_TRUE(std::regex_search(log, m, std::regex("'jit_slow' took .* to compile \\(([0-9]+)\\.")));
+  const ProgramSummary *slow = program(r, "jit_slow");
+  ASSERT_NE(slow, nullptr);
+  EXPECT_EQ(slow->entries[0].compileSeconds, std::stoul(m[1]));
+  EXPECT_GE(slow->entries[0].compileSeconds, 1u);
+  // -atime files: 0.4.31–0.5.0 always, later releases only with a cap.
+  bool atimes = release == "0.4.35" || variant == "cap";
+  EXPECT_EQ(r.hasAtimes, atimes && release != "0.4.30");
+  EXPECT_EQ(r.hasLockfile, variant == "cap");
+}
+
+// The same reading with every entry decompressed entirely.
+TEST_P(RealDirs, WholeDecodeAgrees) {
+  auto [release, variant] = GetParam();
+  std::string rel = release + "/" + variant;
+  TempCopy copy(rel);
+  EntryLimits whole;
+  whole.whole = true;
+  auto scan = scanCacheDir(copy.dir, whole);
+  ASSERT_TRUE(bool(scan));
+  Json files = describe(rel);
+  for (const CacheFile &f : scan->files) {
+    if (f.kind != FileKind::Entry)
+      continue;
+    EXPECT_TRUE(f.facts.wholeDecoded) << f.name;
+    EXPECT_EQ(f.facts.decompressed.value_or(0), files.at(f.name)["decompressed"].get<uint64_t>());
+  }
+}
+
+// --max-size: the files JAX's own eviction removed (evict.log), in its order,
+// from the directory as it was before (cap/). JAX evicts to cap − the new
+// entry's size (lru_cache.py, target_size).
+TEST_P(RealDirs, EvictionIsJaxsOrder) {
+  auto [release, variant] = GetParam();
+  if (variant != "cap")
+    GTEST_SKIP() << "the eviction ran on cap/";
+  TempCopy copy(release + "/cap");
+  // JAX evicts to cap − the new entry's size; the target it used is in its
+  // log ("target cache size N bytes", lru_cache.py _evict_if_needed).
+  std::vector<std::string> expected;
+  std::string log = slurp(fixture(release + "/evict.log"));
+  std::smatch tm;
+  ASSERT_TRUE(std::regex_search(log, tm, std::regex("target cache size ([0-9]+) bytes")));
+  uint64_t target = std::stoull(tm[1]);
+  std::regex re("Evicting cache (?:entry '([^']+)'|file (\\S+):)");
+  for (std::sregex_iterator it(log.begin(), log.end(), re), end; it != end; ++it)
+    expected.push_back((*it)[1].matched ? std::string((*it)[1]) + "-cache" : std::string((*it)[2]));
+  ASSERT_FALSE(expected.empty());
+  CacheReport r = analyse(copy.dir, release, target);
+  ASSERT_TRUE(r.eviction);
+  EXPECT_FALSE(r.eviction->raises);
+  std::vector<std::string> got;
+  for (const Eviction &e : r.eviction->evicted)
+    got.push_back(e.file);
+  EXPECT_EQ(got, expected);
+  // The loop's edges: room for everything evicts nothing; one byte less
+  // evicts JAX's first choice only (a file of size > 0 frees enough), or,
+  // when that is the empty .lockfile (0.4.30), up to its next choice.
+  uint64_t counted = r.eviction->countedSize;
+  EXPECT_TRUE(analyse(copy.dir, release, counted).eviction->evicted.empty());
+  auto less = analyse(copy.dir, release, counted - 1).eviction->evicted;
+  ASSERT_FALSE(less.empty());
+  EXPECT_EQ(less.back().file, expected[less.size() - 1]);
+  EXPECT_EQ(less.size(), expected[0] == ".lockfile" ? 2u : 1u);
+  // Without --release the rule comes from the layout and gives the same order.
+  CacheReport inferred = analyse(copy.dir, "", target);
+  std::vector<std::string> got2;
+  for (const Eviction &e : inferred.eviction->evicted)
+    got2.push_back(e.file);
+  EXPECT_EQ(got2, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Releases, RealDirs,
+    ::testing::Combine(::testing::ValuesIn(kReleases), ::testing::Values(std::string("nocap"), std::string("cap"))),
+    [](const auto &info) {
+      std::string n = std::get<0>(info.param) + "_" + std::get<1>(info.param);
+      for (char &c : n)
+        if (c == '.')
+          c = '_';
+      return n;
+    });
+
+// A write cut short (the fixture truncated one real entry to half its
+// length, truncated.txt): JAX's own reader raised on it (describe.json
+// "error", and the warning in jax.log / stderr.txt); the reader calls it
+// damaged and truncated, and only it.
+TEST(CacheDirDamaged, TruncatedEntryIsDamaged) {
+  for (std::string release : {"0.12.0.1", "0.4.30"}) {
+    std::string rel = release + "/damaged";
+    TempCopy copy(rel);
+    std::string victim = slurp(fixture(rel + "/truncated.txt"));
+    victim = victim.substr(0, victim.find(' '));
+    Json files = describe(rel);
+    ASSERT_TRUE(files.at(victim).contains("error")) << "JAX read it";
+    CacheReport r = analyse(copy.dir);
+    ASSERT_EQ(r.problems.size(), 1u) << ::testing::PrintToString(codes(r));
+    EXPECT_EQ(r.problems[0].code, ProblemCode::DamagedEntry);
+    EXPECT_EQ(r.problems[0].file, victim);
+    EXPECT_EQ(r.problems[0].status, EntryStatus::Truncated);
+    // Every other entry JAX could read, the reader reads the same.
+    for (const auto &p : r.programs)
+      for (const auto &e : p.entries) {
+        const std::string &name = r.files[e.file].name;
+        if (name != victim) {
+          EXPECT_EQ(e.compileSeconds, files.at(name)["compile_seconds"].get<uint32_t>());
+        }
+      }
+  }
+}
+
+// jax 0.12 headers: the three jit_f entries were written for inputs
+// f32[64,8], f32[128,8], f32[192,8]; f sums a 64×64 (128², 192²) product over
+// axis 0, so its outputs are f32[64], f32[128], f32[192] (the program in
+// tools/cache_dir_fixtures.py). Earlier releases store no header.
+TEST(CacheDirHints, IfrtOutputShapesIn012AndNoHeaderBefore) {
+  TempCopy copy("0.12.0.1/nocap");
+  CacheReport r = analyse(copy.dir);
+  ASSERT_EQ(r.hints.size(), 1u);
+  EXPECT_EQ(r.hints[0].code, HintCode::OutputShapesDiffer);
+  std::set<std::string> shapes(r.hints[0].shapes.begin(), r.hints[0].shapes.end());
+  EXPECT_EQ(shapes, (std::set<std::string>{"f32[64]", "f32[128]", "f32[192]"}));
+  EXPECT_NE(hintText(r.hints[0]).find("output shapes"), std::string::npos);
+  const ProgramSummary *g = program(r, "jit_g");
+  ASSERT_NE(g, nullptr);
+  const EntryFacts &gf = r.files[g->entries[0].file].facts;
+  EXPECT_EQ(gf.outputs, "f32[16]"); // g(x) = 2x + 1 on f32[16]
+  EXPECT_EQ(r.hints[0].entries, 3u);
+  // Which releases store a header, seen independently in the bytes: the
+  // test decompresses each jit_f entry whole (ZSTD_decompress) and looks for
+  // the runtime name "pjrt_ifrt" (field 2 of the header) in its first bytes.
+  // In these directories 0.4.30 and 0.4.35 have none; 0.10.2 and 0.12.0.1 do.
+  for (std::string release : {"0.4.30", "0.4.35", "0.10.2"}) {
+    TempCopy old(release + "/nocap");
+    CacheReport o = analyse(old.dir);
+    ASSERT_EQ(o.hints.size(), 1u) << release;
+    const CacheFile &f = o.files[o.programs[0].entries[0].file];
+    std::string z = slurp(old.dir + "/" + f.name);
+    std::string plain(ZSTD_getFrameContentSize(z.data(), z.size()), '\0');
+    plain.resize(ZSTD_decompress(plain.data(), plain.size(), z.data(), z.size()));
+    bool header = plain.substr(0, 32).find("pjrt_ifrt") != std::string::npos;
+    EXPECT_EQ(o.hints[0].code, header ? HintCode::OutputShapesDiffer : HintCode::NoHeader) << release;
+    EXPECT_EQ(f.facts.hasIfrt, header) << release;
+    EXPECT_EQ(header, release == "0.10.2") << release;
+  }
+}
+
+// 0.12.0.1/mixed: nocap/ plus jit_h written by a process without the
+// zstandard package (zlib, 78 9c; README). describe.json is JAX read by a
+// process with zstandard (it fails on jit_h), describe-zlib.json by one
+// without (it fails on every zstd entry): the harm the finding names.
+TEST(CacheDirProblems, MixedCompressionFromARealZlibRun) {
+  TempCopy copy("0.12.0.1/mixed");
+  Json zstdReader = describe("0.12.0.1/mixed");
+  Json zlibReader = Json::parse(slurp(fixture("0.12.0.1/mixed/describe-zlib.json")))["files"];
+  CacheReport r = analyse(copy.dir);
+  ASSERT_EQ(r.problems.size(), 1u) << ::testing::PrintToString(codes(r));
+  EXPECT_EQ(r.problems[0].code, ProblemCode::MixedCompression);
+  EXPECT_EQ(r.problems[0].countZlib, 1u);
+  EXPECT_EQ(r.problems[0].countZstd, 5u);
+  EXPECT_EQ(r.problems[0].file.rfind("jit_h-", 0), 0u);
+  const ProgramSummary *h = program(r, "jit_h");
+  ASSERT_NE(h, nullptr);
+  const CacheFile &hf = r.files[h->entries[0].file];
+  EXPECT_TRUE(zstdReader.at(hf.name).contains("error"));
+  EXPECT_EQ(hf.facts.codec, Codec::Zlib);
+  // A small zlib entry fits in the head: decoded whole, its size known.
+  EXPECT_EQ(hf.facts.decompressed.value_or(0), zlibReader.at(hf.name)["decompressed"].get<uint64_t>());
+  EXPECT_EQ(hf.facts.compileSeconds, zlibReader.at(hf.name)["compile_seconds"].get<uint32_t>());
+  EXPECT_EQ(slurp(copy.dir + "/" + hf.name).substr(0, 2), "\x78\x9c");
+  for (auto &[name, row] : zlibReader.items()) {
+    if (name != hf.name && row.contains("size") && name.find("-cache") != std::string::npos) {
+      EXPECT_TRUE(row.contains("error")) << name;
+    }
+  }
+}
+
+// Changes the test makes to a real capped directory (labelled): a -cache
+// without its -atime, an -atime without its -cache, a _temp_ leftover, a
+// foreign file, a symlink out of the directory.
+TEST(CacheDirProblems, OrphansLeftoversForeignAndSymlinks) {
+  TempCopy copy("0.12.0.1/cap");
+  Json files = describe("0.12.0.1/cap");
+  std::string f128;
+  for (auto &[name, row] : files.items())
+    if (name.rfind("jit_f-aa98", 0) == 0 && name.size() > 6 && name.substr(name.size() - 6) == "-cache")
+      f128 = name.substr(0, name.size() - 6);
+  ASSERT_FALSE(f128.empty());
+  ASSERT_EQ(unlink((copy.dir + "/" + f128 + "-atime").c_str()), 0);
+  std::string ghost = "jit_q-" + std::string(64, 'a');
+  { std::ofstream(copy.dir + "/" + ghost + "-atime") << "12345678"; }
+  { std::ofstream(copy.dir + "/_temp_" + ghost) << "partial"; }
+  { std::ofstream(copy.dir + "/notes.txt") << "mine"; }
+  ASSERT_EQ(symlink("/etc/passwd", (copy.dir + "/jit_z-" + std::string(64, 'b') + "-cache").c_str()), 0);
+  CacheReport r = analyse(copy.dir, "0.12.0.1");
+  std::set<std::string> got;
+  for (const auto &c : codes(r))
+    got.insert(c);
+  EXPECT_EQ(got, (std::set<std::string>{
+                     "orphan_cache:" + f128 + "-cache",
+                     "orphan_atime:" + ghost + "-atime",
+                     "temp_leftover:_temp_" + ghost,
+                     "foreign_file:notes.txt",
+                     "symlink:jit_z-" + std::string(64, 'b') + "-cache",
+                 }));
+  // The symlink is not an entry: nothing of /etc/passwd was read.
+  EXPECT_EQ(program(r, "jit_z"), nullptr);
+  // 0.11.2 on: the orphan ranks as time 0, first to go (lru_cache.py 190–196).
+  CacheReport z = analyse(copy.dir, "0.12.0.1", 1);
+  ASSERT_TRUE(z.eviction && !z.eviction->evicted.empty());
+  EXPECT_EQ(z.eviction->evicted[0].file, f128 + "-cache");
+  EXPECT_EQ(z.eviction->evicted[0].rankNs, 0);
+  // 0.10.2: the pass reads the missing -atime and raises (lru_cache.py 188).
+  CacheReport s = analyse(copy.dir, "0.10.2", 1);
+  ASSERT_TRUE(s.eviction);
+  EXPECT_TRUE(s.eviction->raises);
+  EXPECT_EQ(s.eviction->raisingFile, f128 + "-cache");
+  for (const auto &p : s.problems) {
+    if (p.code == ProblemCode::OrphanCache) {
+      EXPECT_TRUE(p.strictRule);
+    }
+  }
+}
+
+TEST(CacheDirProblems, UnreadableFileIsNamedAndTheScanGoesOn) {
+  if (geteuid() == 0)
+    GTEST_SKIP() << "root reads files whatever their mode";
+  TempCopy copy("0.12.0.1/nocap");
+  Json files = describe("0.12.0.1/nocap");
+  std::string victim = files.begin().key();
+  ASSERT_EQ(chmod((copy.dir + "/" + victim).c_str(), 0), 0);
+  CacheReport r = analyse(copy.dir);
+  ASSERT_FALSE(r.problems.empty());
+  EXPECT_EQ(r.problems[0].code, ProblemCode::Unreadable);
+  EXPECT_EQ(r.problems[0].file, victim);
+  EXPECT_EQ(r.entryCount, files.size());
+}
+
+TEST(CacheDirErrors, MissingDirectoryIsAnIoErrorNamingIt) {
+  auto s = scanCacheDir("/nonexistent/cache-dir");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::Io);
+  EXPECT_EQ(s.error().path, "/nonexistent/cache-dir");
+  auto rule = evictionRuleFor("0.4.2x");
+  ASSERT_FALSE(rule);
+  EXPECT_EQ(rule.error().path, "--release");
+}
+
+// A hostile entry: 256 MiB of zeros in a few KiB of zstd and zlib. The head
+// read produces at most headBytes; a whole read stops at its limit.
+TEST(CacheEntry, DecompressionIsCapped) {
+  std::string zeros(size_t(256) << 20, '\0');
+  std::string z(ZSTD_compressBound(zeros.size()), '\0');
+  z.resize(ZSTD_compress(z.data(), z.size(), zeros.data(), zeros.size(), 1));
+  uLongf zl = compressBound(static_cast<uLong>(zeros.size()));
+  std::string d(zl, '\0');
+  ASSERT_EQ(compress(reinterpret_cast<Bytef *>(d.data()), &zl,
+                     reinterpret_cast<const Bytef *>(zeros.data()), zeros.size()), Z_OK);
+  d.resize(zl);
+  zeros.clear();
+  zeros.shrink_to_fit();
+  for (const std::string *bytes : {&z, &d}) {
+    EntryFacts head = readEntryBytes(*bytes);
+    EXPECT_EQ(head.status, EntryStatus::Ok);
+    EXPECT_FALSE(head.wholeDecoded);
+    EntryLimits lim;
+    lim.whole = true;
+    lim.wholeLimit = 1 << 20;
+    EntryFacts whole = readEntryBytes(*bytes, lim);
+    EXPECT_EQ(whole.status, EntryStatus::Corrupt);
+    EXPECT_NE(whole.detail.find("more than"), std::string::npos);
+  }
+  EXPECT_EQ(readEntryBytes(z).codec, Codec::Zstd);
+  EXPECT_EQ(readEntryBytes(d).codec, Codec::Zlib);
+  EXPECT_EQ(readEntryBytes("").status, EntryStatus::TooShort);
+  EXPECT_EQ(readEntryBytes("hello, world").status, EntryStatus::NotCompressed);
+}
+
+// A zlib entry cut short (the test compresses 4 + 100 bytes and keeps half).
+TEST(CacheEntry, TruncatedZlibIsTruncated) {
+  std::string plain = std::string("\x00\x00\x00\x07", 4) + std::string(100, 'x');
+  uLongf n = compressBound(static_cast<uLong>(plain.size()));
+  std::string c(n, '\0');
+  ASSERT_EQ(compress(reinterpret_cast<Bytef *>(c.data()), &n,
+                     reinterpret_cast<const Bytef *>(plain.data()), plain.size()), Z_OK);
+  c.resize(n);
+  EntryFacts ok = readEntryBytes(c);
+  EXPECT_EQ(ok.status, EntryStatus::Ok);
+  EXPECT_EQ(ok.compileSeconds, 7u); // big-endian 00 00 00 07
+  EXPECT_EQ(ok.decompressed.value_or(0), plain.size());
+  EXPECT_EQ(readEntryBytes(c.substr(0, c.size() / 2)).status, EntryStatus::Truncated);
+}
+
+// The streamed JSON (what the CLI writes) is the tree cacheReportToJson
+// builds, and every finding in it carries its code and its text.
+TEST(CacheDirJson, StreamedEqualsTreeAndFindingsCarryCodeAndText) {
+  TempCopy copy("0.4.30/damaged");
+  CacheReport r = analyse(copy.dir, "", 30000);
+  std::ostringstream out;
+  writeCacheReportJson(out, r);
+  Json streamed = Json::parse(out.str());
+  EXPECT_EQ(streamed, cacheReportToJson(r));
+  ASSERT_FALSE(streamed["problems"].empty());
+  for (const char *list : {"problems", "hints", "programs"})
+    for (const Json &f : streamed[list]) {
+      EXPECT_TRUE(f.contains("code")) << list;
+      EXPECT_FALSE(f["text"].get<std::string>().empty()) << list;
+    }
+  EXPECT_EQ(streamed["eviction"]["evicted"].size(), r.eviction->evicted.size());
+  EXPECT_FALSE(streamed["eviction"]["evicted"].empty());
+}
