@@ -205,6 +205,25 @@ export class CacheKeyEngine {
     return this.call('compareLogReaders', ids[0], ids[1]);
   }
 
+  /**
+   * Three or more logs ({source, name} each, in run order) compared
+   * (compareManyLogReaders: which runs share each program's key, the odd
+   * ones out and which entry differs); two give compareLogSources' result.
+   */
+  async compareManyLogSources(sources, onProgress) {
+    const ids = [];
+    for (const side of sources) {
+      const r = this.call('openLogReader', String(side.name));
+      if (r.error) return r;
+      ids.push(r.reader);
+    }
+    for (const [i, side] of sources.entries()) {
+      const e = await this.feedLog(ids[i], side.source, onProgress);
+      if (e) return e;
+    }
+    return this.call('compareManyLogReaders', JSON.stringify(ids));
+  }
+
   /** Feeds one source to an open log reader; an {error} or undefined. */
   async feedLog(id, source, onProgress = () => {}) {
     const feed = (text) => {

@@ -11,6 +11,8 @@ const MAX_PASTE = 4 << 20; // 4 MiB per pasted log: larger logs are opened as fi
 
 /** Which log each side uses: a chosen or dropped file, else the textarea. */
 export const logFiles = { a: null, b: null };
+/** Runs after A and B (C, D, …): files chosen with "More runs". */
+export const moreLogFiles = [];
 
 function sourceOf(ui, side) {
   const f = logFiles[side];
@@ -28,7 +30,14 @@ export function setLogFile(ui, side, file) {
 }
 
 function hideResult(ui) {
-  for (const n of [ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs]) n.hidden = true;
+  for (const n of [ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs, ui.runs, ui.runsH, ui.many, ui.manyH]) n.hidden = true;
+}
+
+/** One line per run: the engine's summary of it (programs, hits, misses, hit rate, compile seconds, reasons). */
+function renderRuns(ui, r) {
+  const lines = (r.logs || []).map((l) => l.stats && l.stats.text).filter(Boolean);
+  put(ui.runs, ...lines.map((t, i) => el('li', { 'data-testid': `log-run-${i}` }, t)));
+  ui.runs.hidden = ui.runsH.hidden = lines.length === 0;
 }
 
 function showError(ui, e) {
@@ -75,11 +84,20 @@ function renderEntries(ui, r) {
   ui.table.hidden = false;
 }
 
-/** Shows an engine result (logComparisonToJson) or its error. */
+/** Shows an engine result (logComparisonToJson, or manyLogComparisonToJson for three or more runs) or its error. */
 export function renderLogComparison(ui, r) {
   hideResult(ui);
   if (!r || r.error) {
     showError(ui, (r && r.error) || engineError('internal', 'no answer from the engine', { source: 'logs' }).error);
+    return;
+  }
+  renderRuns(ui, r);
+  if (!r.pairs && Array.isArray(r.programs)) {
+    // three or more runs: per program, which runs share a key and the odd ones out
+    ui.summary.hidden = false;
+    setText(ui.summary, r.summary);
+    put(ui.many, ...r.programs.map((p, i) => el('li', { 'data-testid': `log-many-${i}`, 'data-groups': String((p.groups || []).length) }, p.text)));
+    ui.many.hidden = ui.manyH.hidden = r.programs.length === 0;
     return;
   }
   ui.sentence.hidden = false;
@@ -108,7 +126,10 @@ export async function compareLogsUi(worker, ui) {
   ui.root.setAttribute('data-busy', 'true');
   setText(ui.status, 'Reading the logs\u2026');
   try {
-    renderLogComparison(ui, await worker.call('compareLogs', [sourceOf(ui, 'a'), sourceOf(ui, 'b')], { label: 'Reading the logs' }));
+    const more = moreLogFiles.map((f) => ({ source: f, name: f.name }));
+    renderLogComparison(ui, more.length
+      ? await worker.call('compareManyLogs', [[sourceOf(ui, 'a'), sourceOf(ui, 'b'), ...more]], { label: 'Reading the logs' })
+      : await worker.call('compareLogs', [sourceOf(ui, 'a'), sourceOf(ui, 'b')], { label: 'Reading the logs' }));
   } catch (e) {
     renderLogComparison(ui, engineError(e && e.cancelled ? 'io' : 'internal', e && e.cancelled ? 'reading the logs was cancelled'
       : 'the log could not be read: ' + (e && e.message ? e.message : e), { source: 'logs' }));
@@ -148,8 +169,16 @@ export function setupLogInputs(ui, onChange) {
   }
 }
 
+/** Uses `files` as the runs after A and B. */
+export function setMoreLogFiles(ui, files) {
+  moreLogFiles.splice(0, moreLogFiles.length, ...files);
+  setText(ui.moreName, files.length ? `Also: ${files.map((f, i) => `run ${String.fromCharCode(67 + i)} ${f.name}`).join(', ')}.` : '');
+}
+
 /** Clears both sides and the result. */
 export function clearLogs(ui) {
+  ui.more.value = '';
+  setMoreLogFiles(ui, []);
   for (const side of ['a', 'b']) {
     ui[side].value = '';
     ui.file[side].value = '';
@@ -182,9 +211,14 @@ export function mountLogs(catalog, { embed }) {
     programsCaption: $('#logs-programs-caption'),
     file: { a: $('#log-file-a'), b: $('#log-file-b') }, fileName: { a: $('#log-file-a-name'), b: $('#log-file-b-name') },
     drop: { a: $('#log-drop-a'), b: $('#log-drop-b') },
+    runs: $('#logs-runs'), runsH: $('#logs-runs-h'), many: $('#logs-many'), manyH: $('#logs-many-h'),
+    more: /** @type {HTMLInputElement} */ ($('#log-file-more')), moreName: $('#log-file-more-name'),
   };
+  ui.more.addEventListener('change', () => setMoreLogFiles(ui, [...(ui.more.files || [])]));
   const compare = () => compareLogsUi(catalog.worker, ui);
   const loadExample = (focus) => {
+    ui.more.value = '';
+    setMoreLogFiles(ui, []);
     setLogFile(ui, 'a', null);
     setLogFile(ui, 'b', null);
     ui.a.value = fixtureLog(catalog, EXAMPLE_LOGS[0]);

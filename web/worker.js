@@ -270,6 +270,16 @@ const ops = {
   decodePermalink(fragment) { return engine.decodePermalink(fragment); },
   computeKey(doc) { return engine.computeKey(doc); },
 
+  /** Several logs (File or text, with names) compared, with progress in bytes. */
+  compareManyLogs(sources, id) {
+    const total = sources.reduce((n, s) => n + (typeof s.source === 'string' ? s.source.length : s.source.size), 0);
+    let done = 0;
+    return engine.compareManyLogSources(sources, (n) => {
+      done += n;
+      postMessage({ id, progress: { done, total } });
+    });
+  },
+
   /** Two logs (File or text, with names) compared, with progress in bytes. */
   compareLogs(a, b, id) {
     const total = [a, b].reduce((n, s) => n + (typeof s.source === 'string' ? s.source.length : s.source.size), 0);
@@ -301,7 +311,7 @@ async function handle({ id, op, args }) {
     const { putLongStrings } = await transfer;
     const whole = await restore(putLongStrings(args, received.get(id) || []));
     received.delete(id);
-    const result = await ops[op](...(op === 'compareLogs' ? [...whole, id] : whole));
+    const result = await ops[op](...(op === 'compareLogs' || op === 'compareManyLogs' ? [...whole, id] : whole));
     await reply(id, await shrink(result));
   } catch (err) {
     postMessage({ id, error: { code: 'internal', path: '', message: String((err && err.message) || err) } });

@@ -135,3 +135,63 @@ test('a large dropped log is streamed, not pasted', async () => {
   assert.match(sentence, /jit_step is the first pair whose keys differ\. The cause is entry 1/);
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 21: the real misses of ../shared/cases/2026-12-01 (copied into
+// tests/cases/30–37 with their provenance) and the helper's own real runs.
+// The page gives the CLI's sentence and summary, and each case's right
+// answer (expect.json, written from its README, not from the tool).
+const expectCases = fs.readdirSync(cases).filter((c) => fs.existsSync(path.join(cases, c, 'expect.json')));
+test('the real-miss cases: the page says what the CLI says, and each case\u2019s right answer', async (t) => {
+  if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');
+  assert.ok(expectCases.length >= 5, `${expectCases.length} cases with an expectation`);
+  for (const c of expectCases) {
+    const dir = path.join(cases, c);
+    for (const cmp of JSON.parse(fs.readFileSync(path.join(dir, 'expect.json'), 'utf8')).compare || []) {
+      if (!cmp.a || !cmp.b || cmp.more) continue;
+      await page.click('#logs-clear');
+      await page.setInputFiles('[data-testid="log-file-a"]', path.join(dir, cmp.a));
+      await waitForText(page, '[data-testid="log-file-a-name"]', new RegExp(cmp.a.replace(/\./g, '\\.')));
+      await page.setInputFiles('[data-testid="log-file-b"]', path.join(dir, cmp.b));
+      await page.waitForSelector('[data-testid="logs-summary"]:not([hidden]), [data-testid="logs-error"]:not([hidden])');
+      const want = JSON.parse(execFileSync(cli, ['compare-logs', cmp.a, cmp.b, '--json'], { cwd: dir }).toString());
+      const summary = await page.textContent('[data-testid="logs-summary"]');
+      assert.equal(summary, want.summary, c);
+      assert.equal(await page.textContent('[data-testid="logs-sentence"]'), want.sentence, c);
+      for (const s of cmp.summary_contains || []) assert.ok((summary + ' ' + want.sentence).includes(s), `${c}: says ${s}`);
+      for (const s of cmp.summary_lacks || []) assert.ok(!(summary + ' ' + want.sentence).includes(s), `${c}: does not say ${s}`);
+      const keys = Object.fromEntries(await page.$$eval('[data-testid^="log-program-"]', (rs) => rs.map((r) => [r.querySelector('th').textContent, r.getAttribute('data-keys')])));
+      for (const [name, p] of Object.entries(cmp.pairs || {})) if (p.keys && keys[name] !== undefined) assert.equal(keys[name], p.keys, `${c}: ${name}`);
+      // every run has its summary line (programs, hits, misses, hit rate)
+      assert.equal(await page.$$eval('[data-testid^="log-run-"]', (ls) => ls.length), 2, c);
+      if (cmp.stats_b && cmp.stats_b.programs !== undefined) assert.match(await page.textContent('[data-testid="log-run-1"]'), new RegExp(`${cmp.stats_b.programs} programs`), c);
+    }
+  }
+});
+
+// Issue 21, item 5: more than two logs. The test gives run A twice and run B
+// once, so every program's key is shared by the two copies of A and run B is
+// the odd one out wherever its key differs.
+test('three logs: per program, which runs share a key and which is the odd one out', async (t) => {
+  if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');
+  const dir = path.join(cases, '34-x64-from-environment');
+  const copy = path.join(fs.mkdtempSync(path.join(root, 'build', 'logs-three-')), 'workstation-a-again.log');
+  fs.copyFileSync(path.join(dir, 'workstation-a.log'), copy);
+  await page.click('#logs-clear');
+  await page.setInputFiles('[data-testid="log-file-more"]', copy);
+  await waitForText(page, '[data-testid="log-file-more-name"]', /run C workstation-a-again\.log/);
+  await page.setInputFiles('[data-testid="log-file-a"]', path.join(dir, 'workstation-a.log'));
+  await page.setInputFiles('[data-testid="log-file-b"]', path.join(dir, 'workstation-b.log'));
+  await page.waitForSelector('[data-testid="logs-many"]:not([hidden])');
+  const want = JSON.parse(execFileSync(cli, ['compare-logs', 'workstation-a.log', 'workstation-b.log', copy, '--json'], { cwd: dir }).toString());
+  assert.equal(await page.textContent('[data-testid="logs-summary"]'), want.summary);
+  const items = await page.$$eval('[data-testid^="log-many-"]', (ls) => ls.map((l) => ({ text: l.textContent, groups: l.getAttribute('data-groups') })));
+  assert.equal(items.length, want.programs.length);
+  assert.ok(items.length >= 1);
+  for (const it of items) {
+    assert.equal(it.groups, '2', 'A and its copy share a key; B has another');
+    assert.match(it.text, /workstation-b\.log is an odd one out/);
+  }
+  assert.equal(await page.$$eval('[data-testid^="log-run-"]', (ls) => ls.length), 3);
+  await page.click('#logs-clear');
+  fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+});
