@@ -32,6 +32,12 @@ struct FlagChange {
   };
   Kind kind = Kind::Regrouped;
   std::string flag, previous;
+  /// The DebugOptions fields XLA also set from `flag` (entry 5), on the side
+  /// that has it, when that side's XLA_FLAGS were parsed (XlaFlags.h).
+  std::vector<std::string> debugFields;
+  /// Whether XLA's CPU client also changed with `flag` (entry 6: the device
+  /// count or the target features).
+  bool cpuClient = false;
 
   bool operator==(const FlagChange &o) const {
     return kind == o.kind && flag == o.flag && previous == o.previous;

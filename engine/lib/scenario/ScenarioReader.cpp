@@ -203,9 +203,14 @@ Expected<CompileOptionsSpec> readCompileOptions(const Json &j,
                                                 const std::string &path) {
   if (!j.is_object())
     return typeError(path, "an object", j);
-  CACHEKEY_TRY(checkKeys(j, path, {"proto_b64", "edits"}));
+  CACHEKEY_TRY(checkKeys(j, path, {"proto_b64", "edits", "xla_flags"}));
   CompileOptionsSpec c;
   CACHEKEY_TRY(readBase64(j, "proto_b64", path, c.proto));
+  if (const Json *x = member(j, "xla_flags")) {
+    if (!x->is_null() && !x->is_string())
+      return typeError(keyPath(path, "xla_flags"), "a string or null", *x);
+    c.parsedXlaFlags = x->is_string() ? x->get<std::string>() : std::string();
+  }
   if (const Json *e = member(j, "edits")) {
     auto edits = readEdits(*e, keyPath(path, "edits"));
     if (!edits)
