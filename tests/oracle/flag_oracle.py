@@ -176,23 +176,32 @@ def main(argv=None) -> int:
         print(f"the forked run without flags gives {real[''].get('key') or real[''].get('error')}, "
               f"the capture {base_key}: the two real paths disagree")
         return 1
-    scenarios, order = [], []
-    for flag in flags:
-        if "key" not in real[flag]:
-            continue
-        s = {k: v for k, v in base.items() if k not in ("expected", "provenance", "title", "id")}
-        s = json.loads(json.dumps(s))
-        s["flags"]["XLA_FLAGS"] = flag
-        if not args.engine_without_table:
-            s["compile_options"]["xla_flags"] = base["flags"]["XLA_FLAGS"]
-        scenarios.append(json.dumps(s))
-        order.append(flag)
-    proc = subprocess.run([args.engine, "batch"], input=("\n".join(scenarios) + "\n").encode(),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-    lines = proc.stdout.decode().splitlines()
-    if len(lines) != len(order):
-        print(f"cachekey batch gave {len(lines)} lines for {len(order)}: {proc.stderr.decode()[:500]}")
+    order = [f for f in flags if "key" in real[f]]
+
+    def engine_keys(parse_flags: bool) -> list[dict] | None:
+        scenarios = []
+        for flag in order:
+            s = {k: v for k, v in base.items() if k not in ("expected", "provenance", "title", "id")}
+            s = json.loads(json.dumps(s))
+            s["flags"]["XLA_FLAGS"] = flag
+            if parse_flags:
+                s["compile_options"]["xla_flags"] = base["flags"]["XLA_FLAGS"]
+            scenarios.append(json.dumps(s))
+        proc = subprocess.run([args.engine, "batch"], input=("\n".join(scenarios) + "\n").encode(),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        out = proc.stdout.decode().splitlines()
+        if len(out) != len(order):
+            print(f"cachekey batch gave {len(out)} lines for {len(order)}: {proc.stderr.decode()[:500]}")
+            return None
+        return [json.loads(x) for x in out]
+
+    results = engine_keys(not args.engine_without_table)
+    if results is None:
         return 1
+    # The same real keys against the scenario without compile_options.xla_flags
+    # (XLA_FLAGS reaching entry 4 only, the engine before issue 23).
+    entry4_only = engine_keys(False) if not args.engine_without_table else None
+    lines = [json.dumps(r) for r in results]
     passed = failed = 0
     skipped = [f for f in flags if "key" not in real[f]]
     for flag, line in zip(order, lines):
@@ -210,6 +219,9 @@ def main(argv=None) -> int:
         print(f"skip {f}: real JAX did not compile: {real[f]['error']}")
     print(f"jax {table['provenance']['jax']}: {len(flags)} flags, "
           f"{sum(1 for f in order if real[f]['key'] != base_key)} of them move the real key")
+    if entry4_only is not None:
+        same = sum(1 for f, r in zip(order, entry4_only) if r.get("key") == real[f]["key"])
+        print(f"without XLA's parse (entry 4 only): {same} of {len(order)} keys equal real JAX's")
     print(f"{passed} passed, {failed} failed, {len(skipped)} skipped")
     return 1 if failed else 0
 

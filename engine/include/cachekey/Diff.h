@@ -16,6 +16,7 @@
 #include "cachekey/RootCause.h"
 
 #include <string>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -30,6 +31,10 @@ struct FlagChange {
     Removed,   // `flag` is on the first side only
     Regrouped, // the same kept flags, fed in another grouping
   };
+  FlagChange() = default;
+  FlagChange(Kind k, std::string f, std::string p)
+      : kind(k), flag(std::move(f)), previous(std::move(p)) {}
+
   Kind kind = Kind::Regrouped;
   std::string flag, previous;
   /// The DebugOptions fields XLA also set from `flag` (entry 5), on the side

@@ -83,7 +83,8 @@ struct CompileOptionsSpec {
   /// entry 5 (and the CPU devices and target of entry 6) follow the
   /// scenario's own XLA_FLAGS instead (XlaFlags.h): the effect of these
   /// flags is taken out and that of `flags.XLA_FLAGS` put in. Unset: the
-  /// proto is used as given and XLA_FLAGS reaches entry 4 only.
+  /// proto is used as given and XLA_FLAGS reaches entry 4 only (also
+  /// when the scenario says `false`: XLA parsed none of its flags).
   std::optional<std::string> parsedXlaFlags;
 };
 

@@ -347,8 +347,10 @@ Expected<XlaFlagEffects> parseXlaFlags(const XlaFlagTable &table,
   }
   if (!unknown.empty()) {
     std::string list;
-    for (size_t i = 0; i < unknown.size(); ++i)
+    for (size_t i = 0; i < unknown.size() && i < 5; ++i)
       list += (i ? " " : "") + unknown[i];
+    if (unknown.size() > 5)
+      list += " and " + std::to_string(unknown.size() - 5) + " more";
     return Error{path,
                  std::string("Unknown flag") + (unknown.size() > 1 ? "s" : "") +
                      " in XLA_FLAGS: " + list + " (jaxlib " + table.jaxlib +
