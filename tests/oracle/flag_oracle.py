@@ -158,20 +158,37 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="flags to run (spread over the table)")
     ap.add_argument("--engine-without-table", action="store_true",
                     help="send no compile_options.xla_flags (the engine before issue 23: entry 4 only)")
+    ap.add_argument("--real-keys", help="keep real JAX's keys in this JSON file and reuse them "
+                    "(the engine side can then be re-run alone)")
     args = ap.parse_args(argv)
     import jaxlib
 
     table_path = os.path.join(REPO, "fixtures", "xla_flags", f"{jaxlib.__version__}.json")
     with open(table_path) as fh:
         table = json.load(fh)
-    if not os.path.exists(args.engine):
+    if not os.path.exists(args.engine) and not args.real_keys:
         print(f"engine binary missing: {args.engine}")
         return 2
     flags = sample_flags(table, args.limit)
-    with tempfile.TemporaryDirectory() as tmp:
-        base = base_scenario(tmp)
+    cached = None
+    if args.real_keys and os.path.exists(args.real_keys):
+        with open(args.real_keys) as fh:
+            cached = json.load(fh)
+        if cached.get("jaxlib") != jaxlib.__version__ or not set(flags) <= set(cached["real"]):
+            cached = None
+    if cached:
+        base, real = cached["base"], cached["real"]
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            base = base_scenario(tmp)
+        real = real_keys([""] + flags)
+        if args.real_keys:
+            with open(args.real_keys, "w") as fh:
+                json.dump({"jaxlib": jaxlib.__version__, "base": base, "real": real}, fh)
     base_key = base["expected"]["key"]
-    real = real_keys([""] + flags)
+    if not os.path.exists(args.engine):
+        print(f"real keys kept in {args.real_keys}; engine binary missing: {args.engine}")
+        return 2
     if real[""].get("key") != base_key:
         print(f"the forked run without flags gives {real[''].get('key') or real[''].get('error')}, "
               f"the capture {base_key}: the two real paths disagree")

@@ -231,7 +231,9 @@ def field_rule(gen: Generator, name: str, kind: str, observations: list[dict]) -
         spell = {}
         for o in accepted:
             vals = [int(p, 16) for (_, p) in after(o)] or [0]
-            spell["" if o["value"] is None else o["value"]] = bool(vals[-1])
+            # The varint the field gets: 0/1, or another number when a bool
+            # flag sets an enum field (jaxlib 0.12.0.1: xla_gpu_enable_pipelined_all_reduce).
+            spell["" if o["value"] is None else o["value"]] = vals[-1]
         rule["parse"] = "bool"
         rule["spellings"] = spell
         return rule

@@ -104,7 +104,14 @@ XlaFlagTable readTable(const char *text) {
         r.repeatAppends = v.value("repeat", "") == "append";
         if (v.contains("spellings") && v["spellings"].is_object())
           for (auto s = v["spellings"].begin(); s != v["spellings"].end(); ++s)
+          if (s->is_boolean()) {
             r.spellings[s.key()] = s->get<bool>();
+          } else if (s->is_number_integer()) {
+            // The varint the field gets; not 0/1 when a bool flag sets an
+            // enum field (jaxlib 0.12.0.1: xla_gpu_enable_pipelined_all_reduce).
+            r.spellings[s.key()] = s->get<int64_t>() != 0;
+            r.enumValues[s.key()] = s->get<int64_t>();
+          }
         if (v.contains("values") && v["values"].is_object())
           for (auto s = v["values"].begin(); s != v["values"].end(); ++s)
             r.enumValues[s.key()] = s->get<int64_t>();
@@ -211,7 +218,10 @@ std::optional<std::vector<WireField>> fieldValue(const XlaFlagRule &rule,
     auto it = rule.spellings.find(value ? text : "");
     if (it == rule.spellings.end())
       return std::nullopt;
-    return std::vector<WireField>{WireField::makeVarint(n, it->second ? 1 : 0)};
+    auto e = rule.enumValues.find(it->first);
+    const uint64_t v = e != rule.enumValues.end() ? static_cast<uint64_t>(e->second)
+                                                  : (it->second ? 1 : 0);
+    return std::vector<WireField>{WireField::makeVarint(n, v)};
   }
   case P::Int: {
     if (!value) {
