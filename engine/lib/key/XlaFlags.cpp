@@ -252,8 +252,8 @@ std::optional<std::vector<WireField>> fieldValue(const XlaFlagRule &rule,
   case P::String:
     if (!value)
       return std::nullopt;
-    if (text.empty() && rule.defaultWire.empty())
-      return std::vector<WireField>{};
+    // Written even when empty: XLA sets the field, and DebugOptions keeps
+    // an explicitly set "" on the wire (measured: --xla_dump_to=).
     return std::vector<WireField>{WireField::makeLen(n, text)};
   case P::CommaList: {
     if (!value)

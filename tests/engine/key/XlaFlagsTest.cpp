@@ -40,7 +40,7 @@ Bytes fromB64(const std::string &s) {
 std::map<uint32_t, std::vector<WireField>> debugFields(const Bytes &co) {
   std::map<uint32_t, std::vector<WireField>> out;
   auto c = WireMessage::parse(co);
-  EXPECT_TRUE(c.hasValue());
+  EXPECT_TRUE(static_cast<bool>(c));
   const WireField *ebo = c->last(3);
   if (!ebo)
     return out;
@@ -96,7 +96,7 @@ TEST(XlaFlags, ReproducesEveryMeasuredObservation) {
     const Bytes base = fromB64(t["default_compile_options_b64"].get<std::string>());
     const auto baseFields = debugFields(base);
     auto none = parseXlaFlags(*table, "", "$");
-    ASSERT_TRUE(none.hasValue());
+    ASSERT_TRUE(static_cast<bool>(none));
     size_t checked = 0, unknown = 0;
     for (auto it = t["flags"].begin(); it != t["flags"].end(); ++it) {
       for (const Json &o : (*it)["observations"]) {
@@ -109,13 +109,13 @@ TEST(XlaFlags, ReproducesEveryMeasuredObservation) {
           continue; // not one word of XLA_FLAGS
         SCOPED_TRACE(flag);
         auto fx = parseXlaFlags(*table, flag, "$");
-        ASSERT_TRUE(fx.hasValue()) << fx.error().str();
+        ASSERT_TRUE(static_cast<bool>(fx)) << fx.error().str();
         if (!fx->unknownEffect.empty()) {
           ++unknown;
           continue;
         }
         auto out = replaceXlaFlagEffects(base, *table, *none, *fx);
-        ASSERT_TRUE(out.hasValue());
+        ASSERT_TRUE(static_cast<bool>(out));
         auto got = debugFields(*out);
         std::map<uint32_t, std::vector<std::string>> want, have;
         for (auto &kv : baseFields)
@@ -165,7 +165,7 @@ TEST(XlaFlags, ReproducesEveryMeasuredObservation) {
 // 2026-12-01). So there is no key.
 TEST(XlaFlags, UnknownFlagIsRefused) {
   auto r = compute(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_bogus_flag=1"}}}}));
-  ASSERT_FALSE(r.hasValue());
+  ASSERT_FALSE(static_cast<bool>(r));
   EXPECT_EQ(r.error().code, ErrorCode::UnknownFlag);
   EXPECT_EQ(r.error().path, "$.flags.XLA_FLAGS");
   EXPECT_EQ(r.error().subject, "--xla_bogus_flag=1");
