@@ -102,7 +102,7 @@ XlaFlagTable readTable(const char *text) {
                       ? parseOf(v["parse"].get<std::string>())
                       : XlaFlagRule::Parse::Unknown;
         r.repeatAppends = v.value("repeat", "") == "append";
-        if (v.contains("spellings") && v["spellings"].is_object())
+        if (v.contains("spellings") && v["spellings"].is_object()) {
           for (auto s = v["spellings"].begin(); s != v["spellings"].end(); ++s)
           if (s->is_boolean()) {
             r.spellings[s.key()] = s->get<bool>();
@@ -112,6 +112,7 @@ XlaFlagTable readTable(const char *text) {
             r.spellings[s.key()] = s->get<int64_t>() != 0;
             r.enumValues[s.key()] = s->get<int64_t>();
           }
+        }
         if (v.contains("values") && v["values"].is_object())
           for (auto s = v["values"].begin(); s != v["values"].end(); ++s)
             r.enumValues[s.key()] = s->get<int64_t>();
@@ -131,6 +132,24 @@ XlaFlagTable readTable(const char *text) {
               uint32_t n = static_cast<uint32_t>(std::strtoul(f.key().c_str(), nullptr, 10));
               fields[n] = wiresOf(n, *f);
             }
+        }
+      // A bool flag that sets a field that is not one varint (jaxlib
+      // 0.12.0.1: --xla_gpu_unsupported_use_all_reduce_one_shot_kernel fills
+      // a packed repeated enum): only the measured values are known.
+      if (r.parse == XlaFlagRule::Parse::Bool && r.wire != WireType::Varint)
+        r.effect = XlaFlagRule::Effect::Observed;
+      // A table whose bool spellings are true/false (jaxlib 0.10.2's): the
+      // number each spelling gave is the measured one (a bool flag can set
+      // an enum field to 2).
+      if (r.parse == XlaFlagRule::Parse::Bool)
+        for (const auto &sp : r.spellings) {
+          auto o = r.observed.find(sp.first);
+          if (r.enumValues.count(sp.first) || o == r.observed.end())
+            continue;
+          auto f = o->second.find(r.number);
+          if (f != o->second.end() && f->second.size() == 1 &&
+              f->second[0].type == WireType::Varint)
+            r.enumValues[sp.first] = static_cast<int64_t>(f->second[0].varint);
         }
       t.flags[r.name] = std::move(r);
     }
@@ -252,8 +271,16 @@ std::optional<std::vector<WireField>> fieldValue(const XlaFlagRule &rule,
   case P::String:
     if (!value)
       return std::nullopt;
-    // Written even when empty: XLA sets the field, and DebugOptions keeps
-    // an explicitly set "" on the wire (measured: --xla_dump_to=).
+    // An empty value: some fields keep an explicitly set "" on the wire
+    // (--xla_dump_to=), others drop it (--xla_gpu_ptx_compiler_extra_flags=);
+    // the measurement of "" says which.
+    if (text.empty()) {
+      auto o = rule.observed.find("");
+      if (o != rule.observed.end()) {
+        auto f = o->second.find(n);
+        return f != o->second.end() ? f->second : rule.defaultWire;
+      }
+    }
     return std::vector<WireField>{WireField::makeLen(n, text)};
   case P::CommaList: {
     if (!value)
