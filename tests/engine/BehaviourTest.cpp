@@ -67,11 +67,14 @@ TEST(Behaviour, DumpFieldsLeaveEntryFiveUnchanged) {
   }
 }
 
+// The flag tests below port upstream tests (tests/cache_key_test.py) that set
+// XLA_FLAGS after XLA started, so XLA never parses them: the scenarios say so
+// with compile_options.xla_flags false, and entry 4 alone moves.
 TEST(Behaviour, AutotuneLevelZeroAndOneDiffer) {
   KeyResult a = mustCompute(
-      patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=0"}}}}));
+      patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=0"}}}, {"compile_options", {{"xla_flags", false}}}}));
   KeyResult b = mustCompute(
-      patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=1"}}}}));
+      patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=1"}}}, {"compile_options", {{"xla_flags", false}}}}));
   EXPECT_NE(a.key, b.key);
   Comparison c = compareResults(a, b);
   EXPECT_EQ(c.cause, 4);
@@ -85,7 +88,7 @@ TEST(Behaviour, AddingAnExcludedFlagChangesNothing) {
   EXPECT_EQ(keyOf(patched("add_1x1", Json::object())),
             keyOf(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_dump_to=/tmp/x"}}}})));
   // On main, the two later names are excluded too; on 0.10.2 they are kept.
-  Json later = {{"flags", {{"XLA_FLAGS", "--xla_tpu_compiler_variant=x"}}}};
+  Json later = {{"flags", {{"XLA_FLAGS", "--xla_tpu_compiler_variant=x"}}}, {"compile_options", {{"xla_flags", false}}}};
   Json laterMain = later;
   laterMain["profile"] = "main";
   EXPECT_EQ(keyOf(patched("add_1x1", {{"profile", "main"}})),
@@ -97,7 +100,7 @@ TEST(Behaviour, AddingAnExcludedFlagChangesNothing) {
 TEST(Behaviour, ArgvFlagEqualsXlaFlagsFlag) {
   EXPECT_EQ(
       keyOf(patched("add_1x1", {{"flags", {{"argv", {"prog", "--xla_gpu_autotune_level=2"}}}}})),
-      keyOf(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=2"}}}})));
+      keyOf(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_gpu_autotune_level=2"}}}, {"compile_options", {{"xla_flags", false}}}})));
 }
 
 TEST(Behaviour, DifferentLibtpuInitArgsGiveDifferentKeys) {
@@ -119,8 +122,8 @@ TEST(Behaviour, NoFlagsAndNoHookDigestNothing) {
 }
 
 TEST(Behaviour, FlagOrderDoesNotMatterBecauseFlagsAreSorted) {
-  EXPECT_EQ(keyOf(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_b=1 --xla_a=2"}}}})),
-            keyOf(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_a=2 --xla_b=1"}}}})));
+  EXPECT_EQ(keyOf(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_b=1 --xla_a=2"}}}, {"compile_options", {{"xla_flags", false}}}})),
+            keyOf(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_a=2 --xla_b=1"}}}, {"compile_options", {{"xla_flags", false}}}})));
 }
 
 TEST(Behaviour, HashStringHasNoSeparator) {
@@ -171,7 +174,7 @@ TEST(Behaviour, DeviceKindFallbackFeedsEachKindAndLogsTwice) {
 
 TEST(Behaviour, FlagLinesAppearTwiceBeforeTheEntryFourDigests) {
   KeyResult r = mustCompute(patched(
-      "add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_b --xla_dump_to=x --xla_a"}}}}));
+      "add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_b --xla_dump_to=x --xla_a"}}}, {"compile_options", {{"xla_flags", false}}}}));
   std::vector<std::string> expected = {
       "Including XLA flag in cache key: --xla_a",
       "Including XLA flag in cache key: --xla_b",
@@ -194,7 +197,8 @@ TEST(Behaviour, FlagLinesAppearTwiceBeforeTheEntryFourDigests) {
 TEST(Behaviour, FlagStepsInTheJsonCarryCollectionOrderAndLogLine) {
   Json j = resultToJson(mustCompute(patched(
       "add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_b --xla_dump_to=x --xla_a"},
-                             {"argv", {"--xla_0"}}}}})));
+                             {"argv", {"--xla_0"}}}},
+                  {"compile_options", {{"xla_flags", false}}}})));
   const Json &f = j["flags"];
   ASSERT_EQ(f.size(), 4u);
   std::vector<std::string> sorted = {"--xla_0", "--xla_a", "--xla_b", "--xla_dump_to=x"};

@@ -16,6 +16,7 @@
 #include "cachekey/RootCause.h"
 
 #include <string>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -30,8 +31,18 @@ struct FlagChange {
     Removed,   // `flag` is on the first side only
     Regrouped, // the same kept flags, fed in another grouping
   };
+  FlagChange() = default;
+  FlagChange(Kind k, std::string f, std::string p)
+      : kind(k), flag(std::move(f)), previous(std::move(p)) {}
+
   Kind kind = Kind::Regrouped;
   std::string flag, previous;
+  /// The DebugOptions fields XLA also set from `flag` (entry 5), on the side
+  /// that has it, when that side's XLA_FLAGS were parsed (XlaFlags.h).
+  std::vector<std::string> debugFields;
+  /// Whether XLA's CPU client also changed with `flag` (entry 6: the device
+  /// count or the target features).
+  bool cpuClient = false;
 
   bool operator==(const FlagChange &o) const {
     return kind == o.kind && flag == o.flag && previous == o.previous;

@@ -16,6 +16,7 @@
 #include "cachekey/Scenario.h"
 #include "cachekey/Sha256.h"
 #include "cachekey/Topology.h"
+#include "cachekey/XlaFlags.h"
 
 #include <array>
 #include <optional>
@@ -97,6 +98,10 @@ enum class NoteCode : uint8_t {
   LongLines,           // lines longer than 1 MiB, read in part
   KeyErrors,           // programs JAX could not make a key for
   CacheOff,            // the persistent cache is disabled or not initialised
+  // Notes of a key whose XLA_FLAGS XLA also parses (XlaFlags.h):
+  XlaFlagsUnparsed,    // no flag table for this jaxlib: entry 4 only
+  XlaFlagEffectUnknown,// a flag value whose DebugOptions effect is not measured
+  CpuTargetUnknown,    // --xla_cpu_max_isa on a CPU model not measured
 };
 
 /// "live_entry1", "stand_in_fingerprint", … .
@@ -123,6 +128,18 @@ struct KeyResult {
   /// The DEBUG (and fallback INFO) messages JAX logs, in order, each with
   /// the level JAX logs it at.
   std::vector<TraceLine> trace;
+  /// What XLA itself made of the scenario's XLA_FLAGS, when the scenario
+  /// says which flags its proto was built under (compile_options.xla_flags)
+  /// and a table for its jaxlib exists: the flags, the DebugOptions fields
+  /// they set (entry 5) and whether they moved the CPU devices or target
+  /// (entry 6).
+  std::optional<XlaFlagEffects> xlaFlags;
+  /// The table `xlaFlags` came from.
+  const XlaFlagTable *xlaFlagTable = nullptr;
+  /// DebugOptions fields the captured flags had set and the scenario's flags
+  /// no longer set (put back to XLA's default), by field number.
+  std::vector<uint32_t> xlaFlagsReset;
+  bool xlaFlagsMovedDevices = false, xlaFlagsMovedTarget = false;
   /// Caveats a reader must see, e.g. a stand-in fingerprint or live MLIR.
   std::vector<std::string> notes;
   /// What each of `notes` is about, one each (addNote keeps them together).
@@ -167,6 +184,19 @@ std::string stdlibZstdNote(const std::string &python);
 /// The note said when `result`'s module holds Mosaic kernel bodies that the
 /// engine's MLIR could not read, so that entry 1 may differ from JAX's.
 std::string unreadableKernelsNote(const KeyResult &result);
+
+/// The note said when XLA_FLAGS changed but no flag table exists for jaxlib
+/// `jaxlib` (entry 4 only).
+std::string xlaFlagsUnparsedNote(const std::string &jaxlib);
+
+/// The note said when `flag`'s DebugOptions effect was not measured.
+std::string xlaFlagEffectUnknownNote(const std::string &flag, const std::string &jaxlib);
+
+/// The note said when --xla_cpu_max_isa changes on a CPU model (`cpu`)
+/// other than the one jaxlib `jaxlib`'s table was measured on.
+std::string cpuTargetUnknownNote(const std::string &isa, const std::string &cpu,
+                                 const std::string &measuredCpu,
+                                 const std::string &jaxlib);
 
 /// An Error as JSON: {"error": {"code", "path", "message", "source"?,
 /// "subject"?}}; `code` is errorCodeName, and the optional members appear

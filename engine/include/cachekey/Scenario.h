@@ -78,6 +78,14 @@ struct CompileOptionsEdits {
 struct CompileOptionsSpec {
   Bytes proto; // CompileOptionsProto as SerializeAsString() returned it
   CompileOptionsEdits edits;
+  /// `compile_options.xla_flags`: the XLA_FLAGS that XLA parsed in the
+  /// process that built `proto` ("" for none). When set, the engine makes
+  /// entry 5 (and the CPU devices and target of entry 6) follow the
+  /// scenario's own XLA_FLAGS instead (XlaFlags.h): the effect of these
+  /// flags is taken out and that of `flags.XLA_FLAGS` put in. Unset: the
+  /// proto is used as given and XLA_FLAGS reaches entry 4 only (also
+  /// when the scenario says `false`: XLA parsed none of its flags).
+  std::optional<std::string> parsedXlaFlags;
 };
 
 struct FingerprintSpec {

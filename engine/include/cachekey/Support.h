@@ -33,6 +33,7 @@ enum class ErrorCode : uint8_t {
   UnknownKey,     ///< "unknown_key": a member the schema does not define
   UnknownFixture, ///< "unknown_fixture": `base` names an unknown fixture (subject: its id)
   UnknownProfile, ///< "unknown_profile": not a reproduced jax release
+  UnknownFlag,    ///< "unknown_flag": XLA registers no such flag (subject: the flag)
   Unsupported,    ///< "unsupported": valid, but not something this engine does
   MalformedProto, ///< "malformed_proto": protobuf wire bytes do not parse
   NoMlir,         ///< "no_mlir": needs the live MLIR canonicaliser, absent here

@@ -39,7 +39,9 @@ std::string fieldChangeText(const FieldChange &change, size_t max = 0);
 std::string fieldChangeLabel(const FieldChange &change);
 
 /// A kept-flag change as a clause, e.g. "flag --a=1 replaced --a=0",
-/// "added flag --b", "removed flag --c".
+/// "added flag --b", "removed flag --c", followed, for a flag XLA parsed,
+/// by what it also set: "added flag --xla_cpu_enable_fast_math=true; XLA
+/// also set DebugOptions.xla_cpu_enable_fast_math (entry 5)".
 std::string flagChangeText(const FlagChange &change);
 
 /// An entry change as a detail line, e.g. "jaxlib version '0.4.30' →

@@ -289,6 +289,15 @@ std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
     break;
   case 4: {
     for (auto &f : flagChanges(loggedFlags(a.flags), loggedFlags(b.flags))) {
+      // What XLA also made of the flag, on the side that has it.
+      const KeyResult &side = f.kind == FlagChange::Kind::Removed ? a : b;
+      if (side.xlaFlags && !f.flag.empty()) {
+        f.debugFields = xlaFlagDebugFields(*side.xlaFlags, f.flag);
+        const std::string name = bareFlagName(f.flag);
+        f.cpuClient = (name == "xla_force_host_platform_device_count" &&
+                       side.xlaFlagsMovedDevices) ||
+                      (name == "xla_cpu_max_isa" && side.xlaFlagsMovedTarget);
+      }
       out.push_back(change(C::Flag, 4));
       out.back().flag = std::move(f);
     }

@@ -151,6 +151,11 @@ Json flagChangeToJson(const FlagChange &c) {
   j["flag"] = c.flag;
   if (c.kind == FlagChange::Kind::Replaced)
     j["previous"] = c.previous;
+  // What XLA also set from the flag (entry 5 fields, entry 6 CPU client).
+  if (!c.debugFields.empty())
+    j["debug_options"] = c.debugFields;
+  if (c.cpuClient)
+    j["cpu_client"] = true;
   return j;
 }
 

@@ -228,7 +228,38 @@ std::string fieldChangeText(const FieldChange &c, size_t max) {
   return "";
 }
 
+namespace {
+
+std::string flagChangeCore(const FlagChange &c);
+
+/// "; XLA also set DebugOptions.a and DebugOptions.b (entry 5)" and/or the
+/// CPU client (entry 6), for a flag XLA parsed; "" otherwise.
+std::string xlaAlsoText(const FlagChange &c) {
+  std::string s;
+  if (!c.debugFields.empty()) {
+    std::vector<std::string> names;
+    for (const auto &f : c.debugFields)
+      names.push_back("DebugOptions." + f);
+    s += std::string(c.kind == FlagChange::Kind::Removed ? "; XLA had also set "
+                                                         : "; XLA also set ") +
+         nameList(names) + " (entry 5)";
+  }
+  if (c.cpuClient)
+    s += std::string(c.kind == FlagChange::Kind::Removed ? "; it had also set "
+                                                         : "; it also sets ") +
+         "the CPU client's devices or target features (entry 6)";
+  return s;
+}
+
+} // namespace
+
 std::string flagChangeText(const FlagChange &c) {
+  return flagChangeCore(c) + xlaAlsoText(c);
+}
+
+namespace {
+
+std::string flagChangeCore(const FlagChange &c) {
   switch (c.kind) {
   case FlagChange::Kind::Replaced:
     return "flag " + shortened(c.flag) + " replaced " + shortened(c.previous);
@@ -241,6 +272,8 @@ std::string flagChangeText(const FlagChange &c) {
   }
   return "the kept flags are the same but are fed in a different grouping";
 }
+
+} // namespace
 
 std::vector<std::string> describeFlagChange(const std::vector<LoggedFlag> &a,
                                             const std::vector<LoggedFlag> &b,

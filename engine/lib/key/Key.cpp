@@ -35,8 +35,110 @@ std::string unreadableKernelsNote(const KeyResult &r) {
          "JAX's.";
 }
 
-Expected<KeyResult> computeKey(const Scenario &s) {
+namespace {
+
+/// The scenario as a process started under its own XLA_FLAGS would have
+/// made it: XLA's parse of `compile_options.xla_flags` taken out of entry 5
+/// and the CPU topology, that of `flags.XLA_FLAGS` put in (XlaFlags.h).
+/// Does nothing unless the scenario says which flags its proto was built
+/// under. Errors: an unknown flag or a value XLA refuses, at its JSON path.
+Expected<Scenario> applyXlaFlags(const Scenario &s, KeyResult &r) {
+  if (!s.compileOptions.parsedXlaFlags)
+    return s;
+  const std::string &before = *s.compileOptions.parsedXlaFlags;
+  const std::string now = s.flags.xlaFlags.value_or("");
+  const XlaFlagTable *table = xlaFlagTable(s.jaxlibVersion);
+  if (!table) {
+    if (before != now)
+      addNote(r, NoteCode::XlaFlagsUnparsed, xlaFlagsUnparsedNote(s.jaxlibVersion));
+    return s;
+  }
+  auto was = parseXlaFlags(*table, before, "$.compile_options.xla_flags");
+  if (!was)
+    return was.takeError();
+  auto is = parseXlaFlags(*table, now, "$.flags.XLA_FLAGS");
+  if (!is)
+    return is.takeError();
+  Scenario out = s;
+  auto proto = replaceXlaFlagEffects(s.compileOptions.proto, *table, *was, *is);
+  if (!proto)
+    return proto.takeError("$.compile_options.proto_b64");
+  out.compileOptions.proto = std::move(*proto);
+  for (const auto &kv : was->debugFields)
+    if (!is->debugFields.count(kv.first))
+      r.xlaFlagsReset.push_back(kv.first);
+  if (auto *cpu = std::get_if<CpuTopology>(&out.accelerator)) {
+    if (was->deviceCount != is->deviceCount) {
+      const int64_t n = is->deviceCount.value_or(1);
+      const int32_t process = cpu->devices.empty() ? 0 : cpu->devices[0].processIndex;
+      cpu->devices.clear();
+      for (int64_t i = 0; i < n && i < (1 << 20); ++i)
+        cpu->devices.push_back({process, static_cast<int32_t>(i)});
+      r.xlaFlagsMovedDevices = true;
+    }
+    if (was->maxIsa != is->maxIsa) {
+      // The features XLA keeps under a ceiling, as measured on one host CPU.
+      auto measured = [&](const std::optional<std::string> &isa)
+          -> std::optional<std::pair<std::string, std::string>> {
+        if (!isa || isa->empty())
+          return std::make_pair(table->hostCpu, table->hostFeatures);
+        for (const auto &m : table->maxIsa)
+          if (m.value == *isa)
+            return std::make_pair(m.cpu, m.features);
+        return std::nullopt;
+      };
+      auto from = measured(was->maxIsa), to = measured(is->maxIsa);
+      if (!cpu->machineAttributes && from && to && cpu->cpu == from->first &&
+          cpu->features == from->second) {
+        cpu->cpu = to->first;
+        cpu->features = to->second;
+        r.xlaFlagsMovedTarget = true;
+      } else {
+        addNote(r, NoteCode::CpuTargetUnknown,
+                cpuTargetUnknownNote(is->maxIsa.value_or(""), cpu->cpu, table->hostCpu,
+                                     table->jaxlib));
+      }
+    }
+  }
+  for (const auto &flag : is->unknownEffect)
+    addNote(r, NoteCode::XlaFlagEffectUnknown, xlaFlagEffectUnknownNote(flag, table->jaxlib));
+  r.xlaFlags = std::move(*is);
+  r.xlaFlagTable = table;
+  return out;
+}
+
+} // namespace
+
+std::string xlaFlagsUnparsedNote(const std::string &jaxlib) {
+  return "XLA_FLAGS changed, but the engine has no measured flag table for "
+         "jaxlib " + jaxlib + ": the flags reach entry 4 here, while real XLA "
+         "also parses them into DebugOptions (entry 5) and the CPU client "
+         "(entry 6), so this key may not be JAX's.";
+}
+
+std::string xlaFlagEffectUnknownNote(const std::string &flag, const std::string &jaxlib) {
+  return "The engine does not know what XLA (jaxlib " + jaxlib + ") sets in "
+         "DebugOptions for " + flag + ": that value was not measured, so "
+         "entry 5 here, and the key, may not be JAX's.";
+}
+
+std::string cpuTargetUnknownNote(const std::string &isa, const std::string &cpu,
+                                 const std::string &measuredCpu,
+                                 const std::string &jaxlib) {
+  return "The engine cannot know which CPU features --xla_cpu_max_isa" +
+         (isa.empty() ? std::string(" (unset)") : "=" + isa) + " leaves on " +
+         (cpu.empty() ? std::string("this CPU") : "CPU \"" + cpu + "\"") +
+         ": jaxlib " + jaxlib + " was measured on \"" + measuredCpu +
+         "\" only, so entry 6 here keeps the captured target and may not be "
+         "JAX's.";
+}
+
+Expected<KeyResult> computeKey(const Scenario &input) {
   KeyResult r;
+  auto adjusted = applyXlaFlags(input, r);
+  if (!adjusted)
+    return adjusted.takeError();
+  const Scenario &s = *adjusted;
   r.profile = s.profile;
   auto &E = r.entries;
   const ProfileSpec &profile = profileSpec(s.profile);
@@ -249,12 +351,49 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   acc["provenance"] = r.accelerator.provenance;
   acc["stand_in"] = r.accelerator.standIn;
   out["accelerator"] = std::move(acc);
+  // Flags whose effect the engine cannot know (XlaFlags.h) make the key
+  // not JAX's, as live MLIR does.
+  Json flagCaveats = Json::array();
+  for (size_t i = 0; i < r.noteCodes.size(); ++i)
+    if (r.noteCodes[i] == NoteCode::XlaFlagsUnparsed ||
+        r.noteCodes[i] == NoteCode::XlaFlagEffectUnknown ||
+        r.noteCodes[i] == NoteCode::CpuTargetUnknown)
+      flagCaveats.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
   out["fidelity"] = {{"jax_key", !r.computation.live &&
-                                     r.computation.unreadableKernels == 0},
+                                     r.computation.unreadableKernels == 0 &&
+                                     flagCaveats.empty()},
                      {"unreadable_kernels", r.computation.unreadableKernels}};
   if (r.computation.unreadableKernels > 0 &&
       profileSpec(r.profile).mosaic != MosaicRule::None)
     out["fidelity"]["text"] = unreadableKernelsNote(r);
+  if (!flagCaveats.empty())
+    out["fidelity"]["xla_flags"] = std::move(flagCaveats);
+  if (r.xlaFlags) {
+    // What XLA itself parsed from XLA_FLAGS: per flag, the DebugOptions
+    // fields it set (entry 5) and whether it moved the CPU client (entry 6).
+    Json parsed = Json::array();
+    for (const ParsedXlaFlag &p : r.xlaFlags->flags) {
+      Json fields = Json::array();
+      for (const auto &kv : r.xlaFlags->setBy)
+        if (std::find(kv.second.begin(), kv.second.end(), p.flag) != kv.second.end()) {
+          const DebugOptionField *f = findDebugOption(kv.first);
+          std::string name = p.rule && p.rule->number == kv.first && !p.rule->field.empty()
+                                 ? p.rule->field
+                                 : f ? f->name : "";
+          fields.push_back({{"number", kv.first}, {"name", name}});
+        }
+      Json j = {{"flag", p.flag}, {"name", p.name}, {"debug_options", std::move(fields)}};
+      j["entry6"] = (p.name == "xla_force_host_platform_device_count" &&
+                     r.xlaFlagsMovedDevices) ||
+                    (p.name == "xla_cpu_max_isa" && r.xlaFlagsMovedTarget);
+      parsed.push_back(std::move(j));
+    }
+    out["xla_flags"] = {{"jaxlib", r.xlaFlagTable ? r.xlaFlagTable->jaxlib : ""},
+                        {"parsed", std::move(parsed)},
+                        {"reset", r.xlaFlagsReset},
+                        {"moved_devices", r.xlaFlagsMovedDevices},
+                        {"moved_target", r.xlaFlagsMovedTarget}};
+  }
   out["compression"] = r.compression;
   // What the process writes when it is not what the key names (Python 3.14).
   if (r.stdlibZstdPython)
@@ -292,6 +431,9 @@ const char *noteCodeName(NoteCode code) {
   case NoteCode::LongLines: return "long_lines";
   case NoteCode::KeyErrors: return "key_errors";
   case NoteCode::CacheOff: return "cache_off";
+  case NoteCode::XlaFlagsUnparsed: return "xla_flags_unparsed";
+  case NoteCode::XlaFlagEffectUnknown: return "xla_flag_effect_unknown";
+  case NoteCode::CpuTargetUnknown: return "cpu_target_unknown";
   }
   return "note";
 }

@@ -47,6 +47,24 @@ Json applyPatch(Json merged, Json patch) {
   }
   for (const char *k : kAnnotationKeys)
     merged.erase(k);
+  // The base's CompileOptionsProto was built by a process whose XLA parsed
+  // the base's XLA_FLAGS; say so, unless the patch brings its own proto or
+  // says it itself, so that the patch's XLA_FLAGS replace their effect
+  // (compile_options.xla_flags, XlaFlags.h).
+  const Json *pco = patch.contains("compile_options") &&
+                            patch["compile_options"].is_object()
+                        ? &patch["compile_options"]
+                        : nullptr;
+  if (merged.contains("compile_options") && merged["compile_options"].is_object() &&
+      merged["compile_options"].contains("proto_b64") &&
+      !merged["compile_options"].contains("xla_flags") &&
+      !(pco && (pco->contains("proto_b64") || pco->contains("xla_flags")))) {
+    Json parsed = nullptr;
+    if (merged.contains("flags") && merged["flags"].is_object() &&
+        merged["flags"].contains("XLA_FLAGS"))
+      parsed = merged["flags"]["XLA_FLAGS"];
+    merged["compile_options"]["xla_flags"] = parsed;
+  }
   merged.merge_patch(patch);
   return merged;
 }

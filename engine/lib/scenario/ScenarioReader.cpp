@@ -203,9 +203,21 @@ Expected<CompileOptionsSpec> readCompileOptions(const Json &j,
                                                 const std::string &path) {
   if (!j.is_object())
     return typeError(path, "an object", j);
-  CACHEKEY_TRY(checkKeys(j, path, {"proto_b64", "edits"}));
+  CACHEKEY_TRY(checkKeys(j, path, {"proto_b64", "edits", "xla_flags"}));
   CompileOptionsSpec c;
   CACHEKEY_TRY(readBase64(j, "proto_b64", path, c.proto));
+  // xla_flags: the XLA_FLAGS XLA parsed for this proto (null: none), or
+  // false when XLA parsed none of the scenario's flags (they were set after
+  // XLA started, as in a test that changes os.environ).
+  if (const Json *x = member(j, "xla_flags")) {
+    if (x->is_boolean() && !x->get<bool>()) {
+      // not parsed: the proto is used as given
+    } else if (!x->is_null() && !x->is_string()) {
+      return typeError(keyPath(path, "xla_flags"), "a string, null or false", *x);
+    } else {
+      c.parsedXlaFlags = x->is_string() ? x->get<std::string>() : std::string();
+    }
+  }
   if (const Json *e = member(j, "edits")) {
     auto edits = readEdits(*e, keyPath(path, "edits"));
     if (!edits)

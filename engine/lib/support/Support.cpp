@@ -14,6 +14,7 @@ const char *errorCodeName(ErrorCode code) {
   case ErrorCode::UnknownKey: return "unknown_key";
   case ErrorCode::UnknownFixture: return "unknown_fixture";
   case ErrorCode::UnknownProfile: return "unknown_profile";
+  case ErrorCode::UnknownFlag: return "unknown_flag";
   case ErrorCode::Unsupported: return "unsupported";
   case ErrorCode::MalformedProto: return "malformed_proto";
   case ErrorCode::NoMlir: return "no_mlir";

@@ -1,0 +1,495 @@
+//===- XlaFlags.cpp - What XLA itself does with XLA_FLAGS -----------------===//
+//
+// Reads the measured tables compiled in from fixtures/xla_flags/ (once, on
+// first use), splits XLA_FLAGS as XLA does and applies each flag's measured
+// rule. The JSON is the project's own and is parsed without exceptions.
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/XlaFlags.h"
+
+#include "CompileOptionsDetail.h"
+#include "cachekey/CompileOptions.h"
+#include "cachekey/Json.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+namespace cachekey {
+
+extern const char kXlaFlagsTable_0_10_2[];   // fixtures/xla_flags/0.10.2.json
+extern const char kXlaFlagsTable_0_12_0_1[]; // fixtures/xla_flags/0.12.0.1.json
+
+namespace {
+
+constexpr const char *kDeviceCountFlag = "xla_force_host_platform_device_count";
+constexpr const char *kMaxIsaFlag = "xla_cpu_max_isa";
+
+Bytes fromHex(const std::string &hex) {
+  Bytes out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<char>(std::strtol(hex.substr(i, 2).c_str(), nullptr, 16)));
+  return out;
+}
+
+/// A table's [wire type, payload hex] pair as a WireField of `number`.
+WireField wireOf(uint32_t number, const Json &pair) {
+  WireField f;
+  f.number = number;
+  f.type = static_cast<WireType>(pair[0].get<int>());
+  Bytes payload = fromHex(pair[1].get<std::string>());
+  if (f.type == WireType::Varint) {
+    uint64_t v = 0;
+    int shift = 0;
+    for (unsigned char c : payload) {
+      v |= static_cast<uint64_t>(c & 0x7f) << shift;
+      shift += 7;
+    }
+    f.varint = v;
+  } else {
+    f.payload = std::move(payload);
+  }
+  return f;
+}
+
+std::vector<WireField> wiresOf(uint32_t number, const Json &list) {
+  std::vector<WireField> out;
+  if (list.is_array())
+    for (const Json &p : list)
+      if (p.is_array() && p.size() == 2)
+        out.push_back(wireOf(number, p));
+  return out;
+}
+
+XlaFlagRule::Parse parseOf(const std::string &s) {
+  using P = XlaFlagRule::Parse;
+  if (s == "bool") return P::Bool;
+  if (s == "int") return P::Int;
+  if (s == "float") return P::Float;
+  if (s == "string") return P::String;
+  if (s == "comma_list") return P::CommaList;
+  if (s == "enum") return P::Enum;
+  return P::Unknown;
+}
+
+XlaFlagTable readTable(const char *text) {
+  XlaFlagTable t;
+  Json j = Json::parse(text, nullptr, false);
+  if (!j.is_object())
+    return t;
+  t.jaxlib = j.value("jaxlib", "");
+  const Json &flags = j.contains("flags") ? j["flags"] : Json();
+  if (flags.is_object())
+    for (auto it = flags.begin(); it != flags.end(); ++it) {
+      const Json &v = *it;
+      XlaFlagRule r;
+      r.name = it.key();
+      r.type = v.value("type", "");
+      std::string effect = v.value("effect", "");
+      r.effect = effect == "field" ? XlaFlagRule::Effect::Field
+                 : effect == "none" ? XlaFlagRule::Effect::None
+                                    : XlaFlagRule::Effect::Observed;
+      if (r.effect == XlaFlagRule::Effect::Field) {
+        r.number = v.value("number", 0u);
+        if (v.contains("field") && v["field"].is_string())
+          r.field = v["field"].get<std::string>();
+        if (v.contains("wire") && v["wire"].is_number_integer())
+          r.wire = static_cast<WireType>(v["wire"].get<int>());
+        r.parse = v.contains("parse") && v["parse"].is_string()
+                      ? parseOf(v["parse"].get<std::string>())
+                      : XlaFlagRule::Parse::Unknown;
+        r.repeatAppends = v.value("repeat", "") == "append";
+        if (v.contains("spellings") && v["spellings"].is_object()) {
+          for (auto s = v["spellings"].begin(); s != v["spellings"].end(); ++s)
+          if (s->is_boolean()) {
+            r.spellings[s.key()] = s->get<bool>();
+          } else if (s->is_number_integer()) {
+            // The varint the field gets; not 0/1 when a bool flag sets an
+            // enum field (jaxlib 0.12.0.1: xla_gpu_enable_pipelined_all_reduce).
+            r.spellings[s.key()] = s->get<int64_t>() != 0;
+            r.enumValues[s.key()] = s->get<int64_t>();
+          }
+        }
+        if (v.contains("values") && v["values"].is_object())
+          for (auto s = v["values"].begin(); s != v["values"].end(); ++s)
+            r.enumValues[s.key()] = s->get<int64_t>();
+        if (v.contains("default_wire"))
+          r.defaultWire = wiresOf(r.number, v["default_wire"]);
+      }
+      if (v.contains("observations") && v["observations"].is_array())
+        for (const Json &o : v["observations"]) {
+          std::string value = o["value"].is_string() ? o["value"].get<std::string>() : "";
+          if (!o.value("accepted", false)) {
+            r.refused.push_back(value);
+            continue;
+          }
+          auto &fields = r.observed[value];
+          if (o.contains("fields") && o["fields"].is_object())
+            for (auto f = o["fields"].begin(); f != o["fields"].end(); ++f) {
+              uint32_t n = static_cast<uint32_t>(std::strtoul(f.key().c_str(), nullptr, 10));
+              fields[n] = wiresOf(n, *f);
+            }
+        }
+      // A bool flag that sets a field that is not one varint (jaxlib
+      // 0.12.0.1: --xla_gpu_unsupported_use_all_reduce_one_shot_kernel fills
+      // a packed repeated enum): only the measured values are known.
+      if (r.parse == XlaFlagRule::Parse::Bool && r.wire != WireType::Varint)
+        r.effect = XlaFlagRule::Effect::Observed;
+      // A table whose bool spellings are true/false (jaxlib 0.10.2's): the
+      // number each spelling gave is the measured one (a bool flag can set
+      // an enum field to 2).
+      if (r.parse == XlaFlagRule::Parse::Bool)
+        for (const auto &sp : r.spellings) {
+          auto o = r.observed.find(sp.first);
+          if (r.enumValues.count(sp.first) || o == r.observed.end())
+            continue;
+          auto f = o->second.find(r.number);
+          if (f != o->second.end() && f->second.size() == 1 &&
+              f->second[0].type == WireType::Varint)
+            r.enumValues[sp.first] = static_cast<int64_t>(f->second[0].varint);
+        }
+      t.flags[r.name] = std::move(r);
+    }
+  if (j.contains("default_debug_fields") && j["default_debug_fields"].is_object())
+    for (auto it = j["default_debug_fields"].begin(); it != j["default_debug_fields"].end(); ++it) {
+      uint32_t n = static_cast<uint32_t>(std::strtoul(it.key().c_str(), nullptr, 10));
+      t.defaultDebug[n] = wiresOf(n, *it);
+    }
+  if (j.contains("topology") && j["topology"].is_object()) {
+    const Json &topo = j["topology"];
+    if (topo.contains("base") && topo["base"].contains("target_machine")) {
+      t.hostCpu = topo["base"]["target_machine"].value("cpu", "");
+      t.hostFeatures = topo["base"]["target_machine"].value("features", "");
+    }
+    if (topo.contains(kMaxIsaFlag) && topo[kMaxIsaFlag].is_object())
+      for (auto it = topo[kMaxIsaFlag].begin(); it != topo[kMaxIsaFlag].end(); ++it)
+        if (it->contains("target_machine"))
+          t.maxIsa.push_back({it.key(), (*it)["target_machine"].value("cpu", ""),
+                              (*it)["target_machine"].value("features", "")});
+  }
+  return t;
+}
+
+const std::vector<XlaFlagTable> &tables() {
+  static const std::vector<XlaFlagTable> all = [] {
+    std::vector<XlaFlagTable> v;
+    for (const char *text : {kXlaFlagsTable_0_10_2, kXlaFlagsTable_0_12_0_1}) {
+      XlaFlagTable t = readTable(text);
+      if (!t.jaxlib.empty())
+        v.push_back(std::move(t));
+    }
+    return v;
+  }();
+  return all;
+}
+
+bool isWordChar(char c) {
+  return static_cast<unsigned char>(c) < 0x80 &&
+         (c == '-' || c == '_' || std::isalnum(static_cast<unsigned char>(c)));
+}
+
+bool isXlaSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+/// A decimal integer as absl::SimpleAtoi reads it (optional sign, digits),
+/// within [lo, hi].
+std::optional<int64_t> readInt(const std::string &s, int64_t lo, int64_t hi) {
+  if (s.empty())
+    return std::nullopt;
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (errno || *end || isXlaSpace(s[0]) || v < lo || v > hi)
+    return std::nullopt;
+  return static_cast<int64_t>(v);
+}
+
+std::vector<std::string> splitCommas(const std::string &s) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (true) {
+    size_t e = s.find(',', b);
+    out.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos)
+      break;
+    b = e + 1;
+  }
+  return out;
+}
+
+/// The DebugOptions field occurrences `value` gives under `rule`, or
+/// nullopt when the table cannot say; `refused` is set when XLA refuses it.
+std::optional<std::vector<WireField>> fieldValue(const XlaFlagRule &rule,
+                                                 const std::optional<std::string> &value,
+                                                 bool &refused) {
+  using P = XlaFlagRule::Parse;
+  const std::string text = value.value_or("");
+  for (const auto &r : rule.refused)
+    if (value && r == text)
+      refused = true;
+  if (refused)
+    return std::nullopt;
+  const uint32_t n = rule.number;
+  switch (rule.parse) {
+  case P::Bool: {
+    auto it = rule.spellings.find(value ? text : "");
+    if (it == rule.spellings.end())
+      return std::nullopt;
+    auto e = rule.enumValues.find(it->first);
+    const uint64_t v = e != rule.enumValues.end() ? static_cast<uint64_t>(e->second)
+                                                  : (it->second ? 1 : 0);
+    return std::vector<WireField>{WireField::makeVarint(n, v)};
+  }
+  case P::Int: {
+    if (!value) {
+      refused = true;
+      return std::nullopt;
+    }
+    auto v = rule.type == "int32" ? readInt(text, INT32_MIN, INT32_MAX)
+                                  : readInt(text, INT64_MIN, INT64_MAX);
+    if (!v) {
+      refused = true;
+      return std::nullopt;
+    }
+    return std::vector<WireField>{WireField::makeVarint(n, static_cast<uint64_t>(*v))};
+  }
+  case P::Float: {
+    if (!value)
+      return std::nullopt;
+    char *end = nullptr;
+    float f = std::strtof(text.c_str(), &end);
+    if (text.empty() || *end)
+      return std::nullopt;
+    WireField w;
+    w.number = n;
+    w.type = WireType::Fixed32;
+    w.payload.assign(reinterpret_cast<const char *>(&f), 4);
+    return std::vector<WireField>{w};
+  }
+  case P::String:
+    if (!value)
+      return std::nullopt;
+    // An empty value: some fields keep an explicitly set "" on the wire
+    // (--xla_dump_to=), others drop it (--xla_gpu_ptx_compiler_extra_flags=);
+    // the measurement of "" says which.
+    if (text.empty()) {
+      auto o = rule.observed.find("");
+      if (o != rule.observed.end()) {
+        auto f = o->second.find(n);
+        return f != o->second.end() ? f->second : rule.defaultWire;
+      }
+    }
+    return std::vector<WireField>{WireField::makeLen(n, text)};
+  case P::CommaList: {
+    if (!value)
+      return std::nullopt;
+    std::vector<WireField> out;
+    for (auto &piece : splitCommas(text))
+      out.push_back(WireField::makeLen(n, piece));
+    return out;
+  }
+  case P::Enum: {
+    auto it = rule.enumValues.find(text);
+    if (!value || it == rule.enumValues.end())
+      return std::nullopt;
+    return std::vector<WireField>{WireField::makeVarint(n, static_cast<uint64_t>(it->second))};
+  }
+  case P::Unknown:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Sets every occurrence of `number` in `msg` to `fields`, in field order.
+void setAll(WireMessage &msg, uint32_t number, const std::vector<WireField> &fields) {
+  msg.removeAll(number);
+  auto pos = msg.fields.begin();
+  while (pos != msg.fields.end() && pos->number <= number)
+    ++pos;
+  msg.fields.insert(pos, fields.begin(), fields.end());
+}
+
+} // namespace
+
+const XlaFlagTable *xlaFlagTable(const std::string &jaxlibVersion) {
+  for (const auto &t : tables())
+    if (t.jaxlib == jaxlibVersion)
+      return &t;
+  return nullptr;
+}
+
+std::vector<std::string> xlaFlagTableVersions() {
+  std::vector<std::string> v;
+  for (const auto &t : tables())
+    v.push_back(t.jaxlib);
+  return v;
+}
+
+std::vector<std::string> xlaArgv(const std::string &s) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (b < s.size() && isXlaSpace(s[b]))
+    ++b;
+  while (b < s.size() && s[b] == '-') {
+    size_t e = b;
+    while (e < s.size() && isWordChar(s[e]))
+      ++e;
+    if (e < s.size() && s[e] == '=' && e + 1 < s.size() &&
+        (s[e + 1] == '"' || s[e + 1] == '\'')) {
+      ++e; // past '='
+      std::string flag = s.substr(b, e - b);
+      const char quote = s[e++];
+      for (; e < s.size() && s[e] != quote; ++e) {
+        if (quote == '"' && s[e] == '\\' && e + 1 < s.size())
+          ++e;
+        flag += s[e];
+      }
+      if (e < s.size())
+        ++e; // the closing quote
+      out.push_back(std::move(flag));
+    } else {
+      while (e < s.size() && !isXlaSpace(s[e]))
+        ++e;
+      out.push_back(s.substr(b, e - b));
+    }
+    b = e;
+    while (b < s.size() && isXlaSpace(s[b]))
+      ++b;
+  }
+  return out;
+}
+
+Expected<XlaFlagEffects> parseXlaFlags(const XlaFlagTable &table,
+                                       const std::string &xlaFlags,
+                                       const std::string &path) {
+  XlaFlagEffects fx;
+  std::vector<std::string> unknown;
+  for (const std::string &flag : xlaArgv(xlaFlags)) {
+    ParsedXlaFlag p;
+    p.flag = flag;
+    std::string body = flag.rfind("--", 0) == 0 ? flag.substr(2) : "";
+    size_t eq = body.find('=');
+    p.name = body.substr(0, eq);
+    if (eq != std::string::npos)
+      p.value = body.substr(eq + 1);
+    auto it = body.empty() ? table.flags.end() : table.flags.find(p.name);
+    if (it == table.flags.end()) {
+      unknown.push_back(flag);
+      continue;
+    }
+    p.rule = &it->second;
+    fx.flags.push_back(p);
+  }
+  if (!unknown.empty()) {
+    std::string list;
+    for (size_t i = 0; i < unknown.size() && i < 5; ++i)
+      list += (i ? " " : "") + unknown[i];
+    if (unknown.size() > 5)
+      list += " and " + std::to_string(unknown.size() - 5) + " more";
+    return Error{path,
+                 std::string("Unknown flag") + (unknown.size() > 1 ? "s" : "") +
+                     " in XLA_FLAGS: " + list + " (jaxlib " + table.jaxlib +
+                     " registers no such flag, so real JAX aborts and computes "
+                     "no key)",
+                 ErrorCode::UnknownFlag, "", unknown.front()};
+  }
+  for (const ParsedXlaFlag &p : fx.flags) {
+    const XlaFlagRule &r = *p.rule;
+    if (r.name == kDeviceCountFlag && p.value) {
+      auto v = readInt(*p.value, INT32_MIN, INT32_MAX);
+      if (v)
+        fx.deviceCount = *v;
+    }
+    if (r.name == kMaxIsaFlag && p.value)
+      fx.maxIsa = *p.value;
+    if (r.effect == XlaFlagRule::Effect::None)
+      continue;
+    bool refused = false;
+    if (r.effect == XlaFlagRule::Effect::Field) {
+      auto fields = fieldValue(r, p.value, refused);
+      if (fields) {
+        auto &slot = fx.debugFields[r.number];
+        if (r.parse == XlaFlagRule::Parse::CommaList && r.repeatAppends &&
+            fx.setBy.count(r.number))
+          slot.insert(slot.end(), fields->begin(), fields->end());
+        else
+          slot = std::move(*fields);
+        fx.setBy[r.number].push_back(p.flag);
+        continue;
+      }
+    }
+    if (!refused) {
+      auto obs = r.observed.find(p.value.value_or(""));
+      if (obs != r.observed.end() && (p.value || r.type == "bool")) {
+        for (const auto &kv : obs->second) {
+          fx.debugFields[kv.first] = kv.second;
+          fx.setBy[kv.first].push_back(p.flag);
+        }
+        continue;
+      }
+    }
+    if (refused)
+      return Error{path,
+                   "XLA cannot parse " + p.flag + " (a " + r.type +
+                       " flag in jaxlib " + table.jaxlib +
+                       "), so real JAX aborts and computes no key",
+                   ErrorCode::Invalid, "", p.flag};
+    fx.unknownEffect.push_back(p.flag);
+  }
+  return fx;
+}
+
+std::vector<std::string> xlaFlagDebugFields(const XlaFlagEffects &fx,
+                                            const std::string &flag) {
+  std::vector<std::string> out;
+  const ParsedXlaFlag *parsed = nullptr;
+  for (const auto &p : fx.flags)
+    if (p.flag == flag)
+      parsed = &p;
+  for (const auto &kv : fx.setBy) {
+    if (std::find(kv.second.begin(), kv.second.end(), flag) == kv.second.end())
+      continue;
+    std::string name;
+    if (parsed && parsed->rule && parsed->rule->number == kv.first)
+      name = parsed->rule->field;
+    if (name.empty())
+      if (const DebugOptionField *f = findDebugOption(kv.first))
+        name = f->name;
+    out.push_back(name.empty() ? "field " + std::to_string(kv.first) : name);
+  }
+  return out;
+}
+
+Expected<Bytes> replaceXlaFlagEffects(const Bytes &proto,
+                                      const XlaFlagTable &table,
+                                      const XlaFlagEffects &before,
+                                      const XlaFlagEffects &after) {
+  if (before.debugFields.empty() && after.debugFields.empty())
+    return proto;
+  auto co = detail::parseNamed(proto, "CompileOptionsProto");
+  if (!co)
+    return co.takeError();
+  auto ebo = detail::parseNamed(detail::lastPayload(*co, field::kExecutableBuildOptions),
+                                "ExecutableBuildOptionsProto");
+  if (!ebo)
+    return ebo.takeError();
+  auto dbg = detail::parseNamed(detail::lastPayload(*ebo, field::kDebugOptions),
+                                "DebugOptions");
+  if (!dbg)
+    return dbg.takeError();
+  // What a process without flags writes for each field `before` set.
+  for (const auto &kv : before.debugFields) {
+    auto d = table.defaultDebug.find(kv.first);
+    setAll(*dbg, kv.first,
+           d == table.defaultDebug.end() ? std::vector<WireField>{} : d->second);
+  }
+  for (const auto &kv : after.debugFields)
+    setAll(*dbg, kv.first, kv.second);
+  ebo->setMessage(field::kDebugOptions, dbg->serialize());
+  co->setMessage(field::kExecutableBuildOptions, ebo->serialize());
+  return co->serialize();
+}
+
+} // namespace cachekey

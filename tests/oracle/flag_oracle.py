@@ -1,0 +1,247 @@
+"""The flag oracle: real JAX started under XLA_FLAGS=F against the engine's
+key for "the captured program, with XLA_FLAGS=F added".
+
+Run by ``tools/flag-oracle --jax VERSION`` inside that release's venv.
+
+1. A child process with no XLA_FLAGS compiles ``x + y`` on ``float32[1,1]``
+   (the add_1x1 program) through ``fixture_capture.record.capture_program``:
+   the real scenario (entry-1 bytes, CompileOptionsProto, CPU topology) and
+   the real key.  That scenario is the base.
+2. For each flag of this jaxlib's table (fixtures/xla_flags/<jaxlib>.json)
+   with an accepted sample value that differs from XLA's default, a child
+   forked from one parent (jax imported, no backend started) sets
+   ``XLA_FLAGS=--name=value`` and compiles the same program with the
+   persistent cache on; the key real ``cache_key.get`` returns is recorded.
+   A child that dies (the flag breaks compilation) is skipped, and counted.
+3. The engine gets the base with ``flags.XLA_FLAGS = F`` and
+   ``compile_options.xla_flags`` = the base's (none): it must give the real
+   key.  The table's device-count and ``--xla_cpu_max_isa`` samples are in
+   the set.
+
+The expected keys come from real JAX only; the engine never sees them.
+Last line: ``N passed, M failed, K skipped``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "tools"))
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+CACHE_DIR = "/tmp/jax-cache-key-capture"  # the same as fixture_capture.record's
+
+
+def sample_flags(table: dict, limit: int | None) -> list[str]:
+    """One non-default accepted sample per flag, in name order; with
+    ``limit``, an even spread over the list plus every topology flag."""
+    out = []
+    for name, f in sorted(table["flags"].items()):
+        default = f.get("default")
+        for o in f["observations"]:
+            v = o["value"]
+            if not o["accepted"] or v == default or v in ("", None) or not o.get("fields") and f["effect"] != "none":
+                continue
+            if f["type"] == "bool" and v not in ("true", "false"):
+                continue
+            out.append(f"--{name}={v}")
+            break
+        else:
+            if f["effect"] == "none" and f["type"] == "bool":
+                out.append(f"--{name}={'false' if default == 'true' else 'true'}")
+    keep = [x for x in out if x.split("=")[0][2:] in table.get("topology", {})]
+    extra = ["--xla_force_host_platform_device_count=3", "--xla_cpu_max_isa=AVX2"]
+    if limit is not None and len(out) > limit:
+        step = len(out) / limit
+        out = [out[int(i * step)] for i in range(limit)]
+    for x in keep + extra:
+        if x not in out and x.split("=")[0][2:] in table["flags"]:
+            out.append(x)
+    return out
+
+
+def real_keys(flags: list[str]) -> dict[str, dict]:
+    """Real JAX's key for add_1x1 under each XLA_FLAGS value (forked children)."""
+    import jax  # noqa: F401 - before forking; no backend is started here
+    import jax.numpy as jnp  # noqa: F401
+
+    results = {}
+    for flag in flags:
+        r, w = os.pipe()
+        er, ew = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                os.close(er)
+                os.dup2(ew, 2)
+                os.environ["XLA_FLAGS"] = flag
+                os.write(w, pickle.dumps(_child_key()))
+            finally:
+                os._exit(0)
+        os.close(w)
+        os.close(ew)
+        data = _read(r)
+        err = _read(er).decode("utf-8", "replace")
+        os.waitpid(pid, 0)
+        if data:
+            results[flag] = {"key": pickle.loads(data)}
+        else:
+            lines = [ln for ln in err.splitlines() if ln.strip()]
+            results[flag] = {"error": (lines[-1] if lines else "child died")[:300]}
+    return results
+
+
+def _child_key() -> str:
+    import jax
+    import jax.numpy as jnp
+    from jax._src import cache_key
+
+    jax.config.update("jax_compilation_cache_dir", CACHE_DIR)
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
+    x = jnp.ones((1, 1), jnp.float32)
+    y = jnp.ones((1, 1), jnp.float32)
+    keys = []
+    real_get = cache_key.get
+
+    def recording_get(*args, **kwargs):
+        keys.append(real_get(*args, **kwargs))
+        return keys[-1]
+
+    cache_key.get = recording_get
+    try:
+        jax.jit(lambda a, b: a + b)(x, y).block_until_ready()
+    finally:
+        cache_key.get = real_get
+    if len(keys) != 1:
+        raise RuntimeError(f"{len(keys)} cache_key.get calls")
+    return keys[0]
+
+
+def _read(fd: int) -> bytes:
+    chunks = []
+    while True:
+        c = os.read(fd, 1 << 16)
+        if not c:
+            break
+        chunks.append(c)
+    os.close(fd)
+    return b"".join(chunks)
+
+
+def base_scenario(tmp: str) -> dict:
+    """The add_1x1 scenario captured now, without XLA_FLAGS (a subprocess)."""
+    out = os.path.join(tmp, "base.json")
+    env = dict(os.environ)
+    env.pop("XLA_FLAGS", None)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(REPO, "tools"), os.path.join(REPO, "python")])
+    code = ("import sys; from fixture_capture.record import capture_program; "
+            "capture_program('add_1x1', sys.argv[1], 'tests/oracle/flag_oracle.py')")
+    subprocess.run([sys.executable, "-c", code, out], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    with open(out) as fh:
+        return json.load(fh)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--engine", default=os.environ.get("CACHEKEY_BIN", os.path.join(REPO, "build/native/bin/cachekey")))
+    ap.add_argument("--limit", type=int, default=None, help="flags to run (spread over the table)")
+    ap.add_argument("--engine-without-table", action="store_true",
+                    help="send no compile_options.xla_flags (the engine before issue 23: entry 4 only)")
+    ap.add_argument("--real-keys", help="keep real JAX's keys in this JSON file and reuse them "
+                    "(the engine side can then be re-run alone)")
+    args = ap.parse_args(argv)
+    import jaxlib
+
+    table_path = os.path.join(REPO, "fixtures", "xla_flags", f"{jaxlib.__version__}.json")
+    with open(table_path) as fh:
+        table = json.load(fh)
+    if not os.path.exists(args.engine) and not args.real_keys:
+        print(f"engine binary missing: {args.engine}")
+        return 2
+    flags = sample_flags(table, args.limit)
+    cached = None
+    if args.real_keys and os.path.exists(args.real_keys):
+        with open(args.real_keys) as fh:
+            cached = json.load(fh)
+        if cached.get("jaxlib") != jaxlib.__version__ or not set(flags) <= set(cached["real"]):
+            cached = None
+    if cached:
+        base, real = cached["base"], cached["real"]
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            base = base_scenario(tmp)
+        real = real_keys([""] + flags)
+        if args.real_keys:
+            with open(args.real_keys, "w") as fh:
+                json.dump({"jaxlib": jaxlib.__version__, "base": base, "real": real}, fh)
+    base_key = base["expected"]["key"]
+    if not os.path.exists(args.engine):
+        print(f"real keys kept in {args.real_keys}; engine binary missing: {args.engine}")
+        return 2
+    if real[""].get("key") != base_key:
+        print(f"the forked run without flags gives {real[''].get('key') or real[''].get('error')}, "
+              f"the capture {base_key}: the two real paths disagree")
+        return 1
+    order = [f for f in flags if "key" in real[f]]
+
+    def engine_keys(parse_flags: bool) -> list[dict] | None:
+        scenarios = []
+        for flag in order:
+            s = {k: v for k, v in base.items() if k not in ("expected", "provenance", "title", "id")}
+            s = json.loads(json.dumps(s))
+            s["flags"]["XLA_FLAGS"] = flag
+            if parse_flags:
+                s["compile_options"]["xla_flags"] = base["flags"]["XLA_FLAGS"]
+            scenarios.append(json.dumps(s))
+        proc = subprocess.run([args.engine, "batch"], input=("\n".join(scenarios) + "\n").encode(),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+        out = proc.stdout.decode().splitlines()
+        if len(out) != len(order):
+            print(f"cachekey batch gave {len(out)} lines for {len(order)}: {proc.stderr.decode()[:500]}")
+            return None
+        return [json.loads(x) for x in out]
+
+    results = engine_keys(not args.engine_without_table)
+    if results is None:
+        return 1
+    # The same real keys against the scenario without compile_options.xla_flags
+    # (XLA_FLAGS reaching entry 4 only, the engine before issue 23).
+    entry4_only = engine_keys(False) if not args.engine_without_table else None
+    lines = [json.dumps(r) for r in results]
+    passed = failed = 0
+    skipped = [f for f in flags if "key" not in real[f]]
+    for flag, line in zip(order, lines):
+        res = json.loads(line)
+        got = res.get("key")
+        want = real[flag]["key"]
+        moved = "moves the key" if want != base_key else "leaves the key"
+        if got == want:
+            passed += 1
+        else:
+            failed += 1
+            why = res.get("error", {}).get("message") if "error" in res else got
+            print(f"FAIL {flag} (real JAX {moved}): engine {why}, real {want}")
+    for f in skipped:
+        print(f"skip {f}: real JAX did not compile: {real[f]['error']}")
+    print(f"jax {table['provenance']['jax']}: {len(flags)} flags, "
+          f"{sum(1 for f in order if real[f]['key'] != base_key)} of them move the real key")
+    if entry4_only is not None:
+        same = sum(1 for f, r in zip(order, entry4_only) if r.get("key") == real[f]["key"])
+        print(f"without XLA's parse (entry 4 only): {same} of {len(order)} keys equal real JAX's")
+    print(f"{passed} passed, {failed} failed, {len(skipped)} skipped")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
