@@ -161,6 +161,15 @@ def main(argv=None) -> int:
     ap.add_argument("--real-keys", help="keep real JAX's keys in this JSON file and reuse them "
                     "(the engine side can then be re-run alone)")
     args = ap.parse_args(argv)
+    args.engine = os.path.abspath(args.engine)
+    if args.real_keys:
+        args.real_keys = os.path.abspath(args.real_keys)
+    # Dump flags make real JAX write files under relative paths: the children
+    # run in a directory of their own, removed at exit, never the caller's.
+    import atexit, shutil, tempfile
+    work = tempfile.mkdtemp(prefix="flag-oracle-")
+    atexit.register(shutil.rmtree, work, True)
+    os.chdir(work)
     import jaxlib
 
     table_path = os.path.join(REPO, "fixtures", "xla_flags", f"{jaxlib.__version__}.json")
