@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
-"""compare-logs on two 1 GB logs: seconds per GB and peak memory.
+"""compare-logs against grep on two real-shaped 1 GB logs: time ratio and peak memory.
 
 Builds two logs of about --gb GB each (default 1) with --programs programs
-each (default 10,000), from the real program blocks of
-tests/cases/09-jax-upgrade (jax 0.10.2 logs before and after a jax upgrade;
-each block: the compile-options lines, JAX's 16 cache-key DEBUG lines, the
-miss line and the compile time). Program i of each log is block i mod 3 of
-its run renamed `<name>_<i>`, so every program is paired by name and every
-pair's keys differ (the costliest case: each pair is explained). Between
-programs come unrelated lines (a training loop's progress lines, absl-style
-INFO lines) to reach the size.
+each (default 220,000, the issue-21 budget's shape: a real JAX DEBUG log
+repeated to 1 GB), from the real program blocks of tests/cases/09-jax-upgrade
+(provenance in its README: jax and jaxlib 0.10.2 on Python 3.11 and 0.12.0.1
+on Python 3.12, CPU, logging.basicConfig format; before_upgrade.log and
+after_upgrade.log, three programs each; each block: the compile-options
+lines, JAX's 16 cache-key DEBUG lines, the miss line and the compile time).
+Program i of each log is block i mod 3 of its run renamed `<name>_<i>`, so
+every program is paired by name and every pair's keys differ (the costliest
+case: each pair is explained). Between programs come unrelated lines (a
+training loop's progress lines, absl-style INFO lines) to reach the size.
 
-Runs `build/native/bin/cachekey compare-logs A B --json` once, and prints one
-JSON line: wall seconds, GB read (both files), seconds per GB, the child's
-peak resident set size (getrusage RUSAGE_CHILDREN ru_maxrss, KiB on Linux)
-in MB (read before --wheel-cli runs), the programs the CLI paired, and its exit status (1: some key differs,
-as every key does here); with --wheel-cli, the same for the wheel's
-command beside it (seconds, wheel / native ratio, same output). The logs are written under --dir (default: a temporary
-directory, removed afterwards).
+Each of --repeat rounds (default 3) runs, side by side on the same two files,
+`grep -F -c cache_key A B` (the anchor) and then
+`build/native/bin/cachekey compare-logs A B --json` (stdout to a file), each
+child's wall time and peak resident set size read with os.wait4 (ru_maxrss,
+KiB on Linux). The machine is shared, so the ratio is taken within a round
+and the median over rounds is reported. Budgets (issue 21): compare-logs at
+most 4x grep's time and at most 64 MB peak RSS.
+
+Prints one JSON line: the medians (seconds, s/GB, ratio, peak RSS), every
+round's figures, the budgets with pass/fail, the programs the CLI paired and
+its exit status (1: some key differs, as every key does here); with
+--wheel-cli, the wheel's command on the same logs once beside it (seconds,
+wheel / native ratio, same output). The logs are written under --dir
+(default: a temporary directory, removed afterwards).
 """
 import argparse
 import json
@@ -80,10 +89,29 @@ def write_log(path, blocks, programs, size, seed):
     return os.path.getsize(path)
 
 
+def run_child(argv, stdout_path):
+    """Runs argv with stdout to a file: (wall seconds, peak RSS in MB, exit status)."""
+    with open(stdout_path, "wb") as out:
+        t = time.perf_counter()
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.PIPE)
+        err = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        seconds = time.perf_counter() - t
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return seconds, usage.ru_maxrss / 1024, p.returncode, err.decode(errors="replace")
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gb", type=float, default=1.0)
-    ap.add_argument("--programs", type=int, default=10000)
+    ap.add_argument("--programs", type=int, default=220000)
+    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir")
     ap.add_argument("--cli", default=os.path.join(ROOT, "build/native/bin/cachekey"))
     ap.add_argument("--wheel-cli", help="also run this cachekey (the wheel's, installed) on the same "
@@ -97,26 +125,41 @@ def main():
         a, b = os.path.join(work, "run1.log"), os.path.join(work, "run2.log")
         total = (write_log(a, program_blocks("before_upgrade.log"), args.programs, size, 1)
                  + write_log(b, program_blocks("after_upgrade.log"), args.programs, size, 2))
-        t = time.perf_counter()
-        r = subprocess.run([args.cli, "compare-logs", a, b, "--json"], capture_output=True, text=True)
-        seconds = time.perf_counter() - t
-        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        gb = total / 1e9
+        out_path = os.path.join(work, "compare.json")
+        rounds = []
+        for _ in range(args.repeat):
+            g_s, g_mb, g_rc, _ = run_child(["grep", "-F", "-c", "cache_key", a, b],
+                                           os.path.join(work, "grep.txt"))
+            c_s, c_mb, c_rc, err = run_child([args.cli, "compare-logs", a, b, "--json"], out_path)
+            rounds.append({"grep_seconds": round(g_s, 3), "seconds": round(c_s, 3),
+                           "ratio": round(c_s / g_s, 2), "peak_rss_mb": round(c_mb, 1),
+                           "grep_peak_rss_mb": round(g_mb, 1), "exit": c_rc, "grep_exit": g_rc})
         paired = None
+        stdout = open(out_path, "rb").read()
         try:
-            paired = len(json.loads(r.stdout).get("pairs", []))
+            paired = len(json.loads(stdout).get("pairs", []))
         except (ValueError, AttributeError):
             pass
+        seconds = median([r["seconds"] for r in rounds])
+        ratio = median([r["ratio"] for r in rounds])
+        peak = max(r["peak_rss_mb"] for r in rounds)
         row = {"bench": "compare_logs_gb", "seconds": round(seconds, 3),
-               "gb_read": round(total / 1e9, 3), "s_per_gb": round(seconds / (total / 1e9), 3),
-               "peak_rss_mb": round(peak_kib / 1024, 1), "programs_per_log": args.programs,
-               "paired": paired, "exit": r.returncode,
-               "stderr": r.stderr[-300:]}
+               "grep_seconds": round(median([r["grep_seconds"] for r in rounds]), 3),
+               "gb_read": round(gb, 3), "s_per_gb": round(seconds / gb, 3),
+               "grep_s_per_gb": round(median([r["grep_seconds"] for r in rounds]) / gb, 3),
+               "ratio_to_grep": ratio, "peak_rss_mb": peak,
+               "budget_ratio": 4, "ratio_pass": ratio <= 4,
+               "budget_rss_mb": 64, "rss_pass": peak <= 64,
+               "programs_per_log": args.programs, "paired": paired,
+               "exit": rounds[-1]["exit"], "rounds": rounds, "stderr": err[-300:],
+               "source": "tests/cases/09-jax-upgrade/{before,after}_upgrade.log (jax 0.10.2 -> 0.12.0.1)"}
         if args.wheel_cli:
-            t = time.perf_counter()
-            w = subprocess.run([args.wheel_cli, "compare-logs", a, b, "--json"], capture_output=True, text=True)
-            wheel_seconds = time.perf_counter() - t
-            row.update(wheel_seconds=round(wheel_seconds, 3), wheel_ratio=round(wheel_seconds / seconds, 3),
-                       wheel_same=(w.stdout == r.stdout and w.returncode == r.returncode))
+            w_s, _, w_rc, _ = run_child([args.wheel_cli, "compare-logs", a, b, "--json"],
+                                        os.path.join(work, "wheel.json"))
+            row.update(wheel_seconds=round(w_s, 3), wheel_ratio=round(w_s / seconds, 3),
+                       wheel_same=(open(os.path.join(work, "wheel.json"), "rb").read() == stdout
+                                   and w_rc == rounds[-1]["exit"]))
         print(json.dumps(row))
     finally:
         if not args.dir:

@@ -111,9 +111,12 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       PairExplanation x = explainPair(la, lb, pa, pb);
       moves[i] = x.move;
       if (p.keys == ProgramPair::Keys::Differ) {
-        p.comparison = x.comparison;
-        if (!seenDiffer)
+        if (!seenDiffer) {
+          p.comparison = x.comparison;
           firstDifferExplanation = std::move(x);
+        } else {
+          p.comparison = std::move(x.comparison);
+        }
       } else if (static_cast<int>(i) == firstInBoth) {
         firstInBothExplanation = std::move(x);
       }

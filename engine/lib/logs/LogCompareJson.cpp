@@ -443,15 +443,18 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r) {
   std::string head = dumpJsonText(comparisonHeadJson(r), 2);
   head.resize(head.size() - 2); // drop "\n}"
   os << head << ",\n  \"pairs\": [";
+  std::string nested; // one pair, re-indented, written with one call
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     std::string q = dumpJsonText(pairJson(r, r.pairs[i]), 2);
-    os << (i ? ",\n    " : "\n    ");
+    nested.assign(i ? ",\n    " : "\n    ");
     // JSON strings hold no raw line breaks, so every "\n" is layout.
-    for (char c : q) {
-      os << c;
-      if (c == '\n')
-        os << "    ";
+    size_t from = 0;
+    for (size_t nl; (nl = q.find('\n', from)) != std::string::npos; from = nl + 1) {
+      nested.append(q, from, nl + 1 - from);
+      nested.append("    ");
     }
+    nested.append(q, from, std::string::npos);
+    os.write(nested.data(), static_cast<std::streamsize>(nested.size()));
   }
   os << (r.pairs.empty() ? "]\n}" : "\n  ]\n}");
 }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <utility>
 
 namespace cachekey {
 
@@ -149,6 +150,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   for (int i : ia)
     ordinalA[i] = ++countA[group(la, la.programs[i])];
   std::vector<ProgramPair> pairs;
+  pairs.reserve(ib.size() + ia.size()); // no doubling: pairs are most of the memory
   for (int i : ib) {
     const LoggedProgram &p = lb.programs[i];
     ProgramPair pair;
@@ -158,7 +160,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     pair.a = partnerOfB[i];
     pair.match = matchOfB[i];
     pair.label = pairLabel(pair, lb.streams[p.stream], byStream);
-    pairs.push_back(pair);
+    pairs.push_back(std::move(pair));
   }
   for (int i : ia)
     if (!usedA[i]) {
@@ -168,7 +170,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
       pair.a = i;
       pair.ordinal = ordinalA[i];
       pair.label = pairLabel(pair, la.streams[p.stream], byStream);
-      pairs.push_back(pair);
+      pairs.push_back(std::move(pair));
     }
   return pairs;
 }
