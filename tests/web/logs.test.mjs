@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { root, shot, useOpenPage, waitForText } from './helpers.mjs';
 
 const env = useOpenPage({ before, after });
@@ -140,6 +140,12 @@ test('a large dropped log is streamed, not pasted', async () => {
 // tests/cases/30–37 with their provenance) and the helper's own real runs.
 // The page gives the CLI's sentence and summary, and each case's right
 // answer (expect.json, written from its README, not from the tool).
+/** `cachekey ARGS --json` in `cwd`: its JSON (exit 1 says a key moved or a program missed; 2 is an error). */
+function cliJson(args, cwd) {
+  const r = spawnSync(cli, args, { cwd, maxBuffer: 64 << 20 });
+  assert.ok(r.status === 0 || r.status === 1, `cachekey ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout.toString());
+}
 const expectCases = fs.readdirSync(cases).filter((c) => fs.existsSync(path.join(cases, c, 'expect.json')));
 test('the real-miss cases: the page says what the CLI says, and each case\u2019s right answer', async (t) => {
   if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');
@@ -153,7 +159,7 @@ test('the real-miss cases: the page says what the CLI says, and each case\u2019s
       await waitForText(page, '[data-testid="log-file-a-name"]', new RegExp(cmp.a.replace(/\./g, '\\.')));
       await page.setInputFiles('[data-testid="log-file-b"]', path.join(dir, cmp.b));
       await page.waitForSelector('[data-testid="logs-summary"]:not([hidden]), [data-testid="logs-error"]:not([hidden])');
-      const want = JSON.parse(execFileSync(cli, ['compare-logs', cmp.a, cmp.b, '--json'], { cwd: dir }).toString());
+      const want = cliJson(['compare-logs', cmp.a, cmp.b, '--json'], dir);
       const summary = await page.textContent('[data-testid="logs-summary"]');
       assert.equal(summary, want.summary, c);
       assert.equal(await page.textContent('[data-testid="logs-sentence"]'), want.sentence, c);
@@ -182,7 +188,7 @@ test('three logs: per program, which runs share a key and which is the odd one o
   await page.setInputFiles('[data-testid="log-file-a"]', path.join(dir, 'workstation-a.log'));
   await page.setInputFiles('[data-testid="log-file-b"]', path.join(dir, 'workstation-b.log'));
   await page.waitForSelector('[data-testid="logs-many"]:not([hidden])');
-  const want = JSON.parse(execFileSync(cli, ['compare-logs', 'workstation-a.log', 'workstation-b.log', copy, '--json'], { cwd: dir }).toString());
+  const want = cliJson(['compare-logs', 'workstation-a.log', 'workstation-b.log', copy, '--json'], dir);
   assert.equal(await page.textContent('[data-testid="logs-summary"]'), want.summary);
   const items = await page.$$eval('[data-testid^="log-many-"]', (ls) => ls.map((l) => ({ text: l.textContent, groups: l.getAttribute('data-groups') })));
   assert.equal(items.length, want.programs.length);
