@@ -60,6 +60,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {string[]} [roles] per entry: 'same', 'cause', 'with cause', 'also changed', 'consequence'
  * @property {string} sentence one sentence naming the cause
  * @property {string[]} details what moved, field by field
+ * @property {{code: string, text: string}} [advice] what to do (the engine's Advice code and its words)
  */
 /** @typedef {{comparison: Comparison, a: KeyResult, b: KeyResult}} CompareResult */
 /**
