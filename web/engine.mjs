@@ -192,23 +192,13 @@ export class CacheKeyEngine {
    *   its size (bytes of a Blob, characters of a string)
    */
   async compareLogSources(a, b, onProgress) {
-    const ids = [];
-    for (const side of [a, b]) {
-      const r = this.call('openLogReader', String(side.name));
-      if (r.error) return r;
-      ids.push(r.reader);
-    }
-    for (const [i, side] of [a, b].entries()) {
-      const e = await this.feedLog(ids[i], side.source, onProgress);
-      if (e) return e;
-    }
-    return this.call('compareLogReaders', ids[0], ids[1]);
+    return this.compareManyLogSources([a, b], onProgress);
   }
 
   /**
-   * Three or more logs ({source, name} each, in run order) compared
-   * (compareManyLogReaders: which runs share each program's key, the odd
-   * ones out and which entry differs); two give compareLogSources' result.
+   * Two or more logs ({source, name} each, in run order) compared
+   * (compareManyLogReaders: for two, the pair's comparison; for more, which
+   * runs share each program's key, the odd ones out and which entry differs).
    */
   async compareManyLogSources(sources, onProgress) {
     const ids = [];

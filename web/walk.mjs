@@ -327,11 +327,14 @@ export function mountWalk(store, catalog, share, root) {
     const blocks = blocksOf(n);
     if (!blocks.length) return;
     W.block = ((k % blocks.length) + blocks.length) % blocks.length;
-    const [s, e] = blocks[W.block];
-    W.lines.forEach((line, i) => line.toggleAttribute('data-block', i + 1 >= s && i + 1 <= e));
-    scrollToLine(s);
+    markBlock(blocks[W.block]);
+    scrollToLine(blocks[W.block][0]);
     const counter = note.querySelector('[data-testid="walk-block-n"]');
     if (counter) setText(counter, blockText(blocks, W.block));
+  }
+  /** Marks the lines of `range` ([first, last]; null: none) as the block shown. */
+  function markBlock(range) {
+    W.lines.forEach((line, i) => line.toggleAttribute('data-block', !!range && i + 1 >= range[0] && i + 1 <= range[1]));
   }
   const blockText = (blocks, k) => {
     const [s, e] = blocks[k];
@@ -364,7 +367,7 @@ export function mountWalk(store, catalog, share, root) {
     });
     W.block = 0;
     const blocks = blocksOf(n);
-    W.lines.forEach((line, i) => line.toggleAttribute('data-block', blocks.length > 1 && i + 1 >= blocks[0][0] && i + 1 <= blocks[0][1]));
+    markBlock(blocks.length > 1 ? blocks[0] : null);
     if (scroll && blocks.length) scrollToLine(blocks[0][0]);
     if (!quiet && !fromLine) {
       setNote(() => entryNote(n));

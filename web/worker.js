@@ -281,14 +281,7 @@ const ops = {
   },
 
   /** Two logs (File or text, with names) compared, with progress in bytes. */
-  compareLogs(a, b, id) {
-    const total = [a, b].reduce((n, s) => n + (typeof s.source === 'string' ? s.source.length : s.source.size), 0);
-    let done = 0;
-    return engine.compareLogSources(a, b, (n) => {
-      done += n;
-      postMessage({ id, progress: { done, total } });
-    });
-  },
+  compareLogs(a, b, id) { return ops.compareManyLogs([a, b], id); },
 };
 
 // One message at a time, in order: a setup call (loading MLIR) finishes
