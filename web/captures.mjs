@@ -3,7 +3,7 @@
 // DIR) compared as `cachekey diff DIR_A DIR_B` compares them. The folders
 // are chosen with a folder picker or dropped; their files are read in the
 // engine's worker and compared there by the engine (CaptureDiff.h: programs
-// paired by name, then by order within a name; the cause at field level; a
+// paired by key first, then by name, then by order within a name; the cause at field level; a
 // unified diff of the module text when entry 1 moved). This file only
 // renders the engine's answer. Nothing is uploaded.
 import { el, put, $, setText } from './dom.mjs';
@@ -97,7 +97,8 @@ export function renderCaptureComparison(ui, r, names) {
   }
   const differing = r.differing || [];
   const one = (list) => list.map((u) => `${u.program} #${u.occurrence}`).join(', ');
-  const parts = [`${r.paired} program${r.paired === 1 ? '' : 's'} paired by name: ${r.same_key} with the same key in both runs, ${differing.length} whose keys differ.`];
+  // The engine's own sentence (captureSummaryText: pairing by key first).
+  const parts = [r.summary ? r.summary.text : ''];
   if ((r.only_a || []).length) parts.push(`Only in ${names[0]}: ${one(r.only_a)}.`);
   if ((r.only_b || []).length) parts.push(`Only in ${names[1]}: ${one(r.only_b)}.`);
   ui.summary.hidden = false;

@@ -1,7 +1,7 @@
 # Runs `cachekey compare-logs` and `cachekey diff` on one folder of
 # tests/cases (CASE) as a user would, and checks what a script can rely on:
 # the exit status (1 when a key differs, else 0), the program lines, the
-# summary line, and that --json is JSON with the same cause as expect.json.
+# summary line, the "What to do:" line (or its list) last, and that --json is JSON with the same cause as expect.json.
 file(READ ${CASE}/expect.json expect)
 foreach(kind compare diff)
   string(JSON n ERROR_VARIABLE missing LENGTH "${expect}" ${kind})
@@ -26,8 +26,8 @@ foreach(kind compare diff)
         message(FATAL_ERROR "${a} vs ${b}: exit ${rc}, expected ${want}\n${out}${err}")
       endif()
       if(NOT out MATCHES "\nPrograms \\(paired by [a-z ]+\\):\n" OR
-         NOT out MATCHES "\nSummary: ${b}: [^\n]+\n$")
-        message(FATAL_ERROR "${a} vs ${b}: no program list or summary line:\n${out}")
+         NOT out MATCHES "\nSummary: ${b}: [^\n]+\nWhat to do:( [^\n]+)?\n(  - [^\n]+\n)*$")
+        message(FATAL_ERROR "${a} vs ${b}: no program list, summary line or what to do:\n${out}")
       endif()
       execute_process(COMMAND ${CLI} compare-logs ${a} ${b} --json WORKING_DIRECTORY ${CASE}
                       OUTPUT_VARIABLE json)

@@ -9,7 +9,7 @@
 // digests, null for "not checked"), "decoded" ({entry: [a, b]}), "pairs"
 // ({label: {"keys", "in", "outcome_a"/"outcome_b" exact, or
 // "…_contains"}}), "sentence_contains", "sentence_lacks", "summary_contains",
-// "summary_lacks",
+// "summary_lacks", "advice_codes" (the codes of "what_to_do", in order),
 // "notes_contain", "stats_a"/"stats_b" ({field: value} of the run's stats);
 // a pair's "miss_code"/"move_code" is the code of its miss or move finding. A diff item names two scenarios and "cause",
 // "with_cause", "also_changed", "details_contain", "sentence_contains",
@@ -131,6 +131,16 @@ void checkCompare(const fs::path &dir, const Json &e) {
     }
   if (e.contains("summary_contains"))
     expectContains(c->summary, e["summary_contains"], "summary");
+  if (e.contains("advice_codes")) {
+    // What to do, in order: the codes the case's right answer names.
+    std::vector<std::string> got;
+    for (const auto &a : j["what_to_do"])
+      got.push_back(a["code"]);
+    EXPECT_EQ(got, e["advice_codes"].get<std::vector<std::string>>())
+        << j["what_to_do"].dump(1);
+    for (const auto &a : j["what_to_do"])
+      EXPECT_FALSE(a["text"].get<std::string>().empty()) << a.dump();
+  }
   if (e.contains("summary_lacks"))
     for (const auto &n : e["summary_lacks"]) {
       EXPECT_EQ(c->summary.find(n.get<std::string>()), std::string::npos)

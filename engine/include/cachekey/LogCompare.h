@@ -234,6 +234,56 @@ struct ProgramPair {
   std::string verdict;
 };
 
+/// What to do about the second run's misses, one item per kind of miss, in
+/// the order the summary names them. Its words are `logAdviceText`.
+struct LogAdvice {
+  enum class Code : uint8_t {
+    NothingToDo,          // every program of the second run hit
+    SharedKeys,           // N runs: every program has one key in every run
+    NewPrograms,          // programs new in the second run: compiles expected
+    LogOutcomes,          // no hit or miss lines: log DEBUG to see outcomes
+    LogKeys,              // keys that cannot be compared: log the DEBUG trace
+    KeyMoved,             // a key moved: `entry`'s advice (Diff.h Advice)
+    SameX64,              // jax_enable_x64 differs between the runs
+    JaxOwnProgram,        // one of JAX's own small programs moved
+    SameGlobalSettings,   // every program moved: one global setting
+    SameCacheDirInKey,    // entry 5: the autotune path under the cache dir
+    LowerMinCompileTime,  // `amount`: the slowest such compile, seconds
+    LowerMinEntrySize,    // `amount`: the largest such entry, bytes
+    HostCallbacks,        // never cached by this release
+    NotProcessZero,       // only process 0 writes
+    ConfigureCacheEarly,  // compiled before the cache was configured
+    FixWriteError,        // `value`: the error, quoted
+    MissingAtime,         // `value`: the error (jax#39880)
+    DeleteDamaged,        // entries found but unreadable
+    RaiseMaxSize,         // evicted: `limit` the Evicting line's target
+                          // cache size (lru_cache.py: the cap less the
+                          // entry being written), bytes
+    EntryOverMaxSize,     // `amount` the entry's size, `limit` the cap, bytes
+    AbsoluteCacheDir,     // `value`: the relative path
+    SameCacheDir,         // `value`: "A-dir → B-dir"
+    KeepCacheDir,         // the entries were removed between the runs
+    UnsupportedRuntime,   // this runtime never uses the persistent cache
+    SetCacheDir,          // no cache directory in the logs
+    LogWrites,            // a miss whose write is not logged
+  };
+  Code code = Code::NothingToDo;
+  /// The pairs' labels it is about (empty when it is about the whole run).
+  std::vector<std::string> programs;
+  /// KeyMoved: the root cause's entry (1…8).
+  int entry = 0;
+  /// A quoted error or a path (see the codes); "" when none.
+  std::string value;
+  /// Seconds or bytes as the code says; negative when not logged.
+  double amount = -1, limit = -1;
+};
+
+/// snake_case name of `code`, for JSON ("lower_min_compile_time", …).
+const char *logAdviceName(LogAdvice::Code code);
+
+/// The words of one piece of advice (LogAdviceWording.cpp).
+std::string logAdviceText(const LogAdvice &advice);
+
 /// The comparison of two logs.
 struct LogComparison {
   LogSummary logs[2];
@@ -254,6 +304,8 @@ struct LogComparison {
   /// One line for the second run: how many programs hit and why the others
   /// missed.
   std::string summary;
+  /// What to do, one item per kind of miss (never empty once compared).
+  std::vector<LogAdvice> advice;
   /// Each run's stats, and their words ("7 programs: 5 hits, 2 misses …").
   RunStats stats[2];
   std::string statsText[2];
@@ -296,6 +348,8 @@ struct ManyLogComparison {
   /// Words (LogWording.cpp): one line per program, per run, the summary.
   std::vector<std::string> programTexts, statsText;
   std::string summary;
+  /// What to do: per root-cause entry of the odd runs, or SharedKeys.
+  std::vector<LogAdvice> advice;
   bool keysDiffer() const;
 };
 
@@ -305,11 +359,12 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
 
 /// {"logs": [{"name", "stats"}], "programs": [{"label", "name", "keys":
 /// [64-hex | null per run], "groups": [[run, …]], "common", "odd": [{"run",
-/// "entries"}], "absent", "text"}], "summary", "keys_differ"}.
+/// "entries"}], "absent", "text"}], "summary", "what_to_do": [{"code",
+/// "programs", "entry"?, "text"}], "keys_differ"}.
 Json manyLogComparisonToJson(const ManyLogComparison &comparison);
 
 /// The text the CLI prints for N logs: one line per program, "Run: …" per
-/// log, then "Summary: …".
+/// log, "Summary: …", then "What to do: …".
 void writeManyLogComparison(std::ostream &os, const ManyLogComparison &comparison);
 
 /// Compares two read logs. An Error (naming the log) when a log holds no
@@ -324,6 +379,8 @@ Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB
 /// The comparison as JSON: the explained pair's Comparison fields
 /// (comparisonToJson, with "sentence" the full explanation) plus "summary",
 /// "paired_by", "logs": [{"name", "lines", "programs", "hits", "misses",
+/// "what_to_do": [{"code", "programs", "entry"?, "value"?, "amount"?,
+/// "limit"?, "text"}] (LogAdvice, in order),
 /// "jaxlib", "cache_dirs", "autotune_caches", "kernel_caches", "streams",
 /// "incomplete", "problems", …}], "pairs": [{"label", "name", "ordinal",
 /// "in", "keys", "cause", "outcome_a", "outcome_b", "verdict", "key_a",

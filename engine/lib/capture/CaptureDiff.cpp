@@ -146,30 +146,55 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
   auto pb = readCaptureIndex(readB);
   if (!pa || !pb)
     return !pa ? Error{nameA, pa.error().str()} : Error{nameB, pb.error().str()};
-  // Programs by name, in capture order. Only pairs whose keys differ are
-  // read beyond index.json.
+  // 1. By key: a program of B whose key A also holds is the same program,
+  //    whatever its name or place (real JAX would have hit on it).
+  // 2. The rest by name, then by order within a name.
+  // Only pairs whose keys differ are read beyond index.json.
+  std::vector<bool> usedA(pa->size()), usedB(pb->size());
+  CaptureComparison c;
+  {
+    std::map<std::string, std::vector<size_t>> keysA; // key → A rows, in order
+    for (size_t i = 0; i < pa->size(); ++i)
+      keysA[(*pa)[i].key].push_back(i);
+    std::map<std::string, size_t> nextA;
+    for (size_t j = 0; j < pb->size(); ++j) {
+      auto it = keysA.find((*pb)[j].key);
+      if (it == keysA.end())
+        continue;
+      size_t &next = nextA[it->first];
+      if (next == it->second.size())
+        continue;
+      size_t i = it->second[next++];
+      usedA[i] = usedB[j] = true;
+      ++c.paired, ++c.sameKey;
+      const CaptureIndexRow &ra = (*pa)[i], &rb = (*pb)[j];
+      if (ra.program != rb.program || ra.occurrence != rb.occurrence)
+        ++c.sameKeyElsewhere;
+    }
+  }
   std::map<std::string, std::vector<const CaptureIndexRow *>> byA, byB;
   std::vector<std::string> names; // first-seen order over A then B
-  for (const auto &p : *pa) {
+  for (size_t i = 0; i < pa->size(); ++i) {
+    const auto &p = (*pa)[i];
+    if (usedA[i])
+      continue;
     if (!byA.count(p.program) && !byB.count(p.program))
       names.push_back(p.program);
     byA[p.program].push_back(&p);
   }
-  for (const auto &p : *pb) {
+  for (size_t j = 0; j < pb->size(); ++j) {
+    const auto &p = (*pb)[j];
+    if (usedB[j])
+      continue;
     if (!byA.count(p.program) && !byB.count(p.program))
       names.push_back(p.program);
     byB[p.program].push_back(&p);
   }
-  CaptureComparison c;
   for (const std::string &name : names) {
     const auto &la = byA[name], &lb = byB[name];
     size_t n = std::min(la.size(), lb.size());
     for (size_t i = 0; i < n; ++i) {
       ++c.paired;
-      if (la[i]->key == lb[i]->key) {
-        ++c.sameKey;
-        continue;
-      }
       struct Side {
         CapturedProgram program;
         KeyResult result;
@@ -199,7 +224,8 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                             "key; the details below may be off");
       ProgramDifference d;
       d.program = name;
-      d.occurrence = static_cast<int>(i) + 1;
+      d.occurrence = la[i]->occurrence;
+      d.occurrenceB = lb[i]->occurrence;
       d.fileA = a.file, d.fileB = b.file;
       d.keyA = a.expectedKey, d.keyB = b.expectedKey;
       d.outcomeA = a.outcome, d.outcomeB = b.outcome;
@@ -262,13 +288,29 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
   return c;
 }
 
+std::string captureSummaryText(const CaptureComparison &c) {
+  return std::to_string(c.paired) + " programs paired: " +
+         std::to_string(c.sameKey) + " with the same key" +
+         (c.sameKeyElsewhere
+              ? " (" + std::to_string(c.sameKeyElsewhere) +
+                    " of them found by key in another order)"
+              : std::string()) +
+         ", " + std::to_string(c.differing.size()) + " with different keys; " +
+         std::to_string(c.onlyA.size()) + " only in A, " +
+         std::to_string(c.onlyB.size()) + " only in B.";
+}
+
 std::string captureComparisonText(const CaptureComparison &c) {
   std::string out;
   auto outcome = [](const std::string &o) {
     return o.empty() ? std::string() : ", " + o;
   };
   for (const ProgramDifference &d : c.differing) {
-    out += d.program + " #" + std::to_string(d.occurrence) + ": the keys differ\n";
+    out += d.program + " #" + std::to_string(d.occurrence) +
+           (d.occurrenceB != d.occurrence
+                ? " (#" + std::to_string(d.occurrenceB) + " in B)"
+                : std::string()) +
+           ": the keys differ\n";
     out += "  " + d.comparison.sentence + "\n";
     for (const auto &s : d.comparison.details)
       out += "  - " + s + "\n";
@@ -305,11 +347,7 @@ std::string captureComparisonText(const CaptureComparison &c) {
     out += "Cause " + (cause ? entryLabel(cause) : std::string("none")) +
            ": " + std::to_string(count) + " program" + (count == 1 ? "" : "s") +
            ".\n";
-  out += std::to_string(c.paired) + " programs paired: " +
-         std::to_string(c.sameKey) + " with the same key, " +
-         std::to_string(c.differing.size()) + " with different keys; " +
-         std::to_string(c.onlyA.size()) + " only in A, " +
-         std::to_string(c.onlyB.size()) + " only in B.\n";
+  out += captureSummaryText(c) + "\n";
   return out;
 }
 
@@ -322,6 +360,7 @@ Json captureComparisonToJson(const CaptureComparison &c) {
     Json x;
     x["program"] = d.program;
     x["occurrence"] = d.occurrence;
+    x["occurrence_b"] = d.occurrenceB;
     x["file_a"] = d.fileA;
     x["file_b"] = d.fileB;
     x["key_a"] = d.keyA;
@@ -347,6 +386,14 @@ Json captureComparisonToJson(const CaptureComparison &c) {
   for (const auto &n : c.notes)
     notes.push_back({{"code", "capture_not_reproduced"}, {"text", n}});
   j["note_findings"] = std::move(notes);
+  j["summary"] = {{"code", "capture_summary"},
+                  {"paired", c.paired},
+                  {"same_key", c.sameKey},
+                  {"same_key_elsewhere", c.sameKeyElsewhere},
+                  {"differing", c.differing.size()},
+                  {"only_a", c.onlyA.size()},
+                  {"only_b", c.onlyB.size()},
+                  {"text", captureSummaryText(c)}};
   return j;
 }
 

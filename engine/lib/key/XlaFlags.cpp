@@ -479,14 +479,44 @@ Expected<Bytes> replaceXlaFlagEffects(const Bytes &proto,
                                 "DebugOptions");
   if (!dbg)
     return dbg.takeError();
+  // Fields JAX's get_compile_options (compiler.py) sets itself after XLA
+  // has parsed XLA_FLAGS, when the persistent cache is on with the XLA
+  // caches enabled (jax_persistent_cache_enable_xla_caches): the autotune
+  // cache path and mode, the kernel cache file and the module-compilation
+  // parallelism it needs. Where the captured proto holds JAX's value, a
+  // flag setting the field is overwritten by JAX, so neither side's flags
+  // touch it.
+  struct Group {
+    const char *path;  // the field whose value in the proto shows JAX set it
+    const char *other; // set with it
+  };
+  std::vector<uint32_t> jaxOwned;
+  for (const Group g : {Group{"xla_gpu_per_fusion_autotune_cache_dir",
+                              "xla_gpu_experimental_autotune_cache_mode"},
+                        Group{"xla_gpu_kernel_cache_file",
+                              "xla_gpu_enable_llvm_module_compilation_parallelism"}}) {
+    const DebugOptionField *path = findDebugOption(std::string(g.path));
+    const WireField *w = path ? dbg->last(path->number) : nullptr;
+    if (!w || w->payload.empty())
+      continue; // JAX did not set this path: XLA_FLAGS decide
+    jaxOwned.push_back(path->number);
+    if (const DebugOptionField *o = findDebugOption(std::string(g.other)))
+      jaxOwned.push_back(o->number);
+  }
+  auto ownedByJax = [&](uint32_t number) {
+    return std::find(jaxOwned.begin(), jaxOwned.end(), number) != jaxOwned.end();
+  };
   // What a process without flags writes for each field `before` set.
   for (const auto &kv : before.debugFields) {
+    if (ownedByJax(kv.first))
+      continue;
     auto d = table.defaultDebug.find(kv.first);
     setAll(*dbg, kv.first,
            d == table.defaultDebug.end() ? std::vector<WireField>{} : d->second);
   }
   for (const auto &kv : after.debugFields)
-    setAll(*dbg, kv.first, kv.second);
+    if (!ownedByJax(kv.first))
+      setAll(*dbg, kv.first, kv.second);
   ebo->setMessage(field::kDebugOptions, dbg->serialize());
   co->setMessage(field::kExecutableBuildOptions, ebo->serialize());
   return co->serialize();

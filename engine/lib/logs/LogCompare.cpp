@@ -192,6 +192,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   readingNotes(la, lb, r.notes, r.noteCodes);
   r.sentence = comparisonSentence(r, moves);
   r.summary = runSummary(r, moves);
+  r.advice = adviseLogComparison(r, moves);
   return r;
 }
 

@@ -370,6 +370,25 @@ Json pairJson(const LogComparison &r, const ProgramPair &p) {
   return q;
 }
 
+/// [{"code", "programs", "entry"?, "value"?, "amount"?, "limit"?, "text"}].
+Json adviceJson(const std::vector<LogAdvice> &advice) {
+  Json todo = Json::array();
+  for (const LogAdvice &a : advice) {
+    Json x = {{"code", logAdviceName(a.code)}, {"programs", a.programs}};
+    if (a.entry)
+      x["entry"] = a.entry;
+    if (!a.value.empty())
+      x["value"] = a.value;
+    if (a.amount >= 0)
+      x["amount"] = a.amount;
+    if (a.limit >= 0)
+      x["limit"] = a.limit;
+    x["text"] = logAdviceText(a);
+    todo.push_back(std::move(x));
+  }
+  return todo;
+}
+
 /// Everything logComparisonToJson gives except "pairs".
 Json comparisonHeadJson(const LogComparison &r) {
   Json j = comparisonToJson(r.comparison);
@@ -397,6 +416,9 @@ Json comparisonHeadJson(const LogComparison &r) {
   for (const auto &p : r.pairs)
     byKey += p.match == PairMatch::Key;
   j["matched_by_key"] = byKey;
+  // What to do about the second run's misses (LogAdvice), one item each.
+  j.erase("advice"); // the explained pair's own (Diff.h) is not the run's
+  j["what_to_do"] = adviceJson(r.advice);
   if (r.explained >= 0) {
     const ProgramPair &p = r.pairs[r.explained];
     const LoggedProgram &a = r.logs[0].programs[p.a], &b = r.logs[1].programs[p.b];
@@ -490,6 +512,7 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
   }
   j["programs"] = std::move(programs);
   j["summary"] = r.summary;
+  j["what_to_do"] = adviceJson(r.advice);
   j["keys_differ"] = r.keysDiffer();
   return j;
 }

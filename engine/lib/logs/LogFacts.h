@@ -91,6 +91,21 @@ bool isJaxOwnProgram(const std::string &name);
 bool isRelativeCachePath(const std::string &path);
 
 //===----------------------------------------------------------------------===//
+// Advice (LogAdvice.cpp)
+//===----------------------------------------------------------------------===//
+
+/// What to do about the second run's misses: one LogAdvice per kind, in the
+/// order the kinds first appear among the second run's misses; NothingToDo
+/// when it missed nothing, LogOutcomes when it logged no hit or miss.
+std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
+                                           const std::vector<KeyMove> &moves);
+
+/// What to do about N runs: for the odd runs, the advice of the first
+/// entry that differs (entry 2 first: a jaxlib change moves others too),
+/// one item per entry with the programs; SharedKeys when none is odd.
+std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r);
+
+//===----------------------------------------------------------------------===//
 // Words (LogWording.cpp)
 //===----------------------------------------------------------------------===//
 

@@ -127,6 +127,7 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   for (const auto &p : r.programs)
     r.programTexts.push_back(programAcrossRunsText(r, p));
   r.summary = manySummary(r);
+  r.advice = adviseManyLogs(r);
   return r;
 }
 

@@ -885,6 +885,21 @@ std::string manySummary(const ManyLogComparison &r) {
 
 } // namespace logs
 
+namespace {
+
+/// "What to do: …" on one line, or a list of them.
+void writeAdvice(std::ostream &os, const std::vector<LogAdvice> &advice) {
+  if (advice.size() == 1)
+    os << "What to do: " << logAdviceText(advice.front()) << "\n";
+  else if (!advice.empty()) {
+    os << "What to do:\n";
+    for (const LogAdvice &a : advice)
+      os << "  - " << logAdviceText(a) << "\n";
+  }
+}
+
+} // namespace
+
 void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
   os << "Programs across " << r.logs.size() << " runs (each paired with "
      << r.logs[0].name << " by key, then name, shapes and order):\n";
@@ -893,6 +908,7 @@ void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
   for (const auto &t : r.statsText)
     os << "Run: " << t << "\n";
   os << "Summary: " << r.summary << "\n";
+  writeAdvice(os, r.advice);
 }
 
 void writeLogComparison(std::ostream &os, const LogComparison &r) {
@@ -914,6 +930,7 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
   for (int side = 0; side < 2; ++side)
     os << "Run: " << r.statsText[side] << "\n";
   os << "Summary: " << r.summary << "\n";
+  writeAdvice(os, r.advice);
 }
 
 std::string formatLogComparison(const LogComparison &r) {

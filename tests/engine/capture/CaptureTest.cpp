@@ -180,6 +180,36 @@ TEST(CaptureDiff, PairsByNameAndOrderAndNamesTheFlag) {
   EXPECT_EQ(j["note_findings"][0]["text"], j["notes"][0]);
 }
 
+TEST(CaptureDiff, PairsByKeyBeforeOrder) {
+  // Two programs of one name, compiled in the other order in B (as a run
+  // that evaluates before it trains): paired by order, both would differ;
+  // by key, both are the same programs (real JAX hits on both).
+  MemoryDir a, b;
+  Json first = capturedFromFixture("add_1x1", "0001", "inline", a);
+  Json second = first;
+  second["expected"]["key"] = "jit__lambda-second";
+  addToIndex(a, "0001.json", first);
+  addToIndex(a, "0002.json", second);
+  addToIndex(b, "0001.json", second);
+  addToIndex(b, "0002.json", first);
+  Json ia = Json::parse(a.files["index.json"]), ib = Json::parse(b.files["index.json"]);
+  ia["programs"][1]["occurrence"] = ib["programs"][1]["occurrence"] = 2;
+  a.files["index.json"] = ia.dump(), b.files["index.json"] = ib.dump();
+  auto c = compareCaptures(a.reader(), b.reader());
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->paired, 2u);
+  EXPECT_EQ(c->sameKey, 2u);
+  EXPECT_EQ(c->sameKeyElsewhere, 2u);
+  EXPECT_TRUE(c->identical());
+  EXPECT_NE(captureSummaryText(*c).find("2 with the same key (2 of them found by key in another order)"),
+            std::string::npos)
+      << captureSummaryText(*c);
+  Json j = captureComparisonToJson(*c);
+  EXPECT_EQ(j["summary"]["code"], "capture_summary");
+  EXPECT_EQ(j["summary"]["same_key_elsewhere"], 2);
+  EXPECT_EQ(j["summary"]["text"], captureSummaryText(*c));
+}
+
 TEST(CaptureDiff, IndexAndFileMustAgreeOnTheKey) {
   MemoryDir a, b;
   addToIndex(a, "0001.json", capturedFromFixture("add_1x1", "0001", "inline", a));

@@ -114,6 +114,9 @@ TEST(LogCompareMany, ThreeDaysOfOneJobShareEveryKey) {
     EXPECT_EQ(p.groups[0], (std::vector<int>{0, 1, 2})) << p.label;
   }
   EXPECT_EQ(m->summary, "7 of 7 programs have one key in all 3 runs.");
+  // Nothing is odd, so the runs can share one cache.
+  ASSERT_EQ(m->advice.size(), 1u);
+  EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SharedKeys);
 }
 
 TEST(LogCompareMany, TheOddRunAndItsEntryAreNamed) {
@@ -134,7 +137,13 @@ TEST(LogCompareMany, TheOddRunAndItsEntryAreNamed) {
   EXPECT_EQ(b->odd[0].run, 0);
   EXPECT_EQ(b->odd[0].entries, std::vector<int>{1});
   EXPECT_EQ(b->groups[b->common], (std::vector<int>{1, 2}));
+  // What to do: entry 1 of JAX's own program, which follows the batch,
+  // never "the program differs".
+  ASSERT_EQ(m->advice.size(), 1u);
+  EXPECT_EQ(m->advice[0].code, LogAdvice::Code::JaxOwnProgram);
+  EXPECT_EQ(m->advice[0].programs, std::vector<std::string>{"jit_broadcast_in_dim"});
   Json j = manyLogComparisonToJson(*m);
+  EXPECT_EQ(j["what_to_do"][0]["code"], "jax_own_program");
   EXPECT_EQ(j["logs"].size(), 3u);
   EXPECT_TRUE(j["keys_differ"].get<bool>());
   EXPECT_FALSE(compareManyLogSummaries(caseLogs("36-missing-atime-0.10.2", {"day1.log"})));

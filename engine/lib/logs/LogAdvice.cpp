@@ -1,0 +1,276 @@
+//===- LogAdvice.cpp - What to do about the second run's misses ----------===//
+//
+// Chooses the advice of a log comparison (LogCompare.h LogAdvice) from the
+// same facts the summary groups by: for each missed program of the second
+// run, whether it is new, its KeyMove, or why an equal key still missed
+// (MissReason, and the first run's WriteOutcome). One item per kind, in
+// the order the kinds first appear. No words here (LogAdviceWording.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include <algorithm>
+
+namespace cachekey {
+
+namespace logs {
+
+namespace {
+
+using C = LogAdvice::Code;
+
+LogAdvice advice(C code) {
+  LogAdvice a;
+  a.code = code;
+  return a;
+}
+
+/// The advice for a moved key.
+LogAdvice forMove(const KeyMove &move, const ProgramPair &pair) {
+  LogAdvice a;
+  a.code = C::KeyMoved;
+  switch (move.code) {
+  case KeyMove::Code::EnableX64:
+    a.code = C::SameX64;
+    break;
+  case KeyMove::Code::EveryProgram:
+    a.code = C::SameGlobalSettings;
+    break;
+  case KeyMove::Code::CacheDirMoved:
+    a.code = C::SameCacheDirInKey;
+    break;
+  case KeyMove::Code::JaxOwnProgram:
+    a.code = C::JaxOwnProgram;
+    break;
+  case KeyMove::Code::None:
+  case KeyMove::Code::Inconsistent:
+  case KeyMove::Code::TraceMissing:
+    a.code = C::LogKeys;
+    break;
+  default:
+    a.entry = pair.comparison ? pair.comparison->cause : 0;
+    if (!a.entry)
+      a.code = C::LogKeys;
+    break;
+  }
+  return a;
+}
+
+/// The advice for a miss whose key the first run had too.
+LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
+                      const LogSummary &lb, const LoggedProgram *a) {
+  LogAdvice x;
+  switch (reason) {
+  case MissReason::NotWritten:
+  case MissReason::TooLarge:
+    switch (a ? a->write.reason : NotWrittenReason::None) {
+    case NotWrittenReason::CompileTime:
+      x.code = C::LowerMinCompileTime;
+      break;
+    case NotWrittenReason::EntrySize:
+      x.code = C::LowerMinEntrySize;
+      break;
+    case NotWrittenReason::HostCallbacks:
+      x.code = C::HostCallbacks;
+      break;
+    case NotWrittenReason::NotProcessZero:
+      x.code = C::NotProcessZero;
+      break;
+    case NotWrittenReason::CacheDisabled:
+      x.code = C::ConfigureCacheEarly;
+      break;
+    case NotWrittenReason::TooLarge:
+      x.code = C::EntryOverMaxSize;
+      x.amount = double(a->write.entryBytes);
+      x.limit = double(a->write.maxCacheBytes);
+      break;
+    case NotWrittenReason::None:
+      x.code = C::LogWrites;
+      break;
+    }
+    break;
+  case MissReason::WriteFailed:
+    x.code = a && a->write.error.find("-atime") != std::string::npos
+                 ? C::MissingAtime
+                 : C::FixWriteError;
+    x.value = a ? a->write.error : "";
+    break;
+  case MissReason::NoCacheYet:
+    x.code = C::ConfigureCacheEarly;
+    break;
+  case MissReason::Damaged:
+    x.code = C::DeleteDamaged;
+    break;
+  case MissReason::Evicted:
+    x.code = C::RaiseMaxSize;
+    for (const LogSummary *l : {&la, &lb})
+      for (const auto &[digest, e] : l->evicted)
+        if (x.limit < 0 && e.targetBytes >= 0)
+          x.limit = double(e.targetBytes);
+    break;
+  case MissReason::RelativeDir:
+    x.code = C::AbsoluteCacheDir;
+    x.value = lb.cacheDirs.empty() ? "" : lb.cacheDirs.front();
+    break;
+  case MissReason::OtherDir:
+    x.code = C::SameCacheDir;
+    for (const LogSummary *l : {&la, &lb})
+      if (!l->cacheDirs.empty() && isRelativeCachePath(l->cacheDirs.front()))
+        x.code = C::AbsoluteCacheDir, x.value = l->cacheDirs.front();
+    break;
+  case MissReason::Gone:
+    x.code = C::KeepCacheDir;
+    break;
+  case MissReason::UnsupportedRuntime:
+    x.code = C::UnsupportedRuntime;
+    break;
+  case MissReason::MaybeNoCache:
+    x.code = C::SetCacheDir;
+    break;
+  case MissReason::Unknown:
+    x.code = C::LogWrites;
+    break;
+  }
+  return x;
+}
+
+} // namespace
+
+std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
+                                           const std::vector<KeyMove> &moves) {
+  const LogSummary &la = r.logs[0], &lb = r.logs[1];
+  std::vector<LogAdvice> out;
+  size_t hits = 0, misses = 0, inB = 0;
+  auto add = [&out](LogAdvice x, const std::string &label) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const LogAdvice &y) {
+      return y.code == x.code && y.entry == x.entry && y.value == x.value &&
+             y.limit == x.limit;
+    });
+    if (it == out.end()) {
+      out.push_back(std::move(x));
+      it = out.end() - 1;
+    }
+    if (!label.empty())
+      it->programs.push_back(label);
+  };
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    const ProgramPair &p = r.pairs[i];
+    if (p.b < 0)
+      continue;
+    ++inB;
+    const LoggedProgram &b = lb.programs[p.b];
+    hits += b.lookup == Lookup::Hit;
+    if (b.lookup != Lookup::Miss)
+      continue;
+    ++misses;
+    const LoggedProgram *a = p.a >= 0 ? &la.programs[p.a] : nullptr;
+    if (!a)
+      add(advice(C::NewPrograms), p.label);
+    else if (p.keys == ProgramPair::Keys::Differ)
+      add(forMove(i < moves.size() ? moves[i] : p.move, p), p.label);
+    else if (p.keys == ProgramPair::Keys::Unknown)
+      add(advice(C::LogKeys), p.label);
+    else {
+      LogAdvice x = forEqualKey(p.miss ? *p.miss : MissReason::Unknown, la, lb, a);
+      if (x.code == C::LowerMinCompileTime || x.code == C::LowerMinEntrySize) {
+        // One item for the group: the slowest compile or the largest entry
+        // decides the setting that would cache them all.
+        double v = x.code == C::LowerMinCompileTime ? a->write.compileSeconds
+                                                    : double(a->write.entryBytes);
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const LogAdvice &y) { return y.code == x.code; });
+        if (it != out.end()) {
+          it->amount = std::max(it->amount, v);
+          it->programs.push_back(p.label);
+          continue;
+        }
+        x.amount = v;
+      }
+      add(std::move(x), p.label);
+    }
+  }
+  if (hits + misses == 0 && inB) {
+    // No outcome lines: the keys alone say which programs would miss.
+    for (size_t i = 0; i < r.pairs.size(); ++i) {
+      const ProgramPair &p = r.pairs[i];
+      if (p.b >= 0 && p.a >= 0 && p.keys == ProgramPair::Keys::Differ)
+        add(forMove(i < moves.size() ? moves[i] : p.move, p), p.label);
+    }
+    add(advice(C::LogOutcomes), "");
+  }
+  else if (misses == 0)
+    add(advice(C::NothingToDo), "");
+  return out;
+}
+
+std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
+  std::vector<LogAdvice> out;
+  auto add = [&out](LogAdvice x, const std::string &label) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const LogAdvice &y) {
+      return y.code == x.code && y.entry == x.entry;
+    });
+    if (it == out.end()) {
+      out.push_back(std::move(x));
+      it = out.end() - 1;
+    }
+    if (std::find(it->programs.begin(), it->programs.end(), label) == it->programs.end())
+      it->programs.push_back(label);
+  };
+  for (const ProgramAcrossRuns &p : r.programs)
+    for (const OddRun &o : p.odd) {
+      if (o.entries.empty()) {
+        add(advice(C::LogKeys), p.label);
+        continue;
+      }
+      // The first differing entry stands for the odd run's root cause, as
+      // JAX hashes them in order (a jaxlib change moves 1, 5 and 6 too).
+      int first = *std::min_element(o.entries.begin(), o.entries.end());
+      bool jaxlib = std::count(o.entries.begin(), o.entries.end(), 2);
+      if (!jaxlib && first == 1 && isJaxOwnProgram(p.name)) {
+        add(advice(C::JaxOwnProgram), p.label);
+        continue;
+      }
+      LogAdvice x = advice(C::KeyMoved);
+      x.entry = jaxlib ? 2 : first;
+      add(std::move(x), p.label);
+    }
+  if (out.empty())
+    out.push_back(advice(C::SharedKeys));
+  return out;
+}
+
+} // namespace logs
+
+const char *logAdviceName(LogAdvice::Code code) {
+  switch (code) {
+  case LogAdvice::Code::NothingToDo: return "nothing_to_do";
+  case LogAdvice::Code::SharedKeys: return "shared_keys";
+  case LogAdvice::Code::NewPrograms: return "new_programs";
+  case LogAdvice::Code::LogOutcomes: return "log_outcomes";
+  case LogAdvice::Code::LogKeys: return "log_keys";
+  case LogAdvice::Code::KeyMoved: return "key_moved";
+  case LogAdvice::Code::SameX64: return "same_x64";
+  case LogAdvice::Code::JaxOwnProgram: return "jax_own_program";
+  case LogAdvice::Code::SameGlobalSettings: return "same_global_settings";
+  case LogAdvice::Code::SameCacheDirInKey: return "same_cache_dir_in_key";
+  case LogAdvice::Code::LowerMinCompileTime: return "lower_min_compile_time";
+  case LogAdvice::Code::LowerMinEntrySize: return "lower_min_entry_size";
+  case LogAdvice::Code::HostCallbacks: return "host_callbacks";
+  case LogAdvice::Code::NotProcessZero: return "not_process_zero";
+  case LogAdvice::Code::ConfigureCacheEarly: return "configure_cache_early";
+  case LogAdvice::Code::FixWriteError: return "fix_write_error";
+  case LogAdvice::Code::MissingAtime: return "missing_atime";
+  case LogAdvice::Code::DeleteDamaged: return "delete_damaged";
+  case LogAdvice::Code::RaiseMaxSize: return "raise_max_size";
+  case LogAdvice::Code::EntryOverMaxSize: return "entry_over_max_size";
+  case LogAdvice::Code::AbsoluteCacheDir: return "absolute_cache_dir";
+  case LogAdvice::Code::SameCacheDir: return "same_cache_dir";
+  case LogAdvice::Code::KeepCacheDir: return "keep_cache_dir";
+  case LogAdvice::Code::UnsupportedRuntime: return "unsupported_runtime";
+  case LogAdvice::Code::SetCacheDir: return "set_cache_dir";
+  case LogAdvice::Code::LogWrites: return "log_writes";
+  }
+  return "unknown";
+}
+
+} // namespace cachekey

@@ -1,0 +1,160 @@
+//===- LogAdviceWording.cpp - The words of the log comparison's advice ----===//
+//
+// The only place that words LogAdvice (LogCompare.h). The settings named
+// are the ones the release's own config.py, compiler.py and
+// compilation_cache.py read (jax_persistent_cache_min_compile_time_secs,
+// jax_persistent_cache_min_entry_size_bytes, jax_compilation_cache_max_size,
+// jax_compilation_cache_dir), and lru_cache.py's handling of a missing
+// -atime file (jax#39880; counted as 0 from jax 0.11.2).
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include "cachekey/PyText.h"
+#include "cachekey/Wording.h"
+
+#include <cstdio>
+
+namespace cachekey {
+
+namespace {
+
+std::string secondsText(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", s);
+  return buf;
+}
+
+std::string bytesText(double b) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.0f bytes", b);
+  return buf;
+}
+
+std::string words(const LogAdvice &a) {
+  using C = LogAdvice::Code;
+  switch (a.code) {
+  case C::NothingToDo:
+    return "Nothing to do: every program of the second run was read from the "
+           "cache.";
+  case C::SharedKeys:
+    return "Nothing to do: every run computes the same key for every program "
+           "it shares, so the runs can share one cache directory.";
+  case C::NewPrograms:
+    return "Nothing to do: a program the first run never compiled is compiled "
+           "once and then cached, so the next run with the same inputs hits.";
+  case C::LogOutcomes:
+    return "Log DEBUG for jax._src.compiler and jax._src.compilation_cache in "
+           "both runs (or JAX_DEBUG_LOG_MODULES=jax._src.compiler,"
+           "jax._src.compilation_cache) to see each hit, miss and write.";
+  case C::LogKeys:
+    return "Log DEBUG for jax._src.cache_key in both runs: its trace names "
+           "the entry that moved.";
+  case C::KeyMoved:
+  {
+    static const Advice byEntry[] = {
+        Advice::Program,        Advice::JaxlibVersion, Advice::Backend,
+        Advice::Flags,          Advice::CompileOptions, Advice::Accelerator,
+        Advice::Compression,    Advice::CustomHook};
+    return a.entry >= 1 && a.entry <= 8 ? adviceText(byEntry[a.entry - 1]) : "";
+  }
+  case C::SameX64:
+    return "Set jax_enable_x64 (JAX_ENABLE_X64) the same way in every run that "
+           "shares the cache: it changes the dtypes of every program.";
+  case C::JaxOwnProgram:
+    return "Nothing to do on its own: JAX compiles this small program for an "
+           "operation outside jit, with the shapes and dtypes of your arrays, so "
+           "it moves when they do.";
+  case C::SameGlobalSettings:
+    return "One setting moved every program, JAX's own small ones too: give "
+           "the runs the same jax and jaxlib, jax_enable_x64, "
+           "jax_compilation_cache_include_metadata_in_key and "
+           "jax_use_shardy_partitioner.";
+  case C::SameCacheDirInKey:
+    return "Use the same jax_compilation_cache_dir in every run: JAX writes "
+           "the autotune cache path under it into DebugOptions (entry 5), so "
+           "another directory is another key.";
+  case C::LowerMinCompileTime:
+    return "To cache programs this fast, set "
+           "jax_persistent_cache_min_compile_time_secs below " +
+           (a.amount >= 0 ? secondsText(a.amount) : std::string("their compile time")) +
+           " (e.g. jax.config.update(\"jax_persistent_cache_min_compile_time_secs\", 0)"
+           " or JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0).";
+  case C::LowerMinEntrySize:
+    return "To cache entries this small, set "
+           "jax_persistent_cache_min_entry_size_bytes below " +
+           (a.amount >= 0 ? bytesText(a.amount) : std::string("their size")) +
+           " (0 caches every entry).";
+  case C::HostCallbacks:
+    return "Nothing to change in the cache: this release never writes a "
+           "program that uses host callbacks, so it compiles again in every "
+           "run.";
+  case C::NotProcessZero:
+    return "Nothing to do: only process 0 writes entries; the other "
+           "processes read what it wrote when they share its cache directory.";
+  case C::ConfigureCacheEarly:
+    return "Configure the cache before the first JAX operation (jax.config."
+           "update or JAX_COMPILATION_CACHE_DIR and "
+           "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS in the environment): "
+           "programs compiled earlier are never looked up or written.";
+  case C::FixWriteError:
+    return "Fix what the write error says (\"" + a.value +
+           "\": space, permissions or the path of the cache directory); "
+           "until then nothing is cached.";
+  case C::MissingAtime:
+    return "Delete the entry's -cache file whose -atime file is missing (`cachekey "
+           "cache-dir DIR` lists these orphans), or upgrade to jax 0.11.2 or "
+           "later, which counts a missing -atime as 0; until then every write "
+           "with jax_compilation_cache_max_size set fails.";
+  case C::DeleteDamaged:
+    return "Delete the damaged entries from the cache directory (`cachekey "
+           "cache-dir DIR` names them): JAX never replaces an existing file, so "
+           "they miss until removed, and the next miss writes them again.";
+  case C::RaiseMaxSize:
+    return "Raise jax_compilation_cache_max_size above what one run writes" +
+           (a.limit >= 0 ? " (the Evicting lines' target cache size, the cap "
+                           "less the entry being written, is " +
+                               bytesText(a.limit) + ")"
+                         : std::string()) +
+           ", or set it to -1 for no cap: the LRU evicts entries before they "
+           "are used again.";
+  case C::EntryOverMaxSize:
+    return "Raise jax_compilation_cache_max_size above the entry's size" +
+           (a.amount >= 0 ? " (" + bytesText(a.amount) +
+                                (a.limit >= 0 ? ", cap " + bytesText(a.limit) : "") + ")"
+                          : std::string()) +
+           ": a larger entry is never written.";
+  case C::AbsoluteCacheDir:
+    return "Give jax_compilation_cache_dir an absolute path" +
+           (a.value.empty() ? std::string() : " instead of " + pyRepr(a.value)) +
+           ": a relative one is resolved against each run's working directory.";
+  case C::SameCacheDir:
+    return "Point every run at the same jax_compilation_cache_dir (shared "
+           "storage for several machines).";
+  case C::KeepCacheDir:
+    return "Keep the cache directory between runs: a temporary or per-job "
+           "directory, or a cleanup, loses its entries; check that the path is "
+           "on storage every run sees.";
+  case C::UnsupportedRuntime:
+    return "Nothing to change in the cache: this runtime never uses the "
+           "persistent compilation cache.";
+  case C::SetCacheDir:
+    return "Set jax_compilation_cache_dir (or JAX_COMPILATION_CACHE_DIR): the "
+           "logs show no cache directory, and without one nothing is written.";
+  case C::LogWrites:
+    return "Log DEBUG for jax._src.compilation_cache in both runs: it says "
+           "whether and why each entry was written.";
+  }
+  return "";
+}
+
+} // namespace
+
+std::string logAdviceText(const LogAdvice &advice) {
+  std::string w = words(advice);
+  if (advice.programs.empty())
+    return w;
+  return nameList(advice.programs) + ": " + w;
+}
+
+} // namespace cachekey
