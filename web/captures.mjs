@@ -70,12 +70,13 @@ export async function foldersOfDrop(dt) {
 /** One program whose keys differ: its cause, keys, outcomes and text diff. */
 function differingCard(d, i) {
   const c = d.comparison || {};
-  const label = `${d.program} #${d.occurrence}`;
+  const label = `${d.program} #${d.occurrence}${d.occurrence_b && d.occurrence_b !== d.occurrence ? ` (#${d.occurrence_b} in B)` : ''}`;
   const diff = d.text_diff ? el('pre', { class: 'textdiff', 'data-testid': `capture-textdiff-${i}`, tabindex: '0', 'aria-label': `module text diff of ${label}` },
     ...String(d.text_diff).split('\n').map((line) => el('span', { class: line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '' }, line + '\n'))) : null;
   return el('article', { class: 'capture-card', 'data-testid': `capture-program-${i}`, 'data-program': d.program, 'data-cause': String(c.cause || '') },
     el('h3', null, label, ': the keys differ'),
     el('p', { class: 'sentence', 'data-testid': `capture-sentence-${i}` }, c.sentence || ''),
+    c.advice ? el('p', { class: 'advice', 'data-testid': `capture-advice-${i}`, 'data-advice': c.advice.code }, el('strong', null, 'What to do: '), c.advice.text) : null,
     (d.also_details || []).length ? el('ul', { class: 'small-list' }, ...d.also_details.map((t) => el('li', null, t))) : null,
     el('dl', { class: 'capture-keys' },
       el('dt', null, 'A'), el('dd', null, el('code', { title: d.key_a }, abbrev(d.key_a, 24)), ` (${d.file_a}${d.outcome_a ? ', ' + d.outcome_a : ''})`),

@@ -30,7 +30,14 @@ export function setLogFile(ui, side, file) {
 }
 
 function hideResult(ui) {
-  for (const n of [ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs, ui.runs, ui.runsH, ui.many, ui.manyH]) n.hidden = true;
+  for (const n of [ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs, ui.runs, ui.runsH, ui.many, ui.manyH, ui.advice, ui.adviceH]) n.hidden = true;
+}
+
+/** What to do: the engine's advice (its codes and words), one item each. */
+function renderAdvice(ui, r) {
+  const items = r.what_to_do || [];
+  put(ui.advice, ...items.map((a, i) => el('li', { 'data-testid': `log-advice-${i}`, 'data-advice': a.code }, a.text)));
+  ui.advice.hidden = ui.adviceH.hidden = items.length === 0;
 }
 
 /** One line per run: the engine's summary of it (programs, hits, misses, hit rate, compile seconds, reasons). */
@@ -96,6 +103,7 @@ export function renderLogComparison(ui, r) {
     // three or more runs: per program, which runs share a key and the odd ones out
     ui.summary.hidden = false;
     setText(ui.summary, r.summary);
+    renderAdvice(ui, r);
     put(ui.many, ...r.programs.map((p, i) => el('li', { 'data-testid': `log-many-${i}`, 'data-groups': String((p.groups || []).length) }, p.text)));
     ui.many.hidden = ui.manyH.hidden = r.programs.length === 0;
     return;
@@ -104,6 +112,7 @@ export function renderLogComparison(ui, r) {
   setText(ui.sentence, r.sentence);
   ui.summary.hidden = false;
   setText(ui.summary, r.summary);
+  renderAdvice(ui, r);
   put(ui.notes, ...(r.notes || []).map((n) => el('li', null, n)));
   ui.notes.hidden = !(r.notes || []).length;
   renderPrograms(ui, r);
@@ -205,7 +214,7 @@ export function fixtureLog(catalog, id) {
  */
 export function mountLogs(catalog, { embed }) {
   const ui = {
-    root: $('#exhibit-logs'), a: $('#log-a'), b: $('#log-b'), sentence: $('#logs-sentence'), summary: $('#logs-summary'),
+    root: $('#exhibit-logs'), a: $('#log-a'), b: $('#log-b'), sentence: $('#logs-sentence'), summary: $('#logs-summary'), advice: $('#logs-advice'), adviceH: $('#logs-advice-h'),
     notes: $('#logs-notes'), error: $('#logs-error'), status: $('#logs-status'), table: $('#logs-table'), tbody: $('#logs-tbody'),
     pairCaption: $('#logs-pair'), programs: $('#logs-programs'), programsBody: $('#logs-programs-tbody'),
     programsCaption: $('#logs-programs-caption'),

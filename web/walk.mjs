@@ -276,7 +276,9 @@ export function mountWalk(store, catalog, share, root) {
         'data-entries': a ? a.entries.join(' ') : '', 'data-anchor': a ? a.id : '',
       },
       el('span', { class: 'ln', 'aria-hidden': 'true' }, String(n)),
-      el('span', { class: 'mark', 'aria-hidden': 'true' }, first && a.entries.length ? a.entries.join(',') : ''),
+      // the entries a block feeds: two fit the gutter; more show the first and "+"
+      el('span', { class: 'mark', 'aria-hidden': 'true', title: first && a.entries.length > 2 ? `entries ${a.entries.join(', ')}` : null },
+        first && a.entries.length ? (a.entries.length > 2 ? `${a.entries[0]}+` : a.entries.join(',')) : ''),
       el('code', { class: 'tx' }, text === '' ? '\u200b' : text));
       frag.append(line);
       return line;

@@ -44,6 +44,7 @@ test('two capture folders: pairs, causes and module text diffs as cachekey diff 
   assert.match(summary, new RegExp(`^${paired.length} programs paired: ${byKey} with the same key, ${differ.length} with different keys; 0 only in A, 0 only in B\\.`));
   const cards = await page.$$eval('[data-testid^="capture-program-"]', (cs) => cs.map((c) => ({
     program: c.getAttribute('data-program'), cause: c.getAttribute('data-cause'), heading: c.querySelector('h3').textContent,
+    advice: (c.querySelector('[data-advice]') || { getAttribute: () => null }).getAttribute('data-advice'),
     diff: (c.querySelector('pre.textdiff') || { textContent: '' }).textContent,
     added: [...c.querySelectorAll('pre.textdiff .add')].map((s) => s.textContent),
     removed: [...c.querySelectorAll('pre.textdiff .del')].map((s) => s.textContent),
@@ -51,6 +52,7 @@ test('two capture folders: pairs, causes and module text diffs as cachekey diff 
   assert.deepEqual(cards.map((c) => c.heading.replace(/: the keys differ$/, '').replace(' ', '')).sort(), differ.sort());
   for (const c of cards) {
     assert.equal(c.cause, '1', `${c.program}: the module (entry 1) is the cause`);
+    assert.equal(c.advice, 'program', `${c.program}: what to do follows entry 1`);
     assert.ok(c.removed.some((l) => l.includes('tensor<64x8xf32>')), c.program);
     assert.ok(c.added.some((l) => l.includes('tensor<128x8xf32>')), c.program);
   }

@@ -165,6 +165,11 @@ test('the real-miss cases: the page says what the CLI says, and each case\u2019s
       assert.equal(await page.textContent('[data-testid="logs-sentence"]'), want.sentence, c);
       for (const s of cmp.summary_contains || []) assert.ok((summary + ' ' + want.sentence).includes(s), `${c}: says ${s}`);
       for (const s of cmp.summary_lacks || []) assert.ok(!(summary + ' ' + want.sentence).includes(s), `${c}: does not say ${s}`);
+      // what to do: the CLI's items, and the codes of the case's right answer
+      const advice = await page.$$eval('[data-testid^="log-advice-"]', (ls) => ls.map((l) => ({ code: l.getAttribute('data-advice'), text: l.textContent })));
+      assert.deepEqual(advice, want.what_to_do.map((a) => ({ code: a.code, text: a.text })), c);
+      assert.ok(advice.length >= 1, `${c}: every verdict says what to do`);
+      if (cmp.advice_codes) assert.deepEqual(advice.map((a) => a.code), cmp.advice_codes, c);
       const keys = Object.fromEntries(await page.$$eval('[data-testid^="log-program-"]', (rs) => rs.map((r) => [r.querySelector('th').textContent, r.getAttribute('data-keys')])));
       for (const [name, p] of Object.entries(cmp.pairs || {})) if (p.keys && keys[name] !== undefined) assert.equal(keys[name], p.keys, `${c}: ${name}`);
       // every run has its summary line (programs, hits, misses, hit rate)
@@ -198,6 +203,7 @@ test('three logs: per program, which runs share a key and which is the odd one o
     assert.match(it.text, /workstation-b\.log is an odd one out/);
   }
   assert.equal(await page.$$eval('[data-testid^="log-run-"]', (ls) => ls.length), 3);
+  assert.deepEqual(await page.$$eval('[data-testid^="log-advice-"]', (ls) => ls.map((l) => l.textContent)), want.what_to_do.map((a) => a.text));
   await page.click('#logs-clear');
   fs.rmSync(path.dirname(copy), { recursive: true, force: true });
 });

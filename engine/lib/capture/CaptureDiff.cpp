@@ -320,6 +320,8 @@ std::string captureComparisonText(const CaptureComparison &c) {
     out += "  B: " + d.keyB + "  (" + d.fileB + outcome(d.outcomeB) + ")\n";
     for (const auto &n : d.comparison.notes)
       out += "  note: " + n + "\n";
+    if (!d.comparison.adviceText.empty())
+      out += "  What to do: " + d.comparison.adviceText + "\n";
     if (!d.textDiff.empty()) {
       size_t start = 0;
       while (start < d.textDiff.size()) {
