@@ -9,6 +9,7 @@
 // web/engine.mjs.
 //
 //===----------------------------------------------------------------------===//
+#include "cachekey/CacheDir.h"
 #include "cachekey/Capture.h"
 #include "cachekey/CaptureDiff.h"
 #include "cachekey/Computation.h"
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <sstream>
 
 using namespace cachekey;
 
@@ -402,6 +404,83 @@ std::string compareCaptureFolders(const emscripten::val &filesA,
   return dump(j);
 }
 
+/// The bytes of file `index` of a folder, read through the page's worker
+/// (`reader.read(index, offset, n)` → Uint8Array; FileReaderSync over the
+/// File's slice), so only what the entry reader asks for is read.
+struct JsFileSource : ByteSource {
+  emscripten::val reader;
+  int index;
+  uint64_t length;
+  JsFileSource(emscripten::val r, int i, uint64_t n) : reader(std::move(r)), index(i), length(n) {}
+  uint64_t size() const override { return length; }
+  std::string read(uint64_t offset, size_t n) const override {
+    if (offset >= length || n == 0)
+      return {};
+    emscripten::val arr = reader.call<emscripten::val>("read", index, double(offset), double(n));
+    if (arr.isUndefined() || arr.isNull())
+      return {};
+    const size_t got = std::min<size_t>(arr["length"].as<size_t>(), n);
+    std::string out(got, '\0');
+    emscripten::val(emscripten::typed_memory_view(got, reinterpret_cast<uint8_t *>(out.data())))
+        .call<void>("set", arr.call<emscripten::val>("subarray", 0, double(got)));
+    return out;
+  }
+};
+
+/// A JAX cache folder read as `cachekey cache-dir DIR [--max-size B]
+/// [--release X]` reads one (CacheDir.h): `listing` is [{name, type:
+/// "file"|"dir"|"symlink"|"other", size (bytes), mtime_ms}] of the files
+/// directly in the folder; `reader.read(i, offset, n)` gives the bytes of
+/// listing[i]; `options` {max_size?, release?}. Returns cacheReportToJson
+/// plus "text" (what the CLI prints), or an error.
+std::string readCacheFolder(const emscripten::val &listing, const emscripten::val &reader,
+                            const std::string &name, const emscripten::val &options) {
+  const size_t n = listing["length"].as<size_t>();
+  std::vector<std::unique_ptr<JsFileSource>> sources;
+  std::vector<ListedFile> files;
+  files.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    emscripten::val f = listing[i];
+    ListedFile l;
+    l.name = f["name"].as<std::string>();
+    std::string type = f["type"].isString() ? f["type"].as<std::string>() : "file";
+    l.type = type == "dir"       ? ListedFile::Type::Directory
+             : type == "symlink" ? ListedFile::Type::Symlink
+             : type == "other"   ? ListedFile::Type::Other
+                                 : ListedFile::Type::Regular;
+    l.size = static_cast<uint64_t>(f["size"].as<double>());
+    l.mtimeNs = static_cast<int64_t>(f["mtime_ms"].as<double>()) * 1000000;
+    if (f["error"].isString())
+      l.readError = f["error"].as<std::string>();
+    if (l.type == ListedFile::Type::Regular) {
+      sources.push_back(std::make_unique<JsFileSource>(reader, static_cast<int>(i), l.size));
+      l.bytes = sources.back().get();
+    }
+    files.push_back(std::move(l));
+  }
+  std::optional<uint64_t> maxSize;
+  std::string release;
+  if (!options.isUndefined() && !options.isNull()) {
+    emscripten::val m = options["max_size"];
+    if (!m.isUndefined() && !m.isNull()) {
+      double v = m.as<double>();
+      if (!(v >= 0) || v > 9.0e15)
+        return errorText(Error{"$.max_size", "a size in bytes, 0 or more", ErrorCode::Invalid, name});
+      maxSize = static_cast<uint64_t>(v);
+    }
+    if (options["release"].isString())
+      release = options["release"].as<std::string>();
+  }
+  auto report = analyseCacheDir(scanListedFiles(name, files), release, maxSize);
+  if (!report)
+    return errorText(report.takeError().from(name));
+  Json j = cacheReportToJson(*report);
+  std::ostringstream text;
+  writeCacheReport(text, *report);
+  j["text"] = text.str();
+  return dump(j);
+}
+
 } // namespace
 
 EMSCRIPTEN_BINDINGS(cachekey) {
@@ -427,4 +506,5 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("decodePermalink", &decodePermalinkJson);
   emscripten::function("openScenarioFile", &openScenarioFile);
   emscripten::function("compareCaptureFolders", &compareCaptureFolders);
+  emscripten::function("readCacheFolder", &readCacheFolder);
 }

@@ -22,6 +22,7 @@ import { mountLogs } from './logs.mjs';
 import { mountShare } from './permalink.mjs';
 import { mountScenarioFiles } from './scenario-file.mjs';
 import { mountCaptures } from './captures.mjs';
+import { mountCacheDir } from './cachedir.mjs';
 import { mountFirstView } from './first-view.mjs';
 import { mountCases } from './cases.mjs';
 import { mountQuestions } from './questions.mjs';
@@ -86,6 +87,7 @@ async function boot() {
   const share = mountShare(store, catalog, loader, { embed: !!embed, defaultPreset: DEFAULT_PRESET });
   mountScenarioFiles(store, catalog, loader, share);
   mountCaptures(catalog);
+  mountCacheDir(catalog);
   mountWalk(store, catalog, share, $('#walk'));
 
   /** Opens a scenario from a case study or a question, and moves to the key. */

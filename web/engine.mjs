@@ -278,4 +278,16 @@ export class CacheKeyEngine {
   compareCaptureFolders(filesA, filesB, nameA = 'A', nameB = 'B') {
     return this.call('compareCaptureFolders', filesA, filesB, String(nameA), String(nameB));
   }
+
+  /**
+   * A JAX cache folder read as `cachekey cache-dir DIR` reads it.
+   * @param {{name: string, type: string, size: number, mtime_ms: number}[]} listing the files directly in it
+   * @param {{read: (i: number, offset: number, n: number) => Uint8Array}} reader bytes of listing[i]
+   * @param {string} name the folder's name
+   * @param {{max_size?: number, release?: string}} [options]
+   * @returns {Object} cacheReportToJson plus `text`, or {error}
+   */
+  readCacheFolder(listing, reader, name, options = {}) {
+    return this.call('readCacheFolder', listing, reader, String(name), options);
+  }
 }

@@ -246,6 +246,31 @@ const ops = {
   },
 
   /**
+   * A JAX cache folder ({name, files: File[], dirs: string[]}) read as
+   * `cachekey cache-dir DIR` reads it (engine.readCacheFolder). The engine
+   * asks for the bytes it needs (an entry's head, an -atime's 8 bytes); they
+   * are read here with FileReaderSync over slices of the File, so no whole
+   * entry is copied unless its frame must be walked to its end.
+   */
+  readCacheFolder(folder, options) {
+    const listing = [
+      ...folder.files.map((f) => ({ name: f.name, type: 'file', size: f.size, mtime_ms: f.lastModified })),
+      ...folder.dirs.map((d) => ({ name: d, type: 'dir', size: 0, mtime_ms: 0 })),
+    ];
+    const sync = new FileReaderSync();
+    const reader = {
+      read(i, offset, n) {
+        try {
+          return new Uint8Array(sync.readAsArrayBuffer(folder.files[i].slice(offset, offset + n)));
+        } catch (e) {
+          return new Uint8Array(0); // unreadable: the entry reader reports a short file
+        }
+      },
+    };
+    return engine.readCacheFolder(listing, reader, folder.name, options || {});
+  },
+
+  /**
    * The link for a scenario (engine.encodePermalink). A scenario holding a
    * string longer than a link's JSON may be (a text kept here, of
    * megabytes) is refused at once, in the engine's limits, without writing

@@ -183,6 +183,26 @@ struct CacheScan {
 Expected<CacheScan> scanCacheDir(const std::string &dir,
                                  const EntryLimits &limits = {});
 
+/// One file of a directory someone else listed (the page's folder picker,
+/// which hands over names, sizes, modification times and the bytes, but no
+/// descriptors, links or -atime side effects).
+struct ListedFile {
+  enum class Type : uint8_t { Regular, Directory, Symlink, Other };
+  std::string name;        ///< the name inside the directory (no '/')
+  Type type = Type::Regular;
+  uint64_t size = 0;       ///< bytes
+  int64_t mtimeNs = 0;     ///< the modification time, ns since the epoch
+  /// Regular files: their bytes (never null for them).
+  const ByteSource *bytes = nullptr;
+  /// Non-empty: the file could not be read (the reader's message).
+  std::string readError;
+};
+
+/// The scan of a listed directory: the same records, classification, entry
+/// reading and -atime merging as scanCacheDir, on `files` (any order).
+CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> &files,
+                          const EntryLimits &limits = {});
+
 /// Which eviction JAX runs, by release.
 enum class EvictionRule : uint8_t {
   MtimeAllFiles,    ///< 0.4.30
@@ -256,7 +276,7 @@ struct CacheHint {
 };
 
 /// One eviction, in JAX's order.
-struct Eviction {
+struct PlannedEviction {
   std::string file;
   uint64_t size = 0;
   int64_t rankNs = 0; ///< the time it is ranked by
@@ -267,7 +287,7 @@ struct EvictionPlan {
   EvictionRule rule;
   uint64_t maxSize = 0;
   uint64_t countedSize = 0;   ///< the size JAX adds up under the rule
-  std::vector<Eviction> evicted;
+  std::vector<PlannedEviction> evicted;
   bool raises = false;        ///< AtimeStrict with an orphan -cache: the pass raises
   std::string raisingFile;    ///< the first such -cache (by name)
 };

@@ -108,7 +108,7 @@ Json reportJsonWithoutEntries(const CacheReport &r) {
   return j;
 }
 
-Json evictedJson(const Eviction &x) {
+Json evictedJson(const PlannedEviction &x) {
   return {{"file", x.file}, {"size", x.size}, {"rank_ns", x.rankNs}};
 }
 
@@ -124,7 +124,7 @@ Json cacheReportToJson(const CacheReport &r) {
     for (const ProgramEntry &e : r.programs[i].entries)
       j["programs"][i]["entries"].push_back(entryJson(r, e));
   if (r.eviction)
-    for (const Eviction &x : r.eviction->evicted)
+    for (const PlannedEviction &x : r.eviction->evicted)
       j["eviction"]["evicted"].push_back(evictedJson(x));
   return j;
 }

@@ -106,6 +106,63 @@ void classify(CacheFile &f) {
   }
 }
 
+/// An -atime file waiting to meet its -cache.
+struct AtimeFile {
+  std::string name;
+  int64_t ns = 0, mtimeNs = 0;
+  uint64_t size = 0;
+  bool malformed = false;
+};
+
+/// int.from_bytes(…, "little") of an -atime file's first bytes, as
+/// lru_cache.py reads it; `malformed` when it is not 8 bytes.
+int64_t atimeValue(const std::string &b) {
+  uint64_t v = 0;
+  for (size_t i = std::min<size_t>(b.size(), 8); i-- > 0;)
+    v = v << 8 | uint8_t(b[i]);
+  return static_cast<int64_t>(v);
+}
+
+/// Sorts the records by name and folds each -atime beside its -cache into
+/// the entry; the others (orphans) become records of their own.
+void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes) {
+  std::sort(scan.files.begin(), scan.files.end(),
+            [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; });
+  // Each -atime beside its -cache is folded into the entry; the others
+  // (orphans) become records of their own.
+  auto byName = [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; };
+  std::vector<CacheFile> &v = scan.files;
+  size_t entriesEnd = v.size();
+  for (AtimeFile &a : atimes) {
+    CacheFile probe;
+    probe.name = a.name.substr(0, a.name.size() - 6) + "-cache";
+    auto it = std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(entriesEnd),
+                               probe, byName);
+    if (it != v.begin() + static_cast<std::ptrdiff_t>(entriesEnd) && it->name == probe.name &&
+        it->kind == FileKind::Entry && it->suffixed) {
+      it->hasAtime = true;
+      it->atimeNs = a.ns;
+      it->atimeSize = a.size;
+      it->atimeMalformed = a.malformed;
+      continue;
+    }
+    CacheFile f;
+    f.name = std::move(a.name);
+    classify(f);
+    f.regular = true;
+    f.size = a.size;
+    f.mtimeNs = a.mtimeNs;
+    f.hasAtime = true;
+    f.atimeNs = a.ns;
+    f.atimeSize = a.size;
+    f.atimeMalformed = a.malformed;
+    v.push_back(std::move(f));
+  }
+  std::vector<AtimeFile>().swap(atimes);
+  if (v.size() != entriesEnd)
+    std::sort(v.begin(), v.end(), byName);
+}
+
 } // namespace
 
 Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limits) {
@@ -131,12 +188,6 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
   rewinddir(d);
   scan.files.reserve(count - atimeCount);
   // -atime files wait in a compact list until they meet their -cache.
-  struct AtimeFile {
-    std::string name;
-    int64_t ns = 0, mtimeNs = 0;
-    uint64_t size = 0;
-    bool malformed = false;
-  };
   std::vector<AtimeFile> atimes;
   atimes.reserve(atimeCount);
   while (dirent *e = readdir(d)) {
@@ -197,13 +248,9 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
         FdSource src(fd, f.size);
         if (f.kind == FileKind::Atime) {
           std::string b = src.read(0, 16);
-          // int.from_bytes(…, "little") of whatever is there.
-          uint64_t v = 0;
-          for (size_t i = std::min<size_t>(b.size(), 8); i-- > 0;)
-            v = v << 8 | uint8_t(b[i]);
           if (!src.failed) {
             close(fd);
-            atimes.push_back({std::move(f.name), static_cast<int64_t>(v), f.mtimeNs,
+            atimes.push_back({std::move(f.name), atimeValue(b), f.mtimeNs,
                               f.size, b.size() != 8});
             continue;
           }
@@ -218,41 +265,42 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
     scan.files.push_back(std::move(f));
   }
   closedir(d);
-  std::sort(scan.files.begin(), scan.files.end(),
-            [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; });
-  // Each -atime beside its -cache is folded into the entry; the others
-  // (orphans) become records of their own.
-  auto byName = [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; };
-  std::vector<CacheFile> &v = scan.files;
-  size_t entriesEnd = v.size();
-  for (AtimeFile &a : atimes) {
-    CacheFile probe;
-    probe.name = a.name.substr(0, a.name.size() - 6) + "-cache";
-    auto it = std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(entriesEnd),
-                               probe, byName);
-    if (it != v.begin() + static_cast<std::ptrdiff_t>(entriesEnd) && it->name == probe.name &&
-        it->kind == FileKind::Entry && it->suffixed) {
-      it->hasAtime = true;
-      it->atimeNs = a.ns;
-      it->atimeSize = a.size;
-      it->atimeMalformed = a.malformed;
-      continue;
-    }
+  mergeAtimes(scan, atimes);
+  return scan;
+}
+
+CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> &files,
+                          const EntryLimits &limits) {
+  CacheScan scan;
+  scan.dir = dir;
+  std::vector<AtimeFile> atimes;
+  for (const ListedFile &l : files) {
     CacheFile f;
-    f.name = std::move(a.name);
-    classify(f);
-    f.regular = true;
-    f.size = a.size;
-    f.mtimeNs = a.mtimeNs;
-    f.hasAtime = true;
-    f.atimeNs = a.ns;
-    f.atimeSize = a.size;
-    f.atimeMalformed = a.malformed;
-    v.push_back(std::move(f));
+    f.name = l.name;
+    f.size = l.size;
+    f.mtimeNs = l.mtimeNs;
+    if (l.type == ListedFile::Type::Symlink) {
+      f.kind = FileKind::Symlink;
+    } else if (l.type == ListedFile::Type::Directory) {
+      f.kind = l.name.rfind("xla_", 0) == 0 ? FileKind::SubCache : FileKind::Foreign;
+    } else {
+      classify(f);
+      f.regular = l.type == ListedFile::Type::Regular;
+      if (!f.regular) {
+        f.kind = FileKind::Foreign;
+      } else if (!l.readError.empty() || !l.bytes) {
+        f.readError = l.readError.empty() ? "not readable" : l.readError;
+      } else if (f.kind == FileKind::Atime) {
+        std::string b = l.bytes->read(0, 16);
+        atimes.push_back({std::move(f.name), atimeValue(b), f.mtimeNs, f.size, b.size() != 8});
+        continue;
+      } else if (f.kind == FileKind::Entry) {
+        f.facts = readEntry(*l.bytes, limits);
+      }
+    }
+    scan.files.push_back(std::move(f));
   }
-  std::vector<AtimeFile>().swap(atimes);
-  if (v.size() != entriesEnd)
-    std::sort(v.begin(), v.end(), byName);
+  mergeAtimes(scan, atimes);
   return scan;
 }
 

@@ -171,7 +171,7 @@ std::string evictionText(const EvictionPlan &p) {
   if (p.evicted.empty())
     return head + "nothing to evict.";
   uint64_t freed = 0;
-  for (const Eviction &e : p.evicted)
+  for (const PlannedEviction &e : p.evicted)
     freed += e.size;
   return head + std::to_string(p.evicted.size()) +
          (p.evicted.size() == 1 ? " file goes, " : " files go, ") +

@@ -17,6 +17,9 @@
 #include <zstd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <algorithm>
 #include <fcntl.h>
 #include <map>
 #include <regex>
@@ -202,7 +205,7 @@ TEST_P(RealDirs, EvictionIsJaxsOrder) {
   ASSERT_TRUE(r.eviction);
   EXPECT_FALSE(r.eviction->raises);
   std::vector<std::string> got;
-  for (const Eviction &e : r.eviction->evicted)
+  for (const PlannedEviction &e : r.eviction->evicted)
     got.push_back(e.file);
   EXPECT_EQ(got, expected);
   // The loop's edges: room for everything evicts nothing; one byte less
@@ -217,7 +220,7 @@ TEST_P(RealDirs, EvictionIsJaxsOrder) {
   // Without --release the rule comes from the layout and gives the same order.
   CacheReport inferred = analyse(copy.dir, "", target);
   std::vector<std::string> got2;
-  for (const Eviction &e : inferred.eviction->evicted)
+  for (const PlannedEviction &e : inferred.eviction->evicted)
     got2.push_back(e.file);
   EXPECT_EQ(got2, expected);
 }
@@ -237,6 +240,44 @@ INSTANTIATE_TEST_SUITE_P(
 // length, truncated.txt): JAX's own reader raised on it (describe.json
 // "error", and the warning in jax.log / stderr.txt); the reader calls it
 // damaged and truncated, and only it.
+// The page's path (a folder the browser lists, scanListedFiles) gives the
+// same report as the CLI's (scanCacheDir) on every real directory: the
+// independent computation is the CLI's own scan of the same files.
+TEST_P(RealDirs, ListedFilesGiveTheSameReport) {
+  auto [release, variant] = GetParam();
+  TempCopy copy(release + "/" + variant);
+  struct Memory : ByteSource {
+    std::string bytes;
+    uint64_t size() const override { return bytes.size(); }
+    std::string read(uint64_t offset, size_t n) const override {
+      return offset >= bytes.size() ? std::string() : bytes.substr(offset, n);
+    }
+  };
+  std::vector<std::unique_ptr<Memory>> contents;
+  std::vector<ListedFile> listed;
+  for (const auto &e : std::filesystem::directory_iterator(copy.dir)) {
+    ListedFile l;
+    l.name = e.path().filename().string();
+    struct stat st {};
+    ASSERT_EQ(lstat(e.path().c_str(), &st), 0);
+    l.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    l.size = static_cast<uint64_t>(st.st_size);
+    if (S_ISDIR(st.st_mode)) {
+      l.type = ListedFile::Type::Directory;
+    } else {
+      contents.push_back(std::make_unique<Memory>());
+      contents.back()->bytes = slurp(e.path().string());
+      l.bytes = contents.back().get();
+    }
+    listed.push_back(std::move(l));
+  }
+  std::reverse(listed.begin(), listed.end()); // any order
+  auto fromList = analyseCacheDir(scanListedFiles(copy.dir, listed), "", 4000);
+  ASSERT_TRUE(bool(fromList)) << fromList.error().str();
+  CacheReport fromDisk = analyse(copy.dir, "", 4000);
+  EXPECT_EQ(cacheReportToJson(*fromList).dump(1), cacheReportToJson(fromDisk).dump(1));
+}
+
 TEST(CacheDirDamaged, TruncatedEntryIsDamaged) {
   for (std::string release : {"0.12.0.1", "0.4.30"}) {
     std::string rel = release + "/damaged";
