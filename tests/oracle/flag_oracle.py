@@ -13,13 +13,15 @@ Run by ``tools/flag-oracle --jax VERSION`` inside that release's venv.
    ``XLA_FLAGS=--name=value`` and compiles the same program with the
    persistent cache on; the key real ``cache_key.get`` returns is recorded.
    A child that dies (the flag breaks compilation) is skipped, and counted.
+   A table flag with no such sample is reported as not sampled, with why
+   (``not_sampled``): every flag of the table is either run or named.
 3. The engine gets the base with ``flags.XLA_FLAGS = F`` and
    ``compile_options.xla_flags`` = the base's (none): it must give the real
    key.  The table's device-count and ``--xla_cpu_max_isa`` samples are in
    the set.
 
 The expected keys come from real JAX only; the engine never sees them.
-Last line: ``N passed, M failed, K skipped``.
+Last line: ``N passed, M failed, K skipped, U not sampled``.
 """
 
 from __future__ import annotations
@@ -65,6 +67,38 @@ def sample_flags(table: dict, limit: int | None) -> list[str]:
     for x in keep + extra:
         if x not in out and x.split("=")[0][2:] in table["flags"]:
             out.append(x)
+    return out
+
+
+def not_sampled(table: dict, flags: list[str]) -> dict[str, str]:
+    """Table flags without a sample in ``flags``: name -> why, read from the
+    table's observations (what XLA accepted and what that changed)."""
+    run = {x.split("=")[0][2:] for x in flags}
+    out = {}
+    for name, f in sorted(table["flags"].items()):
+        if name in run:
+            continue
+        obs = f["observations"]
+        default = f.get("default")
+        accepted = [o for o in obs if o["accepted"]]
+        other = [o for o in accepted if o["value"] not in ("", None, default)]
+        tried = len(obs)
+        if not accepted:
+            why = f"XLA refused all {tried} sample values"
+        elif not other:
+            vals = ", ".join(repr(o["value"]) for o in accepted)
+            why = (f"XLA accepted only {vals} of {tried} sample values, which "
+                   f"{'is' if len(accepted) == 1 else 'are'} its default")
+        elif not any(o.get("fields") for o in other):
+            vals = ", ".join(repr(o["value"]) for o in other[:3])
+            refused = [o for o in obs if not o["accepted"]]
+            why = (f"XLA accepted only values ({vals}) that leave DebugOptions as without flags "
+                   f"(its default) and refused the other {len(refused)} of {tried} sample values"
+                   + (f" ({', '.join(repr(o['value']) for o in refused[:4])}: "
+                      f"{refused[0]['refused']})" if refused else ""))
+        else:
+            why = "no accepted non-default sample picked (see sample_flags)"
+        out[name] = why
     return out
 
 
@@ -179,6 +213,8 @@ def main(argv=None) -> int:
         print(f"engine binary missing: {args.engine}")
         return 2
     flags = sample_flags(table, args.limit)
+    unsampled = not_sampled(table, sample_flags(table, None))
+    left_out = len(table["flags"]) - len(unsampled) - len({x.split("=")[0][2:] for x in flags})
     cached = None
     if args.real_keys and os.path.exists(args.real_keys):
         with open(args.real_keys) as fh:
@@ -243,12 +279,18 @@ def main(argv=None) -> int:
             print(f"FAIL {flag} (real JAX {moved}): engine {why}, real {want}")
     for f in skipped:
         print(f"skip {f}: real JAX did not compile: {real[f]['error']}")
+    for name, why in unsampled.items():
+        print(f"not sampled --{name}: {why}")
+    if left_out > 0:
+        print(f"{left_out} sampled flags left out by --limit {args.limit}")
+    print(f"table: {len(table['flags'])} flags, {len(table['flags']) - len(unsampled)} with a sample, "
+          f"{len(unsampled)} not sampled")
     print(f"jax {table['provenance']['jax']}: {len(flags)} flags, "
           f"{sum(1 for f in order if real[f]['key'] != base_key)} of them move the real key")
     if entry4_only is not None:
         same = sum(1 for f, r in zip(order, entry4_only) if r.get("key") == real[f]["key"])
         print(f"without XLA's parse (entry 4 only): {same} of {len(order)} keys equal real JAX's")
-    print(f"{passed} passed, {failed} failed, {len(skipped)} skipped")
+    print(f"{passed} passed, {failed} failed, {len(skipped)} skipped, {len(unsampled)} not sampled")
     return 1 if failed else 0
 
 

@@ -19,7 +19,14 @@ Every rule in the table is measured, none is written by hand:
    those built under no flags.  The observed fields give the rule: which
    field (number, wire type, name from the text format) and how the value
    reads (bool spellings, integer, float, string, comma list into a repeated
-   field, enum names).  A flag whose samples change nothing is "none"; one
+   field, enum names, comma list of enum names into a packed repeated enum).
+   An enum-valued string flag's candidate values are the value names of its
+   field's enum as this jaxlib was built with them: the protobuf descriptor
+   of xla/xla.proto embedded in jaxlib's library (descriptor.py) gives each
+   DebugOptions field's type and each enum's value names; the candidates are
+   those names in a few spellings (descriptor.enum_spellings), and XLA's own
+   parse decides which it takes.  A string flag that still has no accepted
+   value but its default gets the few hand-picked FALLBACK_STRING_SAMPLES.  A flag whose samples change nothing is "none"; one
    whose samples do not fit one rule keeps its observations only.
 4. **Devices and target.**  ``--xla_force_host_platform_device_count`` and
    ``--xla_cpu_max_isa`` are also run with a CPU client: the topology JAX
@@ -45,11 +52,18 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "python"))
 
+import descriptor  # noqa: E402
 from probe import Prober, cpu_topology, usage_listing  # noqa: E402
 
 from cachekey import ref as ckref  # noqa: E402
 
 BOOL_SPELLINGS = ["true", "false", "1", "0", "True", "FALSE", "yes", "no"]
+# Candidate values for a string flag whose field is no enum and which took
+# no sample but its default.  They are inputs only (XLA's parse decides and
+# the table keeps what it did); their forms are those the setters in
+# openxla/xla xla/debug_options_flags.cc read: --xla_fuel's comma list of
+# PASS=INTEGER, and the timeout flags' absl durations (absl::ParseDuration).
+FALLBACK_STRING_SAMPLES = ["fusion=1", "fusion=1,dce=2", "10s", "1m", "true", "false"]
 # Flags whose effect reaches entry 6 (the CPU client's topology).
 TOPOLOGY_FLAGS = {
     "xla_force_host_platform_device_count": ["2", "3", "8"],
@@ -187,9 +201,14 @@ class Generator:
         vals += [t for t in help_tokens if t not in vals]
         return vals
 
-    def measure(self, name: str, kind: str, default: str | None, help_tokens: list[str]) -> dict:
-        observations = []
-        for v in self.samples(name, kind, default, help_tokens):
+    def measure(self, name: str, kind: str, default: str | None, help_tokens: list[str],
+                values: list | None = None, observations: list | None = None) -> dict:
+        observations = [] if observations is None else observations
+        tried = {o["value"] for o in observations}
+        for v in self.samples(name, kind, default, help_tokens) if values is None else values:
+            if v in tried:
+                continue
+            tried.add(v)
             flag = f"--{name}" if v is None else f"--{name}={v}"
             res = self.probe(flag)
             obs = {"value": v, "accepted": res["ok"]}
@@ -250,9 +269,9 @@ def field_rule(gen: Generator, name: str, kind: str, observations: list[dict]) -
     # string flags: plain string, comma list into a repeated field, or enum names.
     if rule["wire"] == 2:
         def strings(o):
-            return [bytes.fromhex(p).decode() for (_, p) in after(o)]
+            return [bytes.fromhex(p).decode("utf-8", "replace") for (_, p) in after(o)]
 
-        base_strings = [bytes.fromhex(p).decode() for (_, p) in gen.base.get(number, [])]
+        base_strings = [bytes.fromhex(p).decode("utf-8", "replace") for (_, p) in gen.base.get(number, [])]
         as_string = all(strings(o) == [o["value"]] or (o["value"] == "" and strings(o) == base_strings == [])
                         for o in accepted)
         if as_string:
@@ -267,7 +286,14 @@ def field_rule(gen: Generator, name: str, kind: str, observations: list[dict]) -
                 got = [bytes.fromhex(p).decode() for (_, p) in debug_fields(twice["bytes"]).get(number, [])]
                 rule["repeat"] = "replace" if got == ["b"] else "append" if got == ["a", "b"] else None
             return rule
-        return {"effect": "observed", "why": "a string sample did not land as the string or its comma-split list"}
+        lists = enum_list_rule(gen, name, number, accepted, after)
+        if lists is not None:
+            rule["parse"] = "enum_list"
+            rule["values"], rule["repeats"] = lists
+            rule["refused_samples"] = [o["value"] for o in observations if not o["accepted"]]
+            return rule
+        return {"effect": "observed", "why": "a string sample did not land as the string, its comma-split "
+                "list or a packed list of enum numbers"}
     if rule["wire"] == 0:
         enum = {o["value"]: _varint_of(after(o)) for o in accepted}
         enum = {k: v for k, v in enum.items()}
@@ -277,6 +303,62 @@ def field_rule(gen: Generator, name: str, kind: str, observations: list[dict]) -
         rule["refused_samples"] = refused
         return rule
     return {"effect": "observed", "why": "no rule fits the samples"}
+
+
+def _packed(wire_list) -> list[int] | None:
+    """The numbers of a packed repeated varint field (all its occurrences),
+    or None when a payload is not a run of varints."""
+    out = []
+    for (_, p) in wire_list:
+        buf, pos = bytes.fromhex(p), 0
+        try:
+            while pos < len(buf):
+                v, pos = ckref.read_varint(buf, pos)
+                out.append(v)
+        except ValueError:
+            return None
+    return out
+
+
+def enum_list_rule(gen, name: str, number: int, accepted: list[dict], after) -> tuple[dict, str] | None:
+    """({name: [numbers]}, repeats) when the field is a packed repeated enum
+    (the embedded descriptor says so) and every accepted non-empty sample
+    set it to the concatenation of its comma-separated names' numbers, each
+    name's numbers being what it gave alone; repeats is "kept" when a
+    number given twice stays twice, "dropped" when only its first stays
+    (jaxlib 0.10.2's --xla_gpu_enable_command_buffer).  The empty value is
+    left to its observation (a setter may clear the list or keep it)."""
+    f = schema_field(getattr(gen, "schema", {}), name)
+    if not f or f["type"] != descriptor.TYPE_ENUM or f["label"] != descriptor.LABEL_REPEATED or f["number"] != number:
+        return None
+    singles = {}
+    for o in accepted:
+        if o["value"] and "," not in o["value"]:
+            got = _packed(after(o))
+            if got is None:
+                return None
+            singles[o["value"]] = got
+    if not singles:
+        return None
+
+    def fits(unique: bool) -> bool:
+        for o in accepted:
+            if not o["value"]:
+                continue
+            pieces = o["value"].split(",")
+            if any(p not in singles for p in pieces):
+                return False
+            want = [n for p in pieces for n in singles[p]]
+            if unique:
+                want = [n for i, n in enumerate(want) if n not in want[:i]]
+            if _packed(after(o)) != want:
+                return False
+        return True
+
+    for unique, repeats in ((False, "kept"), (True, "dropped")):
+        if fits(unique):
+            return singles, repeats
+    return None
 
 
 def _varint_of(wire_list) -> int:
@@ -291,6 +373,66 @@ def help_tokens_of(listing_help: dict, name: str) -> list[str]:
     return [t for t in re.findall(r"\b[A-Z][A-Z0-9_]{1,}\b", text)]
 
 
+def schema_field(schema: dict, name: str) -> dict | None:
+    """The DebugOptions field named like the flag, from the embedded descriptor."""
+    return schema.get("messages", {}).get(".xla.DebugOptions", {}).get(name)
+
+
+def enum_candidates(schema: dict, name: str, wide: bool) -> list[str]:
+    """Candidate values of a string flag from its DebugOptions field's type:
+    the spellings of its enum's value names (of the enum fields of its
+    message, for a repeated message such as jaxlib 0.12.0.1's
+    xla_enable_nccl_symmetric_buffers_for_collectives), or true/false for a
+    bool field.  Empty when the field is none of those."""
+    f = schema_field(schema, name)
+    if not f:
+        return []
+    if f["type"] == descriptor.TYPE_BOOL:
+        return ["true", "false"]
+    enums = []
+    if f["type"] == descriptor.TYPE_ENUM:
+        enums.append(f["type_name"])
+    elif f["type"] == descriptor.TYPE_MESSAGE:
+        for sub in schema["messages"].get(f["type_name"], {}).values():
+            if sub["type"] == descriptor.TYPE_ENUM:
+                enums.append(sub["type_name"])
+    out = []
+    for e in enums:
+        out += [v for v in descriptor.enum_spellings(schema["enums"].get(e, []), wide) if v not in out]
+    return out
+
+
+def has_sample(observations: list[dict], default: str | None) -> bool:
+    """An accepted value other than the default that changes DebugOptions."""
+    return any(o["accepted"] and o["value"] not in ("", None, default) and o.get("fields")
+               for o in observations)
+
+
+def list_pairs(observations: list[dict], default: str | None) -> list[str]:
+    """Comma lists of two accepted single values, for a repeated field: two
+    names of different numbers, the larger first (is the order kept?), and
+    two names of one number (are repeats kept?)."""
+    one = {}
+    for o in observations:
+        v = o["value"]
+        if o["accepted"] and v not in ("", None, default) and "," not in v and len(o.get("fields", {})) == 1:
+            nums = _packed(next(iter(o["fields"].values())))
+            if nums is not None and len(nums) == 1:
+                one[v] = nums[0]
+    out = []
+    by_number = {}
+    for v, n in one.items():
+        by_number.setdefault(n, []).append(v)
+    numbers = sorted(by_number)
+    if len(numbers) >= 2:
+        out.append(f"{by_number[numbers[-1]][0]},{by_number[numbers[0]][0]}")
+    if one:
+        n = max(by_number, key=lambda k: len(by_number[k]))
+        names = by_number[n]
+        out.append(f"{names[0]},{names[1] if len(names) > 1 else names[0]}")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", required=True)
@@ -303,6 +445,8 @@ def main(argv=None) -> int:
 
     log = sys.stderr
     gen = Generator(log)
+    schema = descriptor.read_schema(os.path.dirname(jaxlib.__file__))
+    gen.schema = schema
     listing, cut = usage_listing(gen.prober)
     listed = {f["name"]: f for f in listing}
     # Candidates: the listing, names in the library, and the DebugOptions
@@ -335,6 +479,16 @@ def main(argv=None) -> int:
                 prefix = base_text.rsplit("_", 1)[0] + "_"
                 tokens += sorted(t for t in LIBRARY_TOKENS if t.startswith(prefix) and t != base_text)[:12]
         m = gen.measure(name, kind, default, tokens)
+        if kind == "string" and not has_sample(m["observations"], default):
+            obs = m["observations"]
+            gen.measure(name, kind, default, [], enum_candidates(schema, name, False), obs)
+            if not has_sample(obs, default):
+                gen.measure(name, kind, default, [], enum_candidates(schema, name, True), obs)
+            f = schema_field(schema, name)
+            if f and f["label"] == descriptor.LABEL_REPEATED:
+                gen.measure(name, kind, default, [], list_pairs(obs, default), obs)
+            if not has_sample(obs, default):
+                gen.measure(name, kind, default, [], FALLBACK_STRING_SAMPLES, obs)
         rule = field_rule(gen, name, kind, m["observations"])
         entry = {"type": kind, "type_from": source}
         if default is not None:
@@ -373,6 +527,8 @@ def main(argv=None) -> int:
             "host_cpu": topology.get("base", {}).get("target_machine", {}).get("cpu"),
             "usage_listing_flags": len(listing),
             "usage_listing_cut": cut,
+            "descriptor_files": len(schema["files"]),
+            "debug_options_fields": len(schema["messages"].get(".xla.DebugOptions", {})),
             "library_candidates": len(candidates),
             "not_flags": len(rejected),
             "probes": gen.probes,

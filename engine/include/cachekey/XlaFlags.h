@@ -34,7 +34,7 @@ struct XlaFlagRule {
     Field,    ///< one field, by the parse rule below
     Observed, ///< no single rule fits: only the measured values are known
   };
-  enum class Parse : uint8_t { Bool, Int, Float, String, CommaList, Enum, Unknown };
+  enum class Parse : uint8_t { Bool, Int, Float, String, CommaList, Enum, EnumList, Unknown };
   std::string name;         ///< without dashes, e.g. "xla_cpu_enable_fast_math"
   std::string type;         ///< XLA's type: "bool", "int32", "int64", "float", "string"
   Effect effect = Effect::None;
@@ -45,6 +45,11 @@ struct XlaFlagRule {
   bool repeatAppends = false; ///< CommaList: a second occurrence appends
   std::map<std::string, bool> spellings;     ///< Bool: value text → value ("" = bare)
   std::map<std::string, int64_t> enumValues; ///< Enum: name → number
+  /// EnumList: name → the numbers it gave alone; a comma list is the
+  /// concatenation of its names' numbers, packed into one field.
+  std::map<std::string, std::vector<int64_t>> enumLists;
+  /// EnumList: a number given twice stays once (the setter keeps a set).
+  bool enumListDropsRepeats = false;
   /// Values XLA refused when measured (it aborts on them).
   std::vector<std::string> refused;
   /// The field as a process without flags writes it (maybe absent).

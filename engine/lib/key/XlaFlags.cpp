@@ -72,6 +72,7 @@ XlaFlagRule::Parse parseOf(const std::string &s) {
   if (s == "string") return P::String;
   if (s == "comma_list") return P::CommaList;
   if (s == "enum") return P::Enum;
+  if (s == "enum_list") return P::EnumList;
   return P::Unknown;
 }
 
@@ -114,8 +115,17 @@ XlaFlagTable readTable(const char *text) {
           }
         }
         if (v.contains("values") && v["values"].is_object())
-          for (auto s = v["values"].begin(); s != v["values"].end(); ++s)
-            r.enumValues[s.key()] = s->get<int64_t>();
+          for (auto s = v["values"].begin(); s != v["values"].end(); ++s) {
+            if (s->is_number_integer()) {
+              r.enumValues[s.key()] = s->get<int64_t>();
+            } else if (s->is_array()) {
+              auto &list = r.enumLists[s.key()];
+              for (const Json &n : *s)
+                if (n.is_number_integer())
+                  list.push_back(n.get<int64_t>());
+            }
+          }
+        r.enumListDropsRepeats = v.value("repeats", "") == "dropped";
         if (v.contains("default_wire"))
           r.defaultWire = wiresOf(r.number, v["default_wire"]);
       }
@@ -295,6 +305,33 @@ std::optional<std::vector<WireField>> fieldValue(const XlaFlagRule &rule,
     if (!value || it == rule.enumValues.end())
       return std::nullopt;
     return std::vector<WireField>{WireField::makeVarint(n, static_cast<uint64_t>(it->second))};
+  }
+  case P::EnumList: {
+    // "" is left to its observation (a setter may clear the list or keep it).
+    if (!value || text.empty())
+      return std::nullopt;
+    std::vector<int64_t> numbers;
+    for (auto &piece : splitCommas(text)) {
+      auto it = rule.enumLists.find(piece);
+      if (it == rule.enumLists.end())
+        return std::nullopt;
+      for (int64_t v : it->second)
+        if (!rule.enumListDropsRepeats ||
+            std::find(numbers.begin(), numbers.end(), v) == numbers.end())
+          numbers.push_back(v);
+    }
+    if (numbers.empty())
+      return std::vector<WireField>{};
+    Bytes packed;
+    for (int64_t v : numbers) {
+      uint64_t u = static_cast<uint64_t>(v);
+      do {
+        char c = static_cast<char>(u & 0x7f);
+        u >>= 7;
+        packed.push_back(u ? static_cast<char>(c | 0x80) : c);
+      } while (u);
+    }
+    return std::vector<WireField>{WireField::makeLen(n, packed)};
   }
   case P::Unknown:
     return std::nullopt;

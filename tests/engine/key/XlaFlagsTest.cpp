@@ -223,3 +223,39 @@ TEST(XlaFlags, UnmeasuredCpuTargetIsSaid) {
   EXPECT_TRUE(said);
   EXPECT_FALSE(resultToJson(r)["fidelity"]["jax_key"].get<bool>());
 }
+
+// A comma list of enum names into a packed repeated enum, by the measured
+// enum_list rule, for lists no table sample holds. Expected: the field real
+// jaxlib 0.10.2 and 0.12.0.1 built (tools/xla_flags/probe.py Prober, one
+// fresh process each, 2026-12-01): FUSION,CUBLAS,cudnn -> 01 02 03;
+// while,FUSION,WHILE -> 06 01 (the command-buffer setter keeps one of each);
+// ALLGATHER,ALLREDUCE,ALLGATHER -> 02 01 02 (the async-collectives one keeps
+// repeats).
+TEST(XlaFlags, EnumListIsPackedAsXlaPacksIt) {
+  struct Case {
+    const char *flag;
+    uint32_t number;
+    const char *packedHex;
+  };
+  const Case cases[] = {
+      {"--xla_gpu_enable_command_buffer=FUSION,CUBLAS,cudnn", 258, "010203"},
+      {"--xla_gpu_enable_command_buffer=while,FUSION,WHILE", 258, "0601"},
+      {"--xla_gpu_disable_async_collectives=ALLGATHER,ALLREDUCE,ALLGATHER", 289, "020102"},
+  };
+  for (const char *release : kReleases) {
+    SCOPED_TRACE(release);
+    const XlaFlagTable *table = xlaFlagTable(release);
+    ASSERT_NE(table, nullptr);
+    for (const Case &c : cases) {
+      SCOPED_TRACE(c.flag);
+      auto fx = parseXlaFlags(*table, c.flag, "$");
+      ASSERT_TRUE(static_cast<bool>(fx)) << fx.error().str();
+      EXPECT_TRUE(fx->unknownEffect.empty());
+      auto it = fx->debugFields.find(c.number);
+      ASSERT_NE(it, fx->debugFields.end());
+      ASSERT_EQ(it->second.size(), 1u);
+      EXPECT_EQ(it->second[0].type, WireType::Len);
+      EXPECT_EQ(toHex(it->second[0].payload), c.packedHex);
+    }
+  }
+}
