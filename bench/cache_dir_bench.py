@@ -40,14 +40,34 @@ def make(dir_, n):
     open(os.path.join(dir_, ".lockfile"), "wb").close()
 
 
+# The CLI is started by a small runner (python -S, a few MB), never forked
+# from this process: Linux keeps the pre-exec image's peak in ru_maxrss, so a
+# child forked from this parent (which holds the directory listing and the
+# last report) would report this parent's size, not the CLI's.
+RUNNER = r"""
+import os, sys, time
+out = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+t = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.dup2(out, 1)
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+print(time.perf_counter() - t, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
 def run_cli(dir_, max_size):
-    t = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    p = subprocess.run([CLI, "cache-dir", dir_, "--json", "--max-size", str(max_size)],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    secs = time.perf_counter() - t
-    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return secs, rss, before, p
+    """(wall seconds, peak RSS in KiB, exit status, stdout text) of one CLI run."""
+    out = os.path.join(os.path.dirname(dir_), "cachedir-bench-out.json")
+    r = subprocess.run([sys.executable, "-S", "-c", RUNNER, out, CLI, "cache-dir", dir_,
+                        "--json", "--max-size", str(max_size)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True)
+    secs, rss, code = r.stdout.split()
+    with open(out) as f:
+        text = f.read()
+    os.unlink(out)
+    return float(secs), int(rss), int(code), text
 
 
 def anchor(dir_):
@@ -80,13 +100,13 @@ def main():
         times = []
         rss = 0
         for _ in range(3):
-            secs, r, _, p = run_cli(tmp, total // 2)
+            secs, r, code, text = run_cli(tmp, total // 2)
             times.append(secs)
             rss = max(rss, r)
-        report = json.loads(p.stdout)
+        report = json.loads(text)
         jax = anchor(tmp)
         out = {"bench": "cache_dir_100k", "entries": n, "seconds": sorted(times)[1],
-               "peak_rss_mb": round(rss / 1024, 1), "exit": p.returncode,
+               "peak_rss_mb": round(rss / 1024, 1), "exit": code,
                "entries_read": report["entries"], "evicted": len(report["eviction"]["evicted"]),
                "programs": len(report["programs"])}
         if jax and "seconds" in jax:

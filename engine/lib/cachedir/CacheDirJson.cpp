@@ -140,20 +140,37 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
   for (const ProgramSummary &p : r.programs) {
     size_t m = whole.find(marker, search);
     out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
-    out << "\"entries\":[";
-    for (size_t i = 0; i < p.entries.size(); ++i)
-      out << (i ? "," : "") << dump(entryJson(r, p.entries[i]));
-    out << "]";
+    // Entries go through one buffer, written in large pieces.
+    std::string buf = "\"entries\":[";
+    for (size_t i = 0; i < p.entries.size(); ++i) {
+      if (i)
+        buf += ',';
+      buf += dump(entryJson(r, p.entries[i]));
+      if (buf.size() > (1u << 16)) {
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        buf.clear();
+      }
+    }
+    buf += ']';
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
     from = search = m + marker.size();
   }
   if (r.eviction) {
     const std::string evicted = "\"evicted\":[]";
     size_t m = whole.find(evicted, search);
     out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
-    out << "\"evicted\":[";
-    for (size_t i = 0; i < r.eviction->evicted.size(); ++i)
-      out << (i ? "," : "") << dump(evictedJson(r.eviction->evicted[i]));
-    out << "]";
+    std::string buf = "\"evicted\":[";
+    for (size_t i = 0; i < r.eviction->evicted.size(); ++i) {
+      if (i)
+        buf += ',';
+      buf += dump(evictedJson(r.eviction->evicted[i]));
+      if (buf.size() > (1u << 16)) {
+        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+        buf.clear();
+      }
+    }
+    buf += ']';
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
     from = m + evicted.size();
   }
   out.write(whole.data() + from, static_cast<std::streamsize>(whole.size() - from));

@@ -11,6 +11,9 @@
 #include "cachekey/CacheDir.h"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -126,24 +129,41 @@ int64_t atimeValue(const std::string &b) {
 /// Sorts the records by name and folds each -atime beside its -cache into
 /// the entry; the others (orphans) become records of their own.
 void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes) {
-  std::sort(scan.files.begin(), scan.files.end(),
-            [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; });
-  // Each -atime beside its -cache is folded into the entry; the others
-  // (orphans) become records of their own.
   auto byName = [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; };
   std::vector<CacheFile> &v = scan.files;
-  size_t entriesEnd = v.size();
+  // The POSIX scan hands both lists over in name order already.
+  if (!std::is_sorted(v.begin(), v.end(), byName))
+    std::sort(v.begin(), v.end(), byName);
+  if (!std::is_sorted(atimes.begin(), atimes.end(),
+                      [](const AtimeFile &a, const AtimeFile &b) { return a.name < b.name; }))
+    std::sort(atimes.begin(), atimes.end(),
+              [](const AtimeFile &a, const AtimeFile &b) { return a.name < b.name; });
+  // One walk over both: `<stem>-atime` in name order meets `<stem>-cache`
+  // in the same order (the names share the suffix length), so each -atime
+  // is folded into its entry or becomes an orphan record of its own.
+  const size_t entriesEnd = v.size();
+  size_t at = 0;
+  std::vector<CacheFile> orphans;
   for (AtimeFile &a : atimes) {
-    CacheFile probe;
-    probe.name = a.name.substr(0, a.name.size() - 6) + "-cache";
-    auto it = std::lower_bound(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(entriesEnd),
-                               probe, byName);
-    if (it != v.begin() + static_cast<std::ptrdiff_t>(entriesEnd) && it->name == probe.name &&
-        it->kind == FileKind::Entry && it->suffixed) {
-      it->hasAtime = true;
-      it->atimeNs = a.ns;
-      it->atimeSize = a.size;
-      it->atimeMalformed = a.malformed;
+    std::string_view stem(a.name.data(), a.name.size() - 6);
+    auto less = [&](const std::string &n) { // n < stem + "-cache"
+      int c = std::string_view(n).substr(0, stem.size()).compare(stem);
+      if (c != 0)
+        return c < 0;
+      return std::string_view(n).substr(std::min(n.size(), stem.size())) <
+             std::string_view("-cache");
+    };
+    while (at < entriesEnd && less(v[at].name))
+      ++at;
+    if (at < entriesEnd && v[at].name.size() == stem.size() + 6 &&
+        v[at].name.compare(0, stem.size(), stem) == 0 &&
+        v[at].name.compare(stem.size(), 6, "-cache") == 0 && v[at].kind == FileKind::Entry &&
+        v[at].suffixed) {
+      CacheFile &e = v[at];
+      e.hasAtime = true;
+      e.atimeNs = a.ns;
+      e.atimeSize = a.size;
+      e.atimeMalformed = a.malformed;
       continue;
     }
     CacheFile f;
@@ -156,11 +176,100 @@ void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes) {
     f.atimeNs = a.ns;
     f.atimeSize = a.size;
     f.atimeMalformed = a.malformed;
-    v.push_back(std::move(f));
+    orphans.push_back(std::move(f));
   }
   std::vector<AtimeFile>().swap(atimes);
-  if (v.size() != entriesEnd)
+  if (!orphans.empty()) {
+    for (auto &f : orphans)
+      v.push_back(std::move(f));
     std::sort(v.begin(), v.end(), byName);
+  }
+}
+
+} // namespace
+
+namespace {
+
+/// What examining one name of the directory gave: a record, or an -atime
+/// file (kept compact until it meets its -cache).
+struct Examined {
+  bool isAtime = false;
+};
+
+/// Opens, stats and reads one name of the directory `dfd` (never writes,
+/// O_NOFOLLOW, O_NOATIME when allowed) into `f`, or into `atime` when it is
+/// an -atime file that could be read; returns which.
+Examined examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &limits,
+                 CacheFile &f, AtimeFile &atime) {
+  f.name = std::move(name);
+  const char *cname = f.name.c_str();
+  struct stat st {};
+  // A regular file JAX reads (d_type says so) is opened first and fstat-ed
+  // through its descriptor: one path lookup instead of two.
+  int fd = -1;
+  if (dtype == DT_REG) {
+    classify(f);
+    if (f.kind == FileKind::Entry || f.kind == FileKind::Atime) {
+      fd = openat(dfd, cname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+      if (fd < 0 && errno == EPERM) // O_NOATIME needs the file's owner
+        fd = openat(dfd, cname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd >= 0 && fstat(fd, &st) != 0) {
+        close(fd);
+        fd = -1;
+      }
+    }
+  }
+  if (fd < 0 && fstatat(dfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    f.readError = std::strerror(errno);
+    classify(f);
+    return {};
+  }
+  f.size = static_cast<uint64_t>(st.st_size);
+  f.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  auto done = [&fd]() {
+    if (fd >= 0)
+      close(fd);
+    return Examined{};
+  };
+  if (S_ISLNK(st.st_mode)) {
+    f.kind = FileKind::Symlink;
+    return done();
+  }
+  if (S_ISDIR(st.st_mode)) {
+    f.kind = f.name.rfind("xla_", 0) == 0 ? FileKind::SubCache : FileKind::Foreign;
+    return done();
+  }
+  classify(f);
+  f.regular = S_ISREG(st.st_mode);
+  if (!f.regular) {
+    f.kind = FileKind::Foreign;
+    return done();
+  }
+  if (f.kind != FileKind::Entry && f.kind != FileKind::Atime)
+    return done();
+  if (fd < 0)
+    fd = openat(dfd, cname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+  if (fd < 0 && errno == EPERM)
+    fd = openat(dfd, cname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    f.readError = std::strerror(errno);
+    return {};
+  }
+  FdSource src(fd, f.size);
+  if (f.kind == FileKind::Atime) {
+    std::string b = src.read(0, 16);
+    if (!src.failed) {
+      close(fd);
+      atime = {std::move(f.name), atimeValue(b), f.mtimeNs, f.size, b.size() != 8};
+      return Examined{true};
+    }
+  } else {
+    f.facts = readEntry(src, limits);
+  }
+  if (src.failed)
+    f.readError = std::strerror(errno ? errno : EIO);
+  close(fd);
+  return {};
 }
 
 } // namespace
@@ -178,93 +287,87 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
   }
   CacheScan scan;
   scan.dir = dir;
-  // Count first (getdents only), so the records are allocated once: a
-  // growing vector would hold 1.5 times them while it moves.
-  size_t count = 0, atimeCount = 0;
+  // 1. The listing (getdents only): names and d_type, -atime files apart,
+  //    so that every record has its slot before any file is opened.
+  std::vector<std::pair<std::string, unsigned char>> names;
+  size_t atimeCount = 0;
   while (dirent *e = readdir(d)) {
-    ++count;
+    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0)
+      continue;
+    names.emplace_back(e->d_name, e->d_type);
     atimeCount += endsWith(e->d_name, "-atime");
   }
-  rewinddir(d);
-  scan.files.reserve(count - atimeCount);
-  // -atime files wait in a compact list until they meet their -cache.
-  std::vector<AtimeFile> atimes;
-  atimes.reserve(atimeCount);
-  while (dirent *e = readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..")
-      continue;
-    CacheFile f;
-    f.name = name;
-    struct stat st {};
-    // A regular file JAX reads (d_type says so) is opened first and
-    // fstat-ed through its descriptor: one path lookup instead of two.
-    int fd = -1;
-    if (e->d_type == DT_REG) {
-      classify(f);
-      if (f.kind == FileKind::Entry || f.kind == FileKind::Atime) {
-        fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-        if (fd < 0 && errno == EPERM) // O_NOATIME needs the file's owner
-          fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd >= 0 && fstat(fd, &st) != 0) {
-          close(fd);
-          fd = -1;
-        }
-      }
-    }
-    if (fd < 0 && fstatat(dfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      f.readError = std::strerror(errno);
-      classify(f);
-      scan.files.push_back(std::move(f));
-      continue;
-    }
-    f.size = static_cast<uint64_t>(st.st_size);
-    f.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    if (S_ISLNK(st.st_mode)) {
-      f.kind = FileKind::Symlink;
-      scan.files.push_back(std::move(f));
-      continue;
-    }
-    if (S_ISDIR(st.st_mode)) {
-      f.kind = name.rfind("xla_", 0) == 0 ? FileKind::SubCache : FileKind::Foreign;
-      scan.files.push_back(std::move(f));
-      continue;
-    }
-    classify(f);
-    f.regular = S_ISREG(st.st_mode);
-    if (!f.regular) {
-      f.kind = FileKind::Foreign;
-      scan.files.push_back(std::move(f));
-      continue;
-    }
-    if (f.kind == FileKind::Entry || f.kind == FileKind::Atime) {
-      if (fd < 0)
-        fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
-      if (fd < 0 && errno == EPERM)
-        fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd < 0) {
-        f.readError = std::strerror(errno);
-      } else {
-        FdSource src(fd, f.size);
-        if (f.kind == FileKind::Atime) {
-          std::string b = src.read(0, 16);
-          if (!src.failed) {
-            close(fd);
-            atimes.push_back({std::move(f.name), atimeValue(b), f.mtimeNs,
-                              f.size, b.size() != 8});
-            continue;
-          }
-        } else {
-          f.facts = readEntry(src, limits);
-        }
-        if (src.failed)
-          f.readError = std::strerror(errno ? errno : EIO);
-        close(fd);
-      }
-    }
-    scan.files.push_back(std::move(f));
+  // In name order: the records and the -atime slots then come out sorted.
+  std::sort(names.begin(), names.end());
+  // 2. Each name examined on its own: open, stat, read the head. The files
+  //    are independent, so the work is shared among threads (one per core,
+  //    at most 8), each with its own zstd context, writing its own slots.
+  // Slots: one record per name that is not an -atime file, one compact
+  // AtimeFile per -atime name (the records of 100,000 entries, not 200,000).
+  std::vector<int32_t> slot(names.size());
+  size_t recordCount = 0;
+  {
+    int32_t nextAtime = 0, nextRecord = 0;
+    for (size_t i = 0; i < names.size(); ++i)
+      slot[i] = endsWith(names[i].first, "-atime") ? nextAtime++ : nextRecord++;
+    recordCount = static_cast<size_t>(nextRecord);
   }
+  scan.files.resize(recordCount);
+  std::vector<AtimeFile> atimes(atimeCount);
+  std::vector<uint8_t> atimeRead(atimeCount, 0);
+  // An -atime name that could not be read as one becomes a record of its
+  // own; the few there are wait here.
+  std::mutex extraLock;
+  std::vector<CacheFile> extra;
+  std::atomic<size_t> cursor{0};
+  auto work = [&]() {
+    for (;;) {
+      size_t begin = cursor.fetch_add(256);
+      if (begin >= names.size())
+        return;
+      size_t end = std::min(names.size(), begin + 256);
+      for (size_t i = begin; i < end; ++i) {
+        if (!endsWith(names[i].first, "-atime")) {
+          AtimeFile unused;
+          examine(dfd, std::move(names[i].first), names[i].second, limits,
+                  scan.files[slot[i]], unused);
+          continue;
+        }
+        CacheFile f;
+        if (examine(dfd, std::move(names[i].first), names[i].second, limits, f,
+                    atimes[slot[i]]).isAtime) {
+          atimeRead[slot[i]] = 1;
+        } else {
+          std::lock_guard<std::mutex> hold(extraLock);
+          extra.push_back(std::move(f));
+        }
+      }
+    }
+  };
+  unsigned threads = names.size() < 512 ? 1u : std::min(8u, std::thread::hardware_concurrency());
+#if defined(__EMSCRIPTEN__)
+  threads = 1; // the page lists its folders itself (scanListedFiles)
+#endif
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(work);
+  work();
+  for (auto &t : pool)
+    t.join();
   closedir(d);
+  std::vector<std::pair<std::string, unsigned char>>().swap(names);
+  std::vector<int32_t>().swap(slot);
+  for (auto &f : extra)
+    scan.files.push_back(std::move(f));
+  // 3. The records in name order, each -atime folded into its entry.
+  size_t kept = 0;
+  for (size_t k = 0; k < atimes.size(); ++k)
+    if (atimeRead[k]) {
+      if (kept != k) // never a self-move: it would empty the name
+        atimes[kept] = std::move(atimes[k]);
+      ++kept;
+    }
+  atimes.resize(kept);
   mergeAtimes(scan, atimes);
   return scan;
 }

@@ -125,14 +125,20 @@ std::string zstdDecode(const ByteSource &src, std::string_view prefix,
   static thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> d(
       ZSTD_createDCtx(), ZSTD_freeDCtx);
   ZSTD_DCtx_reset(d.get(), ZSTD_reset_session_only);
-  std::string out(lim.whole ? kChunk : lim.headBytes, '\0');
-  std::string in(prefix);
-  uint64_t inAt = in.size();
-  ZSTD_inBuffer ib{in.data(), in.size(), 0};
+  // The output buffer is the thread's own, sized once (no allocation and no
+  // zero-filling per entry); the prefix is decoded where it lies.
+  static thread_local std::string outBuffer;
+  const size_t outSize = lim.whole ? kChunk : lim.headBytes;
+  if (outBuffer.size() < outSize)
+    outBuffer.resize(outSize);
+  std::string_view out(outBuffer.data(), outSize);
+  std::string in; // input read past the prefix
+  uint64_t inAt = prefix.size();
+  ZSTD_inBuffer ib{prefix.data(), prefix.size(), 0};
   total = 0;
   ended = false;
   for (;;) {
-    ZSTD_outBuffer ob{out.data(), out.size(), 0};
+    ZSTD_outBuffer ob{outBuffer.data(), out.size(), 0};
     size_t r = ZSTD_decompressStream(d.get(), &ob, &ib);
     if (ZSTD_isError(r)) {
       status = EntryStatus::Corrupt;
