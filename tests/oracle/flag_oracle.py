@@ -60,7 +60,12 @@ def sample_flags(table: dict, limit: int | None) -> list[str]:
             if f["effect"] == "none" and f["type"] == "bool":
                 out.append(f"--{name}={'false' if default == 'true' else 'true'}")
     keep = [x for x in out if x.split("=")[0][2:] in table.get("topology", {})]
-    extra = ["--xla_force_host_platform_device_count=3", "--xla_cpu_max_isa=AVX2"]
+    # The device count, and every ISA ceiling XLA accepts (each moves the CPU
+    # target of entry 6 differently on this host's CPU model).
+    extra = ["--xla_force_host_platform_device_count=3"]
+    isa = table["flags"].get("xla_cpu_max_isa", {})
+    extra += [f"--xla_cpu_max_isa={o['value']}" for o in isa.get("observations", [])
+              if o.get("accepted") and o.get("value")]
     if limit is not None and len(out) > limit:
         step = len(out) / limit
         out = [out[int(i * step)] for i in range(limit)]
