@@ -69,7 +69,7 @@ export function tpuNote(t, libtpu) {
   const builds = t.platform_versions.map((p) => p.libtpu).join(', ');
   const pv = tpuPlatformVersion(t, libtpu);
   return `${t.id}: ${shape}. Fingerprint ${t.fingerprint.value}, measured: libtpu ${builds} all compute this value for the topology they describe (deviceless, no TPU). `
-    + (pv !== undefined ? `Under libtpu ${libtpu}, platform_version (entry 3) reads \u201c${pv.replace(/\n/g, ' / ')}\u201d.` : `libtpu ${libtpu} refuses this name${t.refused_by && t.refused_by[libtpu] ? ` (${t.refused_by[libtpu].replace(/^[\w.]+: /, '')})` : ''}.`);
+    + (pv !== undefined ? `Under libtpu ${libtpu}, platform_version (entry 3) reads \u201c${pv.replace(/\n/g, ' / ')}\u201d.` : `libtpu ${libtpu} refuses this name${t.refused_by && t.refused_by[libtpu] ? ` (${t.refused_by[libtpu]})` : ''}.`);
 }
 
 /** platform_version choices for entry 3: one per distinct string, [value, label]. */

@@ -74,7 +74,7 @@ test('a topology that one libtpu build refuses says so and offers no platform_ve
   await page.selectOption('[data-testid="accel-kind"]', 'tpu');
   await page.selectOption('[data-testid="tpu-topology"]', 'v5e:1x2');
   await page.selectOption('[data-testid="tpu-libtpu"]', '0.0.42.1');
-  await waitForText(page, '[data-testid="tpu-note"]', /libtpu 0\.0\.42\.1 refuses this name \(INVALID_ARGUMENT: Topology layout "v5e:1x2" is not divisible/);
+  await waitForText(page, '[data-testid="tpu-note"]', /libtpu 0\.0\.42\.1 refuses this name \(jax\.errors\.JaxRuntimeError: INVALID_ARGUMENT: Topology layout "v5e:1x2" is not divisible/);
   await waitForAttr('#tpu-backend', 'disabled', true, true);
 });
 

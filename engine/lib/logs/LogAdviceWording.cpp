@@ -19,12 +19,6 @@ namespace cachekey {
 
 namespace {
 
-std::string secondsText(double s) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f s", s);
-  return buf;
-}
-
 std::string bytesText(double b) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.0f bytes", b);
@@ -77,7 +71,7 @@ std::string words(const LogAdvice &a) {
   case C::LowerMinCompileTime:
     return "To cache programs this fast, set "
            "jax_persistent_cache_min_compile_time_secs below " +
-           (a.amount >= 0 ? secondsText(a.amount) : std::string("their compile time")) +
+           (a.amount >= 0 ? logs::seconds(a.amount) : std::string("their compile time")) +
            " (e.g. jax.config.update(\"jax_persistent_cache_min_compile_time_secs\", 0)"
            " or JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0).";
   case C::LowerMinEntrySize:

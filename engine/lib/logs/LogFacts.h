@@ -7,7 +7,10 @@
 //   - LogEvidence.cpp reads, for one pair, why its key moved (KeyMove, the
 //     LogFinding details) and why a program with an equal key still missed
 //     (MissReason);
-//   - LogWording.cpp is the only file of the family that writes English;
+//   - LogWording.cpp (each program and pair), LogSummaryWording.cpp (a
+//     whole comparison and the CLI's text) and LogAdviceWording.cpp (what
+//     to do) are the only files of the family that write English;
+//   - LogAdvice.cpp chooses what to do (LogAdvice) from the same facts;
 //   - LogCompareJson.cpp writes the JSON document.
 // LogCompare.cpp orchestrates them. Every decision (grouping pairs by their
 // reason, "the same reason") is made on these facts, never on words.
@@ -108,6 +111,25 @@ std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r);
 //===----------------------------------------------------------------------===//
 // Words (LogWording.cpp)
 //===----------------------------------------------------------------------===//
+
+/// "1.25 s": seconds with two decimals, as JAX's own lines print them.
+std::string seconds(double s);
+
+/// `s` with a capital first letter when it starts with "key " (a label
+/// that opens a sentence); other labels (module names) are left alone.
+std::string upperFirst(std::string s);
+
+/// How a MissReason is said: after the programs' names, as a relative
+/// clause ("…, which never wrote them: …"), or as a verdict's main clause
+/// ("run1.log never wrote it: …").
+enum class ClauseForm { Relative, Main };
+
+/// The clause for programs of one MissReason; `inA`/`inB` are their
+/// programs in the first and the second run.
+std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
+                       const LogSummary &lb,
+                       const std::vector<const LoggedProgram *> &inA,
+                       const std::vector<const LoggedProgram *> &inB);
 
 /// "jit_f", "jit_f (2nd)", "key 4", with the stream when pairs are made by
 /// process and name ("jit_f [1]").

@@ -1,0 +1,130 @@
+//===- LogLines.h - The lines JAX logs about its cache ----------*- C++ -*-===//
+//
+// Private to engine/lib/logs. The message texts are JAX's format strings
+// (jax/_src/cache_key.py, compiler.py, compilation_cache.py, lru_cache.py,
+// interpreters/pxla.py; jax 0.4.30 – 0.12.0.1), cut where a value is
+// substituted; LogReader.cpp keeps the state and LogReaderLine.cpp reads
+// one line with them. The helpers read the values JAX substitutes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef CACHEKEY_LIB_LOGS_LOGLINES_H
+#define CACHEKEY_LIB_LOGS_LOGLINES_H
+
+#include "cachekey/KnownDigests.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cachekey::logs::lines {
+
+// jax._src.cache_key
+inline constexpr char kOwn[] = "get_cache_key hash of serialized ";
+inline constexpr char kRunning[] = "get_cache_key hash after serializing ";
+inline constexpr char kIncluding[] = "Including XLA flag in cache key: ";
+inline constexpr char kNotIncluding[] = "Not including XLA flag in cache key: ";
+inline constexpr char kFallback[] = "get (_hash_accelerator_config): unable to hash "
+                         "accelerator config, falling back to hashing devices";
+// jax._src.compiler
+inline constexpr char kMiss[] = "PERSISTENT COMPILATION CACHE MISS for '";
+inline constexpr char kHit[] = "Persistent compilation cache hit for '";
+inline constexpr char kNotWritingFor[] = "Not writing persistent cache entry for '";
+inline constexpr char kBecauseTook[] = "' because it took < ";
+inline constexpr char kBecauseCallbacks[] = "' because it uses host callbacks";
+inline constexpr char kNotProcessZero[] =
+    "Not writing persistent cache entry since process_id != 0";
+inline constexpr char kTookAtLeast[] = "' took at least ";
+inline constexpr char kEnablingAutotune[] = "Enabling XLA autotuning cache at '";
+inline constexpr char kEnablingKernel[] = "Enabling XLA kernel cache at '";
+inline constexpr char kCompileOptions[] = "get_compile_options: num_replicas=";
+inline constexpr char kKeyError[] =
+    "compile_or_get_cached: unable to generate cache key, skipping the cache: ";
+inline constexpr char kWriteError[] = "Error writing persistent compilation cache entry for '";
+// jax._src.compilation_cache
+inline constexpr char kInitialized[] = "Initialized persistent compilation cache at ";
+inline constexpr char kDisabled[] = "_initialize_cache: cache is disabled!";
+inline constexpr char kInitFailed[] = "_initialize_cache: cache initialization failed!";
+inline constexpr char kWriting[] = "Writing ";
+inline constexpr char kWritingKey[] = " to persistent compilation cache with key ";
+inline constexpr char kNotWritingKey[] = "Not writing persistent cache entry with key ";
+inline constexpr char kNotWritingKeyOld[] = "Not writing cache entry with key "; // 0.4.30
+inline constexpr char kSinceSize[] = " since its size (";
+inline constexpr char kSinceDisabled[] = " since cache is disabled/not initialized";
+inline constexpr char kLookupNoCache[] =
+    "get_executable_and_time: cache is disabled/not initialized";
+inline constexpr char kPutNoCache[] = // 0.4.30
+    "put_executable_and_time: cache is disabled/not initialized";
+inline constexpr char kUnsupported[] = "_get_cache: Unsupported runtime: ";
+inline constexpr char kInconsistency[] = "Persistent compilation cache inconsistency for key";
+// jax._src.compiler, reads and PGLE
+inline constexpr char kReadError[] = "Error reading persistent compilation cache entry for '";
+inline constexpr char kPgleMiss[] = "PERSISTENT CACHE MISS for PGLE-optimized ";
+inline constexpr char kPgleLoaded[] = " loaded from compilation cache";
+// jax._src.lru_cache
+inline constexpr char kLruMiss[] = "Cache miss for key: ";
+inline constexpr char kLruHit[] = "Cache hit for key: ";
+inline constexpr char kEvicting[] = "Evicting cache entry ";
+inline constexpr char kEvictingOld[] = "Evicting cache file "; // 0.4.30
+inline constexpr char kFileSize[] = ": file size ";
+inline constexpr char kTarget[] = "target cache size ";
+inline constexpr char kTooLargeStart[] = "Cache value for key ";
+inline constexpr char kTooLargeSize[] = " of size ";
+inline constexpr char kTooLargeMax[] = " exceeds the maximum cache size of ";
+// jax._src.interpreters.pxla
+inline constexpr char kShapes[] = " with global shapes and types ";
+inline constexpr char kArgMapping[] = ". Argument mapping: ";
+
+inline constexpr size_t kMaxLine = size_t(1) << 20;
+inline constexpr size_t kMaxProblems = 20;
+inline constexpr size_t kMaxPaths = 16;
+inline constexpr size_t kMaxText = 4096;
+
+template <size_t N> constexpr size_t len(const char (&)[N]) { return N - 1; }
+
+/// Slot of a digest line in a key: own then running, entry by entry.
+inline int slotOf(int entry, bool own) { return 2 * entry + (own ? 0 : 1); }
+
+/// Strips a Python repr's quotes: 'x' or "x" → x.
+inline std::string unquote(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '.'))
+    s.pop_back();
+  if (s.size() >= 2 && (s[0] == '\'' || s[0] == '"') && s.back() == s[0])
+    return s.substr(1, s.size() - 2);
+  return s;
+}
+
+/// The 64-hex digest at the end of a key "<name>-<hex>".
+inline std::optional<Digest> keyDigest(const std::string &key) {
+  if (key.size() < 65 || key[key.size() - 65] != '-')
+    return std::nullopt;
+  return digestFromHex(key.substr(key.size() - 64));
+}
+
+/// Parses a decimal number at the start of `s` (strtod: locale-free for
+/// the digits and '.' JAX prints).
+inline double number(const std::string &s) {
+  return std::strtod(s.c_str(), nullptr);
+}
+
+inline void addDistinct(std::vector<std::string> &list, std::string value) {
+  if (list.size() < kMaxPaths &&
+      std::find(list.begin(), list.end(), value) == list.end())
+    list.push_back(std::move(value));
+}
+
+/// Whether a line can be one of the messages read here: every one of them
+/// has "ache"/"ACHE" (cache), "ompil" (compile, Compiling, compilation) or
+/// "falling back". Most lines of a real log have none.
+inline bool mayMatter(std::string_view line) {
+  return line.find("ache") != std::string_view::npos ||
+         line.find("ompil") != std::string_view::npos ||
+         line.find("ACHE") != std::string_view::npos ||
+         line.find("falling back") != std::string_view::npos;
+}
+
+} // namespace cachekey::logs::lines
+
+#endif // CACHEKEY_LIB_LOGS_LOGLINES_H

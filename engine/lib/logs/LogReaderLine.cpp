@@ -1,0 +1,339 @@
+//===- LogReaderLine.cpp - One line of a JAX log --------------------------===//
+//
+// LogReader::readLine: which of JAX's messages (LogLines.h) a line is, and
+// what it says about a key, a lookup, a write, the cache or the shapes.
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/LogReader.h"
+
+#include "cachekey/KnownDigests.h"
+#include "cachekey/LogPrefix.h"
+
+#include "LogLines.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace cachekey {
+
+using namespace logs::lines;
+
+void LogReader::readLine(std::string &line) {
+  ++summary.lines;
+  stripTerminalCodes(line);
+  if (!mayMatter(line))
+    return;
+  const std::string where = "line " + std::to_string(summary.lines) + ": ";
+  size_t pos;
+  auto after = [&](size_t n) { return line.substr(pos + n); };
+
+  // The key's trace.
+  bool fresh = (pos = line.find(kOwn)) != std::string::npos;
+  if (fresh || (pos = line.find(kRunning)) != std::string::npos) {
+    std::string rest = after(fresh ? len(kOwn) : len(kRunning));
+    for (int i = 0; i < kNumEntries; ++i) {
+      std::string name = std::string(kEntryNames[i]) + ": ";
+      if (rest.compare(0, name.size(), name) != 0)
+        continue;
+      std::string hex = rest.substr(name.size());
+      while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
+        hex.pop_back();
+      int sid = streamOf(std::string_view(line).substr(0, pos));
+      if (auto d = digestFromHex(hex)) {
+        if (streams[sid].broken && slotOf(i, fresh) != 0)
+          return; // the rest of a key already reported as cut
+        streams[sid].broken = false;
+        onDigest(sid, fresh, i, *d);
+      } else {
+        // Say what is wrong with it: its length, or the first character
+        // that is not a lowercase hex digit.
+        size_t bad = hex.find_first_not_of("0123456789abcdef");
+        std::string what =
+            bad != std::string::npos
+                ? "character " + std::to_string(bad + 1) + " ('" + hex.substr(bad, 1) +
+                      "') is not a lowercase hex digit"
+                : std::to_string(hex.size()) + " hex digits instead of 64";
+        std::string shown = hex.size() > 16 ? hex.substr(0, 16) + "\u2026" : hex;
+        problem(where + "the " + (fresh ? "own digest of " : "running digest after ") +
+                kEntryNames[i] + " is not a whole SHA-256 (" + what + ": \"" +
+                shown + "\"); " +
+                (summary.endsMidLine ? "the log is cut in the middle of it"
+                             : "the line looks cut or altered") +
+                "; the rest of that key is skipped");
+        if (streams[sid].pending >= 0)
+          closePending(streams[sid], "one of its lines is cut");
+        streams[sid].broken = true;
+      }
+      return;
+    }
+    problem(where + "unknown entry name after \"get_cache_key hash\"");
+    return;
+  }
+  bool kept = false;
+  if ((pos = line.find(kNotIncluding)) != std::string::npos ||
+      (kept = (pos = line.find(kIncluding)) != std::string::npos)) {
+    std::string flag = kept ? after(len(kIncluding))
+                            : after(len(kNotIncluding));
+    int s = streamOf(std::string_view(line).substr(0, pos));
+    int target = programAwaitingEntry(s, slotOf(3, true));
+    if (target >= 0 && streams[target].flags.size() < 100000)
+      streams[target].flags.push_back({kept, flag});
+    return;
+  }
+  if ((pos = line.find(kFallback)) != std::string::npos) {
+    int s = streamOf(std::string_view(line).substr(0, pos));
+    int target = programAwaitingEntry(s, slotOf(5, true));
+    if (target >= 0)
+      summary.programs[streams[target].pending].fallback =
+          intern(summary.texts, line.substr(pos));
+    return;
+  }
+
+  // The cache's own lines around the lookup.
+  if ((pos = line.find(kShapes)) != std::string::npos) {
+    size_t c = line.rfind("Compiling ", pos);
+    if (c == std::string::npos)
+      return;
+    std::string shapes = after(len(kShapes));
+    size_t m = shapes.rfind(kArgMapping);
+    if (m != std::string::npos)
+      shapes.resize(m);
+    int s = streamOf(std::string_view(line).substr(0, c));
+    streams[s].shapes = intern(summary.texts, shapes);
+    return;
+  }
+  if ((pos = line.find(kLookupNoCache)) != std::string::npos) {
+    streams[streamOf(std::string_view(line).substr(0, pos))].noCacheLookup = true;
+    return;
+  }
+  if ((pos = line.find(kPutNoCache)) != std::string::npos) {
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::CacheDisabled;
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
+    return;
+  }
+  if ((pos = line.find(kReadError)) != std::string::npos) {
+    std::string rest = after(len(kReadError));
+    size_t q = rest.find("': ");
+    if (q == std::string::npos) {
+      problem(where + "an \"Error reading persistent compilation cache "
+                      "entry\" line without the module name and error");
+      return;
+    }
+    readErrors[rest.substr(0, q)] = intern(summary.texts, rest.substr(q + 3));
+    return;
+  }
+  bool lruHit = false;
+  if ((pos = line.find(kLruMiss)) != std::string::npos ||
+      (lruHit = (pos = line.find(kLruHit)) != std::string::npos)) {
+    std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
+    auto d = keyDigest(key);
+    if (!d) {
+      problem(where + "the key of an lru_cache line is not \"<name>-<64 hex "
+                      "digits>\": " + key.substr(0, 100));
+      return;
+    }
+    if (!lruHit)
+      inferMiss(*d, key.substr(0, key.size() - 65));
+    return;
+  }
+  bool oldEvict = false;
+  if ((pos = line.find(kEvicting)) != std::string::npos ||
+      (oldEvict = (pos = line.find(kEvictingOld)) != std::string::npos)) {
+    std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
+    size_t f = rest.find(kFileSize);
+    std::string key = unquote(rest.substr(0, f));
+    if (oldEvict && key.size() > 6 && key.compare(key.size() - 6, 6, "-cache") == 0)
+      key.resize(key.size() - 6);
+    auto d = keyDigest(key);
+    if (f == std::string::npos || !d) {
+      problem(where + "an \"Evicting cache entry\" line without a whole key "
+                      "and file size");
+      return;
+    }
+    Eviction e;
+    e.bytes = std::atoll(rest.c_str() + f + len(kFileSize));
+    size_t t = rest.find(kTarget);
+    if (t != std::string::npos)
+      e.targetBytes = std::atoll(rest.c_str() + t + len(kTarget));
+    e.line = summary.lines;
+    summary.evicted.emplace(*d, e);
+    ++summary.evictionLines;
+    return;
+  }
+  if ((pos = line.find(kTooLargeStart)) != std::string::npos &&
+      line.find(kTooLargeMax) != std::string::npos) {
+    std::string rest = after(len(kTooLargeStart));
+    size_t sz = rest.find(kTooLargeSize);
+    size_t mx = rest.find(kTooLargeMax);
+    if (sz == std::string::npos)
+      return;
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::TooLarge;
+    w.entryBytes = std::atoll(rest.c_str() + sz + len(kTooLargeSize));
+    w.maxCacheBytes = std::atoll(rest.c_str() + mx + len(kTooLargeMax));
+    onWrite(-1, "", unquote(rest.substr(0, sz)), w);
+    return;
+  }
+  if ((pos = line.find(kUnsupported)) != std::string::npos) {
+    if (summary.unsupportedRuntime.empty())
+      summary.unsupportedRuntime = after(len(kUnsupported)).substr(0, 200);
+    return;
+  }
+  if (line.find(kPgleMiss) != std::string::npos) {
+    ++summary.pgleMisses;
+    return;
+  }
+  if (line.find("PGLE-optimized ") != std::string::npos &&
+      line.find(kPgleLoaded) != std::string::npos) {
+    ++summary.pgleLoaded;
+    return;
+  }
+  if (line.find(kInconsistency) != std::string::npos)
+    ++summary.verificationErrors; // also a read or write warning: go on
+
+  // The lookup.
+  bool miss = (pos = line.find(kMiss)) != std::string::npos;
+  if (miss || (pos = line.find(kHit)) != std::string::npos) {
+    std::string rest = miss ? after(len(kMiss)) : after(len(kHit));
+    size_t q = rest.find("' with key ");
+    std::string name = rest.substr(0, q == std::string::npos ? rest.rfind('\'') : q);
+    std::string key = q == std::string::npos ? "" : unquote(rest.substr(q + 11));
+    onLookup(streamOf(std::string_view(line).substr(0, pos)), !miss, name, key);
+    return;
+  }
+
+  // The write.
+  if ((pos = line.find(kNotWritingFor)) != std::string::npos) {
+    std::string rest = after(len(kNotWritingFor));
+    int s = streamOf(std::string_view(line).substr(0, pos));
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    size_t b;
+    if ((b = rest.find(kBecauseTook)) != std::string::npos) {
+      w.reason = NotWrittenReason::CompileTime;
+      std::string nums = rest.substr(b + len(kBecauseTook));
+      w.minCompileSeconds = number(nums);
+      size_t paren = nums.find('(');
+      if (paren != std::string::npos)
+        w.compileSeconds = number(nums.substr(paren + 1));
+    } else if ((b = rest.find(kBecauseCallbacks)) != std::string::npos) {
+      w.reason = NotWrittenReason::HostCallbacks;
+    } else {
+      problem(where + "a \"Not writing persistent cache entry\" line with a "
+                      "reason this reader does not know");
+      return;
+    }
+    onWrite(s, rest.substr(0, b), "", w);
+    return;
+  }
+  if ((pos = line.find(kNotProcessZero)) != std::string::npos) {
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::NotProcessZero;
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
+    return;
+  }
+  if ((pos = line.find(kTookAtLeast)) != std::string::npos && pos > 0) {
+    size_t open = line.rfind('\'', pos - 1);
+    if (open == std::string::npos)
+      return;
+    std::string name = line.substr(open + 1, pos - open - 1);
+    std::string nums = line.substr(pos + len(kTookAtLeast));
+    WriteOutcome w;
+    w.state = WriteState::Attempted;
+    w.minCompileSeconds = number(nums);
+    size_t paren = nums.find('(');
+    if (paren != std::string::npos)
+      w.compileSeconds = number(nums.substr(paren + 1));
+    onWrite(streamOf(std::string_view(line).substr(0, open)), name, "", w);
+    return;
+  }
+  bool old = false;
+  if ((pos = line.find(kNotWritingKey)) != std::string::npos ||
+      (old = (pos = line.find(kNotWritingKeyOld)) != std::string::npos)) {
+    std::string rest = old ? after(len(kNotWritingKeyOld))
+                           : after(len(kNotWritingKey));
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    size_t b;
+    if ((b = rest.find(kSinceSize)) != std::string::npos) {
+      w.reason = NotWrittenReason::EntrySize;
+      std::string nums = rest.substr(b + len(kSinceSize));
+      w.entryBytes = std::atoll(nums.c_str());
+      size_t t = nums.find("threshold (");
+      if (t != std::string::npos)
+        w.minEntryBytes = std::atoll(nums.c_str() + t + 11);
+    } else if ((b = rest.find(kSinceDisabled)) != std::string::npos) {
+      w.reason = NotWrittenReason::CacheDisabled;
+    } else {
+      return;
+    }
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "",
+            unquote(rest.substr(0, b)), w);
+    return;
+  }
+  if ((pos = line.find(kWritingKey)) != std::string::npos) {
+    size_t w0 = line.rfind(kWriting, pos);
+    if (w0 == std::string::npos)
+      return;
+    WriteOutcome w;
+    w.state = WriteState::Written;
+    onWrite(streamOf(std::string_view(line).substr(0, w0)), "",
+            unquote(line.substr(pos + len(kWritingKey))), w);
+    return;
+  }
+  if ((pos = line.find(kWriteError)) != std::string::npos) {
+    std::string rest = after(len(kWriteError));
+    size_t q = rest.find("': ");
+    if (q == std::string::npos)
+      return;
+    WriteOutcome w;
+    w.state = WriteState::Failed;
+    w.error = rest.substr(q + 3, kMaxText); // quoted whole
+    // A warning, printed with the source path before it: no stream.
+    onWrite(-1, rest.substr(0, q), "", w);
+    return;
+  }
+
+  // Run-wide facts.
+  if ((pos = line.find(kEnablingAutotune)) != std::string::npos) {
+    addDistinct(summary.autotuneCaches,
+                unquote("'" + after(len(kEnablingAutotune))));
+    return;
+  }
+  if ((pos = line.find(kEnablingKernel)) != std::string::npos) {
+    addDistinct(summary.kernelCaches,
+                unquote("'" + after(len(kEnablingKernel))));
+    return;
+  }
+  if ((pos = line.find(kInitialized)) != std::string::npos) {
+    if (!summary.cacheInitLine)
+      summary.cacheInitLine = summary.lines;
+    addDistinct(summary.cacheDirs, after(len(kInitialized)));
+    return;
+  }
+  if (line.find(kDisabled) != std::string::npos) {
+    summary.cacheDisabled = true;
+    return;
+  }
+  if (line.find(kInitFailed) != std::string::npos) {
+    summary.cacheInitFailed = true;
+    return;
+  }
+  if ((pos = line.find(kCompileOptions)) != std::string::npos) {
+    int s = streamOf(std::string_view(line).substr(0, pos));
+    streams[s].compileOptions =
+        intern(summary.texts, after(len("get_compile_options: ")));
+    return;
+  }
+  if ((pos = line.find(kKeyError)) != std::string::npos) {
+    if (summary.keyErrors++ == 0)
+      summary.firstKeyError = after(len(kKeyError)).substr(0, 500);
+    return;
+  }
+}
+
+} // namespace cachekey

@@ -1,0 +1,466 @@
+//===- LogSummaryWording.cpp - The words of a whole log comparison -------===//
+//
+// The explanation sentence, the reading notes, the run summary and stats,
+// the N-run lines and the text the CLI prints (LogWording.cpp words each
+// program; LogAdviceWording.cpp the advice). Grouping and "the same reason"
+// are decided on facts by the callers; the list and plural grammar is
+// Wording.h's.
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include "cachekey/KnownDigests.h"
+#include "cachekey/PyText.h"
+#include "cachekey/Wording.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+namespace cachekey {
+namespace logs {
+
+std::string noKeyMessage(const LogSummary &log) {
+  std::string msg =
+      log.programs.empty() && log.problems.empty()
+          ? "no cache-key lines found. Enable them with "
+            "logging.getLogger(\"jax._src.cache_key\").setLevel(logging.DEBUG) "
+            "(and jax._src.compiler for the hits and misses) and give the "
+            "whole log"
+          : "no complete key: " +
+                (!log.incomplete.empty() ? log.incomplete.front()
+                 : !log.problems.empty()
+                     ? log.problems.front()
+                     : std::string("its keys' digest lines were not all "
+                                   "read (every program lacks some of its 16 "
+                                   "get_cache_key lines and no hit or miss "
+                                   "line names its key)"));
+  if (!log.problems.empty() && !log.incomplete.empty())
+    msg += " (" + log.problems.front() + ")";
+  return msg;
+}
+
+void readingNotes(const LogSummary &la, const LogSummary &lb,
+                  std::vector<std::string> &notes, std::vector<NoteCode> &codes) {
+  auto note = [&](NoteCode code, std::string text) {
+    notes.push_back(std::move(text));
+    codes.push_back(code);
+  };
+  for (const LogSummary *l : {&la, &lb}) {
+    for (const auto &cut : l->incomplete)
+      note(NoteCode::IncompleteKey, l->name + ": " + cut + "; that program is left out.");
+    for (const auto &pr : l->problems)
+      note(NoteCode::UnreadableLine, l->name + ": " + pr);
+    if (l->problemCount > l->problems.size())
+      note(NoteCode::MoreUnreadableLines,
+           l->name + ": " + std::to_string(l->problemCount - l->problems.size()) +
+               " more unreadable lines");
+    if (l->longLines)
+      note(NoteCode::LongLines, l->name + ": " +
+                                    plural(l->longLines, "line", "lines") +
+                                    " longer than 1 MiB, read in part");
+    if (l->keyErrors)
+      note(NoteCode::KeyErrors,
+           l->name + ": " + plural(l->keyErrors, "program", "programs") +
+               " skipped the cache because JAX could not make a key: " +
+               shortened(l->firstKeyError, 160));
+    if (!l->unsupportedRuntime.empty())
+      note(NoteCode::CacheOff, l->name + ": this runtime never uses the "
+                                   "persistent cache (\"Unsupported runtime: " +
+                                   l->unsupportedRuntime + "\")");
+    if (l->verificationErrors)
+      note(NoteCode::UnreadableLine,
+           l->name + ": " + plural(l->verificationErrors, "entry", "entries") +
+               " failed the cache's verification (\"Persistent compilation "
+               "cache inconsistency\"): an entry's executable differs from a "
+               "fresh compile of the same key");
+    if (l->pgleLoaded || l->pgleMisses)
+      note(NoteCode::CacheOff,
+           l->name + ": PGLE: " + std::to_string(l->pgleLoaded) +
+               " PGLE-optimized programs loaded from the cache, " +
+               std::to_string(l->pgleMisses) +
+               " missed although their non-PGLE key hit (the PGLE-optimized "
+               "key is another key)");
+    for (const auto &dir : l->cacheDirs)
+      if (isRelativeCachePath(dir)) {
+        note(NoteCode::CacheOff, l->name + ": the cache path " + pyRepr(dir) +
+                                     " is relative: it depends on the working "
+                                     "directory");
+        break;
+      }
+    if (l->cacheDisabled || l->cacheInitFailed)
+      note(NoteCode::CacheOff, l->name + ": the persistent cache is " +
+                                   (l->cacheDisabled ? "disabled" : "not initialised") +
+                                   " in this run");
+  }
+}
+
+std::string comparisonSentence(const LogComparison &r,
+                               const std::vector<KeyMove> &moves) {
+  const LogSummary &la = r.logs[0], &lb = r.logs[1];
+  size_t na = la.comparable().size(), nb = lb.comparable().size();
+  std::string s = la.name + " holds " + plural(na, "program", "programs") +
+                  " and " + lb.name + " " + std::to_string(nb) + "; ";
+  size_t byKey = 0, byOther = 0;
+  for (const auto &p : r.pairs) {
+    byKey += p.match == PairMatch::Key;
+    byOther += p.a >= 0 && p.b >= 0 && p.match != PairMatch::Key;
+  }
+  if (byKey)
+    s += (byKey == 1 ? std::string("1 program is")
+                     : std::to_string(byKey) + " programs are") +
+         " matched by key (" + lb.name + "'s key is one " + la.name +
+         " computed, whatever the name or order)" +
+         (byOther == 0 ? std::string(". ") : "; the others are ");
+  else
+    s += "programs are ";
+  if (!byKey || byOther)
+    s += r.pairedBy == PairedBy::Order
+             ? "paired in order (the logs name no programs: no hit or miss "
+               "lines). "
+             : std::string("paired by ") + pairedByName(r.pairedBy) +
+                   ", then by argument shapes, then by order within a name. ";
+  std::vector<std::string> onlyA, onlyB, equal;
+  for (const auto &p : r.pairs) {
+    if (p.a < 0)
+      onlyB.push_back(p.label);
+    else if (p.b < 0)
+      onlyA.push_back(p.label);
+    else if (p.keys == ProgramPair::Keys::Equal)
+      equal.push_back(p.label);
+  }
+  if (r.explained >= 0 && r.pairs[r.explained].keys == ProgramPair::Keys::Differ) {
+    const ProgramPair &x = r.pairs[r.explained];
+    size_t differing = 0, sameAsFirst = 0;
+    for (size_t i = 0; i < r.pairs.size(); ++i)
+      if (r.pairs[i].keys == ProgramPair::Keys::Differ) {
+        ++differing;
+        sameAsFirst += moves[i] == moves[r.explained];
+      }
+    bool oneCause = differing >= 2 && sameAsFirst == differing;
+    if (oneCause)
+      s += "All " + std::to_string(differing) +
+           " programs whose keys differ moved the same way, for one cause "
+           "(said once, for " + x.label + "). ";
+    else
+      s += upperFirst(x.label) + " is the first pair whose keys differ. ";
+    s += r.comparison.cause ? r.comparison.sentence
+                            : capitalised(keyMoveText(moves[r.explained])) + ".";
+    // The other differing pairs: the same cause, or which other, grouped in
+    // the order the reasons first appear.
+    std::vector<std::string> same;
+    std::map<KeyMove, std::vector<std::string>> other;
+    std::vector<KeyMove> otherOrder;
+    for (size_t i = 0; i < r.pairs.size(); ++i) {
+      if (static_cast<int>(i) == r.explained ||
+          r.pairs[i].keys != ProgramPair::Keys::Differ)
+        continue;
+      if (moves[i] == moves[r.explained])
+        same.push_back(r.pairs[i].label);
+      else {
+        if (!other.count(moves[i]))
+          otherOrder.push_back(moves[i]);
+        other[moves[i]].push_back(r.pairs[i].label);
+      }
+    }
+    if (!same.empty() && !oneCause)
+      s += " " + upperFirst(nameList(same)) +
+           (same.size() == 1 ? " differs" : " differ") + " for the same reason.";
+    for (const auto &m : otherOrder)
+      s += " " + upperFirst(nameList(other[m])) +
+           (other[m].size() == 1 ? " differs" : " differ") +
+           " for another reason: " + keyMoveText(m) + ".";
+    if (!equal.empty())
+      s += " " + upperFirst(nameList(equal)) +
+           (equal.size() == 1 ? " has" : " have") + " the same key in both runs.";
+  } else if (!equal.empty()) {
+    s += (equal.size() == 1 ? std::string("The paired program has")
+                            : "All " + std::to_string(equal.size()) +
+                                  " paired programs have") +
+         " the same key in both runs: nothing moved.";
+    if (!r.comparison.unhashed.empty()) {
+      s += " Not hashed, so not a cause: ";
+      for (size_t i = 0; i < r.comparison.unhashed.size() && i < 4; ++i)
+        s += (i ? "; " : "") + r.comparison.unhashed[i];
+      s += ".";
+    }
+  } else {
+    s += "No program pairs with one in the other log.";
+  }
+  if (!onlyB.empty())
+    s += " Only in " + lb.name + ": " + nameList(onlyB) + ".";
+  if (!onlyA.empty())
+    s += " Only in " + la.name + ": " + nameList(onlyA) + ".";
+  if (!r.notes.empty()) {
+    size_t cuts = la.incomplete.size() + lb.incomplete.size();
+    if (cuts)
+      s += " " + plural(cuts, "key is", "keys are") +
+           " incomplete and left out (see the notes).";
+  }
+  return s;
+}
+
+std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves) {
+  const LogSummary &la = r.logs[0], &lb = r.logs[1];
+  size_t n = 0, hits = 0, misses = 0, differing = 0, paired = 0, onlyB = 0;
+  for (const auto &p : r.pairs) {
+    if (p.b < 0)
+      continue;
+    ++n;
+    const LoggedProgram &pb = lb.programs[p.b];
+    hits += pb.lookup == Lookup::Hit;
+    misses += pb.lookup == Lookup::Miss;
+    paired += p.a >= 0;
+    differing += p.keys == ProgramPair::Keys::Differ;
+    onlyB += p.a < 0;
+  }
+  std::string s = lb.name + ": ";
+  if (hits + misses == 0) {
+    // No hit or miss lines: say what the keys say.
+    if (paired == 0)
+      s += "no program pairs with one in " + la.name;
+    else if (differing == 0)
+      s += (paired == 1 ? std::string("the paired program has")
+                        : "all " + std::to_string(paired) + " paired programs have") +
+           " the same key as in " + la.name;
+    else
+      s += std::to_string(differing) + " of " +
+           plural(paired, "paired program", "paired programs") +
+           (differing == 1 ? " has" : " have") + " another key";
+    if (onlyB)
+      s += "; " + plural(onlyB, "program is", "programs are") + " new";
+    return s + " (no hit or miss lines: enable DEBUG on jax._src.compiler to "
+               "see the outcomes).";
+  }
+  s += std::to_string(hits) + " of " + plural(n, "program", "programs") + " hit";
+  if (misses == 0)
+    return s + ".";
+  s += ", " + std::to_string(misses) + " missed.";
+  // The misses, grouped by reason in the order the reasons first appear.
+  struct Group {
+    enum class Kind { New, Moved, Unknown, Equal } kind;
+    KeyMove move;                               // Moved
+    MissReason reason = MissReason::Unknown;    // Equal
+    std::vector<std::string> names;
+    std::vector<const LoggedProgram *> inA, inB;
+    auto key() const { return std::tie(kind, move, reason); }
+  };
+  std::vector<Group> groups;
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    const auto &p = r.pairs[i];
+    if (p.b < 0 || lb.programs[p.b].lookup != Lookup::Miss)
+      continue;
+    Group g;
+    g.kind = p.a < 0                                   ? Group::Kind::New
+             : p.keys == ProgramPair::Keys::Differ     ? Group::Kind::Moved
+             : p.keys == ProgramPair::Keys::Unknown    ? Group::Kind::Unknown
+                                                       : Group::Kind::Equal;
+    if (g.kind == Group::Kind::Moved)
+      g.move = moves[i];
+    if (g.kind == Group::Kind::Equal)
+      g.reason = p.miss ? *p.miss : MissReason::Unknown;
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const Group &x) { return x.key() == g.key(); });
+    if (it == groups.end()) {
+      groups.push_back(g);
+      it = groups.end() - 1;
+    }
+    it->names.push_back(p.label);
+    if (p.a >= 0)
+      it->inA.push_back(&la.programs[p.a]);
+    it->inB.push_back(&lb.programs[p.b]);
+  }
+  bool compileTime = false;
+  for (const Group &g : groups) {
+    size_t k = g.names.size();
+    std::string who = k == misses && k > 1 ? "All " + std::to_string(k)
+                                            : nameList(g.names);
+    who = upperFirst(who);
+    switch (g.kind) {
+    case Group::Kind::New:
+      s += " " + who + (k == 1 ? " is " : " are ") + "new in this run.";
+      break;
+    case Group::Kind::Equal:
+      s += " " + who + (k == 1 ? " has" : " have") + " the same key as in " +
+           la.name + ", " +
+           missClause(g.reason, ClauseForm::Relative, la, lb, g.inA, g.inB) + ".";
+      for (const auto *p : g.inA)
+        compileTime = compileTime || (g.reason == MissReason::NotWritten &&
+                                      p->write.reason == NotWrittenReason::CompileTime);
+      break;
+    case Group::Kind::Moved:
+      s += " " + who + (k == 1 ? " has " : " have ") + "another key: " +
+           keyMoveText(g.move) + ".";
+      break;
+    case Group::Kind::Unknown:
+      s += " " + who + (k == 1 ? " has " : " have ") +
+           "keys that cannot be compared.";
+      break;
+    }
+  }
+  if (compileTime)
+    s += " To cache programs that compile fast, lower " +
+         std::string(kMinCompileTime) + ", e.g. jax.config.update(\"" +
+         kMinCompileTime + "\", 0) or JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0.";
+  return s;
+}
+
+std::string runStatsText(const LogSummary &log, const RunStats &st) {
+  std::string s = log.name + ": " + plural(st.programs, "program", "programs") +
+                  ", " + plural(st.hits, "hit", "hits") + ", " +
+                  plural(st.misses, "miss", "misses");
+  if (st.hits + st.misses) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f%%",
+                  100.0 * st.hits / double(st.hits + st.misses));
+    s += " (" + std::string(buf) + " hit rate)";
+  }
+  if (st.noOutcome)
+    s += ", " + std::to_string(st.noOutcome) + " without a logged outcome";
+  if (st.timedMisses)
+    s += "; " + seconds(st.missCompileSeconds) + " compiling the misses" +
+         (st.timedMisses < st.misses
+              ? " (" + std::to_string(st.timedMisses) + " of them timed)"
+              : std::string());
+  if (st.written)
+    s += "; " + std::to_string(st.written) + " written";
+  if (!st.notCached.empty()) {
+    s += "; not cached: ";
+    bool first = true;
+    for (auto [why, n] : st.notCached) {
+      const char *t = "";
+      switch (why) {
+      case NotCached::CompileTime: t = "under the minimum compile time"; break;
+      case NotCached::EntrySize: t = "under the minimum entry size"; break;
+      case NotCached::HostCallbacks: t = "host callbacks"; break;
+      case NotCached::NotProcessZero: t = "not process 0"; break;
+      case NotCached::NoCache: t = "no cache initialised yet"; break;
+      case NotCached::TooLarge: t = "over the maximum cache size"; break;
+      case NotCached::WriteFailed: t = "write failed"; break;
+      case NotCached::ReadFailed: t = "found but unreadable"; break;
+      case NotCached::Unknown: t = "write not logged"; break;
+      }
+      s += (first ? "" : ", ") + std::to_string(n) + " " + t;
+      first = false;
+    }
+  }
+  if (st.evictions)
+    s += "; " + plural(st.evictions, "eviction", "evictions");
+  return s + ".";
+}
+
+std::string programAcrossRunsText(const ManyLogComparison &r,
+                                  const ProgramAcrossRuns &p) {
+  auto names = [&](const std::vector<int> &runs) {
+    std::vector<std::string> v;
+    for (int run : runs)
+      v.push_back(r.logs[run].name);
+    return nameList(v);
+  };
+  size_t present = r.logs.size() - p.absent.size();
+  std::string s = p.label + ": ";
+  if (p.common < 0) {
+    s += "no key logged";
+  } else if (p.odd.empty()) {
+    s += present == 1 ? "in " + names(p.groups[0]) + " only"
+         : present == r.logs.size()
+             ? "all " + std::to_string(present) + " runs share its key"
+             : names(p.groups[0]) + " share its key";
+  } else {
+    s += names(p.groups[p.common]) +
+         (p.groups[p.common].size() == 1 ? " has" : " share") + " the common key";
+    for (const OddRun &o : p.odd) {
+      s += "; " + r.logs[o.run].name + " is an odd one out";
+      if (!o.entries.empty()) {
+        std::vector<std::string> e;
+        for (int x : o.entries)
+          e.push_back(entryLabel(x));
+        s += ": " + nameList(e, 8) + (o.entries.size() == 1 ? " differs" : " differ");
+      }
+    }
+  }
+  if (!p.absent.empty() && present > 1)
+    s += "; not compiled in " + names(p.absent);
+  return s;
+}
+
+std::string manySummary(const ManyLogComparison &r) {
+  size_t all = 0, everywhere = 0;
+  std::vector<size_t> oddCount(r.logs.size(), 0);
+  for (const auto &p : r.programs) {
+    if (p.common < 0)
+      continue;
+    ++all;
+    everywhere += p.odd.empty() && p.absent.empty();
+    for (const auto &o : p.odd)
+      ++oddCount[o.run];
+  }
+  std::string s = std::to_string(everywhere) + " of " +
+                  plural(all, "program has", "programs have") +
+                  " one key in all " + std::to_string(r.logs.size()) + " runs";
+  for (size_t run = 0; run < r.logs.size(); ++run)
+    if (oddCount[run])
+      s += "; " + r.logs[run].name + " is the odd one out for " +
+           plural(oddCount[run], "program", "programs");
+  return s + ".";
+}
+
+} // namespace logs
+
+namespace {
+
+/// "What to do: …" on one line, or a list of them.
+void writeAdvice(std::ostream &os, const std::vector<LogAdvice> &advice) {
+  if (advice.size() == 1)
+    os << "What to do: " << logAdviceText(advice.front()) << "\n";
+  else if (!advice.empty()) {
+    os << "What to do:\n";
+    for (const LogAdvice &a : advice)
+      os << "  - " << logAdviceText(a) << "\n";
+  }
+}
+
+} // namespace
+
+void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
+  os << "Programs across " << r.logs.size() << " runs (each paired with "
+     << r.logs[0].name << " by key, then name, shapes and order):\n";
+  for (const auto &t : r.programTexts)
+    os << "  " << t << ".\n";
+  for (const auto &t : r.statsText)
+    os << "Run: " << t << "\n";
+  os << "Summary: " << r.summary << "\n";
+  writeAdvice(os, r.advice);
+}
+
+void writeLogComparison(std::ostream &os, const LogComparison &r) {
+  os << r.sentence << "\n";
+  bool byKey = std::any_of(r.pairs.begin(), r.pairs.end(), [](const ProgramPair &p) {
+    return p.match == PairMatch::Key;
+  });
+  os << "Programs (paired by " << (byKey ? "key and " : "")
+     << pairedByName(r.pairedBy) << "):\n";
+  for (const auto &p : r.pairs) {
+    os << "  " << p.label << ": " << p.verdict << ".";
+    for (int side = 0; side < 2; ++side)
+      if ((side ? p.b : p.a) >= 0)
+        os << " " << r.logs[side].name << ": " << p.outcome[side] << ".";
+    os << "\n";
+  }
+  for (const auto &n : r.notes)
+    os << "note: " << n << "\n";
+  for (int side = 0; side < 2; ++side)
+    os << "Run: " << r.statsText[side] << "\n";
+  os << "Summary: " << r.summary << "\n";
+  writeAdvice(os, r.advice);
+}
+
+std::string formatLogComparison(const LogComparison &r) {
+  std::ostringstream os;
+  writeLogComparison(os, r);
+  return os.str();
+}
+
+} // namespace cachekey
