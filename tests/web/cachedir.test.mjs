@@ -29,8 +29,10 @@ function copyWithMtimes(rel) {
   fs.cpSync(path.join(dirs, rel, 'cache'), to, { recursive: true });
   const described = JSON.parse(fs.readFileSync(path.join(dirs, rel, 'describe.json'), 'utf8')).files;
   for (const [name, row] of Object.entries(described)) {
-    const ms = Math.floor(Number(BigInt(row.mtime_ns) / 1000000n));
-    fs.utimesSync(path.join(to, name), ms / 1000, ms / 1000);
+    // exactly whole milliseconds on disk (utimes with a float would not be)
+    const ms = BigInt(row.mtime_ns) / 1000000n;
+    const stamp = `@${ms / 1000n}.${String(ms % 1000n).padStart(3, '0')}`;
+    assert.equal(spawnSync('touch', ['-h', '-d', stamp, path.join(to, name)]).status, 0, name);
   }
   return parent;
 }

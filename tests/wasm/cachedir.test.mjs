@@ -1,0 +1,102 @@
+// Node tests of engine.readCacheFolder (wasm/api.cpp → CacheDir.h's
+// scanListedFiles), on the directories real JAX wrote (fixtures/cache_dirs):
+// the wasm report equals the native CLI's `cachekey cache-dir DIR --json` on
+// the same files (the CLI reads them through POSIX; here the engine asks a
+// JS reader for the bytes it needs), and the reader is asked only for heads.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const web = path.join(root, 'build/web');
+const require = createRequire(import.meta.url);
+const factory = require(path.join(web, 'cachekey_engine.js'));
+const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
+const engine = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')) });
+const cli = path.join(root, 'build/native/bin/cachekey');
+const dirs = path.join(root, 'fixtures/cache_dirs');
+
+/** A copy of fixtures/cache_dirs/<rel>/cache with describe.json's mtimes, to the millisecond. */
+function copy(rel) {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cachedir-wasm-'));
+  const to = path.join(parent, 'cache');
+  fs.cpSync(path.join(dirs, rel, 'cache'), to, { recursive: true });
+  for (const [name, row] of Object.entries(JSON.parse(fs.readFileSync(path.join(dirs, rel, 'describe.json'), 'utf8')).files)) {
+    // exactly whole milliseconds on disk (utimes with a float would not be)
+    const ms = BigInt(row.mtime_ns) / 1000000n;
+    const stamp = `@${ms / 1000n}.${String(ms % 1000n).padStart(3, '0')}`;
+    assert.equal(spawnSync('touch', ['-h', '-d', stamp, path.join(to, name)]).status, 0, name);
+  }
+  return parent;
+}
+
+/** The folder as the page's worker lists it, and a reader that counts what it reads. */
+function listing(dir) {
+  const names = fs.readdirSync(dir);
+  const files = names.map((n) => ({ n, st: fs.lstatSync(path.join(dir, n)) }));
+  const list = files.map(({ n, st }) => ({ name: n, type: st.isDirectory() ? 'dir' : 'file', size: st.size, mtime_ms: Math.floor(st.mtimeMs) }));
+  const reads = { bytes: 0 };
+  const reader = {
+    read(i, offset, n) {
+      const fd = fs.openSync(path.join(dir, files[i].n), 'r');
+      const buf = Buffer.alloc(n);
+      const got = fs.readSync(fd, buf, 0, n, offset);
+      fs.closeSync(fd);
+      reads.bytes += got;
+      return new Uint8Array(buf.buffer, buf.byteOffset, got);
+    },
+  };
+  return { list, reader, reads };
+}
+
+const variants = [];
+for (const r of fs.readdirSync(dirs)) {
+  if (!fs.statSync(path.join(dirs, r)).isDirectory()) continue;
+  for (const v of fs.readdirSync(path.join(dirs, r))) if (fs.existsSync(path.join(dirs, r, v, 'describe.json'))) variants.push(`${r}/${v}`);
+}
+
+test('every real cache directory: the wasm report is the CLI\u2019s, with and without a cap', (t) => {
+  if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');
+  assert.ok(variants.length >= 8, variants.join(' '));
+  for (const rel of variants) {
+    const parent = copy(rel);
+    for (const cap of [undefined, 4000]) {
+      const args = ['cache-dir', 'cache', '--json', ...(cap === undefined ? [] : ['--max-size', String(cap)])];
+      const r = spawnSync(cli, args, { cwd: parent });
+      assert.ok(r.status === 0 || r.status === 1, `${rel}: exit ${r.status} ${r.stderr}`);
+      const want = JSON.parse(r.stdout.toString());
+      const { list, reader } = listing(path.join(parent, 'cache'));
+      const got = engine.readCacheFolder(list, reader, 'cache', cap === undefined ? {} : { max_size: cap });
+      assert.equal(got.error, undefined, JSON.stringify(got.error));
+      delete got.text;
+      assert.deepEqual(got, want, `${rel} cap ${cap}`);
+    }
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('only the heads of entries are read, unless the frame must be walked', () => {
+  const parent = copy('0.12.0.1/cap');
+  const dir = path.join(parent, 'cache');
+  const { list, reader, reads } = listing(dir);
+  const total = list.reduce((n, f) => n + f.size, 0);
+  engine.readCacheFolder(list, reader, 'cache', {});
+  // the 48 KB jit_slow entry is read to its first 16 KiB and its block headers
+  assert.ok(reads.bytes < total, `read ${reads.bytes} of ${total} bytes`);
+  fs.rmSync(parent, { recursive: true, force: true });
+});
+
+test('a bad cap is an error naming it; the engine stays usable', () => {
+  const parent = copy('0.10.2/nocap');
+  const { list, reader } = listing(path.join(parent, 'cache'));
+  const bad = engine.readCacheFolder(list, reader, 'cache', { max_size: -1 });
+  assert.equal(bad.error.code, 'invalid');
+  assert.equal(bad.error.path, '$.max_size');
+  assert.equal(engine.readCacheFolder(list, reader, 'cache', {}).error, undefined);
+  fs.rmSync(parent, { recursive: true, force: true });
+});
