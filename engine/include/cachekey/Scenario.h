@@ -40,8 +40,8 @@ struct ModuleSpec {
   /// MLIR text (or bytecode) to canonicalise live.
   std::optional<std::string> text;
   bool includeMetadata = false;
-  IgnoreCallbacks ignoreCallbacks = IgnoreCallbacks::No; // 0.10.2
-  bool ignoreCustomPartitioning = false;                 // main
+  IgnoreCallbacks ignoreCallbacks = IgnoreCallbacks::No; // jax 0.4.36–0.10.2
+  bool ignoreCustomPartitioning = false;                 // jax 0.11.0 and later
 };
 
 /// Entry 4 inputs: the process environment and argv.
