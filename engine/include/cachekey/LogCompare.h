@@ -158,6 +158,11 @@ enum class MissReason : uint8_t {
   /// persistent compilation cache entry"): a damaged file, which JAX never
   /// replaces (LRUCache.put keeps an existing file).
   Damaged,
+  /// A size cap is set but this JAX cannot honour it: the first lookup
+  /// raised "Please install the `filelock` package to set
+  /// `jax_compilation_cache_max_size`" (lru_cache.py), and the cache never
+  /// opened for the run's later programs either.
+  NoFilelock,
   /// The LRU evicted it ("Evicting cache entry" in either log):
   /// jax_compilation_cache_max_size is below what the runs write.
   Evicted,
@@ -241,6 +246,8 @@ struct LogAdvice {
     NothingToDo,          // every program of the second run hit
     SharedKeys,           // N runs: every program has one key in every run
     NewPrograms,          // programs new in the second run: compiles expected
+    NewShapes,            // a program the first run had, with other argument
+                          // shapes: `value` the second run's shapes line
     LogOutcomes,          // no hit or miss lines: log DEBUG to see outcomes
     LogKeys,              // keys that cannot be compared: log the DEBUG trace
     KeyMoved,             // a key moved: `entry`'s advice (Diff.h Advice)
@@ -248,14 +255,15 @@ struct LogAdvice {
     JaxOwnProgram,        // one of JAX's own small programs moved
     SameGlobalSettings,   // every program moved: one global setting
     SameCacheDirInKey,    // entry 5: the autotune path under the cache dir
-    LowerMinCompileTime,  // `amount`: the slowest such compile, seconds
-    LowerMinEntrySize,    // `amount`: the largest such entry, bytes
+    LowerMinCompileTime,  // `amount`: the fastest such compile, seconds
+    LowerMinEntrySize,    // `amount`: the smallest such entry, bytes
     HostCallbacks,        // never cached by this release
     NotProcessZero,       // only process 0 writes
     ConfigureCacheEarly,  // compiled before the cache was configured
     FixWriteError,        // `value`: the error, quoted
     MissingAtime,         // `value`: the error (jax#39880)
     DeleteDamaged,        // entries found but unreadable
+    InstallFilelock,      // a size cap without the filelock package
     RaiseMaxSize,         // evicted: `limit` the Evicting line's target
                           // cache size (lru_cache.py: the cap less the
                           // entry being written), bytes

@@ -98,6 +98,9 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
   case MissReason::NoCacheYet:
     x.code = C::ConfigureCacheEarly;
     break;
+  case MissReason::NoFilelock:
+    x.code = C::InstallFilelock;
+    break;
   case MissReason::Damaged:
     x.code = C::DeleteDamaged;
     break;
@@ -165,7 +168,20 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
     ++misses;
     const LoggedProgram *a = p.a >= 0 ? &la.programs[p.a] : nullptr;
     if (!a)
-      add(advice(C::NewPrograms), p.label);
+    {
+      // The first run compiled this name with other argument shapes (the
+      // pairing keeps a program with new shapes apart): name the shapes.
+      const bool nameInA = !b.name.empty() &&
+          std::any_of(la.programs.begin(), la.programs.end(),
+                      [&](const LoggedProgram &x) { return x.name == b.name; });
+      if (nameInA && b.shapes >= 0) {
+        LogAdvice x = advice(C::NewShapes);
+        x.value = lb.texts[b.shapes];
+        add(std::move(x), p.label);
+      } else {
+        add(advice(C::NewPrograms), p.label);
+      }
+    }
     else if (p.keys == ProgramPair::Keys::Differ)
       add(forMove(i < moves.size() ? moves[i] : p.move, p), p.label);
     else if (p.keys == ProgramPair::Keys::Unknown)
@@ -173,14 +189,16 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
     else {
       LogAdvice x = forEqualKey(p.miss ? *p.miss : MissReason::Unknown, la, lb, a);
       if (x.code == C::LowerMinCompileTime || x.code == C::LowerMinEntrySize) {
-        // One item for the group: the slowest compile or the largest entry
-        // decides the setting that would cache them all.
+        // One item for the group: JAX writes when the compile time (entry
+        // size) is at least the setting, so the fastest compile (smallest
+        // entry) decides the setting that would cache them all.
         double v = x.code == C::LowerMinCompileTime ? a->write.compileSeconds
                                                     : double(a->write.entryBytes);
         auto it = std::find_if(out.begin(), out.end(),
                                [&](const LogAdvice &y) { return y.code == x.code; });
         if (it != out.end()) {
-          it->amount = std::max(it->amount, v);
+          if (v >= 0 && (it->amount < 0 || v < it->amount))
+            it->amount = v;
           it->programs.push_back(p.label);
           continue;
         }
@@ -246,6 +264,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::NothingToDo: return "nothing_to_do";
   case LogAdvice::Code::SharedKeys: return "shared_keys";
   case LogAdvice::Code::NewPrograms: return "new_programs";
+  case LogAdvice::Code::NewShapes: return "new_shapes";
   case LogAdvice::Code::LogOutcomes: return "log_outcomes";
   case LogAdvice::Code::LogKeys: return "log_keys";
   case LogAdvice::Code::KeyMoved: return "key_moved";
@@ -261,6 +280,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::FixWriteError: return "fix_write_error";
   case LogAdvice::Code::MissingAtime: return "missing_atime";
   case LogAdvice::Code::DeleteDamaged: return "delete_damaged";
+  case LogAdvice::Code::InstallFilelock: return "install_filelock";
   case LogAdvice::Code::RaiseMaxSize: return "raise_max_size";
   case LogAdvice::Code::EntryOverMaxSize: return "entry_over_max_size";
   case LogAdvice::Code::AbsoluteCacheDir: return "absolute_cache_dir";

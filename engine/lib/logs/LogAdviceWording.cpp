@@ -37,6 +37,12 @@ std::string words(const LogAdvice &a) {
   case C::NewPrograms:
     return "Nothing to do: a program the first run never compiled is compiled "
            "once and then cached, so the next run with the same inputs hits.";
+  case C::NewShapes:
+    return "compiled for argument shapes the first run did not use, " +
+           (a.value.size() > 160 ? a.value.substr(0, 160) + "…" : a.value) +
+           ": each new shape or dtype is a program of its own, compiled once "
+           "and then cached. To reuse one entry, keep the shapes fixed (pad or "
+           "bucket the inputs).";
   case C::LogOutcomes:
     return "Log DEBUG for jax._src.compiler and jax._src.compilation_cache in "
            "both runs (or JAX_DEBUG_LOG_MODULES=jax._src.compiler,"
@@ -70,14 +76,16 @@ std::string words(const LogAdvice &a) {
            "another directory is another key.";
   case C::LowerMinCompileTime:
     return "To cache programs this fast, set "
-           "jax_persistent_cache_min_compile_time_secs below " +
-           (a.amount >= 0 ? logs::seconds(a.amount) : std::string("their compile time")) +
-           " (e.g. jax.config.update(\"jax_persistent_cache_min_compile_time_secs\", 0)"
+           "jax_persistent_cache_min_compile_time_secs to at most " +
+           (a.amount >= 0 ? logs::seconds(a.amount) + ", the fastest of their compile times"
+                          : std::string("their compile time")) +
+           " (0 caches every program: jax.config.update(\"jax_persistent_cache_min_compile_time_secs\", 0)"
            " or JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0).";
   case C::LowerMinEntrySize:
     return "To cache entries this small, set "
-           "jax_persistent_cache_min_entry_size_bytes below " +
-           (a.amount >= 0 ? bytesText(a.amount) : std::string("their size")) +
+           "jax_persistent_cache_min_entry_size_bytes to at most " +
+           (a.amount >= 0 ? bytesText(a.amount) + ", the smallest of them"
+                          : std::string("their size")) +
            " (0 caches every entry).";
   case C::HostCallbacks:
     return "Nothing to change in the cache: this release never writes a "
@@ -100,6 +108,11 @@ std::string words(const LogAdvice &a) {
            "cache-dir DIR` lists these orphans), or upgrade to jax 0.11.2 or "
            "later, which counts a missing -atime as 0; until then every write "
            "with jax_compilation_cache_max_size set fails.";
+  case C::InstallFilelock:
+    return "Install the filelock package (pip install filelock) where JAX runs, "
+           "or unset jax_compilation_cache_max_size: with a cap set and no "
+           "filelock, JAX cannot open the cache, so nothing is read or written "
+           "and every program compiles again.";
   case C::DeleteDamaged:
     return "Delete the damaged entries from the cache directory (`cachekey "
            "cache-dir DIR` names them): JAX never replaces an existing file, so "
@@ -128,7 +141,9 @@ std::string words(const LogAdvice &a) {
   case C::KeepCacheDir:
     return "Keep the cache directory between runs: a temporary or per-job "
            "directory, or a cleanup, loses its entries; check that the path is "
-           "on storage every run sees.";
+           "on storage every run sees. With jax_compilation_cache_max_size set, "
+           "the LRU may have evicted them: log DEBUG for jax._src.lru_cache to "
+           "see its \"Evicting cache entry\" lines.";
   case C::UnsupportedRuntime:
     return "Nothing to change in the cache: this runtime never uses the "
            "persistent compilation cache.";

@@ -124,6 +124,7 @@ const char *missReasonCode(MissReason m) {
   case MissReason::MaybeNoCache: return "maybe_no_cache";
   case MissReason::NoCacheYet: return "no_cache_yet";
   case MissReason::Damaged: return "damaged";
+  case MissReason::NoFilelock: return "no_filelock";
   case MissReason::Evicted: return "evicted";
   case MissReason::TooLarge: return "too_large";
   case MissReason::RelativeDir: return "relative_cache_dir";

@@ -154,6 +154,12 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
                "JAX_COMPILATION_CACHE_DIR, JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS) "
                "before the first JAX operation";
   }
+  case MissReason::NoFilelock:
+    return std::string(form == ClauseForm::Relative ? "but " : "") + lb.name +
+           " never opened its cache: jax_compilation_cache_max_size is set, and "
+           "this JAX needs the filelock package to honour a cap (\"Please install "
+           "the `filelock` package to set `jax_compilation_cache_max_size`\"), so "
+           "nothing was read or written";
   case MissReason::Damaged: {
     const LoggedProgram &b = *inB.front();
     std::string s = std::string(form == ClauseForm::Relative ? "but " : "") +
