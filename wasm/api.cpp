@@ -55,6 +55,15 @@ std::string dump(const Json &j) { return dumpJson(j); }
 
 std::string errorText(const Error &e) { return dump(errorToJson(e)); }
 
+/// The first `n` bytes of the Uint8Array `arr`, copied in one call.
+Bytes copyBytes(const emscripten::val &arr, size_t n) {
+  Bytes out(n, '\0');
+  emscripten::val(emscripten::typed_memory_view(n, reinterpret_cast<uint8_t *>(out.data())))
+      .call<void>("set", n == arr["length"].as<size_t>() ? arr
+                                                          : arr.call<emscripten::val>("subarray", 0, double(n)));
+  return out;
+}
+
 /// {"engine", "schema", "profiles", "mlir", "permalink_max_chars",
 /// "permalink_max_json_bytes", "fixtures"}.
 std::string version() {
@@ -152,13 +161,8 @@ std::string computeKeyWithModuleBytes(const std::string &scenario,
   auto s = scenarioFromJson(*resolved);
   if (!s)
     return errorText(s.error());
-  const size_t n = bytes["length"].as<size_t>();
-  Bytes entry1(n, '\0');
   // One copy from the JS array straight into the engine's buffer.
-  emscripten::val(emscripten::typed_memory_view(
-                      n, reinterpret_cast<uint8_t *>(entry1.data())))
-      .call<void>("set", bytes);
-  s->module.entry1 = std::move(entry1);
+  s->module.entry1 = copyBytes(bytes, bytes["length"].as<size_t>());
   auto r = computeKey(*s);
   return r ? dump(resultToJson(*r)) : errorText(r.error());
 }
@@ -329,12 +333,7 @@ Expected<Bytes> fileBytes(const emscripten::val &files, const std::string &name)
   if (v.isUndefined() || v.isNull())
     return Error{"", "was not chosen with the others (the capture refers to it)",
                  ErrorCode::Io, name};
-  const size_t n = v["length"].as<size_t>();
-  Bytes out(n, '\0');
-  emscripten::val(emscripten::typed_memory_view(
-                      n, reinterpret_cast<uint8_t *>(out.data())))
-      .call<void>("set", v);
-  return out;
+  return copyBytes(v, v["length"].as<size_t>());
 }
 
 /// A capture directory read from memory: the files chosen or dropped with it.
@@ -419,11 +418,7 @@ struct JsFileSource : ByteSource {
     emscripten::val arr = reader.call<emscripten::val>("read", index, double(offset), double(n));
     if (arr.isUndefined() || arr.isNull())
       return {};
-    const size_t got = std::min<size_t>(arr["length"].as<size_t>(), n);
-    std::string out(got, '\0');
-    emscripten::val(emscripten::typed_memory_view(got, reinterpret_cast<uint8_t *>(out.data())))
-        .call<void>("set", arr.call<emscripten::val>("subarray", 0, double(got)));
-    return out;
+    return copyBytes(arr, std::min<size_t>(arr["length"].as<size_t>(), n));
   }
 };
 

@@ -8,6 +8,7 @@
 // engine's. Nothing is uploaded and nothing in the folder changes.
 import { el, put, $, setText } from './dom.mjs';
 import { errorText, engineError } from './engine.mjs';
+import { readAll } from './captures.mjs';
 
 /**
  * A cache folder: the files directly in it and the names of its sub-folders
@@ -35,18 +36,6 @@ export function cacheFolderOfPicked(files) {
     else dirs.add(parts[1]);
   }
   return { name: top, files: own, dirs: [...dirs].sort() };
-}
-
-/** Every entry of a dropped directory (readEntries answers in batches). */
-function readAll(reader) {
-  return new Promise((resolve, reject) => {
-    const out = [];
-    const next = () => reader.readEntries((batch) => {
-      if (!batch.length) resolve(out);
-      else { out.push(...batch); next(); }
-    }, reject);
-    next();
-  });
 }
 
 /**

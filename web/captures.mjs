@@ -37,7 +37,7 @@ export function foldersOfPicked(files) {
 }
 
 /** Every entry of a dropped directory (readEntries answers in batches). */
-function readAll(reader) {
+export function readAll(reader) {
   return new Promise((resolve, reject) => {
     const out = [];
     const next = () => reader.readEntries((batch) => {

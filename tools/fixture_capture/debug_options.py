@@ -17,23 +17,26 @@ from cachekey import ref as ckref
 from fixture_capture.provenance import run_provenance, write_json
 
 
-def _text_fields(debug_options) -> list[tuple[str, str]]:
-    """(name, value text) pairs of DebugOptions' top-level text format, in order.
+MESSAGE = "{message}"  # the value text_fields gives a message-typed field
 
-    The first line of str(DebugOptions) is a randomized debug marker
-    (goo.gle/...), not a field; it is skipped.  A message-typed field (such
-    as a map entry) is reported once with the value "{message}".
+
+def text_fields(text: str) -> list[tuple[str, str]]:
+    """(name, value text) pairs of DebugOptions' top-level text format
+    (``str(DebugOptions)``), in order.
+
+    The first line is a randomized debug marker (goo.gle/...), not a field;
+    it is skipped.  A message-typed field (such as a map entry) is reported
+    once with the value MESSAGE.
     """
-    lines = str(debug_options).splitlines()
     out = []
     depth = 0
-    for line in lines[1:]:
+    for line in text.splitlines()[1:]:
         line = line.strip()
         if not line:
             continue
         if line.endswith("{"):
             if depth == 0:
-                out.append((line[:-1].strip(), "{message}"))
+                out.append((line[:-1].strip(), MESSAGE))
             depth += 1
             continue
         if line == "}":
@@ -44,6 +47,11 @@ def _text_fields(debug_options) -> list[tuple[str, str]]:
         name, _, value = line.partition(":")
         out.append((name.strip(), value.strip()))
     return out
+
+
+def _text_fields(debug_options) -> list[tuple[str, str]]:
+    """text_fields of a DebugOptions object."""
+    return text_fields(str(debug_options))
 
 
 def _value_kind(text: str) -> str:

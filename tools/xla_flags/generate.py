@@ -51,11 +51,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "python"))
+sys.path.insert(0, os.path.join(REPO, "tools"))
 
 import descriptor  # noqa: E402
 from probe import Prober, cpu_topology, usage_listing  # noqa: E402
 
 from cachekey import ref as ckref  # noqa: E402
+from fixture_capture.debug_options import MESSAGE, text_fields  # noqa: E402
 
 BOOL_SPELLINGS = ["true", "false", "1", "0", "True", "FALSE", "yes", "no"]
 # Candidate values for a string flag whose field is no enum and which took
@@ -88,24 +90,12 @@ def _payload(wire: int, raw: bytes) -> str:
 
 
 def text_names(text: str) -> dict[str, str]:
-    """Top-level DebugOptions text format: field name -> value text (the
-    last one; a repeated field joins its values with a NUL)."""
+    """Top-level DebugOptions text format: field name -> value text (a
+    repeated field joins its values with a NUL); message fields left out."""
     out: dict[str, list[str]] = {}
-    depth = 0
-    for line in text.splitlines()[1:]:
-        line = line.strip()
-        if not line:
-            continue
-        if line.endswith("{"):
-            depth += 1
-            continue
-        if line == "}":
-            depth -= 1
-            continue
-        if depth:
-            continue
-        name, _, value = line.partition(":")
-        out.setdefault(name.strip(), []).append(value.strip())
+    for name, value in text_fields(text):
+        if value != MESSAGE:
+            out.setdefault(name, []).append(value)
     return {k: "\0".join(v) for k, v in out.items()}
 
 

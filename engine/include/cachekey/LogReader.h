@@ -90,6 +90,10 @@ struct WriteOutcome {
   long long maxCacheBytes = -1;
   /// The warning text of a failed write.
   std::string error;
+  /// The failed write names an entry's `-atime` file (lru_cache.py's
+  /// eviction pass stats it; jax#39880: missing, it fails every capped
+  /// write before jax 0.11.2).
+  bool atimeError = false;
   size_t line = 0; // 1-based line of the message
 };
 
@@ -185,6 +189,10 @@ struct LogSummary {
   /// "_get_cache: Unsupported runtime: <runtime>" (compilation_cache.py):
   /// this runtime never uses the persistent cache.
   std::string unsupportedRuntime;
+  /// A read error asked for the filelock package ("Please install the
+  /// `filelock` package to set `jax_compilation_cache_max_size`",
+  /// lru_cache.py): a size cap is set and the cache cannot open.
+  bool needsFilelock = false;
   /// PGLE lines of compiler.py: "PGLE-optimized <m> loaded from compilation
   /// cache" and "PERSISTENT CACHE MISS for PGLE-optimized <m> …".
   size_t pgleLoaded = 0, pgleMisses = 0;

@@ -190,16 +190,11 @@ void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes) {
 
 namespace {
 
-/// What examining one name of the directory gave: a record, or an -atime
-/// file (kept compact until it meets its -cache).
-struct Examined {
-  bool isAtime = false;
-};
-
 /// Opens, stats and reads one name of the directory `dfd` (never writes,
 /// O_NOFOLLOW, O_NOATIME when allowed) into `f`, or into `atime` when it is
-/// an -atime file that could be read; returns which.
-Examined examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &limits,
+/// an -atime file that could be read (kept compact until it meets its
+/// -cache); returns whether it went into `atime`.
+bool examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &limits,
                  CacheFile &f, AtimeFile &atime) {
   f.name = std::move(name);
   const char *cname = f.name.c_str();
@@ -222,14 +217,14 @@ Examined examine(int dfd, std::string name, unsigned char dtype, const EntryLimi
   if (fd < 0 && fstatat(dfd, cname, &st, AT_SYMLINK_NOFOLLOW) != 0) {
     f.readError = std::strerror(errno);
     classify(f);
-    return {};
+    return false;
   }
   f.size = static_cast<uint64_t>(st.st_size);
   f.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   auto done = [&fd]() {
     if (fd >= 0)
       close(fd);
-    return Examined{};
+    return false;
   };
   if (S_ISLNK(st.st_mode)) {
     f.kind = FileKind::Symlink;
@@ -253,7 +248,7 @@ Examined examine(int dfd, std::string name, unsigned char dtype, const EntryLimi
     fd = openat(dfd, cname, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
     f.readError = std::strerror(errno);
-    return {};
+    return false;
   }
   FdSource src(fd, f.size);
   if (f.kind == FileKind::Atime) {
@@ -261,7 +256,7 @@ Examined examine(int dfd, std::string name, unsigned char dtype, const EntryLimi
     if (!src.failed) {
       close(fd);
       atime = {std::move(f.name), atimeValue(b), f.mtimeNs, f.size, b.size() != 8};
-      return Examined{true};
+      return true;
     }
   } else {
     f.facts = readEntry(src, limits);
@@ -269,7 +264,7 @@ Examined examine(int dfd, std::string name, unsigned char dtype, const EntryLimi
   if (src.failed)
     f.readError = std::strerror(errno ? errno : EIO);
   close(fd);
-  return {};
+  return false;
 }
 
 } // namespace
@@ -335,7 +330,7 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
         }
         CacheFile f;
         if (examine(dfd, std::move(names[i].first), names[i].second, limits, f,
-                    atimes[slot[i]]).isAtime) {
+                    atimes[slot[i]])) {
           atimeRead[slot[i]] = 1;
         } else {
           std::lock_guard<std::mutex> hold(extraLock);

@@ -25,6 +25,22 @@ LogAdvice advice(C code) {
   return a;
 }
 
+/// Adds `x` for the program `label` ("" for the whole run) to the item with
+/// the same code and facts, or as a new item in the order of first sight.
+void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, const std::string &label) {
+  auto it = std::find_if(out.begin(), out.end(), [&](const LogAdvice &y) {
+    return y.code == x.code && y.entry == x.entry && y.value == x.value &&
+           y.limit == x.limit;
+  });
+  if (it == out.end()) {
+    out.push_back(std::move(x));
+    it = out.end() - 1;
+  }
+  if (!label.empty() &&
+      std::find(it->programs.begin(), it->programs.end(), label) == it->programs.end())
+    it->programs.push_back(label);
+}
+
 /// The advice for a moved key.
 LogAdvice forMove(const KeyMove &move, const ProgramPair &pair) {
   LogAdvice a;
@@ -90,7 +106,7 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
     }
     break;
   case MissReason::WriteFailed:
-    x.code = a && a->write.error.find("-atime") != std::string::npos
+    x.code = a && a->write.atimeError
                  ? C::MissingAtime
                  : C::FixWriteError;
     x.value = a ? a->write.error : "";
@@ -145,16 +161,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
   std::vector<LogAdvice> out;
   size_t hits = 0, misses = 0, inB = 0;
   auto add = [&out](LogAdvice x, const std::string &label) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const LogAdvice &y) {
-      return y.code == x.code && y.entry == x.entry && y.value == x.value &&
-             y.limit == x.limit;
-    });
-    if (it == out.end()) {
-      out.push_back(std::move(x));
-      it = out.end() - 1;
-    }
-    if (!label.empty())
-      it->programs.push_back(label);
+    addAdvice(out, std::move(x), label);
   };
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const ProgramPair &p = r.pairs[i];
@@ -224,15 +231,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
 std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
   std::vector<LogAdvice> out;
   auto add = [&out](LogAdvice x, const std::string &label) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const LogAdvice &y) {
-      return y.code == x.code && y.entry == x.entry;
-    });
-    if (it == out.end()) {
-      out.push_back(std::move(x));
-      it = out.end() - 1;
-    }
-    if (std::find(it->programs.begin(), it->programs.end(), label) == it->programs.end())
-      it->programs.push_back(label);
+    addAdvice(out, std::move(x), label);
   };
   for (const ProgramAcrossRuns &p : r.programs)
     for (const OddRun &o : p.odd) {

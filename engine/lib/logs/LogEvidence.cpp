@@ -404,10 +404,7 @@ MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
   // What the second run's own log says about its lookup comes first. A
   // read error that asks for filelock is no damage: the cap cannot work,
   // and the cache stays closed for every later lookup of the run.
-  bool noFilelock = std::any_of(lb.texts.begin(), lb.texts.end(), [](const std::string &t) {
-    return t.find("install the `filelock` package") != std::string::npos;
-  });
-  if (noFilelock && (pb.lookupNoCache || pb.readError >= 0))
+  if (lb.needsFilelock && (pb.lookupNoCache || pb.readError >= 0))
     return MissReason::NoFilelock;
   if (pb.lookupNoCache)
     return MissReason::NoCacheYet;

@@ -61,6 +61,7 @@ inline constexpr char kUnsupported[] = "_get_cache: Unsupported runtime: ";
 inline constexpr char kInconsistency[] = "Persistent compilation cache inconsistency for key";
 // jax._src.compiler, reads and PGLE
 inline constexpr char kReadError[] = "Error reading persistent compilation cache entry for '";
+inline constexpr char kNeedsFilelock[] = "install the `filelock` package";
 inline constexpr char kPgleMiss[] = "PERSISTENT CACHE MISS for PGLE-optimized ";
 inline constexpr char kPgleLoaded[] = " loaded from compilation cache";
 // jax._src.lru_cache

@@ -121,6 +121,8 @@ void LogReader::readLine(std::string &line) {
                       "entry\" line without the module name and error");
       return;
     }
+    summary.needsFilelock = summary.needsFilelock ||
+                            rest.find(kNeedsFilelock, q) != std::string::npos;
     readErrors[rest.substr(0, q)] = intern(summary.texts, rest.substr(q + 3));
     return;
   }
@@ -293,6 +295,7 @@ void LogReader::readLine(std::string &line) {
     WriteOutcome w;
     w.state = WriteState::Failed;
     w.error = rest.substr(q + 3, kMaxText); // quoted whole
+    w.atimeError = w.error.find("-atime") != std::string::npos;
     // A warning, printed with the source path before it: no stream.
     onWrite(-1, rest.substr(0, q), "", w);
     return;

@@ -118,7 +118,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
   case MissReason::WriteFailed: {
     const std::string &e = inA.front()->write.error;
     std::string s = which + "failed to write " + them + ": \"" + e + "\"";
-    if (e.find("-atime") != std::string::npos)
+    if (inA.front()->write.atimeError)
       s += " (the LRU cache's -atime file of an entry is missing, jax#39880: "
            "with jax_compilation_cache_max_size set, every later write scans "
            "the directory and fails the same way until that entry is "
