@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace cachekey {
 
@@ -36,7 +37,7 @@ struct DecodedDigest {
 std::optional<DecodedDigest> decodeEntryDigest(int entry, const Digest &digest);
 
 /// Parses 64 lowercase hex digits into a digest; std::nullopt otherwise.
-std::optional<Digest> digestFromHex(const std::string &hex);
+std::optional<Digest> digestFromHex(std::string_view hex);
 
 } // namespace cachekey
 

@@ -223,21 +223,28 @@ struct ProgramPair {
   int a = -1, b = -1;
   /// How it was paired.
   PairMatch match = PairMatch::None;
-  enum class Keys { Equal, Differ, Unknown };
+  enum class Keys : uint8_t { Equal, Differ, Unknown };
   Keys keys = Keys::Unknown;
-  /// Which entries moved and why, when the keys differ and both traces are
-  /// complete.
-  std::optional<Comparison> comparison;
-  /// Why the key moved (Code::None when the keys are equal or unknown).
-  KeyMove move;
+  /// The root cause's entry (1…8) when the keys differ and both traces are
+  /// complete; 0 otherwise.
+  uint8_t cause = 0;
   /// Why the second run missed although the keys are equal.
   std::optional<MissReason> miss;
-  /// Each run's outcome for it, e.g. "missed, never written: compiled in
-  /// 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
-  std::string outcome[2];
-  /// One sentence: the keys, and why the second run hit or missed.
-  std::string verdict;
+  /// Why the key moved: an index into LogComparison::moves (0: KeyMove{},
+  /// Code::None, when the keys are equal or unknown). Pairs that moved the
+  /// same way share one index.
+  uint32_t move = 0;
 };
+
+/// The words of a pair, made when they are shown (LogWording.cpp): each
+/// run's outcome ("missed, never written: compiled in 0.01 s, under
+/// jax_persistent_cache_min_compile_time_secs (1.00 s)") and the verdict,
+/// one sentence on the keys and why the second run hit or missed.
+struct LogComparison;
+std::string pairOutcomeText(const LogComparison &comparison,
+                            const ProgramPair &pair, int side);
+std::string pairVerdictText(const LogComparison &comparison,
+                            const ProgramPair &pair);
 
 /// What to do about the second run's misses, one item per kind of miss, in
 /// the order the summary names them. Its words are `logAdviceText`.
@@ -298,6 +305,10 @@ struct LogComparison {
   PairedBy pairedBy = PairedBy::Order;
   /// Pairs in the second run's order, then programs of the first run only.
   std::vector<ProgramPair> pairs;
+  /// The distinct ways keys moved, [0] being KeyMove{} (ProgramPair::move).
+  std::vector<KeyMove> moves{KeyMove{}};
+  /// The move of a pair.
+  const KeyMove &moveOf(const ProgramPair &pair) const { return moves[pair.move]; }
   /// The pair the explanation names: the first whose keys differ, else the
   /// first pair; -1 when there is none.
   int explained = -1;

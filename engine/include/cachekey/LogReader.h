@@ -37,6 +37,7 @@
 #include <cstring>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,8 +89,9 @@ struct WriteOutcome {
   /// Bytes, from "exceeds the maximum cache size of %d bytes"; negative
   /// when not logged.
   long long maxCacheBytes = -1;
-  /// The warning text of a failed write.
-  std::string error;
+  /// Index into LogSummary::texts of the warning text of a failed write, or
+  /// -1.
+  int error = -1;
   /// The failed write names an entry's `-atime` file (lru_cache.py's
   /// eviction pass stats it; jax#39880: missing, it fails every capped
   /// write before jax 0.11.2).
@@ -97,20 +99,38 @@ struct WriteOutcome {
   size_t line = 0; // 1-based line of the message
 };
 
+/// The 16 digest lines of one key as logged: the own and the running digest
+/// of entry i + 1 (`_log_cache_key_hash`, jax/_src/cache_key.py); absent
+/// where not logged. A log that compiles the same key many times keeps one.
+struct KeyTrace {
+  std::array<std::optional<Digest>, kNumEntries> own, running;
+  bool operator==(const KeyTrace &o) const {
+    return own == o.own && running == o.running;
+  }
+  /// The trace of a program whose digest lines were not logged.
+  static const KeyTrace &none();
+};
+
 /// One key computation (one compiled program) found in a log.
 struct LoggedProgram {
   /// The module name, from the hit/miss line ("" when not logged).
   std::string name;
-  /// "<name>-<64 hex>", from the hit/miss line ("" when not logged).
-  std::string key;
+  /// Index into LogSummary::texts of the hit/miss line's key when it is
+  /// not "<name>-<64 hex of keyDigest>" (LogSummary::keyOf), or -1.
+  int keyText = -1;
   /// Index into LogSummary::streams: which process or thread logged it.
   int stream = 0;
   /// 1-based line of the first message of its key.
   size_t firstLine = 0;
-  /// The entries' own and running digests, as logged (entry i + 1).
-  std::array<std::optional<Digest>, kNumEntries> own, running;
-  /// The key's digest from the hit/miss line, when the trace is missing.
-  std::optional<Digest> keyDigest;
+  /// The entries' own and running digests, as logged: shared by every
+  /// program of the log with the same ones (LogSummary::traces). Being
+  /// read, a key's lines are the reader's; the program gets them when its
+  /// key ends.
+  const KeyTrace *trace = &KeyTrace::none();
+  const KeyTrace &digests() const { return *trace; }
+  /// The key's digest from the hit/miss line (LogSummary::keyDigests), or
+  /// null when the line gave none.
+  const Digest *keyDigest = nullptr;
   /// The log started in the middle of this key.
   bool startsMidKey = false;
   /// Index into LogSummary::flagSets (one pass of the flag lines), or -1.
@@ -161,6 +181,13 @@ struct Eviction {
 
 /// Everything kept from one log.
 struct LogSummary {
+  LogSummary() = default;
+  /// Programs point into the summary's own tables: it moves, never copies.
+  LogSummary(LogSummary &&) = default;
+  LogSummary &operator=(LogSummary &&) = default;
+  LogSummary(const LogSummary &) = delete;
+  LogSummary &operator=(const LogSummary &) = delete;
+
   /// The log's name as the reader should see it (a file name, "log A").
   std::string name;
   size_t lines = 0;
@@ -171,6 +198,15 @@ struct LogSummary {
   std::vector<std::vector<LoggedFlag>> flagSets;
   /// Distinct texts referred to by programs (compile options, fallbacks).
   std::vector<std::string> texts;
+  /// Distinct digest traces and key digests the programs point to (a
+  /// deque: growing or moving it keeps the addresses).
+  std::deque<KeyTrace> traces;
+  std::deque<Digest> keyDigests;
+  /// "<name>-<64 hex>" of a program as its hit/miss line gave it ("" when
+  /// the line gave no key).
+  std::string keyOf(const LoggedProgram &program) const;
+  /// The warning text of a program's failed write ("" when none).
+  const std::string &writeError(const LoggedProgram &program) const;
   /// Stream tags in order of first use; [0] is "" (LogPrefix.h).
   std::vector<std::string> streams{""};
   /// "Initialized persistent compilation cache at …", distinct, in order.
@@ -240,7 +276,19 @@ private:
     bool noCacheLookup = false; // "get_executable_and_time: cache is disabled/…"
 
     std::vector<LoggedFlag> flags; // of `pending`
+    KeyTrace digests;              // of `pending`, until its key ends
   };
+  /// Gives the pending program of `s` its digest lines (one shared copy
+  /// per distinct trace).
+  void endTrace(Stream &s);
+  const Digest *internKeyDigest(const Digest &d);
+  struct TraceHash {
+    size_t operator()(const KeyTrace *t) const;
+  };
+  struct TraceEq {
+    bool operator()(const KeyTrace *a, const KeyTrace *b) const { return *a == *b; }
+  };
+  std::unordered_set<const KeyTrace *, TraceHash, TraceEq> traceSet;
   void readLine(std::string &line);
   void onDigest(int streamId, bool fresh, int entry, const Digest &d);
   void onLookup(int streamId, bool hit, const std::string &name,
@@ -278,8 +326,17 @@ private:
     }
   };
   std::unordered_map<Digest, ProgramsWithDigest, DigestHash> byDigest;
-  /// The last program of each name, per stream and overall.
-  std::map<std::pair<int, std::string>, int> lastByName;
+  /// LogSummary::keyDigests by value.
+  std::unordered_map<Digest, const Digest *, DigestHash> keyDigestSet;
+  /// The programs last given a name (by their hit/miss line or a write
+  /// line), oldest first, at most kRecentNamed: a write line that names a
+  /// program belongs to the latest of that name, in its stream if any.
+  std::deque<int> recentNamed;
+  static constexpr size_t kRecentNamed = 4096;
+  void named(int index);
+  /// The latest program named `name` in stream `streamId`, else in any
+  /// stream; -1 when none is among the recent ones.
+  int lastNamed(int streamId, const std::string &name) const;
   int lastMiss = -1;
   /// "Error reading persistent compilation cache entry" warnings (they have
   /// no stream) by module name, waiting for that program's lookup.

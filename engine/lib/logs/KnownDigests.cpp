@@ -1,6 +1,8 @@
 //===- KnownDigests.cpp - Reading short entries back from their digest ----===//
 #include "cachekey/KnownDigests.h"
 
+#include <array>
+
 #include "cachekey/PyText.h"
 #include "cachekey/Scenario.h"
 
@@ -73,15 +75,26 @@ int hexValue(char c) {
 
 } // namespace
 
-std::optional<Digest> digestFromHex(const std::string &hex) {
+std::optional<Digest> digestFromHex(std::string_view hex) {
+  // A table of the 16 lowercase hex digits (255: not one): a large log has
+  // 16 digests per program.
+  static const std::array<uint8_t, 256> value = [] {
+    std::array<uint8_t, 256> v{};
+    v.fill(255);
+    for (int c = 0; c < 256; ++c)
+      if (int h = hexValue(static_cast<char>(c)); h >= 0)
+        v[c] = static_cast<uint8_t>(h);
+    return v;
+  }();
   if (hex.size() != 64)
     return std::nullopt;
   Digest d{};
   for (size_t i = 0; i < d.size(); ++i) {
-    int hi = hexValue(hex[2 * i]), lo = hexValue(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0)
+    uint8_t hi = value[static_cast<unsigned char>(hex[2 * i])];
+    uint8_t lo = value[static_cast<unsigned char>(hex[2 * i + 1])];
+    if ((hi | lo) & 0xf0)
       return std::nullopt;
-    d[i] = static_cast<uint8_t>(hi * 16 + lo);
+    d[i] = static_cast<uint8_t>(hi << 4 | lo);
   }
   return d;
 }

@@ -10,6 +10,7 @@
 #include "LogFacts.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace cachekey {
 
@@ -36,8 +37,9 @@ void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, const std::string &labe
     out.push_back(std::move(x));
     it = out.end() - 1;
   }
-  if (!label.empty() &&
-      std::find(it->programs.begin(), it->programs.end(), label) == it->programs.end())
+  // The pairs are visited in order and each has its own label, so a label
+  // already named is the last one (a pair adding the same advice twice).
+  if (!label.empty() && (it->programs.empty() || it->programs.back() != label))
     it->programs.push_back(label);
 }
 
@@ -64,7 +66,7 @@ LogAdvice forMove(const KeyMove &move, const ProgramPair &pair) {
     a.code = C::LogKeys;
     break;
   default:
-    a.entry = pair.comparison ? pair.comparison->cause : 0;
+    a.entry = pair.cause;
     if (!a.entry)
       a.code = C::LogKeys;
     break;
@@ -109,7 +111,7 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
     x.code = a && a->write.atimeError
                  ? C::MissingAtime
                  : C::FixWriteError;
-    x.value = a ? a->write.error : "";
+    x.value = a ? la.writeError(*a) : "";
     break;
   case MissReason::NoCacheYet:
     x.code = C::ConfigureCacheEarly;
@@ -155,14 +157,14 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
 
 } // namespace
 
-std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
-                                           const std::vector<KeyMove> &moves) {
+std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   std::vector<LogAdvice> out;
   size_t hits = 0, misses = 0, inB = 0;
   auto add = [&out](LogAdvice x, const std::string &label) {
     addAdvice(out, std::move(x), label);
   };
+  std::unordered_set<std::string> namesInA; // made when first needed
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const ProgramPair &p = r.pairs[i];
     if (p.b < 0)
@@ -178,9 +180,10 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
     {
       // The first run compiled this name with other argument shapes (the
       // pairing keeps a program with new shapes apart): name the shapes.
-      const bool nameInA = !b.name.empty() &&
-          std::any_of(la.programs.begin(), la.programs.end(),
-                      [&](const LoggedProgram &x) { return x.name == b.name; });
+      if (namesInA.empty())
+        for (const LoggedProgram &x : la.programs)
+          namesInA.insert(x.name);
+      const bool nameInA = !b.name.empty() && namesInA.count(b.name);
       if (nameInA && b.shapes >= 0) {
         LogAdvice x = advice(C::NewShapes);
         x.value = lb.texts[b.shapes];
@@ -190,7 +193,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
       }
     }
     else if (p.keys == ProgramPair::Keys::Differ)
-      add(forMove(i < moves.size() ? moves[i] : p.move, p), p.label);
+      add(forMove(r.moveOf(p), p), p.label);
     else if (p.keys == ProgramPair::Keys::Unknown)
       add(advice(C::LogKeys), p.label);
     else {
@@ -219,7 +222,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
     for (size_t i = 0; i < r.pairs.size(); ++i) {
       const ProgramPair &p = r.pairs[i];
       if (p.b >= 0 && p.a >= 0 && p.keys == ProgramPair::Keys::Differ)
-        add(forMove(i < moves.size() ? moves[i] : p.move, p), p.label);
+        add(forMove(r.moveOf(p), p), p.label);
     }
     add(advice(C::LogOutcomes), "");
   }

@@ -8,6 +8,7 @@
 #include "LogFacts.h"
 
 #include <array>
+#include <map>
 
 namespace cachekey {
 
@@ -81,23 +82,24 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       return Error{log.name, noKeyMessage(log)};
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   r.pairs = pairPrograms(la, lb, r.pairedBy);
-  std::vector<KeyMove> moves(r.pairs.size());
-  // A pair's explanation is kept with the pair when its keys differ; of the
-  // pairs whose keys are equal only the first one in both runs is kept (the
-  // one explained when no key differs), so memory does not grow with
-  // thousands of equal pairs.
+  // Moves are interned: thousands of pairs that moved the same way share
+  // one KeyMove. Of the explanations only two are kept: the first pair
+  // whose keys differ and the first pair in both runs (the one explained
+  // when no key differs), so memory does not grow with the pairs.
+  std::map<KeyMove, uint32_t> moveIds{{KeyMove{}, 0}};
+  auto moveId = [&](const KeyMove &m) {
+    auto [it, added] = moveIds.emplace(m, static_cast<uint32_t>(r.moves.size()));
+    if (added)
+      r.moves.push_back(m);
+    return it->second;
+  };
   int firstInBoth = -1;
   for (size_t i = 0; i < r.pairs.size() && firstInBoth < 0; ++i)
     if (r.pairs[i].a >= 0 && r.pairs[i].b >= 0)
       firstInBoth = static_cast<int>(i);
   std::optional<PairExplanation> firstInBothExplanation, firstDifferExplanation;
-  bool seenDiffer = false;
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     ProgramPair &p = r.pairs[i];
-    if (p.a >= 0)
-      p.outcome[0] = outcomeText(la.programs[p.a]);
-    if (p.b >= 0)
-      p.outcome[1] = outcomeText(lb.programs[p.b]);
     if (p.a < 0 || p.b < 0)
       continue;
     const LoggedProgram &pa = la.programs[p.a], &pb = lb.programs[p.b];
@@ -109,30 +111,27 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       p.miss = equalKeyMiss(la, lb, pa, pb);
     if (pa.complete() && pb.complete()) {
       PairExplanation x = explainPair(la, lb, pa, pb);
-      moves[i] = x.move;
+      p.move = moveId(x.move);
       if (p.keys == ProgramPair::Keys::Differ) {
-        if (!seenDiffer) {
-          p.comparison = x.comparison;
+        p.cause = static_cast<uint8_t>(x.comparison.cause);
+        if (!firstDifferExplanation)
           firstDifferExplanation = std::move(x);
-        } else {
-          p.comparison = std::move(x.comparison);
-        }
       } else if (static_cast<int>(i) == firstInBoth) {
         firstInBothExplanation = std::move(x);
       }
     } else if (p.keys == ProgramPair::Keys::Differ) {
-      moves[i].code = KeyMove::Code::TraceMissing;
-      moves[i].both = !pa.complete() && !pb.complete();
+      KeyMove m;
+      m.code = KeyMove::Code::TraceMissing;
+      m.both = !pa.complete() && !pb.complete();
+      p.move = moveId(m);
     }
-    seenDiffer = seenDiffer || p.keys == ProgramPair::Keys::Differ;
   }
   // One global setting: entry 1 of every paired program moved, JAX's own
   // programs among them, and the shapes lines show no dtype change.
   {
     size_t paired = 0, moved = 0;
     bool jaxOwn = false, plain = true;
-    for (size_t i = 0; i < r.pairs.size(); ++i) {
-      const ProgramPair &p = r.pairs[i];
+    for (const ProgramPair &p : r.pairs) {
       if (p.a < 0 || p.b < 0)
         continue;
       ++paired;
@@ -140,21 +139,19 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
         continue;
       ++moved;
       using M = KeyMove::Code;
-      plain = plain && (moves[i].code == M::ProgramChanged ||
-                        moves[i].code == M::JaxOwnProgram);
-      jaxOwn = jaxOwn || moves[i].code == M::JaxOwnProgram;
+      M code = r.moveOf(p).code;
+      plain = plain && (code == M::ProgramChanged || code == M::JaxOwnProgram);
+      jaxOwn = jaxOwn || code == M::JaxOwnProgram;
     }
-    if (plain && jaxOwn && moved >= 2 && moved == paired)
-      for (size_t i = 0; i < r.pairs.size(); ++i)
-        if (r.pairs[i].keys == ProgramPair::Keys::Differ) {
-          moves[i] = KeyMove{};
-          moves[i].code = KeyMove::Code::EveryProgram;
-          moves[i].before = std::to_string(moved);
-        }
-  }
-  for (size_t i = 0; i < r.pairs.size(); ++i) {
-    r.pairs[i].move = moves[i];
-    r.pairs[i].verdict = pairVerdict(r, r.pairs[i], moves[i]);
+    if (plain && jaxOwn && moved >= 2 && moved == paired) {
+      KeyMove every;
+      every.code = KeyMove::Code::EveryProgram;
+      every.before = std::to_string(moved);
+      uint32_t id = moveId(every);
+      for (ProgramPair &p : r.pairs)
+        if (p.keys == ProgramPair::Keys::Differ)
+          p.move = id;
+    }
   }
 
   // The pair the explanation names: the first whose keys differ, else the
@@ -176,11 +173,11 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
     r.otherFindings = x->otherFindings;
   }
   if (x && r.explained >= 0 &&
-      moves[r.explained].code == KeyMove::Code::EveryProgram) {
+      r.moveOf(r.pairs[r.explained]).code == KeyMove::Code::EveryProgram) {
     LogFinding f;
     f.code = LogFinding::Code::EveryProgram;
     f.entry = 1;
-    f.subject = moves[r.explained].before;
+    f.subject = r.moveOf(r.pairs[r.explained]).before;
     r.findings = {f};
     r.comparison.details = {logFindingText(f)};
     writeSentence(r.comparison);
@@ -190,9 +187,9 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
     r.statsText[side] = runStatsText(r.logs[side], r.stats[side]);
   }
   readingNotes(la, lb, r.notes, r.noteCodes);
-  r.sentence = comparisonSentence(r, moves);
-  r.summary = runSummary(r, moves);
-  r.advice = adviseLogComparison(r, moves);
+  r.sentence = comparisonSentence(r);
+  r.summary = runSummary(r);
+  r.advice = adviseLogComparison(r);
   return r;
 }
 

@@ -175,7 +175,7 @@ Json outcomeJson(const LoggedProgram &p, const std::string &text,
     if (p.write.compileSeconds >= 0)
       j["compile_seconds"] = p.write.compileSeconds;
     if (p.write.state == WriteState::Failed)
-      j["error"] = p.write.error;
+      j["error"] = logTexts->at(p.write.error);
     if (p.write.entryBytes >= 0)
       j["entry_bytes"] = p.write.entryBytes;
     if (p.write.maxCacheBytes >= 0)
@@ -355,18 +355,20 @@ Json pairJson(const LogComparison &r, const ProgramPair &p) {
     q["shapes_b"] = r.logs[1].texts[r.logs[1].programs[p.b].shapes];
   if (p.a >= 0 && r.logs[0].programs[p.a].shapes >= 0)
     q["shapes_a"] = r.logs[0].texts[r.logs[0].programs[p.a].shapes];
-  q["cause"] = p.comparison ? p.comparison->cause : 0;
-  q["outcome_a"] = p.outcome[0];
-  q["outcome_b"] = p.outcome[1];
-  q["verdict"] = p.verdict;
-  q["key_a"] = p.a >= 0 ? r.logs[0].programs[p.a].key : "";
-  q["key_b"] = p.b >= 0 ? r.logs[1].programs[p.b].key : "";
+  const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
+  const std::string verdict = pairVerdictText(r, p);
+  q["cause"] = p.cause;
+  q["outcome_a"] = outcome[0];
+  q["outcome_b"] = outcome[1];
+  q["verdict"] = verdict;
+  q["key_a"] = p.a >= 0 ? r.logs[0].keyOf(r.logs[0].programs[p.a]) : "";
+  q["key_b"] = p.b >= 0 ? r.logs[1].keyOf(r.logs[1].programs[p.b]) : "";
   Json f;
-  f["verdict"] = {{"code", verdictCode(p)}, {"text", p.verdict}};
-  f["move"] = p.keys == ProgramPair::Keys::Differ ? keyMoveJson(p.move) : Json();
+  f["verdict"] = {{"code", verdictCode(p)}, {"text", verdict}};
+  f["move"] = p.keys == ProgramPair::Keys::Differ ? keyMoveJson(r.moveOf(p)) : Json();
   f["miss"] = p.miss ? Json{{"code", missReasonCode(*p.miss)}} : Json();
-  f["outcome_a"] = p.a >= 0 ? outcomeJson(r.logs[0].programs[p.a], p.outcome[0], &r.logs[0].texts) : Json();
-  f["outcome_b"] = p.b >= 0 ? outcomeJson(r.logs[1].programs[p.b], p.outcome[1], &r.logs[1].texts) : Json();
+  f["outcome_a"] = p.a >= 0 ? outcomeJson(r.logs[0].programs[p.a], outcome[0], &r.logs[0].texts) : Json();
+  f["outcome_b"] = p.b >= 0 ? outcomeJson(r.logs[1].programs[p.b], outcome[1], &r.logs[1].texts) : Json();
   q["findings"] = std::move(f);
   return q;
 }
@@ -426,12 +428,12 @@ Json comparisonHeadJson(const LogComparison &r) {
     Json x;
     x["index"] = r.explained;
     x["label"] = p.label;
-    x["a"] = {{"own", digestsJson(a.own)}, {"running", digestsJson(a.running)}};
-    x["b"] = {{"own", digestsJson(b.own)}, {"running", digestsJson(b.running)}};
+    x["a"] = {{"own", digestsJson(a.digests().own)}, {"running", digestsJson(a.digests().running)}};
+    x["b"] = {{"own", digestsJson(b.digests().own)}, {"running", digestsJson(b.digests().running)}};
     Json decoded = Json::array();
     for (int e : {2, 3, 4, 7, 8}) {
-      auto da = a.own[e - 1] ? decodeEntryDigest(e, *a.own[e - 1]) : std::nullopt;
-      auto db = b.own[e - 1] ? decodeEntryDigest(e, *b.own[e - 1]) : std::nullopt;
+      auto da = a.digests().own[e - 1] ? decodeEntryDigest(e, *a.digests().own[e - 1]) : std::nullopt;
+      auto db = b.digests().own[e - 1] ? decodeEntryDigest(e, *b.digests().own[e - 1]) : std::nullopt;
       decoded.push_back({{"entry", e},
                          {"a", da ? Json(da->text) : Json()},
                          {"b", db ? Json(db->text) : Json()}});

@@ -22,9 +22,9 @@ namespace {
 
 /// The jaxlib version a program's entry 2 digest stands for.
 std::optional<std::string> jaxlibOfProgram(const LoggedProgram &p) {
-  if (!p.own[1])
+  if (!p.digests().own[1])
     return std::nullopt;
-  auto d = decodeEntryDigest(2, *p.own[1]);
+  auto d = decodeEntryDigest(2, *p.digests().own[1]);
   return d ? std::optional<std::string>(d->value) : std::nullopt;
 }
 
@@ -248,29 +248,29 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
     }
     break;
   case 2: {
-    auto va = a.own[1] ? decodeEntryDigest(2, *a.own[1]) : std::nullopt;
-    auto vb = b.own[1] ? decodeEntryDigest(2, *b.own[1]) : std::nullopt;
+    auto va = a.digests().own[1] ? decodeEntryDigest(2, *a.digests().own[1]) : std::nullopt;
+    auto vb = b.digests().own[1] ? decodeEntryDigest(2, *b.digests().own[1]) : std::nullopt;
     if (va && vb) {
       move = {M::JaxlibUpgrade, false, va->value, vb->value, {}};
       d.push_back(finding(C::JaxlibVersions, 2, va->value, vb->value));
     } else {
       move.code = M::JaxlibChanged;
-      d.push_back(finding(C::JaxlibNotRelease, 2, digestText(2, a.own[1]),
-                          digestText(2, b.own[1])));
+      d.push_back(finding(C::JaxlibNotRelease, 2, digestText(2, a.digests().own[1]),
+                          digestText(2, b.digests().own[1])));
     }
     break;
   }
   case 3: {
-    auto da = a.own[2] ? decodeEntryDigest(3, *a.own[2]) : std::nullopt;
-    auto db = b.own[2] ? decodeEntryDigest(3, *b.own[2]) : std::nullopt;
+    auto da = a.digests().own[2] ? decodeEntryDigest(3, *a.digests().own[2]) : std::nullopt;
+    auto db = b.digests().own[2] ? decodeEntryDigest(3, *b.digests().own[2]) : std::nullopt;
     move.code = M::BackendChanged;
     if (da && db)
       d.push_back(finding(C::BackendDecoded, 3, da->text, db->text));
-    else if (!a.own[2] || !b.own[2])
+    else if (!a.digests().own[2] || !b.digests().own[2])
       d.push_back(finding(C::BackendOneSide, 3));
     else
-      d.push_back(finding(C::BackendPlatform, 3, digestText(3, a.own[2]),
-                          digestText(3, b.own[2])));
+      d.push_back(finding(C::BackendPlatform, 3, digestText(3, a.digests().own[2]),
+                          digestText(3, b.digests().own[2])));
     break;
   }
   case 4: {
@@ -313,11 +313,11 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
       d.push_back(finding(C::DevicesUnknown, 6));
     break;
   case 7:
-    move = {M::Compression, false, digestText(7, a.own[6]), digestText(7, b.own[6]), {}};
+    move = {M::Compression, false, digestText(7, a.digests().own[6]), digestText(7, b.digests().own[6]), {}};
     d.push_back(finding(C::Compression, 7, move.before, move.after));
     break;
   case 8:
-    move = {M::CustomHook, false, digestText(8, a.own[7]), digestText(8, b.own[7]), {}};
+    move = {M::CustomHook, false, digestText(8, a.digests().own[7]), digestText(8, b.digests().own[7]), {}};
     d.push_back(finding(C::CustomHook, 8, move.before, move.after));
     break;
   }
@@ -345,8 +345,8 @@ PairExplanation explainPair(const LogSummary &la, const LogSummary &lb,
   std::array<bool, kNumEntries> own{}, running{};
   for (int i = 0; i < kNumEntries; ++i) {
     // An entry neither hashes (entry 3 before jax 0.6.0) counts as equal.
-    own[i] = pa.own[i] != pb.own[i];
-    running[i] = pa.running[i] != pb.running[i];
+    own[i] = pa.digests().own[i] != pb.digests().own[i];
+    running[i] = pa.digests().running[i] != pb.digests().running[i];
   }
   PairExplanation x;
   Comparison &cmp = x.comparison;

@@ -100,8 +100,7 @@ bool isRelativeCachePath(const std::string &path);
 /// What to do about the second run's misses: one LogAdvice per kind, in the
 /// order the kinds first appear among the second run's misses; NothingToDo
 /// when it missed nothing, LogOutcomes when it logged no hit or miss.
-std::vector<LogAdvice> adviseLogComparison(const LogComparison &r,
-                                           const std::vector<KeyMove> &moves);
+std::vector<LogAdvice> adviseLogComparison(const LogComparison &r);
 
 /// What to do about N runs: for the odd runs, the advice of the first
 /// entry that differs (entry 2 first: a jaxlib change moves others too),
@@ -138,7 +137,7 @@ std::string pairLabel(const ProgramPair &pair, const std::string &stream,
 
 /// A run's outcome for one program, e.g. "missed, never written: compiled
 /// in 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
-std::string outcomeText(const LoggedProgram &program);
+std::string outcomeText(const LogSummary &log, const LoggedProgram &program);
 
 /// The brief phrase of a KeyMove: "the program changed", "the jaxlib
 /// upgrade 0.4.30 → 0.4.31", "" for None.
@@ -154,14 +153,9 @@ std::string digestText(int entry, const std::optional<Digest> &digest);
 /// The first of a run's cache paths as Python prints it, or "unset".
 std::string firstPathText(const std::vector<std::string> &paths);
 
-/// The verdict of one pair ("same key", "its key moved: …", "same key, yet
-/// b.log missed: …").
-std::string pairVerdict(const LogComparison &r, const ProgramPair &pair,
-                        const KeyMove &move);
 
 /// The explanation sentence of the whole comparison.
-std::string comparisonSentence(const LogComparison &r,
-                               const std::vector<KeyMove> &moves);
+std::string comparisonSentence(const LogComparison &r);
 
 /// The notes on what was cut or unreadable in either log, into `notes`
 /// and their codes into `codes`.
@@ -169,7 +163,7 @@ void readingNotes(const LogSummary &first, const LogSummary &second,
                   std::vector<std::string> &notes, std::vector<NoteCode> &codes);
 
 /// The summary line for the second run.
-std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves);
+std::string runSummary(const LogComparison &r);
 
 /// A run's stats in words: "7 programs: 5 hits, 2 misses (71% hit rate);
 /// 0.35 s compiling the misses; not cached: 2 could not be read".

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,7 @@ inline constexpr char kTookAtLeast[] = "' took at least ";
 inline constexpr char kEnablingAutotune[] = "Enabling XLA autotuning cache at '";
 inline constexpr char kEnablingKernel[] = "Enabling XLA kernel cache at '";
 inline constexpr char kCompileOptions[] = "get_compile_options: num_replicas=";
+inline constexpr char kAutoFdo[] = "get_compile_options XLA-AutoFDO profile: ";
 inline constexpr char kKeyError[] =
     "compile_or_get_cached: unable to generate cache key, skipping the cache: ";
 inline constexpr char kWriteError[] = "Error writing persistent compilation cache entry for '";
@@ -116,14 +118,19 @@ inline void addDistinct(std::vector<std::string> &list, std::string value) {
     list.push_back(std::move(value));
 }
 
+/// The position of `needle` in `hay`, or npos.
+inline size_t findIn(std::string_view hay, std::string_view needle) {
+  return hay.find(needle);
+}
+
 /// Whether a line can be one of the messages read here: every one of them
 /// has "ache"/"ACHE" (cache), "ompil" (compile, Compiling, compilation) or
 /// "falling back". Most lines of a real log have none.
 inline bool mayMatter(std::string_view line) {
-  return line.find("ache") != std::string_view::npos ||
-         line.find("ompil") != std::string_view::npos ||
-         line.find("ACHE") != std::string_view::npos ||
-         line.find("falling back") != std::string_view::npos;
+  return findIn(line, "ache") != std::string_view::npos ||
+         findIn(line, "ompil") != std::string_view::npos ||
+         findIn(line, "ACHE") != std::string_view::npos ||
+         findIn(line, "falling back") != std::string_view::npos;
 }
 
 } // namespace cachekey::logs::lines

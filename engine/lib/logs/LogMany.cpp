@@ -113,7 +113,7 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
         odd.run = run;
         const LoggedProgram &op = r.logs[run].programs[p.program[run]];
         for (int e = 0; e < kNumEntries; ++e)
-          if (rp.own[e] && op.own[e] && rp.own[e] != op.own[e])
+          if (rp.digests().own[e] && op.digests().own[e] && rp.digests().own[e] != op.digests().own[e])
             odd.entries.push_back(e + 1);
         p.odd.push_back(std::move(odd));
       }

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace cachekey {
@@ -73,10 +75,6 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   pairedBy = !byName    ? PairedBy::Order
              : byStream ? PairedBy::ProcessAndName
                         : PairedBy::Name;
-  auto group = [&](const LogSummary &l, const LoggedProgram &p) {
-    return (byStream ? l.streams[p.stream] + "\n" : std::string()) +
-           (byName ? p.name : std::string());
-  };
   auto shapesOf = [](const LogSummary &l, const LoggedProgram &p) -> const std::string * {
     return p.shapes >= 0 ? &l.texts[p.shapes] : nullptr;
   };
@@ -110,52 +108,90 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   // 2. The others: by name (and process), then by shapes, then in order;
   // a program whose shapes differ from every unpaired one's beyond their
   // element types is a new program.
-  std::map<std::string, std::vector<int>> unusedA; // by group, in order
-  for (int i : ia)
+  // Programs are grouped by (stream when pairing by process, name when
+  // pairing by name); the keys are views of the programs' own strings.
+  using GroupKey = std::pair<int, std::string_view>;
+  struct GroupKeyHash {
+    size_t operator()(const GroupKey &k) const {
+      return std::hash<std::string_view>()(k.second) * 31 + static_cast<size_t>(k.first + 1);
+    }
+  };
+  struct Group {
+    std::vector<int> unusedA; // in order; [0, front) are taken
+    size_t front = 0;
+    int countA = 0, countB = 0;
+  };
+  auto groupOf = [&](const LoggedProgram &p) {
+    return GroupKey{byStream ? p.stream : -1,
+                    byName ? std::string_view(p.name) : std::string_view()};
+  };
+  // Streams are compared by tag: the same tag may have another index in
+  // the other log.
+  std::vector<int> streamOfB(lb.streams.size(), -1);
+  if (byStream)
+    for (size_t s = 0; s < lb.streams.size(); ++s)
+      for (size_t t = 0; t < la.streams.size(); ++t)
+        if (la.streams[t] == lb.streams[s]) {
+          streamOfB[s] = static_cast<int>(t);
+          break;
+        }
+  auto groupOfB = [&](const LoggedProgram &p) {
+    GroupKey k = groupOf(p);
+    if (byStream)
+      k.first = streamOfB[p.stream] >= 0 ? streamOfB[p.stream] : -2 - p.stream;
+    return k;
+  };
+  std::unordered_map<GroupKey, Group, GroupKeyHash> groups;
+  std::vector<int> ordinalA(la.programs.size(), 1);
+  for (int i : ia) {
+    Group &g = groups[groupOf(la.programs[i])];
+    ordinalA[i] = ++g.countA;
     if (!usedA[i])
-      unusedA[group(la, la.programs[i])].push_back(i);
+      g.unusedA.push_back(i);
+  }
   for (int i : ib) {
     if (partnerOfB[i] >= 0)
       continue;
     const LoggedProgram &p = lb.programs[i];
-    auto it = unusedA.find(group(lb, p));
-    if (it == unusedA.end())
+    auto it = groups.find(groupOfB(p));
+    if (it == groups.end())
       continue;
-    std::vector<int> &cands = it->second;
+    Group &g = it->second;
     const std::string *sb = shapesOf(lb, p);
-    int pick = -1;
+    size_t pick = g.unusedA.size();
     PairMatch how = byName ? PairMatch::Name : PairMatch::Order;
     if (sb)
-      for (size_t k = 0; k < cands.size() && pick < 0; ++k)
-        if (const std::string *sa = shapesOf(la, la.programs[cands[k]]);
+      for (size_t k = g.front; k < g.unusedA.size() && pick == g.unusedA.size(); ++k)
+        if (const std::string *sa = shapesOf(la, la.programs[g.unusedA[k]]);
             sa && *sa == *sb) {
-          pick = static_cast<int>(k);
+          pick = k;
           how = PairMatch::Shapes;
         }
-    if (pick < 0 && !cands.empty()) {
-      const std::string *sa = shapesOf(la, la.programs[cands.front()]);
+    if (pick == g.unusedA.size() && g.front < g.unusedA.size()) {
+      const std::string *sa = shapesOf(la, la.programs[g.unusedA[g.front]]);
       if (!sa || !sb || shapeSkeleton(*sa) == shapeSkeleton(*sb))
-        pick = 0;
+        pick = g.front;
     }
-    if (pick < 0)
+    if (pick == g.unusedA.size())
       continue;
-    partnerOfB[i] = cands[pick];
+    partnerOfB[i] = g.unusedA[pick];
     matchOfB[i] = how;
-    usedA[cands[pick]] = true;
-    cands.erase(cands.begin() + pick);
+    usedA[g.unusedA[pick]] = true;
+    // The first candidate is taken by moving `front` (a name compiled
+    // thousands of times stays linear); another one is erased.
+    if (pick == g.front)
+      ++g.front;
+    else
+      g.unusedA.erase(g.unusedA.begin() + static_cast<std::ptrdiff_t>(pick));
   }
 
-  std::map<std::string, int> countA, countB;
-  std::vector<int> ordinalA(la.programs.size(), 1);
-  for (int i : ia)
-    ordinalA[i] = ++countA[group(la, la.programs[i])];
   std::vector<ProgramPair> pairs;
   pairs.reserve(ib.size() + ia.size()); // no doubling: pairs are most of the memory
   for (int i : ib) {
     const LoggedProgram &p = lb.programs[i];
     ProgramPair pair;
     pair.name = byName ? p.name : "";
-    pair.ordinal = ++countB[group(lb, p)];
+    pair.ordinal = ++groups[groupOfB(p)].countB;
     pair.b = i;
     pair.a = partnerOfB[i];
     pair.match = matchOfB[i];

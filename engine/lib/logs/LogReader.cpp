@@ -19,18 +19,78 @@ namespace cachekey {
 
 using namespace logs::lines;
 
-bool LoggedProgram::complete() const { return digestLines() == 16 ||
-  (digestLines() == 14 && !own[2] && !running[2] && running[7]); }
+const KeyTrace &KeyTrace::none() {
+  static const KeyTrace empty;
+  return empty;
+}
 
-int LoggedProgram::digestLines() const {
+namespace {
+int digestLinesOf(const KeyTrace &t) {
   int n = 0;
   for (int i = 0; i < kNumEntries; ++i)
-    n += (own[i] ? 1 : 0) + (running[i] ? 1 : 0);
+    n += (t.own[i] ? 1 : 0) + (t.running[i] ? 1 : 0);
   return n;
 }
 
+bool completeTrace(const KeyTrace &t) {
+  int n = digestLinesOf(t);
+  return n == 16 || (n == 14 && !t.own[2] && !t.running[2] && t.running[7]);
+}
+} // namespace
+
+bool LoggedProgram::complete() const { return completeTrace(*trace); }
+
+int LoggedProgram::digestLines() const { return digestLinesOf(*trace); }
+
 std::optional<Digest> LoggedProgram::finalDigest() const {
-  return running[7] ? running[7] : keyDigest;
+  if (trace->running[7])
+    return trace->running[7];
+  if (keyDigest)
+    return *keyDigest;
+  return std::nullopt;
+}
+
+std::string LogSummary::keyOf(const LoggedProgram &p) const {
+  if (p.keyText >= 0)
+    return texts[p.keyText];
+  return p.keyDigest ? p.name + "-" + toHex(*p.keyDigest) : std::string();
+}
+
+const std::string &LogSummary::writeError(const LoggedProgram &p) const {
+  static const std::string none;
+  return p.write.error >= 0 ? texts[p.write.error] : none;
+}
+
+size_t LogReader::TraceHash::operator()(const KeyTrace *t) const {
+  size_t h = 0;
+  for (int i = 0; i < kNumEntries; ++i)
+    for (const auto *d : {&t->own[i], &t->running[i]}) {
+      size_t x = 0x9e3779b97f4a7c15ull;
+      if (*d)
+        std::memcpy(&x, (*d)->data(), sizeof x);
+      h = (h ^ x) * 0x100000001b3ull + static_cast<size_t>(i);
+    }
+  return h;
+}
+
+void LogReader::endTrace(Stream &s) {
+  if (s.pending < 0)
+    return;
+  auto it = traceSet.find(&s.digests);
+  if (it == traceSet.end()) {
+    summary.traces.push_back(s.digests);
+    it = traceSet.insert(&summary.traces.back()).first;
+  }
+  summary.programs[s.pending].trace = *it;
+}
+
+const Digest *LogReader::internKeyDigest(const Digest &d) {
+  auto [it, added] = keyDigestSet.emplace(d, nullptr);
+  if (added) {
+    summary.keyDigests.push_back(d);
+    it->second = &summary.keyDigests.back();
+  }
+  return it->second;
 }
 
 std::vector<int> LogSummary::comparable() const {
@@ -80,6 +140,7 @@ LogSummary LogReader::finish() {
   }
   for (auto &s : streams)
     if (s.pending >= 0) {
+      endTrace(s);
       const LoggedProgram &p = summary.programs[s.pending];
       summary.incomplete.push_back(
           "the key starting at line " + std::to_string(p.firstLine) +
@@ -137,30 +198,31 @@ int LogReader::tagStream(std::string_view prefix) {
 }
 
 int LogReader::programAwaitingEntry(int streamId, int slot) {
-  auto accepts = [&](int p) {
-    if (p < 0)
+  auto accepts = [&](const Stream &st) {
+    if (st.pending < 0)
       return false;
-    const LoggedProgram &prog = summary.programs[p];
+    const KeyTrace &t = st.digests; // the pending program's lines so far
     for (int s = 0; s < slot; ++s) {
-      bool filled = (s % 2 == 0 ? prog.own : prog.running)[s / 2].has_value();
+      bool filled = (s % 2 == 0 ? t.own : t.running)[s / 2].has_value();
       if (!filled && s / 2 != 2) // entry 3 is absent before jax 0.6.0
         return false;
     }
-    return !(slot % 2 == 0 ? prog.own : prog.running)[slot / 2];
+    return !(slot % 2 == 0 ? t.own : t.running)[slot / 2];
   };
-  if (accepts(streams[streamId].pending))
+  if (accepts(streams[streamId]))
     return streamId;
   // The same process under another tag (a prefix part the tagger keeps
   // although it changes from line to line): the most recent match.
   int best = -1;
   for (size_t s = 0; s < streams.size(); ++s)
-    if (accepts(streams[s].pending) &&
+    if (accepts(streams[s]) &&
         (best < 0 || streams[s].pending > streams[best].pending))
       best = static_cast<int>(s);
   return best;
 }
 
 void LogReader::closePending(Stream &s, const char *why) {
+  endTrace(s);
   const LoggedProgram &p = summary.programs[s.pending];
   summary.incomplete.push_back("the key starting at line " +
                                std::to_string(p.firstLine) +
@@ -181,8 +243,7 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
   } else if (int other = programAwaitingEntry(streamId, slot); other >= 0) {
     s = &streams[other];
   } else if (s->pending >= 0 &&
-             !(fresh ? summary.programs[s->pending].own
-                     : summary.programs[s->pending].running)[entry]) {
+             !(fresh ? s->digests.own : s->digests.running)[entry]) {
     problem("line " + std::to_string(summary.lines) +
             ": digest lines are missing before this one");
   } else {
@@ -206,9 +267,10 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
     s->shapes = -1;
     summary.programs.push_back(std::move(p));
     s->pending = static_cast<int>(summary.programs.size() - 1);
+    s->digests = KeyTrace{};
   }
   LoggedProgram &p = summary.programs[s->pending];
-  (fresh ? p.own : p.running)[entry] = d;
+  (fresh ? s->digests.own : s->digests.running)[entry] = d;
   if (entry == 3 && fresh) {
     // Under DEBUG the flag step runs twice (the real pass, then the fresh
     // one that logs the own digest): keep one pass.
@@ -224,12 +286,13 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
   }
   if (entry == 7 && !fresh) {
     int index = s->pending;
-    if (!p.complete()) {
+    if (!completeTrace(s->digests)) {
       closePending(*s, "lines are missing in the middle");
     } else {
+      endTrace(*s);
       s->pending = -1;
       s->awaitingLookup = index;
-      byDigest[*p.running[7]].indices.push_back(index);
+      byDigest[d].indices.push_back(index);
     }
   }
 }
@@ -272,7 +335,7 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
     LoggedProgram p;
     p.stream = streamId;
     p.firstLine = summary.lines;
-    p.keyDigest = digest;
+    p.keyDigest = digest ? internKeyDigest(*digest) : nullptr;
     p.shapes = streams[streamId].shapes;
     streams[streamId].shapes = -1;
     summary.programs.push_back(std::move(p));
@@ -282,7 +345,12 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   }
   LoggedProgram &p = summary.programs[index];
   p.name = name;
-  p.key = key;
+  // The key is kept as its digest when it is "<name>-<digest>", as JAX
+  // makes it; any other text is kept whole.
+  if (digest && key.size() == name.size() + 65 && key.compare(0, name.size(), name) == 0)
+    p.keyDigest = internKeyDigest(*digest);
+  else if (!key.empty())
+    p.keyText = intern(summary.texts, key);
   p.lookup = hit ? Lookup::Hit : Lookup::Miss;
   p.lookupLine = summary.lines;
   if (streams[streamId].noCacheLookup) {
@@ -298,8 +366,7 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   }
   if (streams[p.stream].awaitingLookup == index)
     streams[p.stream].awaitingLookup = -1;
-  lastByName[{p.stream, name}] = index;
-  lastByName[{-1, name}] = index;
+  named(index);
   if (!hit)
     lastMiss = index;
 }
@@ -321,11 +388,7 @@ void LogReader::onWrite(int streamId, const std::string &name,
         index = inferMiss(*d, key.substr(0, key.size() - 65));
     }
   } else if (!name.empty()) {
-    auto it = lastByName.find({streamId, name});
-    if (it == lastByName.end())
-      it = lastByName.find({-1, name});
-    if (it != lastByName.end())
-      index = it->second;
+    index = lastNamed(streamId, name);
     // jax 0.4.30: "took at least" comes before any line with the key.
     if (index < 0 && streamId >= 0) {
       int w = streams[streamId].awaitingLookup;
@@ -334,8 +397,7 @@ void LogReader::onWrite(int streamId, const std::string &name,
         summary.programs[w].lookup = Lookup::Miss;
         summary.programs[w].lookupInferred = true;
         summary.programs[w].name = name;
-        lastByName[{summary.programs[w].stream, name}] = w;
-        lastByName[{-1, name}] = w;
+        named(w);
         lastMiss = w;
       }
     }
@@ -351,6 +413,26 @@ void LogReader::onWrite(int streamId, const std::string &name,
     outcome.minCompileSeconds = w.minCompileSeconds;
   }
   w = std::move(outcome);
+}
+
+void LogReader::named(int index) {
+  recentNamed.push_back(index);
+  if (recentNamed.size() > kRecentNamed)
+    recentNamed.pop_front();
+}
+
+int LogReader::lastNamed(int streamId, const std::string &name) const {
+  int any = -1;
+  for (auto i = recentNamed.rbegin(); i != recentNamed.rend(); ++i) {
+    const LoggedProgram &p = summary.programs[*i];
+    if (p.name != name)
+      continue;
+    if (p.stream == streamId)
+      return *i;
+    if (any < 0)
+      any = *i;
+  }
+  return any;
 }
 
 int LogReader::inferMiss(const Digest &d, const std::string &name) {
@@ -370,12 +452,11 @@ int LogReader::inferMiss(const Digest &d, const std::string &name) {
   p.lookup = Lookup::Miss;
   p.lookupInferred = true;
   p.name = name;
-  p.key = name + "-" + toHex(d);
+  p.keyDigest = internKeyDigest(d);
   p.lookupLine = summary.lines;
   if (streams[p.stream].awaitingLookup == i)
     streams[p.stream].awaitingLookup = -1;
-  lastByName[{p.stream, name}] = i;
-  lastByName[{-1, name}] = i;
+  named(i);
   lastMiss = i;
   return i;
 }

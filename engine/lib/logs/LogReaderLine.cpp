@@ -23,21 +23,42 @@ void LogReader::readLine(std::string &line) {
   stripTerminalCodes(line);
   if (!mayMatter(line))
     return;
-  const std::string where = "line " + std::to_string(summary.lines) + ": ";
+  // "line N: ", made only for a line that has a problem.
+  auto where = [&] { return "line " + std::to_string(summary.lines) + ": "; };
   size_t pos;
   auto after = [&](size_t n) { return line.substr(pos + n); };
 
-  // The key's trace.
-  bool fresh = (pos = line.find(kOwn)) != std::string::npos;
-  if (fresh || (pos = line.find(kRunning)) != std::string::npos) {
-    std::string rest = after(fresh ? len(kOwn) : len(kRunning));
+  // The key's trace: most of a log's cache lines, read without a copy.
+  // kOwn and kRunning share their start: one scan finds either.
+  constexpr std::string_view kHashOf = "get_cache_key hash ";
+  static_assert(std::string_view(kOwn).substr(0, kHashOf.size()) == kHashOf &&
+                std::string_view(kRunning).substr(0, kHashOf.size()) == kHashOf);
+  bool fresh = false, digestLine = false;
+  if ((pos = findIn(line, kHashOf)) != std::string::npos) {
+    std::string_view at = std::string_view(line).substr(pos);
+    fresh = at.substr(0, len(kOwn)) == kOwn;
+    digestLine = fresh || at.substr(0, len(kRunning)) == kRunning;
+    // An own digest anywhere in the line wins, as it always has (a line
+    // can hold two messages glued together when a write was cut).
+    if (!fresh) {
+      size_t own = findIn(std::string_view(line).substr(pos + 1), kOwn);
+      if (own != std::string::npos) {
+        pos += 1 + own;
+        fresh = digestLine = true;
+      }
+    }
+  }
+  if (digestLine) {
+    std::string_view rest = std::string_view(line).substr(
+        pos + (fresh ? len(kOwn) : len(kRunning)));
     for (int i = 0; i < kNumEntries; ++i) {
-      std::string name = std::string(kEntryNames[i]) + ": ";
-      if (rest.compare(0, name.size(), name) != 0)
+      std::string_view name = kEntryNames[i];
+      if (rest.size() < name.size() + 2 || rest.substr(0, name.size()) != name ||
+          rest[name.size()] != ':' || rest[name.size() + 1] != ' ')
         continue;
-      std::string hex = rest.substr(name.size());
+      std::string_view hex = rest.substr(name.size() + 2);
       while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
-        hex.pop_back();
+        hex.remove_suffix(1);
       int sid = streamOf(std::string_view(line).substr(0, pos));
       if (auto d = digestFromHex(hex)) {
         if (streams[sid].broken && slotOf(i, fresh) != 0)
@@ -50,11 +71,12 @@ void LogReader::readLine(std::string &line) {
         size_t bad = hex.find_first_not_of("0123456789abcdef");
         std::string what =
             bad != std::string::npos
-                ? "character " + std::to_string(bad + 1) + " ('" + hex.substr(bad, 1) +
+                ? "character " + std::to_string(bad + 1) + " ('" + std::string(hex.substr(bad, 1)) +
                       "') is not a lowercase hex digit"
                 : std::to_string(hex.size()) + " hex digits instead of 64";
-        std::string shown = hex.size() > 16 ? hex.substr(0, 16) + "\u2026" : hex;
-        problem(where + "the " + (fresh ? "own digest of " : "running digest after ") +
+        std::string shown = hex.size() > 16 ? std::string(hex.substr(0, 16)) + "\u2026"
+                                             : std::string(hex);
+        problem(where() + "the " + (fresh ? "own digest of " : "running digest after ") +
                 kEntryNames[i] + " is not a whole SHA-256 (" + what + ": \"" +
                 shown + "\"); " +
                 (summary.endsMidLine ? "the log is cut in the middle of it"
@@ -66,12 +88,12 @@ void LogReader::readLine(std::string &line) {
       }
       return;
     }
-    problem(where + "unknown entry name after \"get_cache_key hash\"");
+    problem(where() + "unknown entry name after \"get_cache_key hash\"");
     return;
   }
   bool kept = false;
-  if ((pos = line.find(kNotIncluding)) != std::string::npos ||
-      (kept = (pos = line.find(kIncluding)) != std::string::npos)) {
+  if ((pos = findIn(line, kNotIncluding)) != std::string::npos ||
+      (kept = (pos = findIn(line, kIncluding)) != std::string::npos)) {
     std::string flag = kept ? after(len(kIncluding))
                             : after(len(kNotIncluding));
     int s = streamOf(std::string_view(line).substr(0, pos));
@@ -80,7 +102,7 @@ void LogReader::readLine(std::string &line) {
       streams[target].flags.push_back({kept, flag});
     return;
   }
-  if ((pos = line.find(kFallback)) != std::string::npos) {
+  if ((pos = findIn(line, kFallback)) != std::string::npos) {
     int s = streamOf(std::string_view(line).substr(0, pos));
     int target = programAwaitingEntry(s, slotOf(5, true));
     if (target >= 0)
@@ -89,116 +111,36 @@ void LogReader::readLine(std::string &line) {
     return;
   }
 
-  // The cache's own lines around the lookup.
-  if ((pos = line.find(kShapes)) != std::string::npos) {
-    size_t c = line.rfind("Compiling ", pos);
-    if (c == std::string::npos)
-      return;
-    std::string shapes = after(len(kShapes));
-    size_t m = shapes.rfind(kArgMapping);
-    if (m != std::string::npos)
-      shapes.resize(m);
-    int s = streamOf(std::string_view(line).substr(0, c));
-    streams[s].shapes = intern(summary.texts, shapes);
+  // The lines every program logs before its key, read first: each of the
+  // checks below scans the whole line.
+  if ((pos = findIn(line, kCompileOptions)) != std::string::npos) {
+    int s = streamOf(std::string_view(line).substr(0, pos));
+    streams[s].compileOptions =
+        intern(summary.texts, after(len("get_compile_options: ")));
     return;
   }
-  if ((pos = line.find(kLookupNoCache)) != std::string::npos) {
-    streams[streamOf(std::string_view(line).substr(0, pos))].noCacheLookup = true;
+  if (findIn(line, kAutoFdo) != std::string::npos)
+    return; // compiler.py's profile line: nothing about the cache
+  if ((pos = findIn(line, kEnablingAutotune)) != std::string::npos) {
+    addDistinct(summary.autotuneCaches,
+                unquote("'" + after(len(kEnablingAutotune))));
     return;
   }
-  if ((pos = line.find(kPutNoCache)) != std::string::npos) {
-    WriteOutcome w;
-    w.state = WriteState::NotWritten;
-    w.reason = NotWrittenReason::CacheDisabled;
-    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
+  if ((pos = findIn(line, kEnablingKernel)) != std::string::npos) {
+    addDistinct(summary.kernelCaches,
+                unquote("'" + after(len(kEnablingKernel))));
     return;
   }
-  if ((pos = line.find(kReadError)) != std::string::npos) {
-    std::string rest = after(len(kReadError));
-    size_t q = rest.find("': ");
-    if (q == std::string::npos) {
-      problem(where + "an \"Error reading persistent compilation cache "
-                      "entry\" line without the module name and error");
-      return;
-    }
-    summary.needsFilelock = summary.needsFilelock ||
-                            rest.find(kNeedsFilelock, q) != std::string::npos;
-    readErrors[rest.substr(0, q)] = intern(summary.texts, rest.substr(q + 3));
+  if ((pos = findIn(line, kInitialized)) != std::string::npos) {
+    if (!summary.cacheInitLine)
+      summary.cacheInitLine = summary.lines;
+    addDistinct(summary.cacheDirs, after(len(kInitialized)));
     return;
   }
-  bool lruHit = false;
-  if ((pos = line.find(kLruMiss)) != std::string::npos ||
-      (lruHit = (pos = line.find(kLruHit)) != std::string::npos)) {
-    std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
-    auto d = keyDigest(key);
-    if (!d) {
-      problem(where + "the key of an lru_cache line is not \"<name>-<64 hex "
-                      "digits>\": " + key.substr(0, 100));
-      return;
-    }
-    if (!lruHit)
-      inferMiss(*d, key.substr(0, key.size() - 65));
-    return;
-  }
-  bool oldEvict = false;
-  if ((pos = line.find(kEvicting)) != std::string::npos ||
-      (oldEvict = (pos = line.find(kEvictingOld)) != std::string::npos)) {
-    std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
-    size_t f = rest.find(kFileSize);
-    std::string key = unquote(rest.substr(0, f));
-    if (oldEvict && key.size() > 6 && key.compare(key.size() - 6, 6, "-cache") == 0)
-      key.resize(key.size() - 6);
-    auto d = keyDigest(key);
-    if (f == std::string::npos || !d) {
-      problem(where + "an \"Evicting cache entry\" line without a whole key "
-                      "and file size");
-      return;
-    }
-    Eviction e;
-    e.bytes = std::atoll(rest.c_str() + f + len(kFileSize));
-    size_t t = rest.find(kTarget);
-    if (t != std::string::npos)
-      e.targetBytes = std::atoll(rest.c_str() + t + len(kTarget));
-    e.line = summary.lines;
-    summary.evicted.emplace(*d, e);
-    ++summary.evictionLines;
-    return;
-  }
-  if ((pos = line.find(kTooLargeStart)) != std::string::npos &&
-      line.find(kTooLargeMax) != std::string::npos) {
-    std::string rest = after(len(kTooLargeStart));
-    size_t sz = rest.find(kTooLargeSize);
-    size_t mx = rest.find(kTooLargeMax);
-    if (sz == std::string::npos)
-      return;
-    WriteOutcome w;
-    w.state = WriteState::NotWritten;
-    w.reason = NotWrittenReason::TooLarge;
-    w.entryBytes = std::atoll(rest.c_str() + sz + len(kTooLargeSize));
-    w.maxCacheBytes = std::atoll(rest.c_str() + mx + len(kTooLargeMax));
-    onWrite(-1, "", unquote(rest.substr(0, sz)), w);
-    return;
-  }
-  if ((pos = line.find(kUnsupported)) != std::string::npos) {
-    if (summary.unsupportedRuntime.empty())
-      summary.unsupportedRuntime = after(len(kUnsupported)).substr(0, 200);
-    return;
-  }
-  if (line.find(kPgleMiss) != std::string::npos) {
-    ++summary.pgleMisses;
-    return;
-  }
-  if (line.find("PGLE-optimized ") != std::string::npos &&
-      line.find(kPgleLoaded) != std::string::npos) {
-    ++summary.pgleLoaded;
-    return;
-  }
-  if (line.find(kInconsistency) != std::string::npos)
-    ++summary.verificationErrors; // also a read or write warning: go on
-
-  // The lookup.
-  bool miss = (pos = line.find(kMiss)) != std::string::npos;
-  if (miss || (pos = line.find(kHit)) != std::string::npos) {
+  // The lookup, and the write lines of a miss that is written: most of
+  // the other lines of a large log.
+  bool miss = (pos = findIn(line, kMiss)) != std::string::npos;
+  if (miss || (pos = findIn(line, kHit)) != std::string::npos) {
     std::string rest = miss ? after(len(kMiss)) : after(len(kHit));
     size_t q = rest.find("' with key ");
     std::string name = rest.substr(0, q == std::string::npos ? rest.rfind('\'') : q);
@@ -207,38 +149,7 @@ void LogReader::readLine(std::string &line) {
     return;
   }
 
-  // The write.
-  if ((pos = line.find(kNotWritingFor)) != std::string::npos) {
-    std::string rest = after(len(kNotWritingFor));
-    int s = streamOf(std::string_view(line).substr(0, pos));
-    WriteOutcome w;
-    w.state = WriteState::NotWritten;
-    size_t b;
-    if ((b = rest.find(kBecauseTook)) != std::string::npos) {
-      w.reason = NotWrittenReason::CompileTime;
-      std::string nums = rest.substr(b + len(kBecauseTook));
-      w.minCompileSeconds = number(nums);
-      size_t paren = nums.find('(');
-      if (paren != std::string::npos)
-        w.compileSeconds = number(nums.substr(paren + 1));
-    } else if ((b = rest.find(kBecauseCallbacks)) != std::string::npos) {
-      w.reason = NotWrittenReason::HostCallbacks;
-    } else {
-      problem(where + "a \"Not writing persistent cache entry\" line with a "
-                      "reason this reader does not know");
-      return;
-    }
-    onWrite(s, rest.substr(0, b), "", w);
-    return;
-  }
-  if ((pos = line.find(kNotProcessZero)) != std::string::npos) {
-    WriteOutcome w;
-    w.state = WriteState::NotWritten;
-    w.reason = NotWrittenReason::NotProcessZero;
-    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
-    return;
-  }
-  if ((pos = line.find(kTookAtLeast)) != std::string::npos && pos > 0) {
+  if ((pos = findIn(line, kTookAtLeast)) != std::string::npos && pos > 0) {
     size_t open = line.rfind('\'', pos - 1);
     if (open == std::string::npos)
       return;
@@ -253,31 +164,7 @@ void LogReader::readLine(std::string &line) {
     onWrite(streamOf(std::string_view(line).substr(0, open)), name, "", w);
     return;
   }
-  bool old = false;
-  if ((pos = line.find(kNotWritingKey)) != std::string::npos ||
-      (old = (pos = line.find(kNotWritingKeyOld)) != std::string::npos)) {
-    std::string rest = old ? after(len(kNotWritingKeyOld))
-                           : after(len(kNotWritingKey));
-    WriteOutcome w;
-    w.state = WriteState::NotWritten;
-    size_t b;
-    if ((b = rest.find(kSinceSize)) != std::string::npos) {
-      w.reason = NotWrittenReason::EntrySize;
-      std::string nums = rest.substr(b + len(kSinceSize));
-      w.entryBytes = std::atoll(nums.c_str());
-      size_t t = nums.find("threshold (");
-      if (t != std::string::npos)
-        w.minEntryBytes = std::atoll(nums.c_str() + t + 11);
-    } else if ((b = rest.find(kSinceDisabled)) != std::string::npos) {
-      w.reason = NotWrittenReason::CacheDisabled;
-    } else {
-      return;
-    }
-    onWrite(streamOf(std::string_view(line).substr(0, pos)), "",
-            unquote(rest.substr(0, b)), w);
-    return;
-  }
-  if ((pos = line.find(kWritingKey)) != std::string::npos) {
+  if ((pos = findIn(line, kWritingKey)) != std::string::npos) {
     size_t w0 = line.rfind(kWriting, pos);
     if (w0 == std::string::npos)
       return;
@@ -287,52 +174,193 @@ void LogReader::readLine(std::string &line) {
             unquote(line.substr(pos + len(kWritingKey))), w);
     return;
   }
-  if ((pos = line.find(kWriteError)) != std::string::npos) {
+  // The cache's own lines around the lookup.
+  if ((pos = findIn(line, kShapes)) != std::string::npos) {
+    size_t c = line.rfind("Compiling ", pos);
+    if (c == std::string::npos)
+      return;
+    std::string shapes = after(len(kShapes));
+    size_t m = shapes.rfind(kArgMapping);
+    if (m != std::string::npos)
+      shapes.resize(m);
+    int s = streamOf(std::string_view(line).substr(0, c));
+    streams[s].shapes = intern(summary.texts, shapes);
+    return;
+  }
+  if ((pos = findIn(line, kLookupNoCache)) != std::string::npos) {
+    streams[streamOf(std::string_view(line).substr(0, pos))].noCacheLookup = true;
+    return;
+  }
+  if ((pos = findIn(line, kPutNoCache)) != std::string::npos) {
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::CacheDisabled;
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
+    return;
+  }
+  if ((pos = findIn(line, kReadError)) != std::string::npos) {
+    std::string rest = after(len(kReadError));
+    size_t q = rest.find("': ");
+    if (q == std::string::npos) {
+      problem(where() + "an \"Error reading persistent compilation cache "
+                      "entry\" line without the module name and error");
+      return;
+    }
+    summary.needsFilelock = summary.needsFilelock ||
+                            rest.find(kNeedsFilelock, q) != std::string::npos;
+    readErrors[rest.substr(0, q)] = intern(summary.texts, rest.substr(q + 3));
+    return;
+  }
+  bool lruHit = false;
+  if ((pos = findIn(line, kLruMiss)) != std::string::npos ||
+      (lruHit = (pos = findIn(line, kLruHit)) != std::string::npos)) {
+    std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
+    auto d = keyDigest(key);
+    if (!d) {
+      problem(where() + "the key of an lru_cache line is not \"<name>-<64 hex "
+                      "digits>\": " + key.substr(0, 100));
+      return;
+    }
+    if (!lruHit)
+      inferMiss(*d, key.substr(0, key.size() - 65));
+    return;
+  }
+  bool oldEvict = false;
+  if ((pos = findIn(line, kEvicting)) != std::string::npos ||
+      (oldEvict = (pos = findIn(line, kEvictingOld)) != std::string::npos)) {
+    std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
+    size_t f = findIn(rest, kFileSize);
+    std::string key = unquote(rest.substr(0, f));
+    if (oldEvict && key.size() > 6 && key.compare(key.size() - 6, 6, "-cache") == 0)
+      key.resize(key.size() - 6);
+    auto d = keyDigest(key);
+    if (f == std::string::npos || !d) {
+      problem(where() + "an \"Evicting cache entry\" line without a whole key "
+                      "and file size");
+      return;
+    }
+    Eviction e;
+    e.bytes = std::atoll(rest.c_str() + f + len(kFileSize));
+    size_t t = findIn(rest, kTarget);
+    if (t != std::string::npos)
+      e.targetBytes = std::atoll(rest.c_str() + t + len(kTarget));
+    e.line = summary.lines;
+    summary.evicted.emplace(*d, e);
+    ++summary.evictionLines;
+    return;
+  }
+  if ((pos = findIn(line, kTooLargeStart)) != std::string::npos &&
+      findIn(line, kTooLargeMax) != std::string::npos) {
+    std::string rest = after(len(kTooLargeStart));
+    size_t sz = findIn(rest, kTooLargeSize);
+    size_t mx = findIn(rest, kTooLargeMax);
+    if (sz == std::string::npos)
+      return;
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::TooLarge;
+    w.entryBytes = std::atoll(rest.c_str() + sz + len(kTooLargeSize));
+    w.maxCacheBytes = std::atoll(rest.c_str() + mx + len(kTooLargeMax));
+    onWrite(-1, "", unquote(rest.substr(0, sz)), w);
+    return;
+  }
+  if ((pos = findIn(line, kUnsupported)) != std::string::npos) {
+    if (summary.unsupportedRuntime.empty())
+      summary.unsupportedRuntime = after(len(kUnsupported)).substr(0, 200);
+    return;
+  }
+  if (findIn(line, kPgleMiss) != std::string::npos) {
+    ++summary.pgleMisses;
+    return;
+  }
+  if (findIn(line, "PGLE-optimized ") != std::string::npos &&
+      findIn(line, kPgleLoaded) != std::string::npos) {
+    ++summary.pgleLoaded;
+    return;
+  }
+  if (findIn(line, kInconsistency) != std::string::npos)
+    ++summary.verificationErrors; // also a read or write warning: go on
+
+  // The write.
+  if ((pos = findIn(line, kNotWritingFor)) != std::string::npos) {
+    std::string rest = after(len(kNotWritingFor));
+    int s = streamOf(std::string_view(line).substr(0, pos));
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    size_t b;
+    if ((b = findIn(rest, kBecauseTook)) != std::string::npos) {
+      w.reason = NotWrittenReason::CompileTime;
+      std::string nums = rest.substr(b + len(kBecauseTook));
+      w.minCompileSeconds = number(nums);
+      size_t paren = nums.find('(');
+      if (paren != std::string::npos)
+        w.compileSeconds = number(nums.substr(paren + 1));
+    } else if ((b = findIn(rest, kBecauseCallbacks)) != std::string::npos) {
+      w.reason = NotWrittenReason::HostCallbacks;
+    } else {
+      problem(where() + "a \"Not writing persistent cache entry\" line with a "
+                      "reason this reader does not know");
+      return;
+    }
+    onWrite(s, rest.substr(0, b), "", w);
+    return;
+  }
+  if ((pos = findIn(line, kNotProcessZero)) != std::string::npos) {
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    w.reason = NotWrittenReason::NotProcessZero;
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
+    return;
+  }
+  bool old = false;
+  if ((pos = findIn(line, kNotWritingKey)) != std::string::npos ||
+      (old = (pos = findIn(line, kNotWritingKeyOld)) != std::string::npos)) {
+    std::string rest = old ? after(len(kNotWritingKeyOld))
+                           : after(len(kNotWritingKey));
+    WriteOutcome w;
+    w.state = WriteState::NotWritten;
+    size_t b;
+    if ((b = findIn(rest, kSinceSize)) != std::string::npos) {
+      w.reason = NotWrittenReason::EntrySize;
+      std::string nums = rest.substr(b + len(kSinceSize));
+      w.entryBytes = std::atoll(nums.c_str());
+      size_t t = nums.find("threshold (");
+      if (t != std::string::npos)
+        w.minEntryBytes = std::atoll(nums.c_str() + t + 11);
+    } else if ((b = findIn(rest, kSinceDisabled)) != std::string::npos) {
+      w.reason = NotWrittenReason::CacheDisabled;
+    } else {
+      return;
+    }
+    onWrite(streamOf(std::string_view(line).substr(0, pos)), "",
+            unquote(rest.substr(0, b)), w);
+    return;
+  }
+  if ((pos = findIn(line, kWriteError)) != std::string::npos) {
     std::string rest = after(len(kWriteError));
     size_t q = rest.find("': ");
     if (q == std::string::npos)
       return;
     WriteOutcome w;
     w.state = WriteState::Failed;
-    w.error = rest.substr(q + 3, kMaxText); // quoted whole
-    w.atimeError = w.error.find("-atime") != std::string::npos;
+    std::string error = rest.substr(q + 3, kMaxText); // quoted whole
+    w.atimeError = error.find("-atime") != std::string::npos;
+    w.error = intern(summary.texts, std::move(error));
     // A warning, printed with the source path before it: no stream.
     onWrite(-1, rest.substr(0, q), "", w);
     return;
   }
 
   // Run-wide facts.
-  if ((pos = line.find(kEnablingAutotune)) != std::string::npos) {
-    addDistinct(summary.autotuneCaches,
-                unquote("'" + after(len(kEnablingAutotune))));
-    return;
-  }
-  if ((pos = line.find(kEnablingKernel)) != std::string::npos) {
-    addDistinct(summary.kernelCaches,
-                unquote("'" + after(len(kEnablingKernel))));
-    return;
-  }
-  if ((pos = line.find(kInitialized)) != std::string::npos) {
-    if (!summary.cacheInitLine)
-      summary.cacheInitLine = summary.lines;
-    addDistinct(summary.cacheDirs, after(len(kInitialized)));
-    return;
-  }
-  if (line.find(kDisabled) != std::string::npos) {
+  if (findIn(line, kDisabled) != std::string::npos) {
     summary.cacheDisabled = true;
     return;
   }
-  if (line.find(kInitFailed) != std::string::npos) {
+  if (findIn(line, kInitFailed) != std::string::npos) {
     summary.cacheInitFailed = true;
     return;
   }
-  if ((pos = line.find(kCompileOptions)) != std::string::npos) {
-    int s = streamOf(std::string_view(line).substr(0, pos));
-    streams[s].compileOptions =
-        intern(summary.texts, after(len("get_compile_options: ")));
-    return;
-  }
-  if ((pos = line.find(kKeyError)) != std::string::npos) {
+  if ((pos = findIn(line, kKeyError)) != std::string::npos) {
     if (summary.keyErrors++ == 0)
       summary.firstKeyError = after(len(kKeyError)).substr(0, 500);
     return;

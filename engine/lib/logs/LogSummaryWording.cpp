@@ -97,8 +97,7 @@ void readingNotes(const LogSummary &la, const LogSummary &lb,
   }
 }
 
-std::string comparisonSentence(const LogComparison &r,
-                               const std::vector<KeyMove> &moves) {
+std::string comparisonSentence(const LogComparison &r) {
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   size_t na = la.comparable().size(), nb = lb.comparable().size();
   std::string s = la.name + " holds " + plural(na, "program", "programs") +
@@ -137,7 +136,7 @@ std::string comparisonSentence(const LogComparison &r,
     for (size_t i = 0; i < r.pairs.size(); ++i)
       if (r.pairs[i].keys == ProgramPair::Keys::Differ) {
         ++differing;
-        sameAsFirst += moves[i] == moves[r.explained];
+        sameAsFirst += r.pairs[i].move == r.pairs[r.explained].move;
       }
     bool oneCause = differing >= 2 && sameAsFirst == differing;
     if (oneCause)
@@ -147,7 +146,7 @@ std::string comparisonSentence(const LogComparison &r,
     else
       s += upperFirst(x.label) + " is the first pair whose keys differ. ";
     s += r.comparison.cause ? r.comparison.sentence
-                            : capitalised(keyMoveText(moves[r.explained])) + ".";
+                            : capitalised(keyMoveText(r.moveOf(r.pairs[r.explained]))) + ".";
     // The other differing pairs: the same cause, or which other, grouped in
     // the order the reasons first appear.
     std::vector<std::string> same;
@@ -157,12 +156,13 @@ std::string comparisonSentence(const LogComparison &r,
       if (static_cast<int>(i) == r.explained ||
           r.pairs[i].keys != ProgramPair::Keys::Differ)
         continue;
-      if (moves[i] == moves[r.explained])
+      const KeyMove &move = r.moveOf(r.pairs[i]);
+      if (r.pairs[i].move == r.pairs[r.explained].move)
         same.push_back(r.pairs[i].label);
       else {
-        if (!other.count(moves[i]))
-          otherOrder.push_back(moves[i]);
-        other[moves[i]].push_back(r.pairs[i].label);
+        if (!other.count(move))
+          otherOrder.push_back(move);
+        other[move].push_back(r.pairs[i].label);
       }
     }
     if (!same.empty() && !oneCause)
@@ -202,7 +202,7 @@ std::string comparisonSentence(const LogComparison &r,
   return s;
 }
 
-std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves) {
+std::string runSummary(const LogComparison &r) {
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   size_t n = 0, hits = 0, misses = 0, differing = 0, paired = 0, onlyB = 0;
   for (const auto &p : r.pairs) {
@@ -258,7 +258,7 @@ std::string runSummary(const LogComparison &r, const std::vector<KeyMove> &moves
              : p.keys == ProgramPair::Keys::Unknown    ? Group::Kind::Unknown
                                                        : Group::Kind::Equal;
     if (g.kind == Group::Kind::Moved)
-      g.move = moves[i];
+      g.move = r.moveOf(p);
     if (g.kind == Group::Kind::Equal)
       g.reason = p.miss ? *p.miss : MissReason::Unknown;
     auto it = std::find_if(groups.begin(), groups.end(),
@@ -443,10 +443,10 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
   os << "Programs (paired by " << (byKey ? "key and " : "")
      << pairedByName(r.pairedBy) << "):\n";
   for (const auto &p : r.pairs) {
-    os << "  " << p.label << ": " << p.verdict << ".";
+    os << "  " << p.label << ": " << pairVerdictText(r, p) << ".";
     for (int side = 0; side < 2; ++side)
       if ((side ? p.b : p.a) >= 0)
-        os << " " << r.logs[side].name << ": " << p.outcome[side] << ".";
+        os << " " << r.logs[side].name << ": " << pairOutcomeText(r, p, side) << ".";
     os << "\n";
   }
   for (const auto &n : r.notes)

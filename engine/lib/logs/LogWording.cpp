@@ -116,7 +116,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
     return which + "never wrote " + them + ": " + why;
   }
   case MissReason::WriteFailed: {
-    const std::string &e = inA.front()->write.error;
+    const std::string &e = la.writeError(*inA.front());
     std::string s = which + "failed to write " + them + ": \"" + e + "\"";
     if (inA.front()->write.atimeError)
       s += " (the LRU cache's -atime file of an entry is missing, jax#39880: "
@@ -169,7 +169,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
                     (many ? "files" : "file");
     const WriteOutcome &wa = inA.front()->write;
     if (wa.state == WriteState::Failed)
-      s += ", left by " + la.name + "'s failed write (\"" + wa.error + "\")";
+      s += ", left by " + la.name + "'s failed write (\"" + la.writeError(*inA.front()) + "\")";
     s += ". JAX never replaces an existing entry (LRUCache.put keeps the "
          "file), so " + std::string(many ? "they miss" : "it misses") +
          " on every run until " + (many ? "those files are" : "that file is") +
@@ -278,7 +278,7 @@ std::string pairLabel(const ProgramPair &p, const std::string &stream,
   return s + (stream[0] == '[' ? " " + stream : " [" + stream + "]");
 }
 
-std::string outcomeText(const LoggedProgram &p) {
+std::string outcomeText(const LogSummary &log, const LoggedProgram &p) {
   if (p.lookup == Lookup::Hit)
     return "hit";
   if (p.lookup == Lookup::Unknown)
@@ -308,7 +308,7 @@ std::string outcomeText(const LoggedProgram &p) {
   case WriteState::NotWritten:
     return "missed, never written: " + notWrittenClause(w);
   case WriteState::Failed:
-    return "missed; writing it failed: " + w.error;
+    return "missed; writing it failed: " + log.writeError(p);
   case WriteState::Unknown:
     break;
   }
@@ -473,8 +473,16 @@ std::string logFindingText(const LogFinding &f) {
   return "";
 }
 
-std::string pairVerdict(const LogComparison &r, const ProgramPair &p,
-                        const KeyMove &move) {
+} // namespace logs
+
+std::string pairOutcomeText(const LogComparison &r, const ProgramPair &p, int side) {
+  int i = side == 0 ? p.a : p.b;
+  return i >= 0 ? logs::outcomeText(r.logs[side], r.logs[side].programs[i]) : std::string();
+}
+
+std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
+  using namespace logs;
+  const KeyMove &move = r.moveOf(p);
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   if (p.a < 0) {
     const LoggedProgram &b = lb.programs[p.b];
@@ -500,5 +508,4 @@ std::string pairVerdict(const LogComparison &r, const ProgramPair &p,
                     {&lb.programs[p.b]});
 }
 
-} // namespace logs
 } // namespace cachekey

@@ -29,6 +29,11 @@ bool isDirectory(const std::string &path);
 /// only the reader's per-program summaries.
 Expected<LogSummary> readLogFile(const std::string &path);
 
+/// Reads several log files as readLogFile does, one per core at a time,
+/// and returns their summaries in the order given; the first failing file
+/// in that order gives the Error.
+Expected<std::vector<LogSummary>> readLogFiles(const std::vector<std::string> &paths);
+
 /// Resolves a scenario's "base" to DIR/<id>.json, then DIR/tpu/, then
 /// DIR/derived/. Errors: an id with other characters than letters, digits,
 /// '_', '-', '.'; UnknownFixture naming the three files tried.

@@ -377,14 +377,10 @@ int run(int argc, char **argv) {
       return usageError("only one of the logs can be standard input");
     if (files.size() > 2) {
       // N logs (hosts, ranks, days): per program, which runs share a key.
-      std::vector<LogSummary> many;
-      for (const auto &f : files) {
-        auto s = readLogFile(f);
-        if (!s)
-          return fail(s.error());
-        many.push_back(std::move(*s));
-      }
-      auto m = compareManyLogSummaries(std::move(many));
+      auto many = readLogFiles(files);
+      if (!many)
+        return fail(many.error());
+      auto m = compareManyLogSummaries(std::move(*many));
       if (!m)
         return fail(m.error());
       if (json)
@@ -395,14 +391,10 @@ int run(int argc, char **argv) {
     }
     // Streamed: a log of any size is read in chunks, keeping only
     // per-program summaries.
-    LogSummary logs[2];
-    for (int l = 0; l < 2; ++l) {
-      auto s = readLogFile(files[l]);
-      if (!s)
-        return fail(s.error());
-      logs[l] = std::move(*s);
-    }
-    auto c = compareLogSummaries(std::move(logs[0]), std::move(logs[1]));
+    auto logs = readLogFiles({files[0], files[1]});
+    if (!logs)
+      return fail(logs.error());
+    auto c = compareLogSummaries(std::move((*logs)[0]), std::move((*logs)[1]));
     if (!c)
       return fail(c.error());
     if (json) {

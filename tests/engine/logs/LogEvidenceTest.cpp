@@ -11,21 +11,21 @@ TEST(LogEvidence, TheProgramChanged) {
   const ProgramPair *step = pairLabelled(c, "jit_step");
   ASSERT_NE(step, nullptr);
   EXPECT_EQ(step->keys, ProgramPair::Keys::Differ);
-  EXPECT_EQ(step->move.code, M::ProgramChanged);
+  EXPECT_EQ(c.moveOf(*step).code, M::ProgramChanged);
   ASSERT_EQ(c.findings.size(), 1u);
   EXPECT_EQ(c.findings[0].code, C::ProgramChanged);
   EXPECT_EQ(c.findings[0].entry, 1);
   const ProgramPair *other = pairLabelled(c, "jit_broadcast_in_dim");
   ASSERT_NE(other, nullptr);
   EXPECT_EQ(other->keys, ProgramPair::Keys::Equal);
-  EXPECT_EQ(other->move.code, M::None);
+  EXPECT_EQ(c.moveOf(*other).code, M::None);
   EXPECT_FALSE(other->miss); // it hit
 }
 
 TEST(LogEvidence, AJaxlibUpgradeNamesBothReleases) {
   auto c = compareCase("09-jax-upgrade", "before_upgrade.log", "after_upgrade.log");
   ASSERT_GE(c.explained, 0);
-  const KeyMove &m = c.pairs[c.explained].move;
+  const KeyMove &m = c.moveOf(c.pairs[c.explained]);
   EXPECT_EQ(m.code, M::JaxlibUpgrade);
   EXPECT_FALSE(m.before.empty());
   EXPECT_FALSE(m.after.empty());
@@ -41,7 +41,7 @@ TEST(LogEvidence, TheCacheDirectoryInEntry5) {
   auto c = compareCase("02-cache-dir-in-entry-5", "run1.log", "run2.log");
   EXPECT_EQ(c.comparison.cause, 5);
   ASSERT_GE(c.explained, 0);
-  EXPECT_EQ(c.pairs[c.explained].move.code, M::CacheDirMoved);
+  EXPECT_EQ(c.moveOf(c.pairs[c.explained]).code, M::CacheDirMoved);
   ASSERT_FALSE(c.findings.empty());
   EXPECT_EQ(c.findings[0].code, C::CacheDirMoved);
   EXPECT_EQ(c.findings[0].entry, 5);
