@@ -165,7 +165,8 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// collection order, before sorting), "log_line" (flagLogLine)}] (sorted,
 /// as hashed: one step per flag of `_hash_xla_flags`), "collected":
 /// {"XLA_FLAGS", "LIBTPU_INIT_ARGS", "argv": [flag]} (collection order),
-/// "computation": {"producer", "live"}, "compile_options": {"changes"},
+/// "computation": {"producer", "live"}, "compile_options": {"changes" (texts), "edits": [{"code",
+/// "name"?, "number"?, "zero"?, "before"?, "after"?, "text"}]},
 /// "accelerator": {"fallback", "fingerprint", "provenance", "stand_in"},
 /// "fidelity": {"jax_key", "unreadable_kernels", "text" (why the key is not
 /// JAX's, when unreadable_kernels > 0)}, "compression", "compression_writes"
