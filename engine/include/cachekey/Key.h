@@ -199,11 +199,6 @@ std::string cpuTargetUnknownNote(const std::string &isa, const std::string &cpu,
                                  const std::string &measuredCpu,
                                  const std::string &jaxlib);
 
-/// An Error as JSON: {"error": {"code", "path", "message", "source"?,
-/// "subject"?}}; `code` is errorCodeName, and the optional members appear
-/// only when set.
-Json errorToJson(const Error &error);
-
 } // namespace cachekey
 
 #endif // CACHEKEY_KEY_H

@@ -456,15 +456,4 @@ const char *noteCodeName(NoteCode code) {
   return "note";
 }
 
-Json errorToJson(const Error &error) {
-  Json e = {{"code", errorCodeName(error.code)},
-            {"path", error.path},
-            {"message", error.message}};
-  if (!error.source.empty())
-    e["source"] = error.source;
-  if (!error.subject.empty())
-    e["subject"] = error.subject;
-  return Json{{"error", std::move(e)}};
-}
-
 } // namespace cachekey
