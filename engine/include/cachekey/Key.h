@@ -16,6 +16,7 @@
 #include "cachekey/Scenario.h"
 #include "cachekey/Sha256.h"
 #include "cachekey/Topology.h"
+#include "cachekey/Trace.h"
 #include "cachekey/XlaFlags.h"
 
 #include <array>
@@ -67,20 +68,6 @@ struct EntryResult {
   Bytes partBytes(size_t i) const {
     return bytes.substr(parts[i].offset, parts[i].size);
   }
-};
-
-/// The level of a `logger` call in jax/_src/cache_key.py: the per-entry
-/// digest lines and the per-flag lines are `logger.debug`; the device-kind
-/// fallback of `_hash_accelerator_config` is `logger.info`.
-enum class TraceLevel : uint8_t { Debug, Info };
-
-/// "debug" or "info", as Python's logging names the level (lower case).
-const char *traceLevelName(TraceLevel level);
-
-/// One message JAX logs while computing the key, without a handler prefix.
-struct TraceLine {
-  TraceLevel level = TraceLevel::Debug;
-  std::string message;
 };
 
 /// What a note of a result (or of a comparison, or of a log comparison) is
