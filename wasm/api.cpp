@@ -2,8 +2,9 @@
 //
 // Only a binding: every function takes and returns JSON text (UTF-8 strings,
 // which Embind converts faithfully), and delegates to the engine: the text →
-// key pipeline, the JSON text and the version are the CLI's own
-// (cachekey/Run.h). Errors are returned as errorToJson gives them,
+// key pipeline and the version are the CLI's own (cachekey/Run.h), the JSON
+// text too (dumpJson, cachekey/Json.h). Errors are returned as errorToJson
+// (cachekey/Json.h) gives them,
 // {"error": {"code", "path", "message", "source"?, "subject"?}}; nothing
 // throws, so the instance never aborts on bad input. The JS API over this is
 // web/engine.mjs.
@@ -147,23 +148,10 @@ std::string computeKeyJson(const std::string &scenario) {
 /// are replaced by these bytes.
 std::string computeKeyWithModuleBytes(const std::string &scenario,
                                       const emscripten::val &bytes) {
-  auto doc = parseJsonText(scenario);
-  if (!doc)
-    return errorText(doc.error());
-  auto resolved = resolveBase(*doc, resolver());
-  if (!resolved)
-    return errorText(resolved.error());
-  Json &module = (*resolved)["module"];
-  if (!module.is_object())
-    module = Json::object();
-  module.erase("text");
-  module["entry1_b64"] = "";
-  auto s = scenarioFromJson(*resolved);
-  if (!s)
-    return errorText(s.error());
-  // One copy from the JS array straight into the engine's buffer.
-  s->module.entry1 = copyBytes(bytes, bytes["length"].as<size_t>());
-  auto r = computeKey(*s);
+  // One copy from the JS array into the engine's buffer, moved into the
+  // scenario by the one pipeline (Run.h).
+  auto r = computeFromText(scenario, resolver(),
+                           copyBytes(bytes, bytes["length"].as<size_t>()));
   return r ? dump(resultToJson(*r)) : errorText(r.error());
 }
 

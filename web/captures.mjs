@@ -71,8 +71,11 @@ export async function foldersOfDrop(dt) {
 function differingCard(d, i) {
   const c = d.comparison || {};
   const label = `${d.program} #${d.occurrence}${d.occurrence_b && d.occurrence_b !== d.occurrence ? ` (#${d.occurrence_b} in B)` : ''}`;
+  // A unified diff is coloured line by line; the engine's sentence saying why
+  // there is none (module_text.code other than 'diff') is shown as it is.
+  const isDiff = !d.module_text || d.module_text.code === 'diff';
   const diff = d.text_diff ? el('pre', { class: 'textdiff', 'data-testid': `capture-textdiff-${i}`, tabindex: '0', 'aria-label': `module text diff of ${label}` },
-    ...String(d.text_diff).split('\n').map((line) => el('span', { class: line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '' }, line + '\n'))) : null;
+    ...String(d.text_diff).split('\n').map((line) => el('span', { class: !isDiff ? '' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '' }, line + '\n'))) : null;
   return el('article', { class: 'capture-card', 'data-testid': `capture-program-${i}`, 'data-program': d.program, 'data-cause': String(c.cause || '') },
     el('h3', null, label, ': the keys differ'),
     el('p', { class: 'sentence', 'data-testid': `capture-sentence-${i}` }, c.sentence || ''),

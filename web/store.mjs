@@ -46,7 +46,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {string} compression the name fed to entry 7
  * @property {{live?: boolean, producer?: string}} [computation] how entry 1 was made
  * @property {{fingerprint?: string, fallback?: boolean, provenance?: string, stand_in?: boolean}} [accelerator] entry 6
- * @property {{changes?: string[]}} [compile_options] entry 5's edits, described
+ * @property {{changes?: string[], edits?: Array<{code: string, name?: string, number?: number, zero?: string, before?: string, after?: string, text: string}>}} [compile_options] entry 5's cache-key edits: `edits` as facts ({code, …fields, text}), `changes` their texts
  * @property {{jax_key?: boolean, unreadable_kernels?: number, text?: string}} [fidelity] where the key is not JAX's, and why
  * @property {{code: string, algorithm: string, python: string, text: string}} [compression_writes] when the process writes another algorithm than the key names
  */
@@ -60,6 +60,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {string[]} [roles] per entry: 'same', 'cause', 'with cause', 'also changed', 'consequence'
  * @property {string} sentence one sentence naming the cause
  * @property {string[]} details what moved, field by field
+ * @property {{code: string, entries: number[], debug_flags: Array<{flag: string, field?: string, number?: number}>, cpu_flags: string[], text: string}} [link] why the entries in with_cause moved with the cause ('new_jaxlib', 'xla_flags' or 'none'); `link_reason` is its text
  * @property {{code: string, text: string}} [advice] what to do (the engine's Advice code and its words)
  */
 /** @typedef {{comparison: Comparison, a: KeyResult, b: KeyResult}} CompareResult */

@@ -71,6 +71,7 @@ import time
 
 from cachekey import ref
 from cachekey.outcomes import OutcomeTracker
+from cachekey.scenario import argv_flags, make_scenario
 
 FORMAT = 1
 INLINE_ENTRY1_BYTES = 64 * 1024
@@ -453,27 +454,24 @@ class Capture:
             "extra_prefixes": "cache_key.add_flag_prefixes"}
         capture["python"] = _platform.python_version()
 
-        scenario = {
-            "schema": 1,
-            "id": stem,
-            "title": f"{sym_name} (#{occurrence} of that name) captured from a real run",
-            "profile": jax.__version__,
-            "module": module_obj,
-            "jaxlib_version": jaxlib_version,
-            "backend": backend_obj,
-            "flags": {"XLA_FLAGS": env["XLA_FLAGS"], "LIBTPU_INIT_ARGS": env["LIBTPU_INIT_ARGS"],
-                      "argv": [x for x in argv if x.startswith("--xla")
-                               or any(x.startswith(p) for p in prefixes)],
-                      "extra_prefixes": prefixes},
-            "compile_options": {"proto_b64": base64.b64encode(co_bytes).decode("ascii")},
-            "accelerator": accelerator,
-            "compression": compression if compression is not None else "zstandard",
-            "custom_hook": hook,
-            "capture": capture,
-            "expected": {"key": key,
-                         "entries": [{k: e[k] for k in ("name", "digest", "running")}
-                                     for e in entries]},
-        }
+        scenario = make_scenario(
+            id=stem,
+            title=f"{sym_name} (#{occurrence} of that name) captured from a real run",
+            profile=jax.__version__,
+            module=module_obj,
+            jaxlib_version=jaxlib_version,
+            backend=backend_obj,
+            xla_flags=env["XLA_FLAGS"], libtpu_init_args=env["LIBTPU_INIT_ARGS"],
+            argv=argv_flags(argv, prefixes), extra_prefixes=prefixes,
+            compile_options_b64=base64.b64encode(co_bytes).decode("ascii"),
+            accelerator=accelerator,
+            compression=compression if compression is not None else "zstandard",
+            custom_hook=hook,
+            capture=capture,
+            expected={"key": key,
+                      "entries": [{k: e[k] for k in ("name", "digest", "running")}
+                                  for e in entries]},
+        )
         _write_json(os.path.join(self.out_dir, stem + ".json"), scenario)
         token = self._outcomes.expect(key, sym_name)
         self.programs.append({"file": stem + ".json", "program": sym_name,

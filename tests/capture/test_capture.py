@@ -207,6 +207,7 @@ class CaptureTest(unittest.TestCase):
         # The text diff shows the constant the test changed (1.0 -> 2.0).
         self.assertRegex(d["text_diff"], r"\n-.*1\.000000e\+00")
         self.assertRegex(d["text_diff"], r"\n\+.*2\.000000e\+00")
+        self.assertEqual(d["module_text"]["code"], "diff")
         self.assertEqual([x["program"] for x in report["differing"]], ["jit_scaled"])
         self.assert_explained(b)
 
@@ -232,6 +233,8 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(d["comparison"]["cause"], 1)
         self.assertIn("captured as digests only", d["comparison"]["sentence"])
         self.assertIn("not captured (--no-module-text)", d["text_diff"])
+        self.assertEqual(d["module_text"]["code"], "not_captured")
+        self.assertEqual((d["module_text"]["captured_a"], d["module_text"]["captured_b"]), (False, False))
         for f in sorted(glob.glob(os.path.join(b, "0*.json"))):
             r = cli("explain", f)
             self.assertEqual(r.returncode, 0, r.stdout + r.stderr)

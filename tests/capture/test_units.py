@@ -309,6 +309,61 @@ class FixtureCaptureTest(unittest.TestCase):
             self.assertIn(program, PROGRAMS, path)
             self.assertTrue(doc["title"].startswith(PROGRAMS[program]["title"] + " (jax "), path)
 
+    def test_the_scenario_document_is_written_once(self):
+        """make_scenario rebuilds every committed fixture member for member, in order.
+
+        The fixtures were written by the capture code before it used
+        make_scenario (real jax runs: their provenance), so they are the
+        expected documents.
+        """
+        from cachekey.scenario import argv_flags, make_scenario
+        paths = [p for p in glob.glob(os.path.join(REPO, "fixtures", "*.json"))
+                 + glob.glob(os.path.join(REPO, "fixtures", "tpu", "*.json"))]
+        checked = 0
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            if "capture" not in doc or doc.get("schema") != 1:
+                continue
+            flags = doc["flags"]
+            head = ("schema", "id", "title", "profile", "module", "jaxlib_version", "backend",
+                    "flags", "compile_options", "accelerator", "compression", "custom_hook")
+            rebuilt = make_scenario(
+                id=doc["id"], title=doc["title"], profile=doc["profile"], module=doc["module"],
+                jaxlib_version=doc["jaxlib_version"], backend=doc["backend"],
+                xla_flags=flags["XLA_FLAGS"], libtpu_init_args=flags["LIBTPU_INIT_ARGS"],
+                argv=argv_flags(flags["argv"], flags["extra_prefixes"]),
+                extra_prefixes=flags["extra_prefixes"],
+                compile_options_b64=doc["compile_options"]["proto_b64"],
+                accelerator=doc["accelerator"], compression=doc["compression"],
+                custom_hook=doc["custom_hook"],
+                **{k: v for k, v in doc.items() if k not in head})
+            self.assertEqual(json.dumps(rebuilt), json.dumps(doc), path)
+            checked += 1
+        self.assertGreater(checked, 10)
+
+    def test_argv_flags_is_jax_rule(self):
+        # jax/_src/cache_key.py _hash_xla_flags: sys.argv elements starting
+        # with "--xla" or an extra prefix, in order.
+        from cachekey.scenario import argv_flags
+        self.assertEqual(argv_flags(["prog.py", "--xla_a=1", "--other", "--my_x", "xla_b", "--xla"],
+                                    ["--my"]),
+                         ["--xla_a=1", "--my_x", "--xla"])
+        self.assertEqual(argv_flags(["--my_x"], []), [])
+
+    def test_one_source_for_entry_names_and_the_argv_rule(self):
+        """ENTRY_NAMES lives in cachekey.ref, the argv rule in cachekey.scenario."""
+        found = {"ENTRY_NAMES = ": [], 'startswith("--xla")': []}
+        for top in ("python", "tools"):
+            for path in glob.glob(os.path.join(REPO, top, "**", "*.py"), recursive=True):
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                for needle in found:
+                    if needle in text:
+                        found[needle].append(os.path.relpath(path, REPO))
+        self.assertEqual(found["ENTRY_NAMES = "], ["python/cachekey/ref.py"])
+        self.assertEqual(found['startswith("--xla")'], ["python/cachekey/scenario.py"])
+
     def test_the_wrappers_run_the_package(self):
         for wrapper, says in (("capture", "fixture ids to capture"),
                               ("capture-tpu", "Usage: tools/capture-tpu")):

@@ -26,6 +26,7 @@ import shutil
 import sys
 
 from cachekey import ref as ckref
+from cachekey.scenario import argv_flags, make_scenario
 
 from fixture_capture.programs import PROGRAM_FIXTURES, make_program
 from fixture_capture.provenance import host_cpu_note, run_provenance, write_json
@@ -175,34 +176,30 @@ def capture_program(fixture_id: str, out_path: str, command: str) -> None:
     target_machine = cpu_topology["target_machine"]
 
     prefixes = call["prefixes"]
-    argv_flags = [a for a in call["argv"] if a.startswith("--xla") or any(a.startswith(p) for p in prefixes)]
     backend_fields = {"platform": call["platform"], "platform_version": call["platform_version"]}
     if jax.__version__ != PROFILE:  # the 0.10.2 fixtures keep their original form
         backend_fields["runtime_type"] = call["runtime_type"]
-    scenario = {
-        "schema": 1,
-        "id": fixture_id,
-        "title": spec["title"],
-        "profile": jax.__version__,
-        "module": {
+    scenario = make_scenario(
+        id=fixture_id,
+        title=spec["title"],
+        profile=jax.__version__,
+        module={
             "sym_name": call["sym_name"],
             "entry1_b64": ckref.b64(call["entry1"]),
             "include_metadata": call["include_metadata"],
             **call["callbacks"],
         },
-        "jaxlib_version": jaxlib_version,
-        "backend": backend_fields,
-        "flags": {
-            "XLA_FLAGS": call["env"]["XLA_FLAGS"],
-            "LIBTPU_INIT_ARGS": call["env"]["LIBTPU_INIT_ARGS"],
-            "argv": argv_flags,
-            "extra_prefixes": prefixes,
-        },
-        "compile_options": {"proto_b64": ckref.b64(call["compile_options"])},
-        "accelerator": {"cpu_topology": cpu_topology},
-        "compression": call["compression"],
-        "custom_hook": call["custom_hook"],
-        "provenance": run_provenance(command, jax.__version__, jaxlib_version, **{
+        jaxlib_version=jaxlib_version,
+        backend=backend_fields,
+        xla_flags=call["env"]["XLA_FLAGS"],
+        libtpu_init_args=call["env"]["LIBTPU_INIT_ARGS"],
+        argv=argv_flags(call["argv"], prefixes),
+        extra_prefixes=prefixes,
+        compile_options_b64=ckref.b64(call["compile_options"]),
+        accelerator={"cpu_topology": cpu_topology},
+        compression=call["compression"],
+        custom_hook=call["custom_hook"],
+        provenance=run_provenance(command, jax.__version__, jaxlib_version, **{
             "host_cpu": f"{host_cpu_note()} (LLVM cpu {target_machine['cpu']})",
             "environment": spec.get("env", {}),
             "config": spec.get("config", {}),
@@ -218,7 +215,7 @@ def capture_program(fixture_id: str, out_path: str, command: str) -> None:
                 "jaxlib's fingerprint().",
             ],
         }),
-        "capture": {
+        capture={
             "module_pretty": call["pretty"],
             "module_generic": call["generic"],
             "canonical_b64": ckref.b64(call["canonical"]),
@@ -231,10 +228,10 @@ def capture_program(fixture_id: str, out_path: str, command: str) -> None:
                                 "device_kind": d.device_kind} for d in call["devices"]],
             "debug_log_formatted": call["trace_formatted"],
         },
-        "expected": {
+        expected={
             "key": call["key"],
             "entries": entries,
             "trace": call["trace"],
         },
-    }
+    )
     write_json(out_path, scenario)

@@ -28,10 +28,9 @@ import json
 import sys
 from pathlib import Path
 
+from cachekey.ref import ENTRY_NAMES
+from cachekey.scenario import argv_flags, make_scenario
 from fixture_capture.provenance import code_sha256
-
-ENTRY_NAMES = ["computation", "jax_lib version", "backend version", "XLA flags",
-               "compile_options", "accelerator_config", "compression", "custom_hook"]
 # The capture code whose digest a capture records (code_sha256).
 CAPTURE_CODE = Path(__file__).resolve().parent / "tpu"
 REPO = Path(__file__).resolve().parents[2]
@@ -117,7 +116,7 @@ def fixture_from_capture(cap: dict, fixture_id: str, source: Path) -> dict:
             "stand_in": False}}
 
     prefixes = call["flag_prefixes"]
-    argv = [a for a in call["argv"] if a.startswith("--xla") or any(a.startswith(p) for p in prefixes)]
+    argv = argv_flags(call["argv"], prefixes)
     title = f"{cap['title']} (jax {ver['jax']}, libtpu {ver['libtpu']}"
     title += ", device_kind fallback forced)" if cap.get("synthetic_trigger") else ")"
 
@@ -133,23 +132,22 @@ def fixture_from_capture(cap: dict, fixture_id: str, source: Path) -> dict:
                      f"({prov['config']['jax_compilation_cache_dir']}/xla_gpu_per_fusion_autotune_cache_dir) "
                      "in entry 5, so the cache directory is part of this key.")
 
-    return {
-        "schema": 1,
-        "id": fixture_id,
-        "title": title,
-        "profile": ver["jax"],
-        "module": module,
-        "jaxlib_version": call["jaxlib_version_str"],
-        "backend": {"platform": call["backend"]["platform"],
-                    "platform_version": call["backend"]["platform_version"]},
-        "flags": {"XLA_FLAGS": call["env"]["XLA_FLAGS"],
-                  "LIBTPU_INIT_ARGS": call["env"]["LIBTPU_INIT_ARGS"],
-                  "argv": argv, "extra_prefixes": prefixes},
-        "compile_options": {"proto_b64": call["compile_options_b64"]},
-        "accelerator": accelerator,
-        "compression": call["compression_algorithm"],
-        "custom_hook": call["custom_hook"],
-        "provenance": {
+    return make_scenario(
+        id=fixture_id,
+        title=title,
+        profile=ver["jax"],
+        module=module,
+        jaxlib_version=call["jaxlib_version_str"],
+        backend={"platform": call["backend"]["platform"],
+                 "platform_version": call["backend"]["platform_version"]},
+        xla_flags=call["env"]["XLA_FLAGS"],
+        libtpu_init_args=call["env"]["LIBTPU_INIT_ARGS"],
+        argv=argv, extra_prefixes=prefixes,
+        compile_options_b64=call["compile_options_b64"],
+        accelerator=accelerator,
+        compression=call["compression_algorithm"],
+        custom_hook=call["custom_hook"],
+        provenance={
             "captured_on": "CPU-only machine, deviceless ahead-of-time compilation for a TPU topology "
                            "described by libtpu (no TPU attached)",
             "topology": topology_name,
@@ -169,7 +167,7 @@ def fixture_from_capture(cap: dict, fixture_id: str, source: Path) -> dict:
             "capture_file": source.name,
             "notes": notes,
         },
-        "capture": {
+        capture={
             "module_pretty": call["module_pretty_with_debug_info"],
             "module_generic": call["module_generic_with_debug_info"],
             "canonical_b64": call["canonical_ir_b64"],
@@ -189,12 +187,12 @@ def fixture_from_capture(cap: dict, fixture_id: str, source: Path) -> dict:
             "cache_files_written": prov["cache_files_written"],
             "self_checks": call["self_checks"],
         },
-        "expected": {
+        expected={
             "key": cap["expected"]["key"],
             "entries": cap["expected"]["entries"],
             "trace": cap["expected"]["log_messages"],
         },
-    }
+    )
 
 
 def convert_captures(dirs: list[Path], out: Path) -> dict[str, str]:

@@ -22,6 +22,66 @@
 
 namespace cachekey {
 
+/// One field-level change of two CPU topologies (the CpuTopologyProto
+/// entry 6 fingerprints), as a fact; the words are cpuTopologyChangeText.
+struct CpuTopologyChange {
+  enum class Code : uint8_t {
+    DeviceCount,   // `countBefore` → `countAfter` devices
+    DeviceIds,     // the first device (`device`) whose (process_index,
+                   // local_hardware_id) differs: `idsBefore` → `idsAfter`
+    Model,         // CPU model `before` → `after`
+    Triple,        // target triple `before` → `after`
+    FeaturesOrder, // the same feature set in another order
+    Features,      // features `added` and `removed` (either may be empty)
+  };
+  Code code = Code::DeviceCount;
+  size_t countBefore = 0, countAfter = 0, device = 0;
+  std::pair<int32_t, int32_t> idsBefore{}, idsAfter{};
+  std::string before, after;
+  std::vector<std::string> added, removed;
+};
+
+/// The field-level changes of two CPU topologies: device count (or the
+/// first device whose ids differ), CPU model, target triple, features, in
+/// that order. Empty when they are equal.
+std::vector<CpuTopologyChange> cpuTopologyChanges(const CpuTopology &a,
+                                                  const CpuTopology &b);
+
+/// What a differing pair shows besides the comparison's own details, as a
+/// fact; the words are alsoFindingText.
+struct AlsoFinding {
+  enum class Code : uint8_t {
+    EntryChange,        // `change` inside `entry`, an entry that moved
+                        // besides the cause
+    Entry1DigestOnly,   // entry 1 moved in a capture that kept only its
+                        // digest: `change.before` → `change.after` (short)
+    ExcludedFlagChange, // `flag`: a flag on the exclusion list (entry 4)
+    CpuTopology,        // `cpu`: entry 6's CPU topology
+  };
+  Code code = Code::EntryChange;
+  int entry = 0;
+  EntryChange change;
+  FlagChange flag;
+  CpuTopologyChange cpu;
+};
+
+/// Why the module texts of a pair whose entry 1 moved do or do not diff.
+struct ModuleTextDiff {
+  enum class Code : uint8_t {
+    None,        // entry 1 did not move
+    SameText,    // the text without locations is the same (`sha256A`)
+    NotCaptured, // a side kept no text (`capturedA`, `capturedB`)
+    Unreadable,  // a text file could not be read: `error`
+    Diff,        // `diff` is a unified diff of the two texts
+  };
+  Code code = Code::None;
+  std::string sha256A, sha256B; // of the texts, hex
+  bool capturedA = true, capturedB = true;
+  std::string nameA, nameB;     // the sides' labels ("A", "B")
+  Error error;
+  std::string diff;
+};
+
 /// One pair of programs whose keys differ.
 struct ProgramDifference {
   std::string program;
@@ -31,14 +91,11 @@ struct ProgramDifference {
   std::string keyA, keyB;       // the keys real JAX computed
   std::string outcomeA, outcomeB;
   Comparison comparison;        // compareResults of the engine's results
-  /// "entry N (name): detail" for each entry that moved besides the cause.
-  std::vector<std::string> alsoDetails;
-  /// One {"code", "entry", …fields, "text"} beside each of `alsoDetails`:
-  /// an EntryChange (entryChangeToJson), "entry1_digest_only",
-  /// "excluded_flag_change" {"flag"} or "cpu_topology" (text only).
-  std::vector<Json> alsoFindings;
-  /// A unified diff of the module text when entry 1 moved, or why none.
-  std::string textDiff;
+  /// What moved besides the cause: each entry that moved besides it, the
+  /// excluded flags, the CPU topology when entry 6 moved.
+  std::vector<AlsoFinding> also;
+  /// The module texts when entry 1 moved.
+  ModuleTextDiff textDiff;
 };
 
 /// A program present on one side only.
@@ -46,6 +103,12 @@ struct UnpairedProgram {
   std::string program;
   int occurrence = 1;
   std::string file;
+};
+
+/// A pair whose captured key the engine does not reproduce (its details may
+/// be off): file `file` of side `side` ("A", "B").
+struct CaptureNote {
+  std::string side, file;
 };
 
 struct CaptureComparison {
@@ -56,19 +119,12 @@ struct CaptureComparison {
   size_t sameKeyElsewhere = 0;
   std::vector<ProgramDifference> differing;
   std::vector<UnpairedProgram> onlyA, onlyB;
-  /// Pairs whose captured key the engine does not reproduce (their details
-  /// may be off): "0003-jit_f.json: …".
-  std::vector<std::string> notes;
+  std::vector<CaptureNote> notes;
 
   bool identical() const {
     return differing.empty() && onlyA.empty() && onlyB.empty();
   }
 };
-
-/// Field-level changes of two CPU topologies: device count, CPU model,
-/// features added and removed, target triple. Empty when they are equal.
-std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
-                                                   const CpuTopology &b);
 
 /// Compares two captures. `readA`/`readB` read the files of each directory;
 /// `nameA`/`nameB` label them in the text diff ("A/0003-jit_f.mlir").
@@ -76,6 +132,29 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                                             const CaptureFileReader &readB,
                                             const std::string &nameA = "A",
                                             const std::string &nameB = "B");
+
+// The words (CaptureDiffWording.cpp) and the JSON (CaptureDiffJson.cpp).
+
+/// A CPU topology change as a clause, e.g. "CPU device count 1 → 4",
+/// "CPU features added: +avx2; removed: +sse4.2".
+std::string cpuTopologyChangeText(const CpuTopologyChange &change);
+
+/// cpuTopologyChanges as clauses (cpuTopologyChangeText).
+std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
+                                                   const CpuTopology &b);
+
+/// An also-finding as a detail line, e.g. "entry 5 (compile_options):
+/// DebugOptions.xla_a (field 12) 1 → 2", "a flag JAX leaves out of the key
+/// (entry 4 does not hash it): added flag --xla_dump_to=/tmp".
+std::string alsoFindingText(const AlsoFinding &finding);
+
+/// "A/0003-jit_f.json: the engine does not reproduce this captured key; the
+/// details below may be off".
+std::string captureNoteText(const CaptureNote &note);
+
+/// The unified diff, or a sentence saying why there is none ("" for
+/// Code::None); ends with a newline.
+std::string moduleTextDiffText(const ModuleTextDiff &diff);
 
 /// The summary sentence: "N programs paired: X with the same key (K of
 /// them found by key in another order), Y with different keys; A only in
@@ -88,11 +167,14 @@ std::string captureComparisonText(const CaptureComparison &c);
 
 /// The comparison as JSON: {"paired", "same_key", "differing": [{"program",
 /// "occurrence", "file_a", "file_b", "key_a", "key_b", "outcome_a",
-/// "outcome_b", "occurrence_b", "comparison", "also_details",
-/// "also_findings", "text_diff"}], "only_a", "only_b", "notes",
-/// "note_findings": [{"code", "text"}], "summary": {"code":
-/// "capture_summary", "paired", "same_key", "same_key_elsewhere",
-/// "differing", "only_a", "only_b", "text"}}.
+/// "outcome_b", "occurrence_b", "comparison", "also_details" (the texts of
+/// "also_findings"), "also_findings": [{"code", "entry", …fields, "text"}],
+/// "text_diff" (moduleTextDiffText), "module_text": {"code", "sha256_a",
+/// "sha256_b", "captured_a", "captured_b", "text"}}], "only_a", "only_b",
+/// "notes" (the texts of "note_findings"), "note_findings": [{"code",
+/// "side", "file", "text"}], "summary": {"code": "capture_summary",
+/// "paired", "same_key", "same_key_elsewhere", "differing", "only_a",
+/// "only_b", "text"}}.
 Json captureComparisonToJson(const CaptureComparison &c);
 
 } // namespace cachekey

@@ -40,13 +40,44 @@ constexpr uint32_t kDeviceAssignment = 9;       // ExecutableBuildOptionsProto
 constexpr uint32_t kFdoProfile = 14;            // ExecutableBuildOptionsProto
 } // namespace field
 
+/// One effective change of JAX's cache-key edits, as a fact; the words are
+/// cacheKeyEditText. Values are rendered as fieldChangeText shows them
+/// (a string quoted, a repeated field "[…]", "unset").
+struct CacheKeyEdit {
+  enum class Code : uint8_t {
+    Zeroed,      // 1. DebugOptions field `name` (number `number`): `before`
+                 //    → `after` ("0" or "\"\""), written as `zero` says
+    Renumbered,  // 3. the device assignment `before` → `after` (gpu)
+    Dropped,     // 2. env_option_overrides[`name`] dropped: on the
+                 //    exclusion list
+  };
+  /// How a zeroed field is written.
+  enum class Zero : uint8_t {
+    Replaced,   // explicit presence: the zero replaces the value
+    Added,      // explicit presence: a zero is written where none was
+    NotWritten, // proto3 implicit presence (jaxlib < 0.7.0): left off
+  };
+  Code code = Code::Zeroed;
+  std::string name;
+  uint32_t number = 0;
+  std::string before, after;
+  Zero zero = Zero::Replaced;
+};
+
+/// snake_case name of `code`, for JSON: "zeroed", "renumbered", "dropped".
+const char *cacheKeyEditCode(CacheKeyEdit::Code code);
+
+/// One edit as a line, e.g. "DebugOptions.xla_dump_to (field 109)
+/// \"/tmp/d\" → \"\"", "env_option_overrides[\"x\"] dropped (on the
+/// exclusion list)" (CompileOptionsWording.cpp).
+std::string cacheKeyEditText(const CacheKeyEdit &edit);
+
 /// The result of the cache-key edits.
 struct EditedCompileOptions {
   Bytes input;  // CompileOptionsProto after the scenario's structured edits
   Bytes output; // the bytes entry 5 feeds to the hash
-  /// One line per effective change, e.g.
-  /// "DebugOptions.xla_dump_to (field 109) \"/tmp/d\" → \"\"".
-  std::vector<std::string> changes;
+  /// Each effective change, in the order JAX's edits make them.
+  std::vector<CacheKeyEdit> changes;
 };
 
 /// Applies the scenario's structured edits to `proto` (a serialized

@@ -154,8 +154,9 @@ struct Comparison {
   /// Entries whose own digest moved because of the same change (RootCause.h):
   /// entries 1, 5, 6 with a new jaxlib; entry 5 with a flag XLA also parses.
   std::vector<int> withCause;
-  /// Why `withCause` moved, one sentence ("" when empty).
-  std::string linkReason;
+  /// Why `withCause` moved (Code::None when it is empty); worded by
+  /// causeLinkText (Wording.h).
+  CauseLink link;
   /// Entries whose own digest moved for another, independent reason.
   std::vector<int> alsoChanged;
   /// Entries whose own digest is equal but whose running digest differs,
@@ -194,7 +195,7 @@ struct Comparison {
   const char *roleCode(int index) const;
 };
 
-/// Fills `cause`, `withCause`, `linkReason`, `alsoChanged` and
+/// Fills `cause`, `withCause`, `link`, `alsoChanged` and
 /// `consequences` from which entries' own (`own[i]`) and running
 /// (`running[i]`) digests differ, entry i + 1, grouping moved entries by
 /// `evidence` (RootCause.h).

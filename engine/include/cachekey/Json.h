@@ -31,6 +31,17 @@ using Json = nlohmann::ordered_json;
 Expected<Json> parseJsonText(const std::string &text,
                              const std::string &what = "scenario");
 
+/// `json` as text, the way every front end and message writes it: `indent`
+/// spaces per level (-1: one line), bytes that are not UTF-8 replaced by
+/// U+FFFD rather than failing (nlohmann's error_handler_t::replace).
+std::string dumpJson(const Json &json, int indent = -1);
+
+/// An Error (Support.h) as JSON: {"error": {"code", "path", "message",
+/// "source"?, "subject"?}}; `code` is errorCodeName, and the optional
+/// members appear only when set. The one error shape of the CLI's --json
+/// output and of every wasm call.
+Json errorToJson(const Error &error);
+
 } // namespace cachekey
 
 #endif // CACHEKEY_JSON_H

@@ -16,6 +16,7 @@
 #include "cachekey/Scenario.h"
 #include "cachekey/Sha256.h"
 #include "cachekey/Topology.h"
+#include "cachekey/Trace.h"
 #include "cachekey/XlaFlags.h"
 
 #include <array>
@@ -67,20 +68,6 @@ struct EntryResult {
   Bytes partBytes(size_t i) const {
     return bytes.substr(parts[i].offset, parts[i].size);
   }
-};
-
-/// The level of a `logger` call in jax/_src/cache_key.py: the per-entry
-/// digest lines and the per-flag lines are `logger.debug`; the device-kind
-/// fallback of `_hash_accelerator_config` is `logger.info`.
-enum class TraceLevel : uint8_t { Debug, Info };
-
-/// "debug" or "info", as Python's logging names the level (lower case).
-const char *traceLevelName(TraceLevel level);
-
-/// One message JAX logs while computing the key, without a handler prefix.
-struct TraceLine {
-  TraceLevel level = TraceLevel::Debug;
-  std::string message;
 };
 
 /// What a note of a result (or of a comparison, or of a log comparison) is
@@ -165,7 +152,8 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// collection order, before sorting), "log_line" (flagLogLine)}] (sorted,
 /// as hashed: one step per flag of `_hash_xla_flags`), "collected":
 /// {"XLA_FLAGS", "LIBTPU_INIT_ARGS", "argv": [flag]} (collection order),
-/// "computation": {"producer", "live"}, "compile_options": {"changes"},
+/// "computation": {"producer", "live"}, "compile_options": {"changes" (texts), "edits": [{"code",
+/// "name"?, "number"?, "zero"?, "before"?, "after"?, "text"}]},
 /// "accelerator": {"fallback", "fingerprint", "provenance", "stand_in"},
 /// "fidelity": {"jax_key", "unreadable_kernels", "text" (why the key is not
 /// JAX's, when unreadable_kernels > 0)}, "compression", "compression_writes"
@@ -197,11 +185,6 @@ std::string xlaFlagEffectUnknownNote(const std::string &flag, const std::string 
 std::string cpuTargetUnknownNote(const std::string &isa, const std::string &cpu,
                                  const std::string &measuredCpu,
                                  const std::string &jaxlib);
-
-/// An Error as JSON: {"error": {"code", "path", "message", "source"?,
-/// "subject"?}}; `code` is errorCodeName, and the optional members appear
-/// only when set.
-Json errorToJson(const Error &error);
 
 } // namespace cachekey
 

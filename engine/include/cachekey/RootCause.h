@@ -41,12 +41,34 @@ struct ChangeEvidence {
   std::optional<Profile> profile;
 };
 
+/// Why the linked entries of a CauseGroup moved with its first entry, as a
+/// fact; the words are `causeLinkText` (Wording.h).
+struct CauseLink {
+  enum class Code : uint8_t {
+    None,      // nothing is linked
+    NewJaxlib, // entry 2: a new jaxlib also lowers the program (entry 1),
+               // fills CompileOptionsProto (5) and fingerprints the devices (6)
+    XlaFlags,  // entry 4: XLA also parses `debugFlags` into DebugOptions
+               // fields entry 5 hashes, and/or `cpuFlags` change the CPU
+               // target entry 6 fingerprints
+  };
+  Code code = Code::None;
+  /// XlaFlags: the changed flags (bare names, e.g. "xla_a") that XLA parses
+  /// into a DebugOptions field the profile does not zero (findDebugOption
+  /// names the field); set when entry 5 is linked.
+  std::vector<std::string> debugFlags;
+  /// XlaFlags: the changed kept flags (bare names) that change the CPU
+  /// target (flagChangesCpuTarget); set when entry 6 is linked.
+  std::vector<std::string> cpuFlags;
+};
+
 /// One independent change: its first entry and the entries it moved too.
 struct CauseGroup {
   int entry = 0;           // 1…8
-  std::vector<int> linked; // other moved entries explained by this change
-  /// Why the linked entries moved, as a sentence ("" when none are).
-  std::string reason;
+  std::vector<int> linked; // other moved entries explained by this change,
+                           // in the order they were linked
+  /// Why the linked entries moved (Code::None when none are).
+  CauseLink link;
 };
 
 /// Groups the entries whose own digest moved (`own[i]` for entry i + 1)
@@ -61,10 +83,6 @@ std::vector<CauseGroup> groupMovedEntries(const std::array<bool, kNumEntries> &o
 /// count.
 bool flagReachesCompileOptions(const std::string &name,
                                const std::optional<Profile> &profile);
-
-/// "DebugOptions.<name> (field N)" for a flag XLA parses into DebugOptions,
-/// or "" when no such field is known.
-std::string debugFieldLabel(const std::string &name);
 
 /// Whether flag `name` changes the CPU target (model or features) that the
 /// CPU topology fingerprint of entry 6 covers.

@@ -28,6 +28,17 @@ const char *engineVersion();
 Expected<KeyResult> computeFromText(const std::string &text,
                                     const FixtureResolver &resolver);
 
+/// computeFromText with entry 1's bytes given beside the text (large
+/// modules: no base64, no JSON string of hundreds of megabytes): after "base"
+/// is resolved, `module.text` and `module.entry1_b64` give way to `entry1`,
+/// the bytes `_hash_computation` would hash (bytecode, or text under
+/// strip-debuginfo as the profile does). The page's opened module files.
+///
+/// Errors: those of computeFromText.
+Expected<KeyResult> computeFromText(const std::string &text,
+                                    const FixtureResolver &resolver,
+                                    Bytes entry1);
+
 /// A computed document: the key, and the captured program when the
 /// document is a capture (docs/capture.md), for checkCapturedKey.
 struct Computed {
@@ -45,11 +56,6 @@ struct Computed {
 Expected<Computed> computeDocument(const std::string &name, const Json &document,
                                    const FixtureResolver &resolver,
                                    const CaptureFileReader &read);
-
-/// `json` as text, the way every front end writes it: `indent` spaces per
-/// level (-1: one line), bytes that are not UTF-8 replaced by U+FFFD rather
-/// than failing.
-std::string dumpJson(const Json &json, int indent = -1);
 
 } // namespace cachekey
 

@@ -12,12 +12,28 @@
 #ifndef CACHEKEY_TRACE_H
 #define CACHEKEY_TRACE_H
 
-#include "cachekey/Key.h"
-
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace cachekey {
+
+struct KeyResult; // Key.h, which holds the trace as TraceLines
+struct Scenario;  // Scenario.h
+
+/// The level of a `logger` call in jax/_src/cache_key.py: the per-entry
+/// digest lines and the per-flag lines are `logger.debug`; the device-kind
+/// fallback of `_hash_accelerator_config` is `logger.info`.
+enum class TraceLevel : uint8_t { Debug, Info };
+
+/// "debug" or "info", as Python's logging names the level (lower case).
+const char *traceLevelName(TraceLevel level);
+
+/// One message JAX logs while computing the key, without a handler prefix.
+struct TraceLine {
+  TraceLevel level = TraceLevel::Debug;
+  std::string message;
+};
 
 /// The messages JAX logs for `result`, in order, without any handler
 /// prefix, each with its level (TraceLevel: the fallback line is INFO, the

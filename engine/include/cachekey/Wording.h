@@ -25,6 +25,20 @@ std::string plural(size_t n, const char *one, const char *many);
 /// "a, b and c": at most `max` names, then " and N more".
 std::string nameList(const std::vector<std::string> &names, size_t max = 5);
 
+/// The first 16 hex digits of a digest and "…", as sentences show it.
+std::string shortDigest(const std::string &hex);
+
+/// "DebugOptions.<name> (field N)" for a flag (bare name) XLA parses into
+/// DebugOptions, or "" when no such field is known (findDebugOption).
+std::string debugFieldLabel(const std::string &name);
+
+/// Why `withCause` moved with entry `cause`, one sentence ("" for
+/// CauseLink::Code::None), e.g. "XLA also parses --xla_a into
+/// DebugOptions.xla_a (field 12), which entry 5 hashes: one change, seen in
+/// entries 4 and 5."
+std::string causeLinkText(int cause, const std::vector<int> &withCause,
+                          const CauseLink &link);
+
 /// One compile-options change as a line, e.g.
 /// "DebugOptions.xla_gpu_autotune_level (field 123) 4 → 1",
 /// "env_option_overrides[\"x\"] unset → \"1\"",

@@ -3,7 +3,6 @@
 
 #include "cachekey/Wording.h"
 
-#include "cachekey/PyText.h"
 #include "cachekey/TextDiff.h"
 
 #include <algorithm>
@@ -28,15 +27,6 @@ std::vector<std::string> splitFeatures(const std::string &s) {
   return out;
 }
 
-std::string listSome(const std::vector<std::string> &xs, size_t most = 8) {
-  std::string s;
-  for (size_t i = 0; i < xs.size() && i < most; ++i)
-    s += (i ? ", " : "") + xs[i];
-  if (xs.size() > most)
-    s += " and " + std::to_string(xs.size() - most) + " more";
-  return s;
-}
-
 std::optional<CpuTopology> cpuTopologyOf(const CapturedProgram &p) {
   auto s = readScenario(p.scenario, FixtureResolver{});
   if (!s)
@@ -46,33 +36,35 @@ std::optional<CpuTopology> cpuTopologyOf(const CapturedProgram &p) {
   return std::nullopt;
 }
 
-std::string shortDigest(const std::string &hex) { return hex.substr(0, 16) + "…"; }
-
 /// The unified diff of the module texts, or why there is none.
-std::string moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b,
-                           const CaptureFileReader &readA,
-                           const CaptureFileReader &readB,
-                           const std::string &nameA, const std::string &nameB) {
-  if (a.textSha256 == b.textSha256)
-    return "The module text without locations is the same on both sides (SHA-256 " +
-           shortDigest(a.textSha256) +
-           "): entry 1 moved through what that text does not show (source "
-           "locations, when include_metadata is on; or another jaxlib's MLIR "
-           "producer and bytecode version).\n";
-  if (!a.textFile || !b.textFile)
-    return std::string("The module text was not captured (--no-module-text) on ") +
-           (!a.textFile && !b.textFile ? "either side"
-            : !a.textFile             ? "side " + nameA
-                                      : "side " + nameB) +
-           "; its SHA-256 moved " + shortDigest(a.textSha256) + " → " +
-           shortDigest(b.textSha256) + ".\n";
+ModuleTextDiff moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b,
+                              const CaptureFileReader &readA,
+                              const CaptureFileReader &readB,
+                              const std::string &nameA, const std::string &nameB) {
+  using C = ModuleTextDiff::Code;
+  ModuleTextDiff d;
+  d.sha256A = a.textSha256, d.sha256B = b.textSha256;
+  d.nameA = nameA, d.nameB = nameB;
+  d.capturedA = a.textFile.has_value(), d.capturedB = b.textFile.has_value();
+  if (a.textSha256 == b.textSha256) {
+    d.code = C::SameText;
+    return d;
+  }
+  if (!a.textFile || !b.textFile) {
+    d.code = C::NotCaptured;
+    return d;
+  }
   auto ta = readA(*a.textFile);
   auto tb = readB(*b.textFile);
-  if (!ta || !tb)
-    return "The module text could not be read: " +
-           (!ta ? ta.error().str() : tb.error().str()) + "\n";
-  return unifiedDiff(*ta, *tb, nameA + "/" + *a.textFile,
-                     nameB + "/" + *b.textFile);
+  if (!ta || !tb) {
+    d.code = C::Unreadable;
+    d.error = !ta ? ta.error() : tb.error();
+    return d;
+  }
+  d.code = C::Diff;
+  d.diff = unifiedDiff(*ta, *tb, nameA + "/" + *a.textFile,
+                       nameB + "/" + *b.textFile);
+  return d;
 }
 
 /// How the flags JAX leaves out of the key moved (they change no entry, but
@@ -95,28 +87,37 @@ std::vector<FlagChange> excludedFlagChange(const KeyResult &a,
 
 } // namespace
 
-std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
-                                                   const CpuTopology &b) {
-  std::vector<std::string> out;
-  if (a.devices.size() != b.devices.size())
-    out.push_back("CPU device count " + std::to_string(a.devices.size()) +
-                  " → " + std::to_string(b.devices.size()));
-  else
+std::vector<CpuTopologyChange> cpuTopologyChanges(const CpuTopology &a,
+                                                  const CpuTopology &b) {
+  using C = CpuTopologyChange::Code;
+  std::vector<CpuTopologyChange> out;
+  auto add = [&out](C code) -> CpuTopologyChange & {
+    out.emplace_back();
+    out.back().code = code;
+    return out.back();
+  };
+  if (a.devices.size() != b.devices.size()) {
+    auto &c = add(C::DeviceCount);
+    c.countBefore = a.devices.size(), c.countAfter = b.devices.size();
+  } else {
     for (size_t i = 0; i < a.devices.size(); ++i)
       if (a.devices[i].processIndex != b.devices[i].processIndex ||
           a.devices[i].localHardwareId != b.devices[i].localHardwareId) {
-        out.push_back("CPU device " + std::to_string(i) +
-                      " (process_index, local_hardware_id) (" +
-                      std::to_string(a.devices[i].processIndex) + ", " +
-                      std::to_string(a.devices[i].localHardwareId) + ") → (" +
-                      std::to_string(b.devices[i].processIndex) + ", " +
-                      std::to_string(b.devices[i].localHardwareId) + ")");
+        auto &c = add(C::DeviceIds);
+        c.device = i;
+        c.idsBefore = {a.devices[i].processIndex, a.devices[i].localHardwareId};
+        c.idsAfter = {b.devices[i].processIndex, b.devices[i].localHardwareId};
         break;
       }
-  if (a.cpu != b.cpu)
-    out.push_back("CPU model " + pyRepr(a.cpu) + " → " + pyRepr(b.cpu));
-  if (a.triple != b.triple)
-    out.push_back("target triple " + pyRepr(a.triple) + " → " + pyRepr(b.triple));
+  }
+  if (a.cpu != b.cpu) {
+    auto &c = add(C::Model);
+    c.before = a.cpu, c.after = b.cpu;
+  }
+  if (a.triple != b.triple) {
+    auto &c = add(C::Triple);
+    c.before = a.triple, c.after = b.triple;
+  }
   if (a.features != b.features) {
     auto fa = splitFeatures(a.features), fb = splitFeatures(b.features);
     std::set<std::string> sa(fa.begin(), fa.end()), sb(fb.begin(), fb.end());
@@ -127,13 +128,8 @@ std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
     for (const auto &f : fa)
       if (!sb.count(f))
         removed.push_back(f);
-    if (added.empty() && removed.empty())
-      out.push_back("CPU features: the same set in another order");
-    else
-      out.push_back("CPU features" +
-                    (added.empty() ? "" : " added: " + listSome(added)) +
-                    (added.empty() || removed.empty() ? "" : ";") +
-                    (removed.empty() ? "" : " removed: " + listSome(removed)));
+    auto &c = add(added.empty() && removed.empty() ? C::FeaturesOrder : C::Features);
+    c.added = std::move(added), c.removed = std::move(removed);
   }
   return out;
 }
@@ -219,9 +215,7 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
       const KeyResult *ra = &sa->result, *rb = &sb->result;
       for (auto [p, r, dir] : {std::tuple{&a, ra, &nameA}, {&b, rb, &nameB}})
         if (!checkCapturedKey(*p, *r).matches)
-          c.notes.push_back(*dir + "/" + p->file +
-                            ": the engine does not reproduce this captured "
-                            "key; the details below may be off");
+          c.notes.push_back({*dir, p->file});
       ProgramDifference d;
       d.program = name;
       d.occurrence = la[i]->occurrence;
@@ -241,38 +235,34 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
         cmp.changes = {digestOnly};
         writeSentence(cmp);
       }
-      auto also = [&d](std::string text, Json finding) {
-        finding["text"] = text;
-        d.alsoDetails.push_back(std::move(text));
-        d.alsoFindings.push_back(std::move(finding));
+      using AC = AlsoFinding::Code;
+      auto also = [&d](AC code, int entry) -> AlsoFinding & {
+        d.also.emplace_back();
+        d.also.back().code = code;
+        d.also.back().entry = entry;
+        return d.also.back();
       };
       for (int i2 : cmp.alsoChanged) {
         if (i2 == 1 && (a.entry1Omitted || b.entry1Omitted)) {
-          also(entryLabel(1) + ": entry-1 SHA-256 " + shortDigest(a.entry1Sha256) +
-                   " → " + shortDigest(b.entry1Sha256),
-               {{"code", "entry1_digest_only"},
-                {"entry", 1},
-                {"before", shortDigest(a.entry1Sha256)},
-                {"after", shortDigest(b.entry1Sha256)}});
+          auto &f = also(AC::Entry1DigestOnly, 1);
+          f.change.code = EntryChange::Code::Entry1DigestOnly;
+          f.change.entry = 1;
+          f.change.before = shortDigest(a.entry1Sha256);
+          f.change.after = shortDigest(b.entry1Sha256);
           continue;
         }
-        for (const auto &ch : entryChanges(*ra, *rb, i2)) {
-          std::string text = entryLabel(i2) + ": " + entryChangeText(ch);
-          also(text, entryChangeToJson(ch, text));
-        }
+        for (auto &ch : entryChanges(*ra, *rb, i2))
+          also(AC::EntryChange, i2).change = std::move(ch);
       }
-      for (const auto &f : excludedFlagChange(*ra, *rb))
-        also("a flag JAX leaves out of the key (entry 4 does not hash it): " +
-                 flagChangeText(f),
-             {{"code", "excluded_flag_change"}, {"entry", 4},
-              {"flag", flagChangeToJson(f)}});
+      for (auto &f : excludedFlagChange(*ra, *rb))
+        also(AC::ExcludedFlagChange, 4).flag = std::move(f);
       bool moved6 = cmp.cause == 6 || std::count(cmp.alsoChanged.begin(),
                                                  cmp.alsoChanged.end(), 6);
       if (moved6) {
         auto ta = cpuTopologyOf(a), tb = cpuTopologyOf(b);
         if (ta && tb)
-          for (const auto &s : describeCpuTopologyChange(*ta, *tb))
-            also(entryLabel(6) + ": " + s, {{"code", "cpu_topology"}, {"entry", 6}});
+          for (auto &t : cpuTopologyChanges(*ta, *tb))
+            also(AC::CpuTopology, 6).cpu = std::move(t);
       }
       bool moved1 = cmp.cause == 1 || std::count(cmp.alsoChanged.begin(),
                                                  cmp.alsoChanged.end(), 1);
@@ -286,117 +276,6 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
       c.onlyB.push_back({name, lb[i]->occurrence, lb[i]->file});
   }
   return c;
-}
-
-std::string captureSummaryText(const CaptureComparison &c) {
-  return std::to_string(c.paired) + " programs paired: " +
-         std::to_string(c.sameKey) + " with the same key" +
-         (c.sameKeyElsewhere
-              ? " (" + std::to_string(c.sameKeyElsewhere) +
-                    " of them found by key in another order)"
-              : std::string()) +
-         ", " + std::to_string(c.differing.size()) + " with different keys; " +
-         std::to_string(c.onlyA.size()) + " only in A, " +
-         std::to_string(c.onlyB.size()) + " only in B.";
-}
-
-std::string captureComparisonText(const CaptureComparison &c) {
-  std::string out;
-  auto outcome = [](const std::string &o) {
-    return o.empty() ? std::string() : ", " + o;
-  };
-  for (const ProgramDifference &d : c.differing) {
-    out += d.program + " #" + std::to_string(d.occurrence) +
-           (d.occurrenceB != d.occurrence
-                ? " (#" + std::to_string(d.occurrenceB) + " in B)"
-                : std::string()) +
-           ": the keys differ\n";
-    out += "  " + d.comparison.sentence + "\n";
-    for (const auto &s : d.comparison.details)
-      out += "  - " + s + "\n";
-    for (const auto &s : d.alsoDetails)
-      out += "  - " + s + "\n";
-    out += "  A: " + d.keyA + "  (" + d.fileA + outcome(d.outcomeA) + ")\n";
-    out += "  B: " + d.keyB + "  (" + d.fileB + outcome(d.outcomeB) + ")\n";
-    for (const auto &n : d.comparison.notes)
-      out += "  note: " + n + "\n";
-    if (!d.comparison.adviceText.empty())
-      out += "  What to do: " + d.comparison.adviceText + "\n";
-    if (!d.textDiff.empty()) {
-      size_t start = 0;
-      while (start < d.textDiff.size()) {
-        size_t nl = d.textDiff.find('\n', start);
-        if (nl == std::string::npos)
-          nl = d.textDiff.size();
-        out += "    " + d.textDiff.substr(start, nl - start) + "\n";
-        start = nl + 1;
-      }
-    }
-    out += "\n";
-  }
-  for (const auto &u : c.onlyA)
-    out += "Only in A: " + u.program + " #" + std::to_string(u.occurrence) +
-           " (" + u.file + ")\n";
-  for (const auto &u : c.onlyB)
-    out += "Only in B: " + u.program + " #" + std::to_string(u.occurrence) +
-           " (" + u.file + ")\n";
-  for (const auto &n : c.notes)
-    out += "note: " + n + "\n";
-  std::map<int, size_t> causes;
-  for (const ProgramDifference &d : c.differing)
-    ++causes[d.comparison.cause];
-  for (const auto &[cause, count] : causes)
-    out += "Cause " + (cause ? entryLabel(cause) : std::string("none")) +
-           ": " + std::to_string(count) + " program" + (count == 1 ? "" : "s") +
-           ".\n";
-  out += captureSummaryText(c) + "\n";
-  return out;
-}
-
-Json captureComparisonToJson(const CaptureComparison &c) {
-  Json j;
-  j["paired"] = c.paired;
-  j["same_key"] = c.sameKey;
-  Json diffs = Json::array();
-  for (const ProgramDifference &d : c.differing) {
-    Json x;
-    x["program"] = d.program;
-    x["occurrence"] = d.occurrence;
-    x["occurrence_b"] = d.occurrenceB;
-    x["file_a"] = d.fileA;
-    x["file_b"] = d.fileB;
-    x["key_a"] = d.keyA;
-    x["key_b"] = d.keyB;
-    x["outcome_a"] = d.outcomeA;
-    x["outcome_b"] = d.outcomeB;
-    x["comparison"] = comparisonToJson(d.comparison);
-    x["also_details"] = d.alsoDetails;
-    x["also_findings"] = d.alsoFindings;
-    x["text_diff"] = d.textDiff;
-    diffs.push_back(std::move(x));
-  }
-  j["differing"] = std::move(diffs);
-  for (auto [key, list] : {std::pair{"only_a", &c.onlyA}, {"only_b", &c.onlyB}}) {
-    Json arr = Json::array();
-    for (const auto &u : *list)
-      arr.push_back({{"program", u.program}, {"occurrence", u.occurrence},
-                     {"file", u.file}});
-    j[key] = std::move(arr);
-  }
-  j["notes"] = c.notes;
-  Json notes = Json::array();
-  for (const auto &n : c.notes)
-    notes.push_back({{"code", "capture_not_reproduced"}, {"text", n}});
-  j["note_findings"] = std::move(notes);
-  j["summary"] = {{"code", "capture_summary"},
-                  {"paired", c.paired},
-                  {"same_key", c.sameKey},
-                  {"same_key_elsewhere", c.sameKeyElsewhere},
-                  {"differing", c.differing.size()},
-                  {"only_a", c.onlyA.size()},
-                  {"only_b", c.onlyB.size()},
-                  {"text", captureSummaryText(c)}};
-  return j;
 }
 
 } // namespace cachekey

@@ -439,7 +439,7 @@ void classifyEntries(Comparison &c, const std::array<bool, kNumEntries> &own,
     c.cause = groups[0].entry;
     c.withCause = groups[0].linked;
     std::sort(c.withCause.begin(), c.withCause.end());
-    c.linkReason = groups[0].reason;
+    c.link = groups[0].link;
     for (size_t g = 1; g < groups.size(); ++g) {
       c.alsoChanged.push_back(groups[g].entry);
       c.alsoChanged.insert(c.alsoChanged.end(), groups[g].linked.begin(),

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Diff.h"
+#include "cachekey/Wording.h"
 
 namespace cachekey {
 
@@ -216,12 +217,38 @@ Json entryChangeToJson(const EntryChange &c, const std::string &text) {
   return j;
 }
 
+namespace {
+/// {"code", "entries", "debug_flags": [{"flag", "field", "number"}],
+/// "cpu_flags", "text"}: why `withCause` moved with the cause.
+Json causeLinkToJson(const Comparison &c) {
+  using C = CauseLink::Code;
+  const char *code = c.link.code == C::NewJaxlib  ? "new_jaxlib"
+                     : c.link.code == C::XlaFlags ? "xla_flags"
+                                                  : "none";
+  Json debug = Json::array();
+  for (const auto &n : c.link.debugFlags) {
+    Json f{{"flag", n}};
+    if (const DebugOptionField *field = findDebugOption(n)) {
+      f["field"] = field->name;
+      f["number"] = field->number;
+    }
+    debug.push_back(std::move(f));
+  }
+  return {{"code", code},
+          {"entries", c.withCause},
+          {"debug_flags", std::move(debug)},
+          {"cpu_flags", c.link.cpuFlags},
+          {"text", causeLinkText(c.cause, c.withCause, c.link)}};
+}
+} // namespace
+
 Json comparisonToJson(const Comparison &c) {
   Json j;
   j["cause"] = c.cause;
   j["cause_name"] = c.cause ? kEntryNames[c.cause - 1] : "";
   j["with_cause"] = c.withCause;
-  j["link_reason"] = c.linkReason;
+  j["link_reason"] = causeLinkText(c.cause, c.withCause, c.link);
+  j["link"] = causeLinkToJson(c);
   j["also_changed"] = c.alsoChanged;
   j["consequences"] = c.consequences;
   Json roles = Json::array();

@@ -41,32 +41,11 @@ bool flagReachesCompileOptions(const std::string &name,
   return true;
 }
 
-std::string debugFieldLabel(const std::string &name) {
-  const DebugOptionField *field = findDebugOption(name);
-  if (!field)
-    return "";
-  return "DebugOptions." + field->name + " (field " +
-         std::to_string(field->number) + ")";
-}
-
 namespace {
 
-std::string joinNames(const std::vector<std::string> &names) {
-  std::string s;
-  for (size_t i = 0; i < names.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
-  return s;
-}
-
-std::string entryList(const std::vector<int> &xs) {
-  std::string s = xs.size() == 1 ? "entry " : "entries ";
-  for (size_t i = 0; i < xs.size(); ++i)
-    s += (i == 0 ? "" : i + 1 == xs.size() ? " and " : ", ") +
-         std::to_string(xs[i]);
-  return s;
-}
-
-/// The changed flags that reach entry 5, as "--flag (DebugOptions.f, field N)".
+/// The changed flags (bare names) that reach entry 5: XLA parses them into a
+/// DebugOptions field the profile does not zero and, when the fields are
+/// known (scenarios), that field differs.
 std::vector<std::string> flagsIntoDebugOptions(const ChangeEvidence &ev,
                                                const std::vector<std::string> &names) {
   std::vector<std::string> out;
@@ -76,7 +55,7 @@ std::vector<std::string> flagsIntoDebugOptions(const ChangeEvidence &ev,
     if (ev.debugFields && std::find(ev.debugFields->begin(), ev.debugFields->end(),
                                     n) == ev.debugFields->end())
       continue;
-    out.push_back("--" + n + " into " + debugFieldLabel(n));
+    out.push_back(n);
   }
   return out;
 }
@@ -94,59 +73,40 @@ std::vector<CauseGroup> groupMovedEntries(const std::array<bool, kNumEntries> &o
     }
   };
   if (left[1]) {
-    CauseGroup g{2, {}, ""};
+    CauseGroup g{2, {}, {}};
     left[1] = false;
     for (int e : {1, 5, 6})
       take(g, e);
     if (!g.linked.empty())
-      g.reason = "A new jaxlib lowers the program, fills the compile options "
-                 "and fingerprints the devices its own way, so " +
-                 entryList(g.linked) + (g.linked.size() == 1 ? " is" : " are") +
-                 " expected to move with it: there is nothing to look for in "
-                 "the program.";
+      g.link.code = CauseLink::Code::NewJaxlib;
     groups.push_back(g);
   }
   if (left[3]) {
-    CauseGroup g{4, {}, ""};
+    CauseGroup g{4, {}, {}};
     left[3] = false;
-    std::vector<std::string> why;
     if (left[4]) {
       // Every XLA flag in XLA_FLAGS is parsed into DebugOptions; the kept
       // ones and the excluded ones alike reach entry 5 unless zeroed.
       std::vector<std::string> all = ev.keptFlags;
       all.insert(all.end(), ev.excludedFlags.begin(), ev.excludedFlags.end());
-      auto into = flagsIntoDebugOptions(ev, all);
-      if (!into.empty()) {
+      g.link.debugFlags = flagsIntoDebugOptions(ev, all);
+      if (!g.link.debugFlags.empty())
         take(g, 5);
-        why.push_back("XLA also parses " + joinNames(into) +
-                      ", which entry 5 hashes");
-      }
     }
     if (left[5]) {
-      std::vector<std::string> cpu;
       for (const auto &n : ev.keptFlags)
         if (flagChangesCpuTarget(n))
-          cpu.push_back("--" + n);
-      if (!cpu.empty()) {
+          g.link.cpuFlags.push_back(n);
+      if (!g.link.cpuFlags.empty())
         take(g, 6);
-        why.push_back(joinNames(cpu) + " also changes the CPU target (model "
-                                       "and features), which the topology "
-                                       "fingerprint of entry 6 covers");
-      }
     }
-    if (!why.empty()) {
-      std::vector<int> seen{4};
-      seen.insert(seen.end(), g.linked.begin(), g.linked.end());
-      for (size_t i = 0; i < why.size(); ++i)
-        g.reason += (i ? "; " : "") + why[i];
-      g.reason = capitalised(std::move(g.reason));
-      g.reason += ": one change, seen in " + entryList(seen) + ".";
-    }
+    if (!g.linked.empty())
+      g.link.code = CauseLink::Code::XlaFlags;
     groups.push_back(g);
   }
   for (int e = 1; e <= kNumEntries; ++e)
     if (left[e - 1])
-      groups.push_back({e, {}, ""});
+      groups.push_back({e, {}, {}});
   // The jaxlib group stays first; the rest follow entry order.
   auto firstOther = groups.begin() + (own[1] ? 1 : 0);
   std::stable_sort(firstOther, groups.end(),

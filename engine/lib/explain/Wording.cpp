@@ -145,8 +145,8 @@ void writeSentence(Comparison &c) {
         s += "; and " + std::to_string(clauses.size() - 4) + " more";
     }
     s += ".";
-    if (!c.linkReason.empty())
-      s += " " + c.linkReason;
+    if (c.link.code != CauseLink::Code::None)
+      s += " " + causeLinkText(c.cause, c.withCause, c.link);
     if (!c.consequences.empty())
       s += " " + capitalised(rangeText(c.consequences)) +
            (c.consequences.size() == 1
@@ -177,6 +177,70 @@ void writeSentence(Comparison &c) {
       c.sentence += "; and " + std::to_string(c.unhashed.size() - 4) + " more";
     c.sentence += ".";
   }
+}
+
+std::string shortDigest(const std::string &hex) { return hex.substr(0, 16) + "\u2026"; }
+
+std::string debugFieldLabel(const std::string &name) {
+  const DebugOptionField *field = findDebugOption(name);
+  if (!field)
+    return "";
+  return "DebugOptions." + field->name + " (field " +
+         std::to_string(field->number) + ")";
+}
+
+namespace {
+/// "entry 5" / "entries 1, 5 and 6".
+std::string entryList(const std::vector<int> &xs) {
+  std::vector<std::string> names;
+  for (int x : xs)
+    names.push_back(std::to_string(x));
+  return (xs.size() == 1 ? "entry " : "entries ") + nameList(names, names.size());
+}
+
+/// "--a", "--b" for bare flag names, with `into` " into DebugOptions.a (field N)".
+std::vector<std::string> dashed(const std::vector<std::string> &names, bool into) {
+  std::vector<std::string> out;
+  for (const auto &n : names)
+    out.push_back("--" + n + (into ? " into " + debugFieldLabel(n) : ""));
+  return out;
+}
+} // namespace
+
+std::string causeLinkText(int cause, const std::vector<int> &withCause,
+                          const CauseLink &link) {
+  using C = CauseLink::Code;
+  switch (link.code) {
+  case C::None:
+    return "";
+  case C::NewJaxlib:
+    return "A new jaxlib lowers the program, fills the compile options and "
+           "fingerprints the devices its own way, so " +
+           entryList(withCause) + (withCause.size() == 1 ? " is" : " are") +
+           " expected to move with it: there is nothing to look for in the "
+           "program.";
+  case C::XlaFlags: {
+    std::vector<std::string> why;
+    if (!link.debugFlags.empty()) {
+      auto into = dashed(link.debugFlags, true);
+      why.push_back("XLA also parses " + nameList(into, into.size()) +
+                    ", which entry 5 hashes");
+    }
+    if (!link.cpuFlags.empty()) {
+      auto cpu = dashed(link.cpuFlags, false);
+      why.push_back(nameList(cpu, cpu.size()) +
+                    " also changes the CPU target (model and features), which "
+                    "the topology fingerprint of entry 6 covers");
+    }
+    std::string s;
+    for (size_t i = 0; i < why.size(); ++i)
+      s += (i ? "; " : "") + why[i];
+    std::vector<int> seen{cause};
+    seen.insert(seen.end(), withCause.begin(), withCause.end());
+    return capitalised(std::move(s)) + ": one change, seen in " + entryList(seen) + ".";
+  }
+  }
+  return "";
 }
 
 std::string fieldChangeLabel(const FieldChange &c) {

@@ -31,8 +31,7 @@ bool printable(const Bytes &b) {
 namespace detail {
 
 std::string jsonQuoted(const std::string &s) {
-  Json j = s;
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+  return dumpJson(Json(s));
 }
 
 std::string describeValue(const WireField *f, FieldKind kind) {

@@ -239,18 +239,20 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
     const bool unchanged = explicitZeroes
                                ? before.size() == 1 && *before[0] == zero
                                : before.empty();
-    if (!unchanged)
-      result.changes.push_back(
-          "DebugOptions." + std::string(z.name) + " (field " +
-          std::to_string(z.number) + ") " +
-          describeValue(before.empty() ? nullptr : before.back(),
-                        z.kind == ZeroKind::String ? FieldKind::String
-                                                   : FieldKind::Int) +
-          " → " + (z.kind == ZeroKind::String ? "\"\"" : "0") +
-          (!explicitZeroes ? " (a zero is not written: proto3 implicit "
-                             "presence in this jaxlib)"
-           : before.empty() ? " (added: explicit presence keeps the zero)"
-                            : ""));
+    if (!unchanged) {
+      CacheKeyEdit e;
+      e.code = CacheKeyEdit::Code::Zeroed;
+      e.name = z.name;
+      e.number = z.number;
+      e.before = describeValue(before.empty() ? nullptr : before.back(),
+                               z.kind == ZeroKind::String ? FieldKind::String
+                                                          : FieldKind::Int);
+      e.after = z.kind == ZeroKind::String ? "\"\"" : "0";
+      e.zero = !explicitZeroes  ? CacheKeyEdit::Zero::NotWritten
+               : before.empty() ? CacheKeyEdit::Zero::Added
+                                : CacheKeyEdit::Zero::Replaced;
+      result.changes.push_back(std::move(e));
+    }
     if (explicitZeroes)
       dbg->setSorted(std::move(zero));
     else
@@ -289,12 +291,13 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
           rows[r][c] = static_cast<int64_t>(r * rows[r].size() + c);
       WireField flat = WireField::makeLen(field::kDeviceAssignment,
                                           encodeDeviceAssignment(rows));
-      if (flat.payload != da->payload)
-        result.changes.push_back("device assignment " +
-                                 describeDeviceAssignment(da) +
-                                 " renumbered to " +
-                                 describeDeviceAssignment(&flat) +
-                                 " (platform is gpu)");
+      if (flat.payload != da->payload) {
+        CacheKeyEdit e;
+        e.code = CacheKeyEdit::Code::Renumbered;
+        e.before = describeDeviceAssignment(da);
+        e.after = describeDeviceAssignment(&flat);
+        result.changes.push_back(std::move(e));
+      }
       ebo->setMessage(field::kDeviceAssignment, std::move(flat.payload));
     }
   }
@@ -311,10 +314,12 @@ Expected<EditedCompileOptions> applyCacheKeyEdits(const Bytes &proto,
       excluded.insert(pyStripChars(name, "-"));
     std::vector<OverrideEntry> kept;
     for (auto &e : *entries) {
-      if (excluded.count(e.key))
-        result.changes.push_back("env_option_overrides[" + jsonQuoted(e.key) +
-                                 "] dropped (on the exclusion list)");
-      else
+      if (excluded.count(e.key)) {
+        CacheKeyEdit d;
+        d.code = CacheKeyEdit::Code::Dropped;
+        d.name = e.key;
+        result.changes.push_back(std::move(d));
+      } else
         kept.push_back(std::move(e));
     }
     writeOverrides(*co, std::move(kept));

@@ -339,7 +339,25 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   out["collected"] = std::move(collected);
   out["computation"] = {{"producer", r.computation.producer},
                         {"live", r.computation.live}};
-  out["compile_options"] = {{"changes", r.compileOptions.changes}};
+  Json changes = Json::array(), edits = Json::array();
+  for (const CacheKeyEdit &e : r.compileOptions.changes) {
+    changes.push_back(cacheKeyEditText(e));
+    Json x{{"code", cacheKeyEditCode(e.code)}, {"text", changes.back()}};
+    if (e.code != CacheKeyEdit::Code::Renumbered)
+      x["name"] = e.name;
+    if (e.code == CacheKeyEdit::Code::Zeroed) {
+      x["number"] = e.number;
+      x["zero"] = e.zero == CacheKeyEdit::Zero::NotWritten ? "not_written"
+                  : e.zero == CacheKeyEdit::Zero::Added    ? "added"
+                                                           : "replaced";
+    }
+    if (e.code != CacheKeyEdit::Code::Dropped) {
+      x["before"] = e.before;
+      x["after"] = e.after;
+    }
+    edits.push_back(std::move(x));
+  }
+  out["compile_options"] = {{"changes", std::move(changes)}, {"edits", std::move(edits)}};
   Json acc;
   acc["fallback"] = r.accelerator.fallback;
   if (r.accelerator.fingerprint) {
@@ -436,17 +454,6 @@ const char *noteCodeName(NoteCode code) {
   case NoteCode::CpuTargetUnknown: return "cpu_target_unknown";
   }
   return "note";
-}
-
-Json errorToJson(const Error &error) {
-  Json e = {{"code", errorCodeName(error.code)},
-            {"path", error.path},
-            {"message", error.message}};
-  if (!error.source.empty())
-    e["source"] = error.source;
-  if (!error.subject.empty())
-    e["subject"] = error.subject;
-  return Json{{"error", std::move(e)}};
 }
 
 } // namespace cachekey

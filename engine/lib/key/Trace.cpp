@@ -1,5 +1,6 @@
 //===- Trace.cpp - JAX's DEBUG trace --------------------------------------===//
 #include "cachekey/Trace.h"
+#include "cachekey/Key.h"
 
 namespace cachekey {
 

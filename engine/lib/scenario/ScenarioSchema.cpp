@@ -61,8 +61,7 @@ std::optional<Error> checkSchemaVersion(const Json &document) {
   if (!schema->is_number_integer() || schema->get<int64_t>() != kScenarioSchema)
     return Error{"$.schema",
                  "unsupported scenario schema " +
-                     schema->dump(-1, ' ', false,
-                                  Json::error_handler_t::replace) +
+                     dumpJson(*schema) +
                      " (this engine reads schema 1)",
                  ErrorCode::Unsupported};
   return std::nullopt;

@@ -54,4 +54,19 @@ Expected<Json> parseJsonText(const std::string &text, const std::string &what) {
                ErrorCode::Syntax};
 }
 
+std::string dumpJson(const Json &json, int indent) {
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+Json errorToJson(const Error &error) {
+  Json e = {{"code", errorCodeName(error.code)},
+            {"path", error.path},
+            {"message", error.message}};
+  if (!error.source.empty())
+    e["source"] = error.source;
+  if (!error.subject.empty())
+    e["subject"] = error.subject;
+  return Json{{"error", std::move(e)}};
+}
+
 } // namespace cachekey

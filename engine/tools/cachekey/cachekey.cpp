@@ -137,7 +137,7 @@ void printExplain(const KeyResult &r) {
                   << "  [" << flagSourceName(f.source) << "]\n";
     if (e.index == 5)
       for (const auto &c : r.compileOptions.changes)
-        std::cout << "   edit:    " << c << "\n";
+        std::cout << "   edit:    " << cacheKeyEditText(c) << "\n";
     if (e.index == 6)
       std::cout << "   source:  " << r.accelerator.provenance
                 << (r.accelerator.standIn ? "  [STAND-IN]" : "") << "\n";

@@ -178,6 +178,9 @@ TEST(CaptureDiff, PairsByNameAndOrderAndNamesTheFlag) {
   ASSERT_EQ(j["note_findings"].size(), 1u);
   EXPECT_EQ(j["note_findings"][0]["code"], "capture_not_reproduced");
   EXPECT_EQ(j["note_findings"][0]["text"], j["notes"][0]);
+  EXPECT_EQ(j["note_findings"][0]["side"], c->notes[0].side);
+  EXPECT_EQ(j["note_findings"][0]["file"], c->notes[0].file);
+  EXPECT_EQ(c->notes[0].side, "B");
 }
 
 TEST(CaptureDiff, PairsByKeyBeforeOrder) {
@@ -241,4 +244,26 @@ TEST(CaptureDiff, CpuTopologyFields) {
   EXPECT_EQ(d[1], "CPU model 'skylake' → 'znver3'");
   EXPECT_EQ(d[2], "CPU features added: +avx2; removed: +sse4.2");
   EXPECT_TRUE(describeCpuTopologyChange(a, a).empty());
+  // The facts behind the words.
+  auto f = cpuTopologyChanges(a, b);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].code, CpuTopologyChange::Code::DeviceCount);
+  EXPECT_EQ(f[0].countBefore, 1u);
+  EXPECT_EQ(f[0].countAfter, 4u);
+  EXPECT_EQ(f[1].code, CpuTopologyChange::Code::Model);
+  EXPECT_EQ(f[2].code, CpuTopologyChange::Code::Features);
+  EXPECT_EQ(f[2].added, std::vector<std::string>{"+avx2"});
+  EXPECT_EQ(f[2].removed, std::vector<std::string>{"+sse4.2"});
+  b = a;
+  b.features = "+sse4.2,-xop,+avx";
+  f = cpuTopologyChanges(a, b);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].code, CpuTopologyChange::Code::FeaturesOrder);
+  b = a;
+  b.devices[0].localHardwareId = 3;
+  f = cpuTopologyChanges(a, b);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].code, CpuTopologyChange::Code::DeviceIds);
+  EXPECT_EQ(cpuTopologyChangeText(f[0]),
+            "CPU device 0 (process_index, local_hardware_id) (0, 0) → (0, 3)");
 }

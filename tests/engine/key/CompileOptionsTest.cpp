@@ -3,6 +3,8 @@
 // `_hash_serialized_compile_options` fed on cpu, gpu and tpu.
 #include "TestUtil.h"
 
+#include <algorithm>
+
 #include "cachekey/CompileOptions.h"
 
 using namespace cachekey;
@@ -93,13 +95,33 @@ TEST(CompileOptions, OverrideNamesAreComparedWithoutStrippingTheirDashes) {
   Json c = vectorsNamed("overrides", "cpu");
   auto r = applyCacheKeyEdits(b64(c["proto_b64"]), Profile::V0_10_2, "cpu");
   ASSERT_TRUE(r);
-  std::string all;
+  std::vector<std::string> dropped;
   for (const auto &ch : r->changes)
-    all += ch + "\n";
-  EXPECT_NE(all.find("env_option_overrides[\"xla_dump_to\"] dropped"),
-            std::string::npos)
-      << all;
-  EXPECT_EQ(all.find("\"--xla_dump_to\"] dropped"), std::string::npos) << all;
+    if (ch.code == CacheKeyEdit::Code::Dropped)
+      dropped.push_back(ch.name);
+  EXPECT_NE(std::find(dropped.begin(), dropped.end(), "xla_dump_to"), dropped.end());
+  EXPECT_EQ(std::find(dropped.begin(), dropped.end(), "--xla_dump_to"), dropped.end());
+}
+
+// The edits are facts; cacheKeyEditText alone words them.
+TEST(CompileOptions, CacheKeyEditsAreFactsWordedOnce) {
+  CacheKeyEdit zeroed;
+  zeroed.code = CacheKeyEdit::Code::Zeroed;
+  zeroed.name = "xla_dump_to";
+  zeroed.number = 109;
+  zeroed.before = "\"/tmp/d\"";
+  zeroed.after = "\"\"";
+  EXPECT_EQ(cacheKeyEditText(zeroed), "DebugOptions.xla_dump_to (field 109) \"/tmp/d\" → \"\"");
+  zeroed.zero = CacheKeyEdit::Zero::NotWritten;
+  EXPECT_EQ(cacheKeyEditText(zeroed),
+            "DebugOptions.xla_dump_to (field 109) \"/tmp/d\" → \"\" (a zero is not "
+            "written: proto3 implicit presence in this jaxlib)");
+  CacheKeyEdit dropped;
+  dropped.code = CacheKeyEdit::Code::Dropped;
+  dropped.name = "xla_dump_to";
+  EXPECT_EQ(cacheKeyEditText(dropped),
+            "env_option_overrides[\"xla_dump_to\"] dropped (on the exclusion list)");
+  EXPECT_STREQ(cacheKeyEditCode(CacheKeyEdit::Code::Renumbered), "renumbered");
 }
 
 // Structured edits must produce the same bytes the real Python API produced.

@@ -20,6 +20,7 @@ import sys
 import time
 import types
 
+from cachekey.ref import ENTRY_NAMES
 from fixture_capture.provenance import code_sha256, utc_now, versions, write_json
 from fixture_capture.tpu.programs import FALLBACK_MESSAGE, PROGRAMS
 from fixture_capture.tpu.recorders import (LogRecorder, RecordingSha256, b64, device_info,
@@ -32,8 +33,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # whenever the persistent cache is on, and 0.10.2's cache_key does not clear it
 # (0.12.0.1 does).  CAPTURE_TPU_CACHE_DIR overrides it (for that experiment).
 CACHE_DIR = os.environ.get("CAPTURE_TPU_CACHE_DIR", "/tmp/jax-tpu-cache-key-capture")
-ENTRY_NAMES = ["computation", "jax_lib version", "backend version", "XLA flags",
-               "compile_options", "accelerator_config", "compression", "custom_hook"]
 
 
 def run_capture_worker(program_id: str, out_path: str, command: str) -> None:

@@ -1,0 +1,146 @@
+//===- CaptureDiffJson.cpp - `cachekey diff DIR DIR --json` ----------------===//
+//
+// A CaptureComparison as JSON: each finding as {code, …fields, text}, the
+// text from CaptureDiffWording.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/CaptureDiff.h"
+
+namespace cachekey {
+
+namespace {
+
+const char *cpuChangeCode(CpuTopologyChange::Code code) {
+  using C = CpuTopologyChange::Code;
+  switch (code) {
+  case C::DeviceCount: return "device_count";
+  case C::DeviceIds: return "device_ids";
+  case C::Model: return "cpu_model";
+  case C::Triple: return "target_triple";
+  case C::FeaturesOrder: return "features_order";
+  case C::Features: return "features";
+  }
+  return "";
+}
+
+/// {"code", …fields}: one CPU topology change, without its text.
+Json cpuChangeToJson(const CpuTopologyChange &c) {
+  using C = CpuTopologyChange::Code;
+  Json j{{"code", cpuChangeCode(c.code)}};
+  switch (c.code) {
+  case C::DeviceCount:
+    j["devices_before"] = c.countBefore;
+    j["devices_after"] = c.countAfter;
+    break;
+  case C::DeviceIds:
+    j["device"] = c.device;
+    j["ids_before"] = {c.idsBefore.first, c.idsBefore.second};
+    j["ids_after"] = {c.idsAfter.first, c.idsAfter.second};
+    break;
+  case C::Model:
+  case C::Triple:
+    j["before"] = c.before;
+    j["after"] = c.after;
+    break;
+  case C::FeaturesOrder:
+    break;
+  case C::Features:
+    j["added"] = c.added;
+    j["removed"] = c.removed;
+    break;
+  }
+  return j;
+}
+
+Json alsoFindingToJson(const AlsoFinding &f) {
+  using C = AlsoFinding::Code;
+  std::string text = alsoFindingText(f);
+  switch (f.code) {
+  case C::EntryChange:
+  case C::Entry1DigestOnly:
+    return entryChangeToJson(f.change, text);
+  case C::ExcludedFlagChange:
+    return {{"code", "excluded_flag_change"}, {"entry", f.entry},
+            {"flag", flagChangeToJson(f.flag)}, {"text", text}};
+  case C::CpuTopology:
+    return {{"code", "cpu_topology"}, {"entry", f.entry},
+            {"change", cpuChangeToJson(f.cpu)}, {"text", text}};
+  }
+  return {};
+}
+
+Json moduleTextToJson(const ModuleTextDiff &d) {
+  using C = ModuleTextDiff::Code;
+  const char *code = d.code == C::SameText      ? "same_text"
+                     : d.code == C::NotCaptured ? "not_captured"
+                     : d.code == C::Unreadable  ? "unreadable"
+                     : d.code == C::Diff        ? "diff"
+                                                : "none";
+  Json j{{"code", code}, {"text", moduleTextDiffText(d)}};
+  if (d.code == C::None)
+    return j;
+  j["sha256_a"] = d.sha256A;
+  j["sha256_b"] = d.sha256B;
+  j["captured_a"] = d.capturedA;
+  j["captured_b"] = d.capturedB;
+  return j;
+}
+
+} // namespace
+
+Json captureComparisonToJson(const CaptureComparison &c) {
+  Json j;
+  j["paired"] = c.paired;
+  j["same_key"] = c.sameKey;
+  Json diffs = Json::array();
+  for (const ProgramDifference &d : c.differing) {
+    Json x;
+    x["program"] = d.program;
+    x["occurrence"] = d.occurrence;
+    x["occurrence_b"] = d.occurrenceB;
+    x["file_a"] = d.fileA;
+    x["file_b"] = d.fileB;
+    x["key_a"] = d.keyA;
+    x["key_b"] = d.keyB;
+    x["outcome_a"] = d.outcomeA;
+    x["outcome_b"] = d.outcomeB;
+    x["comparison"] = comparisonToJson(d.comparison);
+    Json details = Json::array(), findings = Json::array();
+    for (const auto &f : d.also) {
+      findings.push_back(alsoFindingToJson(f));
+      details.push_back(findings.back()["text"]);
+    }
+    x["also_details"] = std::move(details);
+    x["also_findings"] = std::move(findings);
+    x["text_diff"] = moduleTextDiffText(d.textDiff);
+    x["module_text"] = moduleTextToJson(d.textDiff);
+    diffs.push_back(std::move(x));
+  }
+  j["differing"] = std::move(diffs);
+  for (auto [key, list] : {std::pair{"only_a", &c.onlyA}, {"only_b", &c.onlyB}}) {
+    Json arr = Json::array();
+    for (const auto &u : *list)
+      arr.push_back({{"program", u.program}, {"occurrence", u.occurrence},
+                     {"file", u.file}});
+    j[key] = std::move(arr);
+  }
+  Json texts = Json::array(), notes = Json::array();
+  for (const auto &n : c.notes) {
+    texts.push_back(captureNoteText(n));
+    notes.push_back({{"code", "capture_not_reproduced"}, {"side", n.side},
+                     {"file", n.file}, {"text", texts.back()}});
+  }
+  j["notes"] = std::move(texts);
+  j["note_findings"] = std::move(notes);
+  j["summary"] = {{"code", "capture_summary"},
+                  {"paired", c.paired},
+                  {"same_key", c.sameKey},
+                  {"same_key_elsewhere", c.sameKeyElsewhere},
+                  {"differing", c.differing.size()},
+                  {"only_a", c.onlyA.size()},
+                  {"only_b", c.onlyB.size()},
+                  {"text", captureSummaryText(c)}};
+  return j;
+}
+
+} // namespace cachekey

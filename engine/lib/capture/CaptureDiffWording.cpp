@@ -1,0 +1,182 @@
+//===- CaptureDiffWording.cpp - The words of `cachekey diff DIR DIR` -------===//
+//
+// The one module that turns a CaptureComparison's facts (CaptureDiff.h) into
+// English: the CPU topology changes, the also-findings, the notes, why the
+// module texts do not diff, the summary and the terminal text. No code
+// parses a sentence this writes.
+//
+//===----------------------------------------------------------------------===//
+#include "cachekey/CaptureDiff.h"
+
+#include "cachekey/PyText.h"
+#include "cachekey/Wording.h"
+
+#include <map>
+
+namespace cachekey {
+
+namespace {
+
+/// At most `most` names, then "and N more" (no "and" before the last).
+std::string listSome(const std::vector<std::string> &xs, size_t most = 8) {
+  std::string s;
+  for (size_t i = 0; i < xs.size() && i < most; ++i)
+    s += (i ? ", " : "") + xs[i];
+  if (xs.size() > most)
+    s += " and " + std::to_string(xs.size() - most) + " more";
+  return s;
+}
+
+std::string idPair(std::pair<int32_t, int32_t> ids) {
+  return "(" + std::to_string(ids.first) + ", " + std::to_string(ids.second) + ")";
+}
+
+} // namespace
+
+std::string cpuTopologyChangeText(const CpuTopologyChange &c) {
+  using C = CpuTopologyChange::Code;
+  switch (c.code) {
+  case C::DeviceCount:
+    return "CPU device count " + std::to_string(c.countBefore) + " → " +
+           std::to_string(c.countAfter);
+  case C::DeviceIds:
+    return "CPU device " + std::to_string(c.device) +
+           " (process_index, local_hardware_id) " + idPair(c.idsBefore) +
+           " → " + idPair(c.idsAfter);
+  case C::Model:
+    return "CPU model " + pyRepr(c.before) + " → " + pyRepr(c.after);
+  case C::Triple:
+    return "target triple " + pyRepr(c.before) + " → " + pyRepr(c.after);
+  case C::FeaturesOrder:
+    return "CPU features: the same set in another order";
+  case C::Features:
+    return "CPU features" +
+           (c.added.empty() ? "" : " added: " + listSome(c.added)) +
+           (c.added.empty() || c.removed.empty() ? "" : ";") +
+           (c.removed.empty() ? "" : " removed: " + listSome(c.removed));
+  }
+  return "";
+}
+
+std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
+                                                   const CpuTopology &b) {
+  std::vector<std::string> out;
+  for (const auto &c : cpuTopologyChanges(a, b))
+    out.push_back(cpuTopologyChangeText(c));
+  return out;
+}
+
+std::string alsoFindingText(const AlsoFinding &f) {
+  using C = AlsoFinding::Code;
+  switch (f.code) {
+  case C::EntryChange:
+    return entryLabel(f.entry) + ": " + entryChangeText(f.change);
+  case C::Entry1DigestOnly:
+    return entryLabel(1) + ": entry-1 SHA-256 " + f.change.before + " → " +
+           f.change.after;
+  case C::ExcludedFlagChange:
+    return "a flag JAX leaves out of the key (entry 4 does not hash it): " +
+           flagChangeText(f.flag);
+  case C::CpuTopology:
+    return entryLabel(6) + ": " + cpuTopologyChangeText(f.cpu);
+  }
+  return "";
+}
+
+std::string captureNoteText(const CaptureNote &n) {
+  return n.side + "/" + n.file +
+         ": the engine does not reproduce this captured key; the details "
+         "below may be off";
+}
+
+std::string moduleTextDiffText(const ModuleTextDiff &d) {
+  using C = ModuleTextDiff::Code;
+  switch (d.code) {
+  case C::None:
+    return "";
+  case C::SameText:
+    return "The module text without locations is the same on both sides (SHA-256 " +
+           shortDigest(d.sha256A) +
+           "): entry 1 moved through what that text does not show (source "
+           "locations, when include_metadata is on; or another jaxlib's MLIR "
+           "producer and bytecode version).\n";
+  case C::NotCaptured:
+    return std::string("The module text was not captured (--no-module-text) on ") +
+           (!d.capturedA && !d.capturedB ? "either side"
+            : !d.capturedA              ? "side " + d.nameA
+                                        : "side " + d.nameB) +
+           "; its SHA-256 moved " + shortDigest(d.sha256A) + " → " +
+           shortDigest(d.sha256B) + ".\n";
+  case C::Unreadable:
+    return "The module text could not be read: " + d.error.str() + "\n";
+  case C::Diff:
+    return d.diff;
+  }
+  return "";
+}
+
+std::string captureSummaryText(const CaptureComparison &c) {
+  return std::to_string(c.paired) + " programs paired: " +
+         std::to_string(c.sameKey) + " with the same key" +
+         (c.sameKeyElsewhere
+              ? " (" + std::to_string(c.sameKeyElsewhere) +
+                    " of them found by key in another order)"
+              : std::string()) +
+         ", " + std::to_string(c.differing.size()) + " with different keys; " +
+         std::to_string(c.onlyA.size()) + " only in A, " +
+         std::to_string(c.onlyB.size()) + " only in B.";
+}
+
+std::string captureComparisonText(const CaptureComparison &c) {
+  std::string out;
+  auto outcome = [](const std::string &o) {
+    return o.empty() ? std::string() : ", " + o;
+  };
+  for (const ProgramDifference &d : c.differing) {
+    out += d.program + " #" + std::to_string(d.occurrence) +
+           (d.occurrenceB != d.occurrence
+                ? " (#" + std::to_string(d.occurrenceB) + " in B)"
+                : std::string()) +
+           ": the keys differ\n";
+    out += "  " + d.comparison.sentence + "\n";
+    for (const auto &s : d.comparison.details)
+      out += "  - " + s + "\n";
+    for (const auto &f : d.also)
+      out += "  - " + alsoFindingText(f) + "\n";
+    out += "  A: " + d.keyA + "  (" + d.fileA + outcome(d.outcomeA) + ")\n";
+    out += "  B: " + d.keyB + "  (" + d.fileB + outcome(d.outcomeB) + ")\n";
+    for (const auto &n : d.comparison.notes)
+      out += "  note: " + n + "\n";
+    if (!d.comparison.adviceText.empty())
+      out += "  What to do: " + d.comparison.adviceText + "\n";
+    std::string textDiff = moduleTextDiffText(d.textDiff);
+    size_t start = 0;
+    while (start < textDiff.size()) {
+      size_t nl = textDiff.find('\n', start);
+      if (nl == std::string::npos)
+        nl = textDiff.size();
+      out += "    " + textDiff.substr(start, nl - start) + "\n";
+      start = nl + 1;
+    }
+    out += "\n";
+  }
+  for (const auto &u : c.onlyA)
+    out += "Only in A: " + u.program + " #" + std::to_string(u.occurrence) +
+           " (" + u.file + ")\n";
+  for (const auto &u : c.onlyB)
+    out += "Only in B: " + u.program + " #" + std::to_string(u.occurrence) +
+           " (" + u.file + ")\n";
+  for (const auto &n : c.notes)
+    out += "note: " + captureNoteText(n) + "\n";
+  std::map<int, size_t> causes;
+  for (const ProgramDifference &d : c.differing)
+    ++causes[d.comparison.cause];
+  for (const auto &[cause, count] : causes)
+    out += "Cause " + (cause ? entryLabel(cause) : std::string("none")) +
+           ": " + std::to_string(count) + " program" + (count == 1 ? "" : "s") +
+           ".\n";
+  out += captureSummaryText(c) + "\n";
+  return out;
+}
+
+} // namespace cachekey
