@@ -125,3 +125,20 @@ test('a damaged entry is named, with what to do; a folder that is not a cache sa
   fs.rmSync(other, { recursive: true, force: true });
   assert.deepEqual(page.errors, []);
 });
+
+test('the release select lists the engine’s choices, and each reads the folder under the rule the CLI gives it', async (t) => {
+  if (!fs.existsSync(CLI)) t.skip('build/native/bin/cachekey is not built');
+  const options = await page.$$eval('[data-testid="cachedir-release"] option', (os) =>
+    os.map((o) => ({ value: o.value, text: o.textContent, rule: o.dataset.rule || '' })));
+  assert.equal(options[0].value, '');
+  const choices = options.slice(1);
+  // one per eviction rule of lru_cache.py (0.4.30; 0.4.31 to 0.11.1; 0.11.2 on)
+  assert.equal(choices.length, 3, JSON.stringify(options));
+  const parent = copyWithMtimes('0.12.0.1/nocap');
+  for (const c of choices) {
+    assert.ok(c.text.length > 0);
+    const want = JSON.parse(cli(['cache-dir', 'cache', '--json', '--release', c.value], parent));
+    assert.equal(c.rule, want.rule, c.value);
+  }
+  fs.rmSync(parent, { recursive: true, force: true });
+});
