@@ -71,7 +71,9 @@ test('every real cache folder: the page gives the CLI\u2019s report, problems an
       const problems = await page.$$eval('[data-testid^="cachedir-problem-"]', (ls) => ls.map((l) => `${l.getAttribute('data-code')}:${l.getAttribute('data-file')}`));
       assert.deepEqual(problems, want.problems.map((p) => `${p.code}:${p.file || ''}`), rel);
       // keys per program: JAX's own "Writing <module> … with key" lines
-      const log = fs.readFileSync(path.join(dirs, rel, 'jax.log'), 'utf8');
+      // (jax.log, or lookup/'s run1.log and run2.log)
+      const log = fs.readdirSync(path.join(dirs, rel)).filter((n) => n.endsWith('.log')).sort()
+        .map((n) => fs.readFileSync(path.join(dirs, rel, n), 'utf8')).join('');
       const written = new Map();
       for (const m of log.matchAll(/Writing (\S+) to persistent compilation cache with key '?([A-Za-z0-9_.]+-[0-9a-f]{64})/g)) {
         if (!written.has(m[1])) written.set(m[1], new Set());
