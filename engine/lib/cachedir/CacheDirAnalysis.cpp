@@ -133,10 +133,16 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
   p.rule = rule;
   p.maxSize = maxSize;
   // The -atime records left as orphans (a link's -atime is one), by key.
+  // (Only links need them: a directory without links builds neither.)
   std::unordered_map<std::string_view, const CacheFile *> orphanAtimes;
-  for (const CacheFile &f : files)
-    if (f.kind == FileKind::Atime)
-      orphanAtimes.emplace(f.key(), &f);
+  std::set<std::string_view> entryNames;
+  if (!links.empty())
+    for (const CacheFile &f : files) {
+      if (f.kind == FileKind::Atime)
+        orphanAtimes.emplace(f.key(), &f);
+      if (f.kind == FileKind::Entry)
+        entryNames.insert(f.name);
+    }
   // (rank, tie-breaker, file index, size): heapq pops the smallest tuple.
   std::vector<std::tuple<int64_t, std::string_view, uint32_t, uint64_t>> h;
   auto raise = [&p](const std::string &file, EvictionPlan::Raise why) {
@@ -146,10 +152,6 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       p.raiseReason = why;
     }
   };
-  std::set<std::string_view> entryNames;
-  for (const CacheFile &f : files)
-    if (f.kind == FileKind::Entry)
-      entryNames.insert(f.name);
   for (uint32_t i = 0; i < files.size(); ++i) {
     const CacheFile &f = files[i];
     if (f.kind == FileKind::Symlink) {

@@ -5,6 +5,8 @@
 #include "cachekey/Key.h"
 #include "cachekey/Run.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <iostream>
 #include <malloc.h>
 
@@ -47,11 +49,16 @@ int runCacheDir(const std::vector<std::string> &args) {
       // As jax_compilation_cache_max_size (an int): -1 no cap, 0 or below
       // every write refused (lru_cache.py), otherwise the target in bytes.
       std::string digits = v.size() > 1 && v[0] == '-' ? v.substr(1) : v;
-      if (digits.empty() || digits.size() > 18 ||
-          digits.find_first_not_of("0123456789") != std::string::npos)
+      errno = 0;
+      long long n = digits.empty() || digits.size() > 19 ||
+                            digits.find_first_not_of("0123456789") != std::string::npos
+                        ? 0
+                        : std::strtoll(v.c_str(), nullptr, 10);
+      if (digits.empty() || digits.size() > 19 ||
+          digits.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE)
         return usage("--max-size takes a number of bytes (-1: no cap, as "
                      "jax_compilation_cache_max_size), not \"" + v + "\"");
-      maxSize = std::stoll(v);
+      maxSize = n;
     } else if (a.size() > 1 && a[0] == '-') {
       return usage("unknown option " + a + " for cache-dir");
     } else {
