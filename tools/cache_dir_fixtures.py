@@ -13,7 +13,11 @@ STEP is one of
   records non-zero compile seconds);
 - ``second``: jit_f on f32[192,8] (a third key for jit_f) and f32[64,8] again
   (a hit: the entry's -atime, or in 0.4.30 its mtime, moves), jit_g again;
-- ``third``:  jit_h on f32[32] (one new entry: the put that evicts under a cap).
+- ``third``:  jit_h on f32[32] (one new entry: the put that evicts under a cap);
+- ``lookup``: jit_f on f32[192,8] (a new key), f32[64,8] (a hit), jit_g on
+  f32[16] and jit_slow on f32[96] (a new key); run with ``--min-compile-secs
+  1`` after ``first`` so that the quick new jit_f is not written and the slow
+  one is (tools/cache_dir_lookup_fixture.sh).
 
 Each STEP is one process, so hits come from the directory, not from memory.
 The log LOG gets JAX's own DEBUG lines of jax._src.compilation_cache,
@@ -33,10 +37,10 @@ import os
 import sys
 
 
-def _configure(cache, cap):
+def _configure(cache, cap, min_secs=0.0):
     import jax
     jax.config.update("jax_compilation_cache_dir", cache)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", min_secs)
     for name, value in (("jax_persistent_cache_min_entry_size_bytes", 0),
                         ("jax_compilation_cache_max_size", cap)):
         try:
@@ -47,7 +51,7 @@ def _configure(cache, cap):
     return jax
 
 
-def run(cache, log, step, cap):
+def run(cache, log, step, cap, min_secs=0.0):
     handler = logging.FileHandler(log)
     handler.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
     for name in ("jax._src.compilation_cache", "jax._src.compiler", "jax._src.lru_cache",
@@ -55,7 +59,7 @@ def run(cache, log, step, cap):
         lg = logging.getLogger(name)
         lg.setLevel(logging.DEBUG)
         lg.addHandler(handler)
-    jax = _configure(cache, cap)
+    jax = _configure(cache, cap, min_secs)
     import numpy as np
     jnp = jax.numpy
 
@@ -92,6 +96,11 @@ def run(cache, log, step, cap):
         np.asarray(g(arr(16)))
     elif step == "third":
         np.asarray(h(arr(32)))
+    elif step == "lookup":
+        np.asarray(f(arr(192, 8)))
+        np.asarray(f(arr(64, 8)))
+        np.asarray(g(arr(16)))
+        np.asarray(jit_slow(arr(96)))
     else:
         raise SystemExit(f"unknown step {step}")
     print(f"jax {jax.__version__}: step {step} done in {cache}")
@@ -102,6 +111,10 @@ def describe(cache):
     out = {}
     for name in sorted(os.listdir(cache)):
         path = os.path.join(cache, name)
+        if os.path.islink(path):
+            # a link's own mtime (lstat), and where it points
+            out[name] = {"symlink": os.readlink(path), "mtime_ns": os.lstat(path).st_mtime_ns}
+            continue
         mtime = os.stat(path).st_mtime_ns
         if name.endswith("-atime"):
             with open(path, "rb") as fh:
@@ -134,7 +147,12 @@ if __name__ == "__main__":
             i = args.index("--cap")
             cap = int(args[i + 1])
             del args[i:i + 2]
-        run(args[1], args[2], args[3], cap)
+        min_secs = 0.0
+        if "--min-compile-secs" in args:
+            i = args.index("--min-compile-secs")
+            min_secs = float(args[i + 1])
+            del args[i:i + 2]
+        run(args[1], args[2], args[3], cap, min_secs)
     elif args[:1] == ["describe"]:
         describe(args[1])
     else:

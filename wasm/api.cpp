@@ -29,6 +29,7 @@
 #include <emscripten/bind.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -99,6 +100,9 @@ std::string debugOptionFieldsJson() {
 
 /// Every profile (profilesToJson): {"newest", "aliases", "profiles": [...]}.
 std::string profiles() { return dump(profilesToJson()); }
+
+/// The releases a cache folder can be read as (cacheReleasesToJson).
+std::string cacheReleases() { return dump(cacheReleasesToJson()); }
 
 /// One profile by id, release or "main" (profileToJson), or an error.
 std::string describeProfile(const std::string &name) {
@@ -441,15 +445,18 @@ std::string readCacheFolder(const emscripten::val &listing, const emscripten::va
     }
     files.push_back(std::move(l));
   }
-  std::optional<uint64_t> maxSize;
+  std::optional<int64_t> maxSize;
   std::string release;
   if (!options.isUndefined() && !options.isNull()) {
     emscripten::val m = options["max_size"];
     if (!m.isUndefined() && !m.isNull()) {
+      // As jax_compilation_cache_max_size and the CLI's --max-size: an
+      // integer; -1 no cap, 0 or below every write refused.
       double v = m.as<double>();
-      if (!(v >= 0) || v > 9.0e15)
-        return errorText(Error{"$.max_size", "a size in bytes, 0 or more", ErrorCode::Invalid, name});
-      maxSize = static_cast<uint64_t>(v);
+      if (!(v == std::floor(v)) || v < -9.0e15 || v > 9.0e15)
+        return errorText(Error{"$.max_size", "a whole number of bytes (-1: no cap)",
+                               ErrorCode::Invalid, name});
+      maxSize = static_cast<int64_t>(v);
     }
     if (options["release"].isString())
       release = options["release"].as<std::string>();
@@ -490,4 +497,5 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("openScenarioFile", &openScenarioFile);
   emscripten::function("compareCaptureFolders", &compareCaptureFolders);
   emscripten::function("readCacheFolder", &readCacheFolder);
+  emscripten::function("cacheReleases", &cacheReleases);
 }

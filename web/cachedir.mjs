@@ -115,6 +115,17 @@ export function mountCacheDir(catalog) {
     evictH: $('#cachedir-evict-h'), evictText: $('#cachedir-evict-text'), textWrap: $('#cachedir-text-wrap') });
   const maxSize = /** @type {HTMLInputElement} */ ($('#cachedir-max-size'));
   const release = /** @type {HTMLSelectElement} */ ($('#cachedir-release'));
+  // One option per eviction rule, named by the engine (cacheReleasesToJson).
+  const choices = catalog.engine.cacheReleases();
+  if (Array.isArray(choices)) {
+    for (const c of choices) {
+      const o = document.createElement('option');
+      o.value = c.release;
+      o.textContent = c.text;
+      o.dataset.rule = c.rule;
+      release.append(o);
+    }
+  }
   const readButton = /** @type {HTMLButtonElement} */ (ui.read);
   /** @type {?CacheFolder} */
   let chosen = null;

@@ -290,4 +290,12 @@ export class CacheKeyEngine {
   readCacheFolder(listing, reader, name, options = {}) {
     return this.call('readCacheFolder', listing, reader, String(name), options);
   }
+
+  /**
+   * The releases a cache folder can be read as, one per eviction rule.
+   * @returns {{release: string, rule: string, text: string}[]}
+   */
+  cacheReleases() {
+    return this.call('cacheReleases');
+  }
 }

@@ -94,9 +94,38 @@ test('only the heads of entries are read, unless the frame must be walked', () =
 test('a bad cap is an error naming it; the engine stays usable', () => {
   const parent = copy('0.10.2/nocap');
   const { list, reader } = listing(path.join(parent, 'cache'));
-  const bad = engine.readCacheFolder(list, reader, 'cache', { max_size: -1 });
+  const bad = engine.readCacheFolder(list, reader, 'cache', { max_size: 1.5 });
   assert.equal(bad.error.code, 'invalid');
   assert.equal(bad.error.path, '$.max_size');
   assert.equal(engine.readCacheFolder(list, reader, 'cache', {}).error, undefined);
+  fs.rmSync(parent, { recursive: true, force: true });
+});
+
+test('max_size -1 and 0 mean what jax_compilation_cache_max_size means, as the CLI says', () => {
+  const parent = copy('0.12.0.1/cap');
+  const { list, reader } = listing(path.join(parent, 'cache'));
+  for (const [cap, code] of [[-1, 'no_cap'], [0, 'writes_refused']]) {
+    const got = engine.readCacheFolder(list, reader, 'cache', { max_size: cap });
+    const r = spawnSync(cli, ['cache-dir', 'cache', '--json', '--max-size', String(cap)], { cwd: parent });
+    const want = JSON.parse(r.stdout.toString());
+    // lru_cache.py: -1 turns eviction off; 0 refuses every put
+    assert.equal(got.eviction.code, code);
+    assert.deepEqual(got.eviction, want.eviction);
+  }
+  fs.rmSync(parent, { recursive: true, force: true });
+});
+
+test('the release choices are one per eviction rule, each read under its rule as the CLI reads --release', () => {
+  const choices = engine.cacheReleases();
+  assert.deepEqual(new Set(choices.map((c) => c.rule)), new Set(['mtime_all_files', 'atime_strict', 'atime_missing_zero']));
+  const parent = copy('0.12.0.1/nocap');
+  const { list, reader } = listing(path.join(parent, 'cache'));
+  for (const c of choices) {
+    assert.ok(c.text.length > 0);
+    const got = engine.readCacheFolder(list, reader, 'cache', { release: c.release });
+    const r = spawnSync(cli, ['cache-dir', 'cache', '--json', '--release', c.release], { cwd: parent });
+    assert.equal(got.rule, c.rule);
+    assert.equal(JSON.parse(r.stdout.toString()).rule, c.rule);
+  }
   fs.rmSync(parent, { recursive: true, force: true });
 });

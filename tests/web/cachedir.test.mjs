@@ -71,7 +71,9 @@ test('every real cache folder: the page gives the CLI\u2019s report, problems an
       const problems = await page.$$eval('[data-testid^="cachedir-problem-"]', (ls) => ls.map((l) => `${l.getAttribute('data-code')}:${l.getAttribute('data-file')}`));
       assert.deepEqual(problems, want.problems.map((p) => `${p.code}:${p.file || ''}`), rel);
       // keys per program: JAX's own "Writing <module> … with key" lines
-      const log = fs.readFileSync(path.join(dirs, rel, 'jax.log'), 'utf8');
+      // (jax.log, or lookup/'s run1.log and run2.log)
+      const log = fs.readdirSync(path.join(dirs, rel)).filter((n) => n.endsWith('.log')).sort()
+        .map((n) => fs.readFileSync(path.join(dirs, rel, n), 'utf8')).join('');
       const written = new Map();
       for (const m of log.matchAll(/Writing (\S+) to persistent compilation cache with key '?([A-Za-z0-9_.]+-[0-9a-f]{64})/g)) {
         if (!written.has(m[1])) written.set(m[1], new Set());
@@ -124,4 +126,21 @@ test('a damaged entry is named, with what to do; a folder that is not a cache sa
   assert.deepEqual(await page.$$eval('[data-testid^="cachedir-problem-"]', (ls) => ls.map((l) => l.getAttribute('data-code'))), ['foreign_file']);
   fs.rmSync(other, { recursive: true, force: true });
   assert.deepEqual(page.errors, []);
+});
+
+test('the release select lists the engine’s choices, and each reads the folder under the rule the CLI gives it', async (t) => {
+  if (!fs.existsSync(CLI)) t.skip('build/native/bin/cachekey is not built');
+  const options = await page.$$eval('[data-testid="cachedir-release"] option', (os) =>
+    os.map((o) => ({ value: o.value, text: o.textContent, rule: o.dataset.rule || '' })));
+  assert.equal(options[0].value, '');
+  const choices = options.slice(1);
+  // one per eviction rule of lru_cache.py (0.4.30; 0.4.31 to 0.11.1; 0.11.2 on)
+  assert.equal(choices.length, 3, JSON.stringify(options));
+  const parent = copyWithMtimes('0.12.0.1/nocap');
+  for (const c of choices) {
+    assert.ok(c.text.length > 0);
+    const want = JSON.parse(cli(['cache-dir', 'cache', '--json', '--release', c.value], parent));
+    assert.equal(c.rule, want.rule, c.value);
+  }
+  fs.rmSync(parent, { recursive: true, force: true });
 });

@@ -168,12 +168,37 @@ struct CacheFile {
   }
 };
 
+/// Where a symbolic link of the directory points, as JAX meets it: its
+/// eviction stats through links (lru_cache.py: 0.12.0.1 `os.stat(cache_path)`
+/// line 184, 0.10.2 `cache_path.stat()`, 0.4.30 `file.is_file()` then
+/// `file.stat()`), so a link named `*-cache` counts its target's size, and
+/// a dangling one raises FileNotFoundError. The scan stats the target
+/// (metadata only: nothing outside the directory is opened or read).
+struct LinkTarget {
+  enum class State : uint8_t {
+    Unknown,   ///< not known (the page's folder picker shows no links)
+    Dangling,  ///< the target does not exist (stat fails)
+    File,      ///< a regular file
+    Other,     ///< a directory or a device
+  };
+  std::string name;      ///< the link's name in the directory
+  State state = State::Unknown;
+  std::string target;    ///< readlink's text
+  uint64_t size = 0;     ///< the target's st_size (File, Other)
+  int64_t mtimeNs = 0;   ///< the target's st_mtime_ns
+  /// The target is a file of this same directory (a target without '/'):
+  /// its name. Its bytes then count twice toward the cap.
+  std::string inside;
+};
+
 /// Everything the scan read; no judgement yet.
 struct CacheScan {
   std::string dir;
   /// Sorted by name; each `<key>-atime` beside its `<key>-cache` is merged
   /// into the entry's record, so Atime records are orphans.
   std::vector<CacheFile> files;
+  /// One per Symlink record, by name.
+  std::vector<LinkTarget> links;
 };
 
 /// Lists and reads `dir` (never writes; opens with O_NOFOLLOW; symlinks are
@@ -222,7 +247,7 @@ enum class ProblemCode : uint8_t {
   BadAtime,         ///< -atime that is not 8 bytes (file, size)
   TempLeftover,     ///< _temp_ file (file)
   ForeignFile,      ///< not JAX's (file)
-  Symlink,          ///< not followed (file)
+  Symlink,          ///< not followed (file, link, counted_by_cap, double_counted)
   Unreadable,       ///< could not be read (file, detail)
   MixedCompression, ///< entries written with both codecs (count_zstd, count_zlib, file: an example of the fewer)
   SubCache,         ///< XLA's sub-cache directory, not counted by the cap (file)
@@ -237,6 +262,12 @@ struct CacheProblem {
   uint64_t size = 0;           ///< BadAtime
   size_t countZstd = 0, countZlib = 0; ///< MixedCompression
   bool strictRule = false;     ///< OrphanCache under AtimeStrict: capped puts raise
+  /// Symlink: where it points, and what JAX's capped eviction does with it
+  /// under the report's rule: stats it (a `*-cache` name, or any file link
+  /// in 0.4.30), so a dangling one makes every capped put raise and a live
+  /// one adds its target's size (twice when the target is in the directory).
+  LinkTarget link;
+  bool countedByCap = false;   ///< Symlink: the eviction pass stats it
 };
 
 /// One entry of a program (the file is CacheReport::files[file]).
@@ -270,6 +301,9 @@ struct CacheHint {
   HintCode code;
   std::string module;
   size_t entries = 0;              ///< the program's number of entries
+  /// Entries that are damaged or unreadable: their headers are not read
+  /// ("?" in `shapes`), and they count for neither code.
+  size_t unread = 0;
   /// The distinct output-spec lists ("f32[64], f32[8]"), newest entry's
   /// first, at most 64; SameOutputShapes: the one list; NoHeader: none.
   std::vector<std::string> shapes;
@@ -288,14 +322,25 @@ struct EvictionPlan {
   uint64_t maxSize = 0;
   uint64_t countedSize = 0;   ///< the size JAX adds up under the rule
   std::vector<PlannedEviction> evicted;
-  bool raises = false;        ///< AtimeStrict with an orphan -cache: the pass raises
-  std::string raisingFile;    ///< the first such -cache (by name)
+  bool raises = false;        ///< the pass raises: nothing is written under a cap
+  std::string raisingFile;    ///< the first file it raises at (by name)
+  /// Why: the -cache has no -atime (AtimeStrict), or it is a dangling link.
+  enum class Raise : uint8_t { NoAtime, DanglingLink } raiseReason = Raise::NoAtime;
+  /// JAX's max_size -1: no cap, eviction disabled (LRUCache.eviction_enabled);
+  /// 0 or below: every put is larger than the cap, so nothing is written
+  /// and nothing evicted (lru_cache.py put: "exceeds the maximum cache size").
+  bool noCap = false, writesRefused = false;
+  int64_t requested = 0;      ///< the --max-size value as given
+  /// Links the pass counts by their targets' size (bytes), and the part of
+  /// it that is a file of the directory counted a second time.
+  uint64_t linkedSize = 0, doubleCounted = 0;
 };
 
 /// The findings about one directory.
 struct CacheReport {
   std::string dir;
   std::vector<CacheFile> files; ///< the scan's files (moved in), by name
+  std::vector<LinkTarget> links; ///< the scan's links (moved in)
   std::string layout;          ///< "key" (0.4.30: file named by key) or "key-cache"; "empty"
   EvictionRule rule;
   bool ruleInferred = true;    ///< no --release: taken from the layout
@@ -313,10 +358,30 @@ struct CacheReport {
 /// key layout, otherwise 0.11.2's) picks the eviction rule; `maxSize` asks for
 /// the eviction plan: JAX's own loop run on the directory with `max_size -
 /// additional_size` = `maxSize` (so for "what does the next put of S bytes
-/// evict under cap C", pass C − S).
+/// evict under cap C", pass C − S). As jax_compilation_cache_max_size, -1 is
+/// no cap (nothing evicted) and 0 or below refuses every put (nothing
+/// written, nothing evicted). Error (Invalid, path "--release") naming the
+/// value and the known releases when `release` is not one.
 Expected<CacheReport> analyseCacheDir(CacheScan scan,
                                       const std::string &release = "",
-                                      std::optional<uint64_t> maxSize = {});
+                                      std::optional<int64_t> maxSize = {});
+
+/// The releases `--release` knows, oldest first: the first of each eviction
+/// rule and the fixtures' ("0.4.30", "0.4.31", "0.4.35", "0.10.2", "0.11.2",
+/// "0.12.0.1"); any release from 0.4.30 on is accepted.
+const std::vector<std::string> &knownCacheReleases();
+
+/// One choice of release per eviction rule, oldest first ("0.4.30",
+/// "0.4.35", "0.11.2"), for a picker: {release, rule}.
+struct CacheReleaseChoice {
+  std::string release;
+  EvictionRule rule;
+};
+const std::vector<CacheReleaseChoice> &cacheReleaseChoices();
+/// The words of a rule for a picker: "0.4.30 (LRU by modification time)".
+std::string evictionRuleText(EvictionRule r);
+/// [{release, rule, text}] of cacheReleaseChoices(), for the page.
+Json cacheReleasesToJson();
 
 /// The English of each finding (CacheDirWording.cpp).
 std::string problemText(const CacheProblem &p, EvictionRule rule);

@@ -49,6 +49,32 @@ const char *hintCodeName(HintCode c) {
   return "no_header";
 }
 
+const std::vector<std::string> &knownCacheReleases() {
+  static const std::vector<std::string> known = {"0.4.30", "0.4.31", "0.4.35",
+                                                 "0.10.2", "0.11.2", "0.12.0.1"};
+  return known;
+}
+
+const std::vector<CacheReleaseChoice> &cacheReleaseChoices() {
+  static const std::vector<CacheReleaseChoice> choices = {
+      {"0.4.30", EvictionRule::MtimeAllFiles},
+      {"0.4.35", EvictionRule::AtimeStrict},
+      {"0.11.2", EvictionRule::AtimeMissingZero},
+  };
+  return choices;
+}
+
+namespace {
+
+std::string knownList() {
+  std::string out;
+  for (const std::string &k : knownCacheReleases())
+    out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+} // namespace
+
 Expected<EvictionRule> evictionRuleFor(const std::string &release) {
   std::vector<int> v;
   size_t at = 0;
@@ -56,7 +82,8 @@ Expected<EvictionRule> evictionRuleFor(const std::string &release) {
     size_t dot = release.find('.', at);
     std::string part = release.substr(at, dot == std::string::npos ? std::string::npos : dot - at);
     if (part.empty() || part.size() > 6 || part.find_first_not_of("0123456789") != std::string::npos)
-      return Error{"--release", "\"" + release + "\" is not a jax release such as 0.4.30",
+      return Error{"--release", "\"" + release + "\" is not a jax release; known: " +
+                                    knownList() + " (any release from 0.4.30 on)",
                    ErrorCode::Invalid};
     v.push_back(std::stoi(part));
     if (dot == std::string::npos)
@@ -67,7 +94,8 @@ Expected<EvictionRule> evictionRuleFor(const std::string &release) {
     v.push_back(0);
   auto t = std::make_tuple(v[0], v[1], v[2]);
   if (t < std::make_tuple(0, 4, 30))
-    return Error{"--release", "jax " + release + " is older than 0.4.30, the oldest layout read here",
+    return Error{"--release", "jax " + release + " is older than 0.4.30, the oldest layout read "
+                 "here; known: " + knownList(),
                  ErrorCode::Unsupported};
   if (t == std::make_tuple(0, 4, 30))
     return EvictionRule::MtimeAllFiles;
@@ -78,33 +106,95 @@ Expected<EvictionRule> evictionRuleFor(const std::string &release) {
 
 namespace {
 
-EvictionPlan planEviction(const std::vector<CacheFile> &files, EvictionRule rule,
+const LinkTarget *linkOf(const std::vector<LinkTarget> &links, const std::string &name) {
+  for (const LinkTarget &l : links)
+    if (l.name == name)
+      return &l;
+  return nullptr;
+}
+
+bool endsWithCache(const std::string &n) {
+  return n.size() >= 6 && n.compare(n.size() - 6, 6, "-cache") == 0;
+}
+
+/// Whether the eviction pass of `rule` stats the link `f`: 0.4.30 every
+/// name whose is_file() is true (a link to a regular file); later releases
+/// every name glob("*-cache") yields, dangling links included.
+bool capCountsLink(const LinkTarget &l, EvictionRule rule) {
+  if (rule == EvictionRule::MtimeAllFiles)
+    return l.state == LinkTarget::State::File;
+  return endsWithCache(l.name) && l.state != LinkTarget::State::Unknown;
+}
+
+EvictionPlan planEviction(const std::vector<CacheFile> &files,
+                          const std::vector<LinkTarget> &links, EvictionRule rule,
                           uint64_t maxSize) {
   EvictionPlan p;
   p.rule = rule;
   p.maxSize = maxSize;
-  // (rank, tie-breaker, file index): heapq pops the smallest tuple.
-  std::vector<std::tuple<int64_t, std::string_view, uint32_t>> h;
+  // The -atime records left as orphans (a link's -atime is one), by key.
+  // (Only links need them: a directory without links builds neither.)
+  std::unordered_map<std::string_view, const CacheFile *> orphanAtimes;
+  std::set<std::string_view> entryNames;
+  if (!links.empty())
+    for (const CacheFile &f : files) {
+      if (f.kind == FileKind::Atime)
+        orphanAtimes.emplace(f.key(), &f);
+      if (f.kind == FileKind::Entry)
+        entryNames.insert(f.name);
+    }
+  // (rank, tie-breaker, file index, size): heapq pops the smallest tuple.
+  std::vector<std::tuple<int64_t, std::string_view, uint32_t, uint64_t>> h;
+  auto raise = [&p](const std::string &file, EvictionPlan::Raise why) {
+    if (!p.raises) {
+      p.raises = true;
+      p.raisingFile = file;
+      p.raiseReason = why;
+    }
+  };
   for (uint32_t i = 0; i < files.size(); ++i) {
     const CacheFile &f = files[i];
+    if (f.kind == FileKind::Symlink) {
+      const LinkTarget *l = linkOf(links, f.name);
+      if (!l || !capCountsLink(*l, rule))
+        continue;
+      if (l->state == LinkTarget::State::Dangling) {
+        // os.stat / Path.stat of a dangling link: FileNotFoundError.
+        raise(f.name, EvictionPlan::Raise::DanglingLink);
+        continue;
+      }
+      p.linkedSize += l->size;
+      if (!l->inside.empty() && (rule == EvictionRule::MtimeAllFiles
+                                     ? true
+                                     : endsWithCache(l->inside) && entryNames.count(l->inside)))
+        p.doubleCounted += l->size;
+      if (rule == EvictionRule::MtimeAllFiles) {
+        h.emplace_back(l->mtimeNs, std::string_view(f.name), i, l->size);
+        continue;
+      }
+      std::string_view key = std::string_view(f.name).substr(0, f.name.size() - 6);
+      auto a = orphanAtimes.find(key);
+      if (a == orphanAtimes.end() && rule == EvictionRule::AtimeStrict)
+        raise(f.name, EvictionPlan::Raise::NoAtime);
+      h.emplace_back(a == orphanAtimes.end() ? 0 : a->second->atimeNs, key, i, l->size);
+      continue;
+    }
     if (rule == EvictionRule::MtimeAllFiles) {
       // 0.4.30: every regular file (Path.is_file), ranked by (st_mtime_ns, path).
       if (f.regular)
-        h.emplace_back(f.mtimeNs, std::string_view(f.name), i);
+        h.emplace_back(f.mtimeNs, std::string_view(f.name), i, f.size);
       continue;
     }
     // glob("*-cache"), ranked by (atime, key).
     if (!(f.kind == FileKind::Entry && f.suffixed))
       continue;
     int64_t rank = f.hasAtime ? f.atimeNs : 0;
-    if (!f.hasAtime && rule == EvictionRule::AtimeStrict && !p.raises) {
-      p.raises = true;
-      p.raisingFile = f.name;
-    }
-    h.emplace_back(rank, f.key(), i);
+    if (!f.hasAtime && rule == EvictionRule::AtimeStrict)
+      raise(f.name, EvictionPlan::Raise::NoAtime);
+    h.emplace_back(rank, f.key(), i, f.size);
   }
   for (const auto &e : h)
-    p.countedSize += files[std::get<2>(e)].size;
+    p.countedSize += std::get<3>(e);
   if (p.raises)
     return p;
   std::sort(h.begin(), h.end());
@@ -113,8 +203,9 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files, EvictionRule rule
     if (size <= maxSize)
       break;
     const CacheFile &f = files[std::get<2>(e)];
-    p.evicted.push_back({f.name, f.size, std::get<0>(e)});
-    size -= f.size;
+    // Evicting a link unlinks the link only; JAX subtracts its target's size.
+    p.evicted.push_back({f.name, std::get<3>(e), std::get<0>(e)});
+    size -= std::get<3>(e);
   }
   return p;
 }
@@ -122,10 +213,11 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files, EvictionRule rule
 } // namespace
 
 Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release,
-                                      std::optional<uint64_t> maxSize) {
+                                      std::optional<int64_t> maxSize) {
   CacheReport r;
   r.dir = scan.dir;
   r.files = std::move(scan.files);
+  r.links = std::move(scan.links);
   const std::vector<CacheFile> &files = r.files;
   bool anySuffixed = false, anyPlain = false;
   for (const CacheFile &f : files) {
@@ -227,6 +319,19 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
       break;
     case FileKind::Symlink:
       p.code = ProblemCode::Symlink;
+      if (const LinkTarget *l = linkOf(r.links, f.name)) {
+        p.link = *l;
+        p.countedByCap = capCountsLink(*l, r.rule);
+        // A live `<key>-cache` link without `<key>-atime`: 0.4.31 – 0.11.1
+        // read that -atime and raise.
+        if (p.countedByCap && r.rule == EvictionRule::AtimeStrict &&
+            l->state != LinkTarget::State::Dangling) {
+          std::string atime = f.name.substr(0, f.name.size() - 6) + "-atime";
+          p.strictRule = std::none_of(files.begin(), files.end(), [&atime](const CacheFile &x) {
+            return x.name == atime;
+          });
+        }
+      }
       r.problems.push_back(p);
       break;
     case FileKind::SubCache:
@@ -275,9 +380,16 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
     std::set<std::string> seen;
     for (const ProgramEntry &e : s.entries) {
       const EntryFacts &facts = files[e.file].facts;
-      any = any || facts.hasIfrt;
-      std::string text = facts.hasIfrt ? facts.outputs : "?";
-      if (seen.insert(text).second && h.shapes.size() < 64)
+      // A damaged or unreadable entry's header is not trusted: "?", and it
+      // neither makes the shapes differ nor agree.
+      bool trusted = e.status == EntryStatus::Ok && facts.hasIfrt;
+      any = any || trusted;
+      h.unread += e.status != EntryStatus::Ok;
+      std::string text = trusted ? facts.outputs : "?";
+      if (trusted)
+        seen.insert(text);
+      if (std::find(h.shapes.begin(), h.shapes.end(), text) == h.shapes.end() &&
+          h.shapes.size() < 64)
         h.shapes.push_back(std::move(text));
     }
     h.code = !any ? HintCode::NoHeader
@@ -288,8 +400,19 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
     r.hints.push_back(std::move(h));
   }
 
-  if (maxSize)
-    r.eviction = planEviction(files, r.rule, *maxSize);
+  if (maxSize && *maxSize > 0) {
+    r.eviction = planEviction(files, r.links, r.rule, static_cast<uint64_t>(*maxSize));
+  } else if (maxSize) {
+    // jax_compilation_cache_max_size -1: LRUCache.eviction_enabled is
+    // false; 0 or below: `len(value) > self.max_size` refuses every put.
+    EvictionPlan p;
+    p.rule = r.rule;
+    p.noCap = *maxSize == -1;
+    p.writesRefused = *maxSize != -1;
+    r.eviction = p;
+  }
+  if (r.eviction)
+    r.eviction->requested = *maxSize;
   return r;
 }
 

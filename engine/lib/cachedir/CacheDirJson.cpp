@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
+#include "cachekey/CacheDirLookup.h"
 
 namespace cachekey {
 
@@ -24,6 +25,14 @@ Json problemJson(const CacheProblem &p, EvictionRule rule) {
     j["size"] = p.size;
   if (p.code == ProblemCode::OrphanCache)
     j["capped_writes_fail"] = p.strictRule;
+  if (p.code == ProblemCode::Symlink) {
+    static const char *states[] = {"unknown", "dangling", "file", "other"};
+    j["link"] = {{"state", states[static_cast<int>(p.link.state)]},
+                 {"target", p.link.target},
+                 {"target_size", p.link.size},
+                 {"inside", p.link.inside.empty() ? Json() : Json(p.link.inside)}};
+    j["counted_by_cap"] = p.countedByCap;
+  }
   if (p.code == ProblemCode::MixedCompression) {
     j["count_zstd"] = p.countZstd;
     j["count_zlib"] = p.countZlib;
@@ -88,6 +97,7 @@ Json reportJsonWithoutEntries(const CacheReport &r) {
     hj["module"] = h.module;
     hj["entries"] = h.entries;
     hj["shapes"] = h.shapes;
+    hj["unread"] = h.unread;
     hj["text"] = hintText(h);
     hints.push_back(std::move(hj));
   }
@@ -95,9 +105,15 @@ Json reportJsonWithoutEntries(const CacheReport &r) {
   if (r.eviction) {
     const EvictionPlan &e = *r.eviction;
     Json ej;
-    ej["code"] = e.raises ? "eviction_raises" : "eviction";
+    ej["code"] = e.noCap ? "no_cap" : e.writesRefused ? "writes_refused"
+                 : e.raises ? "eviction_raises" : "eviction";
     ej["rule"] = evictionRuleName(e.rule);
-    ej["max_size"] = e.maxSize;
+    ej["max_size"] = e.requested;
+    ej["raise_reason"] = !e.raises ? Json()
+                         : e.raiseReason == EvictionPlan::Raise::DanglingLink ? Json("dangling_link")
+                                                                              : Json("no_atime");
+    ej["linked_size"] = e.linkedSize;
+    ej["double_counted"] = e.doubleCounted;
     ej["counted_size"] = e.countedSize;
     ej["raises_at"] = e.raises ? Json(e.raisingFile) : Json();
     ej["evicted"] = Json::array(); // filled by evictedJson
@@ -211,6 +227,72 @@ void writeCacheReport(std::ostream &out, const CacheReport &r) {
       out << "  " << i + 1 << ". " << r.eviction->evicted[i].file << "  "
           << r.eviction->evicted[i].size << " B\n";
   }
+}
+
+namespace {
+
+const char *loggedWriteName(LoggedWrite w) {
+  switch (w) {
+  case LoggedWrite::Written: return "written";
+  case LoggedWrite::NotWritten: return "not_written";
+  case LoggedWrite::Failed: return "failed";
+  case LoggedWrite::Unknown: break;
+  }
+  return "unknown";
+}
+
+} // namespace
+
+Json cacheReleasesToJson() {
+  Json out = Json::array();
+  for (const CacheReleaseChoice &c : cacheReleaseChoices())
+    out.push_back({{"release", c.release}, {"rule", evictionRuleName(c.rule)},
+                   {"text", evictionRuleText(c.rule)}});
+  return out;
+}
+
+Json cacheLookupToJson(const CacheLookup &l) {
+  Json j;
+  j["dir"] = l.dir;
+  j["run"] = l.run;
+  j["logged_dirs"] = l.loggedDirs;
+  j["dir_match"] = {{"code", dirMatchName(l.dirMatch)}, {"text", cacheLookupDirText(l)}};
+  j["missed_without_key"] = l.missedWithoutKey;
+  Json keys = Json::array();
+  for (const KeyLookup &k : l.keys) {
+    Json kj;
+    kj["code"] = lookupCodeName(k.code);
+    kj["label"] = k.key.label;
+    kj["key"] = k.key.key.empty() ? Json() : Json(k.key.key);
+    kj["digest"] = k.key.digest;
+    kj["logged_write"] = loggedWriteName(k.key.write);
+    kj["read_error_logged"] = k.key.readErrorLogged;
+    if (!k.file.empty()) {
+      kj["file"] = k.file;
+      kj["size"] = k.size;
+    }
+    if (k.code == LookupCode::Damaged)
+      kj["status"] = entryStatusName(k.status);
+    if (k.code == LookupCode::Damaged || k.code == LookupCode::Unreadable)
+      kj["detail"] = k.detail;
+    if (k.code == LookupCode::Present) {
+      kj["compile_seconds"] = k.compileSeconds;
+      kj["last_access_ns"] = k.lastAccessNs;
+    }
+    if (k.code == LookupCode::Absent || k.code == LookupCode::AtimeOnly ||
+        k.code == LookupCode::TempOnly || k.code == LookupCode::Symlink)
+      kj["other_entries"] = k.otherEntries;
+    kj["text"] = keyLookupText(k, l);
+    keys.push_back(std::move(kj));
+  }
+  j["keys"] = std::move(keys);
+  return j;
+}
+
+void writeCacheLookup(std::ostream &out, const CacheLookup &l) {
+  out << "Cache directory: " << cacheLookupDirText(l) << "\n";
+  for (const KeyLookup &k : l.keys)
+    out << "  [" << lookupCodeName(k.code) << "] " << keyLookupText(k, l) << "\n";
 }
 
 } // namespace cachekey

@@ -349,6 +349,33 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
   work();
   for (auto &t : pool)
     t.join();
+  // The links (few): where each points, as JAX's eviction stats it.
+  auto linkTarget = [dfd](const std::string &name) {
+    LinkTarget l;
+    l.name = name;
+    char buf[4096];
+    ssize_t n = readlinkat(dfd, name.c_str(), buf, sizeof buf);
+    if (n >= 0)
+      l.target.assign(buf, static_cast<size_t>(n));
+    struct stat st {};
+    if (fstatat(dfd, name.c_str(), &st, 0) != 0) {
+      l.state = errno == ENOENT || errno == ENOTDIR || errno == ELOOP
+                    ? LinkTarget::State::Dangling
+                    : LinkTarget::State::Unknown;
+      return l;
+    }
+    l.state = S_ISREG(st.st_mode) ? LinkTarget::State::File : LinkTarget::State::Other;
+    l.size = static_cast<uint64_t>(st.st_size);
+    l.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    std::string t = l.target.rfind("./", 0) == 0 ? l.target.substr(2) : l.target;
+    if (!t.empty() && t.find('/') == std::string::npos)
+      l.inside = t;
+    return l;
+  };
+  for (const auto *group : {&scan.files, &extra})
+    for (const CacheFile &f : *group)
+      if (f.kind == FileKind::Symlink)
+        scan.links.push_back(linkTarget(f.name));
   closedir(d);
   std::vector<std::pair<std::string, unsigned char>>().swap(names);
   std::vector<int32_t>().swap(slot);
@@ -379,6 +406,9 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
     f.mtimeNs = l.mtimeNs;
     if (l.type == ListedFile::Type::Symlink) {
       f.kind = FileKind::Symlink;
+      LinkTarget t;
+      t.name = l.name; // a picker gives no target: Unknown
+      scan.links.push_back(std::move(t));
     } else if (l.type == ListedFile::Type::Directory) {
       f.kind = l.name.rfind("xla_", 0) == 0 ? FileKind::SubCache : FileKind::Foreign;
     } else {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
+#include "cachekey/CacheDirLookup.h"
 
 #include <cstdio>
 #include <ctime>
@@ -96,9 +97,44 @@ std::string problemText(const CacheProblem &p, EvictionRule rule) {
                              "delete it when evicting; move it out of the "
                              "directory."
                            : "JAX ignores it; the cap does not count it.");
-  case ProblemCode::Symlink:
-    return p.file + " is a symbolic link: not followed (only what is inside "
-           "the directory is read).";
+  case ProblemCode::Symlink: {
+    const LinkTarget &l = p.link;
+    std::string head = p.file + " is a symbolic link" +
+                       (l.target.empty() ? "" : " to " + l.target) +
+                       " (cachekey reads nothing through it). ";
+    bool atimeRule = rule != EvictionRule::MtimeAllFiles;
+    switch (l.state) {
+    case LinkTarget::State::Unknown:
+      return head + "Where it points is not known here; JAX's eviction stats "
+             "links named *-cache (jax 0.4.31 and later) or to files (0.4.30).";
+    case LinkTarget::State::Dangling:
+      if (p.countedByCap)
+        return head + "It points nowhere, and with a cap set JAX's eviction "
+               "pass stats every *-cache name: it raises FileNotFoundError on "
+               "this one, so every capped write fails (\"Error writing "
+               "persistent compilation cache entry\"). rm -- " + quoted(p.file);
+      return head + "It points nowhere; " +
+             std::string(atimeRule ? "its name is not *-cache, so JAX's eviction skips it."
+                                   : "jax 0.4.30's eviction skips it (is_file() is false).");
+    case LinkTarget::State::File:
+    case LinkTarget::State::Other:
+      break;
+    }
+    if (!p.countedByCap)
+      return head + "JAX's eviction does not count it (" +
+             (atimeRule ? "its name is not *-cache" : "it is not a link to a file") + ").";
+    std::string out = head + "With a cap set, JAX counts its target's " +
+                      bytesText(l.size) + " toward the cap" +
+                      (l.inside.empty() ? std::string()
+                                        : " — a second time, since " + l.inside +
+                                              " is already counted —") +
+                      " and, when evicting it, removes the link only, so the "
+                      "bytes it believed freed stay. ";
+    if (p.strictRule)
+      out += "It has no -atime either: under jax 0.4.31 – 0.11.1 the pass "
+             "raises reading it, so every capped write fails. ";
+    return out + "Replace it with the file itself or remove it: rm -- " + quoted(p.file);
+  }
   case ProblemCode::Unreadable:
     return p.file + " could not be read (" + p.detail +
            "). A JAX process running as the same user cannot read it either: "
@@ -122,23 +158,30 @@ std::string problemText(const CacheProblem &p, EvictionRule rule) {
 
 std::string hintText(const CacheHint &h) {
   std::string n = std::to_string(h.entries);
+  std::string unread = h.unread ? " (" + std::to_string(h.unread) +
+                                      (h.unread == 1 ? " damaged entry" : " damaged entries") +
+                                      " not read: \"?\")"
+                                : std::string();
   switch (h.code) {
   case HintCode::OutputShapesDiffer: {
     std::string list;
     for (size_t i = 0; i < h.shapes.size(); ++i)
       list += (i ? " / " : "") + h.shapes[i];
     return "the " + n + " entries of " + h.module +
-           " differ in output shapes " + list +
+           " differ in output shapes " + list + unread +
            " (the IFRT header records the outputs): the input shapes or "
            "dtypes it was called with changed.";
   }
   case HintCode::SameOutputShapes:
     return "the " + n + " entries of " + h.module +
-           " have the same output shapes: their keys differ elsewhere (flags, "
+           " have the same output shapes" + unread + ": their keys differ elsewhere (flags, "
            "compile options, jax or jaxlib, devices); cachekey compare-logs "
            "on two runs' logs says which.";
   case HintCode::NoHeader:
-    return "the entries of " + h.module +
+    if (h.unread == h.entries)
+      return "the entries of " + h.module + " are all damaged: their IFRT "
+             "headers cannot be read.";
+    return "the entries of " + h.module + unread +
            " carry no IFRT header (jaxlib 0.4.x stores none; 0.10.2 and 0.12 do), so the "
            "directory cannot say how they differ; cachekey compare-logs on "
            "two runs' logs can.";
@@ -156,7 +199,25 @@ std::string programText(const ProgramSummary &p) {
          " s of compile time recorded, last used " + timeText(p.lastAccessNs);
 }
 
+std::string evictionRuleText(EvictionRule r) {
+  switch (r) {
+  case EvictionRule::MtimeAllFiles: return "0.4.30 (LRU by modification time)";
+  case EvictionRule::AtimeStrict:
+    return "0.4.31 to 0.11.1 (-atime; a missing one makes capped writes fail)";
+  case EvictionRule::AtimeMissingZero: break;
+  }
+  return "0.11.2 and later (a missing -atime counts as 0)";
+}
+
 std::string evictionText(const EvictionPlan &p) {
+  if (p.noCap)
+    return "max_size -1 is JAX's \"no cap\": eviction is off, nothing is "
+           "ever evicted and the directory grows without bound.";
+  if (p.writesRefused)
+    return "max_size " + std::to_string(p.requested) +
+           ": JAX refuses every write (each entry \"exceeds the maximum cache "
+           "size\"), so the cache only serves what is already here; nothing is "
+           "evicted.";
   const char *rule = p.rule == EvictionRule::MtimeAllFiles
                          ? "jax 0.4.30: every file by modification time"
                      : p.rule == EvictionRule::AtimeStrict
@@ -167,7 +228,16 @@ std::string evictionText(const EvictionPlan &p) {
                      std::to_string(p.countedSize) + " bytes: ";
   if (p.raises)
     return head + "the pass raises at " + p.raisingFile +
-           " (no -atime), so JAX writes nothing while a cap is set.";
+           (p.raiseReason == EvictionPlan::Raise::DanglingLink
+                ? " (a dangling symbolic link: FileNotFoundError)"
+                : " (no -atime)") +
+           ", so JAX writes nothing while a cap is set.";
+  if (p.linkedSize)
+    head += "of them " + std::to_string(p.linkedSize) + " bytes through symbolic links" +
+            (p.doubleCounted ? " (" + std::to_string(p.doubleCounted) +
+                                   " bytes of files counted twice)"
+                             : std::string()) +
+            ": ";
   if (p.evicted.empty())
     return head + "nothing to evict.";
   uint64_t freed = 0;
@@ -176,6 +246,110 @@ std::string evictionText(const EvictionPlan &p) {
   return head + std::to_string(p.evicted.size()) +
          (p.evicted.size() == 1 ? " file goes, " : " files go, ") +
          bytesText(freed) + ", in this order:";
+}
+
+namespace {
+
+std::string joinPath(const std::string &dir, const std::string &file) {
+  return dir.empty() || dir.back() == '/' ? dir + file : dir + "/" + file;
+}
+
+std::string loggedDirsText(const CacheLookup &l) {
+  std::string out;
+  for (size_t i = 0; i < l.loggedDirs.size(); ++i)
+    out += (i ? ", " : "") + l.loggedDirs[i];
+  return out;
+}
+
+} // namespace
+
+std::string cacheLookupDirText(const CacheLookup &l) {
+  std::string misses = std::to_string(l.keys.size()) +
+                       (l.keys.size() == 1 ? " missed key" : " missed keys") +
+                       " of " + l.run + " looked up";
+  if (l.missedWithoutKey)
+    misses += " (" + std::to_string(l.missedWithoutKey) +
+              " more missed without a logged key: log jax._src.compiler at DEBUG)";
+  switch (l.dirMatch) {
+  case DirMatch::Same:
+    return l.dir + ": the directory " + l.run + " used; " + misses + ".";
+  case DirMatch::Other:
+    return l.dir + ": not the directory " + l.run + " used (" + loggedDirsText(l) +
+           "); " + misses + ", but what is here is not what that run saw.";
+  case DirMatch::NotLogged:
+    break;
+  }
+  return l.dir + ": " + l.run + " does not say which directory it used (no "
+         "\"Initialized persistent compilation cache at\" line: log "
+         "jax._src.compilation_cache at DEBUG); " + misses + ".";
+}
+
+std::string keyLookupText(const KeyLookup &k, const CacheLookup &l) {
+  const LookupKey &key = k.key;
+  std::string who = key.label + (key.key.empty() ? " (digest " + key.digest.substr(0, 12) + "…)" : "");
+  std::string path = joinPath(l.dir, k.file);
+  switch (k.code) {
+  case LookupCode::Present: {
+    std::string head = who + ": its entry is here (" + k.file + ", " + bytesText(k.size) +
+                       ", " + std::to_string(k.compileSeconds) +
+                       " s of compile time recorded, last used " + timeText(k.lastAccessNs) + ")";
+    if (key.write == LoggedWrite::Written)
+      return head + ". The run wrote it after its miss: the next run with this "
+             "key should hit.";
+    if (l.dirMatch == DirMatch::Other)
+      return head + ", but the run used another directory (" + loggedDirsText(l) +
+             "): set jax_compilation_cache_dir to the same absolute path in "
+             "every run.";
+    return head + ", yet the run missed: it was written after the run looked "
+           "it up (by another process or a later run), or the run read another "
+           "directory.";
+  }
+  case LookupCode::Damaged:
+    return who + ": its entry " + k.file + " is damaged: " + statusText(k.status) +
+           (k.detail.empty() ? "" : " (" + k.detail + ")") + ". JAX " +
+           (key.readErrorLogged ? "warned" : "warns") +
+           " \"Error reading persistent compilation cache entry\", compiles "
+           "again and never replaces the file (a put skips a key that exists), "
+           "so every run misses it. Delete it: rm -- '" + path + "'";
+  case LookupCode::Unreadable:
+    return who + ": its entry " + k.file + " is here but could not be read (" +
+           k.detail + "): a JAX process of the same user cannot read it either "
+           "and misses. Check its owner and permissions (ls -l -- '" + path + "').";
+  case LookupCode::Symlink:
+    return who + ": a symbolic link stands where its entry would be (" + k.file +
+           "); JAX opens the entry through it, cachekey does not follow it. "
+           "ls -l -- '" + path + "' shows where it points.";
+  case LookupCode::AtimeOnly:
+    return who + ": no entry, only its -atime (" + k.file + "): the entry was "
+           "removed by something other than JAX's eviction, which deletes both "
+           "files. Find what cleans the directory (a tmp cleaner, a script).";
+  case LookupCode::TempOnly:
+    return who + ": no entry, only a write that never finished (" + k.file +
+           ", " + bytesText(k.size) + "): the writing process stopped or the "
+           "volume filled up. rm -- '" + path + "'";
+  case LookupCode::Absent:
+    break;
+  }
+  std::string head = who + ": no entry under its key";
+  if (k.otherEntries)
+    head += " (the directory holds " + std::to_string(k.otherEntries) + " other " +
+            (k.otherEntries == 1 ? "entry" : "entries") + " of " + key.label +
+            ": its key moved; compare-logs above says why)";
+  switch (key.write) {
+  case LoggedWrite::NotWritten:
+    return head + ". The run chose not to write it (the reason is in its outcome "
+           "above).";
+  case LoggedWrite::Failed:
+    return head + ". The run's write failed (its error is in the outcome above).";
+  case LoggedWrite::Written:
+    return head + ". The run logged writing it, so it was removed since (an "
+           "eviction under jax_compilation_cache_max_size, a cleaner) or the "
+           "run wrote to another directory.";
+  case LoggedWrite::Unknown:
+    break;
+  }
+  return head + ". The run logged no write for it (log jax._src.compiler and "
+         "jax._src.compilation_cache at DEBUG to see why).";
 }
 
 } // namespace cachekey

@@ -5,6 +5,8 @@
 #include "cachekey/Key.h"
 #include "cachekey/Run.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <iostream>
 #include <malloc.h>
 
@@ -27,7 +29,7 @@ int runCacheDir(const std::vector<std::string> &args) {
     return 2;
   };
   std::vector<std::string> dirs;
-  std::optional<uint64_t> maxSize;
+  std::optional<int64_t> maxSize;
   std::string release;
   EntryLimits limits;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -44,9 +46,19 @@ int runCacheDir(const std::vector<std::string> &args) {
         release = v;
         continue;
       }
-      if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos)
-        return usage("--max-size takes a number of bytes, not \"" + v + "\"");
-      maxSize = std::stoull(v);
+      // As jax_compilation_cache_max_size (an int): -1 no cap, 0 or below
+      // every write refused (lru_cache.py), otherwise the target in bytes.
+      std::string digits = v.size() > 1 && v[0] == '-' ? v.substr(1) : v;
+      errno = 0;
+      long long n = digits.empty() || digits.size() > 19 ||
+                            digits.find_first_not_of("0123456789") != std::string::npos
+                        ? 0
+                        : std::strtoll(v.c_str(), nullptr, 10);
+      if (digits.empty() || digits.size() > 19 ||
+          digits.find_first_not_of("0123456789") != std::string::npos || errno == ERANGE)
+        return usage("--max-size takes a number of bytes (-1: no cap, as "
+                     "jax_compilation_cache_max_size), not \"" + v + "\"");
+      maxSize = n;
     } else if (a.size() > 1 && a[0] == '-') {
       return usage("unknown option " + a + " for cache-dir");
     } else {
@@ -75,6 +87,17 @@ int runCacheDir(const std::vector<std::string> &args) {
   for (const CacheProblem &p : report->problems)
     problems = problems || (p.code != ProblemCode::SubCache && p.code != ProblemCode::OrphanAtime);
   return problems ? 1 : 0;
+}
+
+Expected<CacheLookup> lookupMissesInDir(const std::string &dir, const LogSummary &log) {
+  mallopt(M_MMAP_THRESHOLD, 64 * 1024); // as in runCacheDir
+  auto scan = scanCacheDir(dir);
+  if (!scan)
+    return scan.error();
+  auto report = analyseCacheDir(std::move(*scan));
+  if (!report)
+    return report.error();
+  return lookupMissedKeys(*report, log);
 }
 
 } // namespace cachekey::cli

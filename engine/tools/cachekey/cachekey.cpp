@@ -5,8 +5,11 @@
 //   cachekey diff DIR_A DIR_B [--json]     (two captures, docs/capture.md)
 //   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out:
 //                                           one result per input line)
-//   cachekey compare-logs A.log B.log [C.log …] [--json]
-//                                                (exit 1: some key differs)
+//   cachekey compare-logs A.log B.log [C.log …] [--json] [--cache DIR]
+//                                                (exit 1: some key differs;
+//                                                --cache: the last run's
+//                                                missed keys looked up in
+//                                                DIR, CacheDirLookup.h)
 //   cachekey canonicalize FILE [--profile RELEASE] [--include-metadata]
 //                              [--ignore-custom-partitioning]
 //   cachekey profiles [--json]
@@ -75,6 +78,36 @@ std::string defaultFixtures() {
   return CACHEKEY_DEFAULT_FIXTURES;
 }
 
+/// A stream buffer that passes everything on to `out` but its last `n`
+/// bytes (to append a member to a JSON document written elsewhere).
+class HoldBackTail : public std::streambuf {
+public:
+  HoldBackTail(std::ostream &out, size_t n) : out_(out), n_(n) {}
+
+protected:
+  int overflow(int ch) override {
+    if (ch != traits_type::eof()) {
+      char c = static_cast<char>(ch);
+      xsputn(&c, 1);
+    }
+    return ch;
+  }
+  std::streamsize xsputn(const char *s, std::streamsize len) override {
+    tail_.append(s, static_cast<size_t>(len));
+    if (tail_.size() > n_) {
+      size_t pass = tail_.size() - n_;
+      out_.write(tail_.data(), static_cast<std::streamsize>(pass));
+      tail_.erase(0, pass);
+    }
+    return len;
+  }
+
+private:
+  std::ostream &out_;
+  size_t n_;
+  std::string tail_;
+};
+
 int usage() {
   std::cerr
       << "usage:\n"
@@ -83,7 +116,7 @@ int usage() {
          "  cachekey diff DIR_A DIR_B [--json]   (two captured runs)\n"
          "  cachekey batch [--fixtures DIR]   (one scenario per stdin line; one "
          "JSON result per line)\n"
-         "  cachekey compare-logs A.log B.log [C.log …] [--json]\n"
+         "  cachekey compare-logs A.log B.log [C.log …] [--json] [--cache DIR]\n"
          "  cachekey canonicalize FILE [--profile RELEASE] "
          "[--include-metadata] [--ignore-custom-partitioning]\n"
          "  cachekey profiles [--json]   (the jax releases reproduced)\n"
@@ -181,7 +214,7 @@ int run(int argc, char **argv) {
       usage();
       return 0;
     }
-    at += (args[at] == "--fixtures" || args[at] == "--profile") ? 2 : 1;
+    at += (args[at] == "--fixtures" || args[at] == "--profile" || args[at] == "--cache") ? 2 : 1;
   }
   // --json anywhere asks for JSON errors, also for the usage errors found
   // while the options are read.
@@ -204,6 +237,7 @@ int run(int argc, char **argv) {
   bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
   bool usedFixtures = false, usedProfile = false;
   std::string fixtures = defaultFixtures(), profile = "main";
+  std::optional<std::string> cacheDir; // compare-logs --cache DIR
   if (const char *env = std::getenv("CACHEKEY_FIXTURES"))
     fixtures = env;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -216,10 +250,12 @@ int run(int argc, char **argv) {
       includeMetadata = true;
     else if (a == "--ignore-custom-partitioning")
       ignoreCp = true;
-    else if (a == "--fixtures" || a == "--profile") {
+    else if (a == "--fixtures" || a == "--profile" || a == "--cache") {
       if (i + 1 >= args.size())
         return usageError(a + " needs a value");
-      if (a == "--fixtures") {
+      if (a == "--cache") {
+        cacheDir = args[++i];
+      } else if (a == "--fixtures") {
         fixtures = args[++i];
         usedFixtures = true;
       } else {
@@ -245,6 +281,7 @@ int run(int argc, char **argv) {
            cmd != "profiles",
        "--json"},
       {usedFixtures && !scenarios, "--fixtures"},
+      {cacheDir && cmd != "compare-logs", "--cache"},
       {usedProfile && cmd != "canonicalize",
        "--profile (a scenario names its own profile)"},
       {(includeMetadata || ignoreCp) && cmd != "canonicalize",
@@ -383,10 +420,23 @@ int run(int argc, char **argv) {
       auto m = compareManyLogSummaries(std::move(*many));
       if (!m)
         return fail(m.error());
-      if (json)
-        std::cout << dumpJson(manyLogComparisonToJson(*m)) << "\n";
-      else
+      std::optional<CacheLookup> lookup;
+      if (cacheDir) {
+        auto l = lookupMissesInDir(*cacheDir, m->logs.back());
+        if (!l)
+          return fail(l.error());
+        lookup = std::move(*l);
+      }
+      if (json) {
+        Json j = manyLogComparisonToJson(*m);
+        if (lookup)
+          j["cache_dir"] = cacheLookupToJson(*lookup);
+        std::cout << dumpJson(j) << "\n";
+      } else {
         writeManyLogComparison(std::cout, *m);
+        if (lookup)
+          std::cout << "\n", writeCacheLookup(std::cout, *lookup);
+      }
       return m->keysDiffer() ? 1 : 0;
     }
     // Streamed: a log of any size is read in chunks, keeping only
@@ -397,11 +447,32 @@ int run(int argc, char **argv) {
     auto c = compareLogSummaries(std::move((*logs)[0]), std::move((*logs)[1]));
     if (!c)
       return fail(c.error());
-    if (json) {
+    std::optional<CacheLookup> lookup;
+    if (cacheDir) {
+      auto l = lookupMissesInDir(*cacheDir, c->logs[1]);
+      if (!l)
+        return fail(l.error());
+      lookup = std::move(*l);
+    }
+    if (json && lookup) {
+      // The streamed document ends "\n}": hold those two bytes back and
+      // write the lookup as its last member, indented as dump(2) nests it.
+      HoldBackTail held(std::cout, 2);
+      std::ostream os(&held);
+      writeLogComparisonJson(os, *c);
+      os.flush();
+      std::string member = dumpJson(cacheLookupToJson(*lookup), 2);
+      std::string nested;
+      for (char ch : member)
+        nested += ch == '\n' ? std::string("\n  ") : std::string(1, ch);
+      std::cout << ",\n  \"cache_dir\": " << nested << "\n}\n";
+    } else if (json) {
       writeLogComparisonJson(std::cout, *c);
       std::cout << "\n";
     } else {
       writeLogComparison(std::cout, *c);
+      if (lookup)
+        std::cout << "\n", writeCacheLookup(std::cout, *lookup);
     }
     return c->keysDiffer() ? 1 : 0;
   }

@@ -10,6 +10,8 @@
 // recorded. Changes the tests make themselves (a deleted -atime, a foreign
 // file) are labelled.
 #include "cachekey/CacheDir.h"
+#include "cachekey/CacheDirLookup.h"
+#include "cachekey/LogCompare.h"
 
 #include "TestUtil.h"
 
@@ -63,7 +65,9 @@ public:
       int64_t ns = row["mtime_ns"].get<int64_t>();
       ts[0].tv_sec = ts[1].tv_sec = ns / 1000000000;
       ts[0].tv_nsec = ts[1].tv_nsec = ns % 1000000000;
-      EXPECT_EQ(utimensat(AT_FDCWD, (dir + "/" + name).c_str(), ts, 0), 0) << name;
+      // A symbolic link gets its own mtime back (describe.json: lstat).
+      int flags = row.contains("symlink") ? AT_SYMLINK_NOFOLLOW : 0;
+      EXPECT_EQ(utimensat(AT_FDCWD, (dir + "/" + name).c_str(), ts, flags), 0) << name;
     }
   }
   ~TempCopy() { (void)std::system(("rm -rf '" + dir + "'").c_str()); }
@@ -71,7 +75,7 @@ public:
 };
 
 CacheReport analyse(const std::string &dir, const std::string &release = "",
-                    std::optional<uint64_t> maxSize = {}) {
+                    std::optional<int64_t> maxSize = {}) {
   auto scan = scanCacheDir(dir);
   EXPECT_TRUE(bool(scan)) << (scan ? "" : scan.error().str());
   auto r = analyseCacheDir(std::move(*scan), release, maxSize);
@@ -501,4 +505,343 @@ TEST(CacheDirJson, StreamedEqualsTreeAndFindingsCarryCodeAndText) {
     }
   EXPECT_EQ(streamed["eviction"]["evicted"].size(), r.eviction->evicted.size());
   EXPECT_FALSE(streamed["eviction"]["evicted"].empty());
+}
+
+// compare-logs … --cache DIR: fixtures/cache_dirs/<release>/lookup, written
+// by tools/cache_dir_lookup_fixture.sh with real JAX. run1.log: step
+// "first" on an empty directory; then the change the script made: jit_g's
+// entry cut to half its length (truncated.txt); run2.log: step "lookup" with
+// jax_persistent_cache_min_compile_time_secs=1. Every expectation is read
+// from run2.log (the MISS lines and what JAX logged about each write),
+// truncated.txt and describe.json (JAX's own reading of each file after
+// run 2).
+class RealLookup : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealLookup, EachMissedKeyOfTheLastRunIsFoundAbsentOrDamaged) {
+  std::string rel = GetParam() + "/lookup";
+  std::string run1 = slurp(fixture(rel + "/run1.log")), run2 = slurp(fixture(rel + "/run2.log"));
+  auto c = compareLogs(run1, run2, "run1.log", "run2.log");
+  ASSERT_TRUE(bool(c)) << c.error().str();
+  TempCopy copy(rel);
+  CacheReport r = analyse(copy.dir);
+  CacheLookup l = lookupMissedKeys(r, c->logs[1]);
+
+  // What run2.log says: the misses in order, the writes and the not-writes.
+  std::vector<std::pair<std::string, std::string>> misses; // module, key
+  std::regex miss("PERSISTENT COMPILATION CACHE MISS for '([A-Za-z0-9_]+)' with key '([^']+)'");
+  for (std::sregex_iterator it(run2.begin(), run2.end(), miss), end; it != end; ++it)
+    misses.emplace_back((*it)[1], (*it)[2]);
+  ASSERT_EQ(misses.size(), 3u); // jit_f on f32[192,8], jit_g, jit_slow on f32[96]
+  std::map<std::string, std::set<std::string>> written = writtenKeys(fixture(rel + "/run2.log"));
+  std::string damagedFile = slurp(fixture(rel + "/truncated.txt"));
+  damagedFile = damagedFile.substr(0, damagedFile.find(' '));
+  Json files = describe(rel);
+  std::smatch dirLine;
+  ASSERT_TRUE(std::regex_search(run2, dirLine, std::regex("Initialized persistent compilation cache at (\\S+)")));
+
+  EXPECT_EQ(l.run, "run2.log");
+  EXPECT_EQ(l.loggedDirs, std::vector<std::string>{dirLine[1]});
+  EXPECT_EQ(l.dirMatch, DirMatch::Other); // the copy is not the directory JAX used
+  EXPECT_EQ(l.missedWithoutKey, 0u);
+  ASSERT_EQ(l.keys.size(), misses.size());
+  for (size_t i = 0; i < misses.size(); ++i) {
+    const auto &[module, key] = misses[i];
+    const KeyLookup &k = l.keys[i];
+    SCOPED_TRACE(key);
+    EXPECT_EQ(k.key.key, key);
+    EXPECT_EQ(k.key.digest, key.substr(key.size() - 64));
+    EXPECT_EQ(k.key.label, module);
+    std::string file = key + "-cache";
+    bool wrote = written[module].count(key) > 0;
+    EXPECT_EQ(k.key.write == LoggedWrite::Written, wrote);
+    if (file == damagedFile) {
+      // The entry the script cut: JAX's own reader raises on it.
+      ASSERT_TRUE(files.contains(file));
+      EXPECT_TRUE(files[file].contains("error")) << files[file].dump();
+      EXPECT_EQ(k.code, LookupCode::Damaged);
+      EXPECT_EQ(k.status, EntryStatus::Truncated);
+      EXPECT_EQ(k.file, file);
+      EXPECT_EQ(k.size, files[file]["size"].get<uint64_t>());
+      EXPECT_EQ(k.key.write, LoggedWrite::NotWritten); // "Not writing … took < 1.00 seconds"
+    } else if (wrote) {
+      ASSERT_TRUE(files.contains(file));
+      EXPECT_EQ(k.code, LookupCode::Present);
+      EXPECT_EQ(k.file, file);
+      EXPECT_EQ(k.size, files[file]["size"].get<uint64_t>());
+      EXPECT_EQ(k.compileSeconds, files[file]["compile_seconds"].get<uint32_t>());
+    } else {
+      // Not written by run 2, and JAX's directory holds no such file.
+      EXPECT_FALSE(files.contains(file));
+      EXPECT_EQ(k.code, LookupCode::Absent);
+      EXPECT_EQ(k.key.write, LoggedWrite::NotWritten);
+      size_t sameModule = 0;
+      for (auto &[name, row] : files.items())
+        sameModule += name.rfind(module + "-", 0) == 0 && name.size() == module.size() + 71 &&
+                      name.substr(name.size() - 6) == "-cache";
+      EXPECT_EQ(k.otherEntries, sameModule);
+      EXPECT_GT(k.otherEntries, 0u); // run 1 wrote jit_f twice
+    }
+  }
+  // Each finding's JSON carries its code, its fields and its text.
+  Json j = cacheLookupToJson(l);
+  ASSERT_EQ(j["keys"].size(), misses.size());
+  for (size_t i = 0; i < misses.size(); ++i) {
+    EXPECT_EQ(j["keys"][i]["code"], lookupCodeName(l.keys[i].code));
+    EXPECT_EQ(j["keys"][i]["key"], misses[i].second);
+    EXPECT_EQ(j["keys"][i]["text"], keyLookupText(l.keys[i], l));
+  }
+  EXPECT_EQ(j["dir_match"]["code"], "other");
+}
+
+INSTANTIATE_TEST_SUITE_P(Releases, RealLookup, ::testing::Values("0.10.2", "0.12.0.1"));
+
+// The directory the log names, reached by another spelling (a trailing
+// slash, a symbolic link the test made) is the same directory; another is
+// not; no "Initialized … at" line is not_logged.
+TEST(CacheDirLookup, LoggedDirectoryMatchesByInode) {
+  TempCopy copy("0.12.0.1/lookup");
+  std::string link = copy.dir + "-link";
+  ASSERT_EQ(symlink(copy.dir.c_str(), link.c_str()), 0);
+  EXPECT_EQ(matchLoggedDir(copy.dir, {copy.dir + "/"}), DirMatch::Same);
+  EXPECT_EQ(matchLoggedDir(link, {copy.dir}), DirMatch::Same);
+  EXPECT_EQ(matchLoggedDir(copy.dir, {"/nonexistent/cache"}), DirMatch::Other);
+  EXPECT_EQ(matchLoggedDir(copy.dir, {}), DirMatch::NotLogged);
+  unlink(link.c_str());
+}
+
+// Keys given by digest only (a log with the key trace but no hit/miss line)
+// match whatever module; an -atime alone, a _temp_ leftover and a symbolic
+// link where the entry would be are told apart (files the test made, named
+// by a real key of run2.log).
+TEST(CacheDirLookup, AtimeTempAndSymlinkAreToldApart) {
+  TempCopy copy("0.12.0.1/lookup");
+  std::string run2 = slurp(fixture("0.12.0.1/lookup/run2.log"));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(run2, m, std::regex("MISS for 'jit_f' with key '(jit_f-([0-9a-f]{64}))'")));
+  std::string key = m[1], digest = m[2];
+  std::string fake1 = "jit_q-" + std::string(64, 'a'), fake2 = "jit_q-" + std::string(64, 'b');
+  std::ofstream(copy.dir + "/" + fake1 + "-atime") << "12345678";
+  std::ofstream(copy.dir + "/_temp_" + fake2) << "half";
+  ASSERT_EQ(symlink("/nonexistent", (copy.dir + "/" + key + "-cache").c_str()), 0);
+  CacheReport r = analyse(copy.dir);
+  std::vector<LookupKey> keys(4);
+  keys[0].label = "jit_f", keys[0].key = key, keys[0].digest = digest;
+  keys[1].label = "by digest", keys[1].digest = digest;
+  keys[2].label = "jit_q", keys[2].key = fake1, keys[2].digest = std::string(64, 'a');
+  keys[3].label = "jit_q", keys[3].key = fake2, keys[3].digest = std::string(64, 'b');
+  CacheLookup l = lookupKeys(r, keys);
+  ASSERT_EQ(l.keys.size(), 4u);
+  EXPECT_EQ(l.keys[0].code, LookupCode::Symlink);
+  EXPECT_EQ(l.keys[0].file, key + "-cache");
+  EXPECT_EQ(l.keys[1].code, LookupCode::Symlink);
+  EXPECT_EQ(l.keys[2].code, LookupCode::AtimeOnly);
+  EXPECT_EQ(l.keys[2].file, fake1 + "-atime");
+  EXPECT_EQ(l.keys[3].code, LookupCode::TempOnly);
+  EXPECT_EQ(l.keys[3].size, 4u);
+  for (const KeyLookup &k : l.keys)
+    EXPECT_FALSE(keyLookupText(k, l).empty());
+}
+
+// A symbolic link named like an entry, and what real JAX's capped put did
+// with it: fixtures/cache_dirs/<release>/symlink (tools/cache_dir_symlink_fixture.sh:
+// step "first" with a cap, then the link the script added, then step "third"
+// with a cap). Expectations: stderr.txt (JAX's "Error writing persistent
+// compilation cache entry … FileNotFoundError" naming the file it failed
+// on), run.log (its "Evicting cache entry" lines with the size and target
+// it used), symlink.json (the cap and the entry the live link points to).
+namespace {
+
+std::string linkName(const Json &files) {
+  for (auto &[name, row] : files.items())
+    if (row.contains("symlink"))
+      return name;
+  return "";
+}
+
+const CacheProblem *problemOf(const CacheReport &r, ProblemCode code) {
+  for (const CacheProblem &p : r.problems)
+    if (p.code == code)
+      return &p;
+  return nullptr;
+}
+
+} // namespace
+
+class RealSymlink : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealSymlink, DanglingCacheLinkMakesEveryCappedWriteRaise) {
+  std::string rel = GetParam() + "/symlink/dangling";
+  TempCopy copy(rel);
+  std::string link = linkName(describe(rel));
+  ASSERT_FALSE(link.empty());
+  std::string stderrText = slurp(fixture(rel + "/stderr.txt"));
+  // What JAX did: the write failed on the link, and jit_h was not written.
+  ASSERT_NE(stderrText.find("Error writing persistent compilation cache entry for 'jit_h': "
+                            "FileNotFoundError"), std::string::npos);
+  ASSERT_NE(stderrText.find(link + "'"), std::string::npos);
+  Json after = describe(rel);
+  for (auto &[name, row] : after.items())
+    EXPECT_NE(name.rfind("jit_h-", 0), 0u) << name;
+  Json cap = Json::parse(slurp(fixture(GetParam() + "/symlink/symlink.json")));
+  int64_t target = cap["cap"].get<int64_t>() - cap["new_entry_size"].get<int64_t>();
+  CacheReport r = analyse(copy.dir, GetParam(), target);
+  ASSERT_TRUE(r.eviction);
+  EXPECT_TRUE(r.eviction->raises);
+  EXPECT_EQ(r.eviction->raisingFile, link);
+  EXPECT_EQ(r.eviction->raiseReason, EvictionPlan::Raise::DanglingLink);
+  const CacheProblem *p = problemOf(r, ProblemCode::Symlink);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->file, link);
+  EXPECT_EQ(p->link.state, LinkTarget::State::Dangling);
+  EXPECT_EQ(p->link.target, describe(rel)[link]["symlink"].get<std::string>());
+  EXPECT_TRUE(p->countedByCap);
+  EXPECT_NE(problemText(*p, r.rule).find("every capped write fails"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Releases, RealSymlink, ::testing::Values("0.10.2", "0.12.0.1"));
+
+// jax 0.12.0.1 counted the live link by its target's size and evicted the
+// link first (no -atime: rank 0), "file size" = the target's. The directory
+// before that run is symlink/dangling's without its dangling link (both are
+// copies of one step "first"; the dangling run wrote nothing), plus the live
+// link the script made (the change this test repeats).
+TEST(CacheDirSymlink, LiveLinkIsCountedByItsTargetAndEvictedFirst012) {
+  TempCopy copy("0.12.0.1/symlink/dangling");
+  std::string dangling = linkName(describe("0.12.0.1/symlink/dangling"));
+  ASSERT_EQ(unlink((copy.dir + "/" + dangling).c_str()), 0);
+  Json meta = Json::parse(slurp(fixture("0.12.0.1/symlink/symlink.json")));
+  std::string largest = meta["largest_entry"];
+  std::string link = "jit_zz-" + std::string(64, 'e') + "-cache";
+  ASSERT_EQ(symlink(largest.c_str(), (copy.dir + "/" + link).c_str()), 0);
+  std::string log = slurp(fixture("0.12.0.1/symlink/live/run.log"));
+  std::regex re("Evicting cache entry '([^']+)': file size (\\d+) bytes, target cache size (\\d+) bytes");
+  std::vector<std::pair<std::string, uint64_t>> jax;
+  int64_t target = -1;
+  for (std::sregex_iterator it(log.begin(), log.end(), re), end; it != end; ++it) {
+    jax.emplace_back(std::string((*it)[1]) + "-cache", std::stoull((*it)[2]));
+    target = std::stoll((*it)[3]);
+  }
+  ASSERT_EQ(jax.size(), 1u);
+  CacheReport r = analyse(copy.dir, "0.12.0.1", target);
+  ASSERT_TRUE(r.eviction);
+  EXPECT_FALSE(r.eviction->raises);
+  std::vector<std::pair<std::string, uint64_t>> ours;
+  for (const PlannedEviction &e : r.eviction->evicted)
+    ours.emplace_back(e.file, e.size);
+  EXPECT_EQ(ours, jax);
+  EXPECT_EQ(jax[0].second, meta["largest_entry_size"].get<uint64_t>());
+  EXPECT_EQ(r.eviction->linkedSize, meta["largest_entry_size"].get<uint64_t>());
+  EXPECT_EQ(r.eviction->doubleCounted, meta["largest_entry_size"].get<uint64_t>());
+  const CacheProblem *p = problemOf(r, ProblemCode::Symlink);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->link.state, LinkTarget::State::File);
+  EXPECT_EQ(p->link.inside, largest);
+  EXPECT_FALSE(p->strictRule);
+}
+
+// jax 0.10.2 raised on the live link's missing -atime (stderr.txt names it):
+// the plan raises there, and the finding says so.
+TEST(CacheDirSymlink, LiveLinkWithoutAtimeRaisesIn0102) {
+  std::string rel = "0.10.2/symlink/live";
+  TempCopy copy(rel);
+  std::string link = linkName(describe(rel));
+  ASSERT_FALSE(link.empty());
+  std::string atime = link.substr(0, link.size() - 6) + "-atime";
+  ASSERT_NE(slurp(fixture(rel + "/stderr.txt")).find("FileNotFoundError: [Errno 2] No such file or directory: '"),
+            std::string::npos);
+  ASSERT_NE(slurp(fixture(rel + "/stderr.txt")).find(atime + "'"), std::string::npos);
+  Json meta = Json::parse(slurp(fixture("0.10.2/symlink/symlink.json")));
+  CacheReport r = analyse(copy.dir, "0.10.2",
+                          meta["cap"].get<int64_t>() - meta["new_entry_size"].get<int64_t>());
+  ASSERT_TRUE(r.eviction);
+  EXPECT_TRUE(r.eviction->raises);
+  EXPECT_EQ(r.eviction->raisingFile, link);
+  EXPECT_EQ(r.eviction->raiseReason, EvictionPlan::Raise::NoAtime);
+  const CacheProblem *p = problemOf(r, ProblemCode::Symlink);
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->strictRule);
+  EXPECT_EQ(p->link.size, meta["largest_entry_size"].get<uint64_t>());
+  EXPECT_EQ(p->link.inside, meta["largest_entry"].get<std::string>());
+}
+
+// JAX's max_size -1 (no cap) and 0 (every write refused), as
+// jax_compilation_cache_max_size documents them (config.py, lru_cache.py
+// __init__/put of 0.12.0.1): no eviction either way.
+TEST(CacheDirEviction, MinusOneIsNoCapAndZeroRefusesWrites) {
+  TempCopy copy("0.12.0.1/cap");
+  CacheReport none = analyse(copy.dir, "", -1);
+  ASSERT_TRUE(none.eviction);
+  EXPECT_TRUE(none.eviction->noCap);
+  EXPECT_TRUE(none.eviction->evicted.empty());
+  CacheReport zero = analyse(copy.dir, "", 0);
+  ASSERT_TRUE(zero.eviction);
+  EXPECT_TRUE(zero.eviction->writesRefused);
+  EXPECT_TRUE(zero.eviction->evicted.empty());
+  EXPECT_EQ(cacheReportToJson(none)["eviction"]["code"], "no_cap");
+  EXPECT_EQ(cacheReportToJson(zero)["eviction"]["code"], "writes_refused");
+}
+
+// An unknown --release names the value and the known releases.
+TEST(CacheDirErrors, UnknownReleaseNamesTheValueAndTheKnownOnes) {
+  TempCopy copy("0.12.0.1/nocap");
+  auto scan = scanCacheDir(copy.dir);
+  ASSERT_TRUE(bool(scan));
+  auto r = analyseCacheDir(std::move(*scan), "latest");
+  ASSERT_FALSE(bool(r));
+  EXPECT_EQ(r.error().path, "--release");
+  EXPECT_NE(r.error().message.find("\"latest\""), std::string::npos);
+  for (const std::string &k : knownCacheReleases())
+    EXPECT_NE(r.error().message.find(k), std::string::npos) << k;
+}
+
+// A damaged entry's IFRT header is not trusted: the test cuts one of
+// jit_f's three real 0.12.0.1 entries to half its length (a write cut
+// short); the hint shows "?" for it, counts it as unread, and names the
+// other two entries' shapes as read from the intact directory.
+TEST(CacheDirHints, DamagedEntryShowsQuestionMarkAndIsNotTrusted) {
+  TempCopy intact("0.12.0.1/nocap"), cut("0.12.0.1/nocap");
+  CacheReport before = analyse(intact.dir);
+  const ProgramSummary *f = program(before, "jit_f");
+  ASSERT_TRUE(f);
+  ASSERT_EQ(f->entries.size(), 3u);
+  const std::string victim = before.files[f->entries[0].file].name;
+  std::set<std::string> others;
+  for (size_t i = 1; i < 3; ++i)
+    others.insert(before.files[f->entries[i].file].facts.outputs);
+  ASSERT_EQ(truncate((cut.dir + "/" + victim).c_str(),
+                     static_cast<off_t>(before.files[f->entries[0].file].size / 2)), 0);
+  CacheReport after = analyse(cut.dir);
+  const CacheHint *h = nullptr;
+  for (const CacheHint &x : after.hints)
+    if (x.module == "jit_f")
+      h = &x;
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->unread, 1u);
+  std::set<std::string> shown(h->shapes.begin(), h->shapes.end());
+  EXPECT_EQ(shown.count("?"), 1u);
+  shown.erase("?");
+  EXPECT_EQ(shown, others);
+  EXPECT_EQ(h->code, others.size() > 1 ? HintCode::OutputShapesDiffer : HintCode::SameOutputShapes);
+  EXPECT_NE(hintText(*h).find("1 damaged entry not read"), std::string::npos);
+}
+
+// The page's release picker (cacheReleasesToJson): one choice per rule, each
+// release read under the rule of the lru_cache.py lines CacheDir.h cites.
+TEST(CacheDirReleases, OneChoicePerRuleEachItsOwn) {
+  const std::pair<const char *, EvictionRule> want[] = {
+      {"0.4.30", EvictionRule::MtimeAllFiles},  // file named by key, mtime LRU
+      {"0.4.35", EvictionRule::AtimeStrict},    // -atime read unchecked
+      {"0.11.2", EvictionRule::AtimeMissingZero}}; // a missing -atime counts 0
+  ASSERT_EQ(cacheReleaseChoices().size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(cacheReleaseChoices()[i].release, want[i].first);
+    EXPECT_EQ(cacheReleaseChoices()[i].rule, want[i].second);
+    auto rule = evictionRuleFor(want[i].first);
+    ASSERT_TRUE(bool(rule));
+    EXPECT_EQ(*rule, want[i].second);
+  }
+  Json j = cacheReleasesToJson();
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j[1]["rule"], "atime_strict");
+  EXPECT_FALSE(j[1]["text"].get<std::string>().empty());
 }
