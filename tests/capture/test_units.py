@@ -354,8 +354,13 @@ class FixtureCaptureTest(unittest.TestCase):
     def test_one_source_for_entry_names_and_the_argv_rule(self):
         """ENTRY_NAMES lives in cachekey.ref, the argv rule in cachekey.scenario."""
         found = {"ENTRY_NAMES = ": [], 'startswith("--xla")': []}
-        for top in ("python", "tools"):
-            for path in glob.glob(os.path.join(REPO, top, "**", "*.py"), recursive=True):
+        # The repository's own files: a build tree (python/build/, ignored)
+        # holds copies.
+        tracked = subprocess.run(["git", "-C", REPO, "ls-files", "--", "python/*.py", "tools/*.py"],
+                                 capture_output=True, text=True, check=True).stdout.split()
+        for rel in tracked:
+            path = os.path.join(REPO, rel)
+            if os.path.exists(path):
                 with open(path, encoding="utf-8") as f:
                     text = f.read()
                 for needle in found:

@@ -86,10 +86,11 @@ std::vector<LookupKey> missedKeys(const LogSummary &log, size_t &withoutKey) {
     if (p.lookup != Lookup::Miss)
       continue;
     LookupKey k;
-    std::string_view logged = p.key;
+    const std::string key = log.keyOf(p);
+    std::string_view logged = key;
     if (logged.size() >= 66 && logged[logged.size() - 65] == '-' &&
         isHex64(logged.substr(logged.size() - 64))) {
-      k.key = p.key;
+      k.key = key;
       k.digest = std::string(logged.substr(logged.size() - 64));
     } else if (auto d = p.finalDigest()) {
       k.digest = toHex(*d);
