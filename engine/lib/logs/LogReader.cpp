@@ -62,15 +62,16 @@ const std::string &LogSummary::writeError(const LoggedProgram &p) const {
 }
 
 size_t LogReader::TraceHash::operator()(const KeyTrace *t) const {
-  size_t h = 0;
+  // 64-bit arithmetic on every target (size_t is 32 bits in wasm32).
+  uint64_t h = 0;
   for (int i = 0; i < kNumEntries; ++i)
     for (const auto *d : {&t->own[i], &t->running[i]}) {
-      size_t x = 0x9e3779b97f4a7c15ull;
+      uint64_t x = 0x9e3779b97f4a7c15ull;
       if (*d)
         std::memcpy(&x, (*d)->data(), sizeof x);
-      h = (h ^ x) * 0x100000001b3ull + static_cast<size_t>(i);
+      h = (h ^ x) * 0x100000001b3ull + static_cast<uint64_t>(i);
     }
-  return h;
+  return static_cast<size_t>(h ^ (h >> 32));
 }
 
 void LogReader::endTrace(Stream &s) {
