@@ -25,6 +25,24 @@ std::string plural(size_t n, const char *one, const char *many);
 /// "a, b and c": at most `max` names, then " and N more".
 std::string nameList(const std::vector<std::string> &names, size_t max = 5);
 
+/// Names to be listed with nameList when there may be hundreds of
+/// thousands (the programs of a large log): the first kKept and how many.
+struct NameSample {
+  static constexpr size_t kKept = 8;
+  std::vector<std::string> first;
+  size_t count = 0;
+  void push_back(const std::string &name) {
+    if (first.size() < kKept)
+      first.push_back(name);
+    ++count;
+  }
+  size_t size() const { return count; }
+  bool empty() const { return count == 0; }
+};
+
+/// nameList of all the sampled names (`max` at most NameSample::kKept).
+std::string nameList(const NameSample &names, size_t max = 5);
+
 /// The first 16 hex digits of a digest and "…", as sentences show it.
 std::string shortDigest(const std::string &hex);
 

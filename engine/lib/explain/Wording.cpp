@@ -24,6 +24,18 @@ std::string nameList(const std::vector<std::string> &names, size_t max) {
   return s;
 }
 
+std::string nameList(const NameSample &names, size_t max) {
+  max = std::min(max, NameSample::kKept);
+  std::string s;
+  size_t shown = std::min(names.count, max);
+  for (size_t i = 0; i < shown; ++i)
+    s += (i == 0 ? "" : (i + 1 == shown && shown == names.count) ? " and " : ", ") +
+         names.first[i];
+  if (names.count > max)
+    s += " and " + std::to_string(names.count - max) + " more";
+  return s;
+}
+
 std::string entryLabel(int index) {
   return "entry " + std::to_string(index) + " (" + kEntryNames[index - 1] + ")";
 }

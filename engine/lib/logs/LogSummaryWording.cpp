@@ -121,7 +121,7 @@ std::string comparisonSentence(const LogComparison &r) {
                "lines). "
              : std::string("paired by ") + pairedByName(r.pairedBy) +
                    ", then by argument shapes, then by order within a name. ";
-  std::vector<std::string> onlyA, onlyB, equal;
+  NameSample onlyA, onlyB, equal; // a large log has thousands
   for (const auto &p : r.pairs) {
     if (p.a < 0)
       onlyB.push_back(p.label);
@@ -149,8 +149,8 @@ std::string comparisonSentence(const LogComparison &r) {
                             : capitalised(keyMoveText(r.moveOf(r.pairs[r.explained]))) + ".";
     // The other differing pairs: the same cause, or which other, grouped in
     // the order the reasons first appear.
-    std::vector<std::string> same;
-    std::map<KeyMove, std::vector<std::string>> other;
+    NameSample same;
+    std::map<KeyMove, NameSample> other;
     std::vector<KeyMove> otherOrder;
     for (size_t i = 0; i < r.pairs.size(); ++i) {
       if (static_cast<int>(i) == r.explained ||
@@ -243,7 +243,7 @@ std::string runSummary(const LogComparison &r) {
     enum class Kind { New, Moved, Unknown, Equal } kind;
     KeyMove move;                               // Moved
     MissReason reason = MissReason::Unknown;    // Equal
-    std::vector<std::string> names;
+    NameSample names;
     std::vector<const LoggedProgram *> inA, inB;
     auto key() const { return std::tie(kind, move, reason); }
   };
