@@ -411,8 +411,11 @@ Json logComparisonToJson(const LogComparison &comparison);
 /// Writes logComparisonToJson(comparison) to `os` as the CLI prints it
 /// (indent 2, invalid UTF-8 replaced), the same text as dumping the whole
 /// document, without building it: "pairs" (one per program, thousands for a
-/// large log) is written one pair at a time, so memory stays bounded.
-void writeLogComparisonJson(std::ostream &os, const LogComparison &comparison);
+/// large log) is written one pair at a time, so memory stays bounded. The
+/// members of `trailing` (an object) follow "pairs", in order, as if they
+/// were the document's last members (the CLI's "cache_dir").
+void writeLogComparisonJson(std::ostream &os, const LogComparison &comparison,
+                            const Json &trailing = Json::object());
 
 /// Writes the comparison as the CLI prints it: the sentence, one line per
 /// program, then "Summary: …".

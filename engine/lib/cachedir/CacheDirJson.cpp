@@ -128,10 +128,6 @@ Json evictedJson(const PlannedEviction &x) {
   return {{"file", x.file}, {"size", x.size}, {"rank_ns", x.rankNs}};
 }
 
-std::string dump(const Json &j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 } // namespace
 
 Json cacheReportToJson(const CacheReport &r) {
@@ -148,7 +144,7 @@ Json cacheReportToJson(const CacheReport &r) {
 void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
   // The tree without the entries, dumped, then split at each program's
   // empty "entries":[] to write the entries there one by one.
-  std::string whole = dump(reportJsonWithoutEntries(r));
+  std::string whole = dumpJson(reportJsonWithoutEntries(r));
   const std::string marker = "\"entries\":[]";
   // Simple and exact: write the prefix up to each marker, then the entries.
   size_t from = 0;
@@ -161,7 +157,7 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
     for (size_t i = 0; i < p.entries.size(); ++i) {
       if (i)
         buf += ',';
-      buf += dump(entryJson(r, p.entries[i]));
+      buf += dumpJson(entryJson(r, p.entries[i]));
       if (buf.size() > (1u << 16)) {
         out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
         buf.clear();
@@ -179,7 +175,7 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
     for (size_t i = 0; i < r.eviction->evicted.size(); ++i) {
       if (i)
         buf += ',';
-      buf += dump(evictedJson(r.eviction->evicted[i]));
+      buf += dumpJson(evictedJson(r.eviction->evicted[i]));
       if (buf.size() > (1u << 16)) {
         out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
         buf.clear();

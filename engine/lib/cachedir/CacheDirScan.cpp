@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
+#include "cachekey/Parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -343,12 +344,7 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
 #if defined(__EMSCRIPTEN__)
   threads = 1; // the page lists its folders itself (scanListedFiles)
 #endif
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t)
-    pool.emplace_back(work);
-  work();
-  for (auto &t : pool)
-    t.join();
+  runOnThreads(threads, work);
   // The links (few): where each points, as JAX's eviction stats it.
   auto linkTarget = [dfd](const std::string &name) {
     LinkTarget l;

@@ -13,27 +13,26 @@ std::string plural(size_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-std::string nameList(const std::vector<std::string> &names, size_t max) {
+namespace {
+/// "a, b and c" of the first min(count, max) of `first`, then " and N more"
+/// up to `count` names.
+std::string listNames(const std::vector<std::string> &first, size_t count, size_t max) {
   std::string s;
-  size_t shown = std::min(names.size(), max);
+  size_t shown = std::min(count, max);
   for (size_t i = 0; i < shown; ++i)
-    s += (i == 0 ? "" : (i + 1 == shown && shown == names.size()) ? " and " : ", ") +
-         names[i];
-  if (names.size() > max)
-    s += " and " + std::to_string(names.size() - max) + " more";
+    s += (i == 0 ? "" : (i + 1 == shown && shown == count) ? " and " : ", ") + first[i];
+  if (count > max)
+    s += " and " + std::to_string(count - max) + " more";
   return s;
+}
+} // namespace
+
+std::string nameList(const std::vector<std::string> &names, size_t max) {
+  return listNames(names, names.size(), max);
 }
 
 std::string nameList(const NameSample &names, size_t max) {
-  max = std::min(max, NameSample::kKept);
-  std::string s;
-  size_t shown = std::min(names.count, max);
-  for (size_t i = 0; i < shown; ++i)
-    s += (i == 0 ? "" : (i + 1 == shown && shown == names.count) ? " and " : ", ") +
-         names.first[i];
-  if (names.count > max)
-    s += " and " + std::to_string(names.count - max) + " more";
-  return s;
+  return listNames(names.first, names.count, std::min(max, NameSample::kKept));
 }
 
 std::string entryLabel(int index) {

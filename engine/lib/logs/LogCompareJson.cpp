@@ -447,8 +447,18 @@ Json comparisonHeadJson(const LogComparison &r) {
   return j;
 }
 
-std::string dumpJsonText(const Json &j, int indent) {
-  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+/// dumpJson(j, 2) nested `depth` levels deep, as dump(2) indents a member
+/// of a member. JSON strings hold no raw line breaks, so every "\n" is
+/// layout.
+void appendNested(std::string &out, const Json &j, int depth) {
+  std::string q = dumpJson(j, 2);
+  const std::string indent(static_cast<size_t>(2 * depth), ' ');
+  size_t from = 0;
+  for (size_t nl; (nl = q.find('\n', from)) != std::string::npos; from = nl + 1) {
+    out.append(q, from, nl + 1 - from);
+    out.append(indent);
+  }
+  out.append(q, from, std::string::npos);
 }
 
 } // namespace
@@ -462,26 +472,27 @@ Json logComparisonToJson(const LogComparison &r) {
   return j;
 }
 
-void writeLogComparisonJson(std::ostream &os, const LogComparison &r) {
+void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
+                            const Json &trailing) {
   // The head, whose last member is followed by "\n}", then "pairs" written
-  // one pair at a time, each indented as dump(2) would nest it.
-  std::string head = dumpJsonText(comparisonHeadJson(r), 2);
+  // one pair at a time, each indented as dump(2) would nest it, then the
+  // trailing members.
+  std::string head = dumpJson(comparisonHeadJson(r), 2);
   head.resize(head.size() - 2); // drop "\n}"
   os << head << ",\n  \"pairs\": [";
   std::string nested; // one pair, re-indented, written with one call
   for (size_t i = 0; i < r.pairs.size(); ++i) {
-    std::string q = dumpJsonText(pairJson(r, r.pairs[i]), 2);
     nested.assign(i ? ",\n    " : "\n    ");
-    // JSON strings hold no raw line breaks, so every "\n" is layout.
-    size_t from = 0;
-    for (size_t nl; (nl = q.find('\n', from)) != std::string::npos; from = nl + 1) {
-      nested.append(q, from, nl + 1 - from);
-      nested.append("    ");
-    }
-    nested.append(q, from, std::string::npos);
+    appendNested(nested, pairJson(r, r.pairs[i]), 2);
     os.write(nested.data(), static_cast<std::streamsize>(nested.size()));
   }
-  os << (r.pairs.empty() ? "]\n}" : "\n  ]\n}");
+  os << (r.pairs.empty() ? "]" : "\n  ]");
+  for (const auto &[key, value] : trailing.items()) {
+    nested.assign(",\n  " + dumpJson(Json(key)) + ": ");
+    appendNested(nested, value, 1);
+    os << nested;
+  }
+  os << "\n}";
 }
 
 Json manyLogComparisonToJson(const ManyLogComparison &r) {

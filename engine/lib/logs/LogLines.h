@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -118,19 +117,14 @@ inline void addDistinct(std::vector<std::string> &list, std::string value) {
     list.push_back(std::move(value));
 }
 
-/// The position of `needle` in `hay`, or npos.
-inline size_t findIn(std::string_view hay, std::string_view needle) {
-  return hay.find(needle);
-}
-
 /// Whether a line can be one of the messages read here: every one of them
 /// has "ache"/"ACHE" (cache), "ompil" (compile, Compiling, compilation) or
 /// "falling back". Most lines of a real log have none.
 inline bool mayMatter(std::string_view line) {
-  return findIn(line, "ache") != std::string_view::npos ||
-         findIn(line, "ompil") != std::string_view::npos ||
-         findIn(line, "ACHE") != std::string_view::npos ||
-         findIn(line, "falling back") != std::string_view::npos;
+  return line.find("ache") != std::string_view::npos ||
+         line.find("ompil") != std::string_view::npos ||
+         line.find("ACHE") != std::string_view::npos ||
+         line.find("falling back") != std::string_view::npos;
 }
 
 } // namespace cachekey::logs::lines

@@ -140,15 +140,8 @@ LogSummary LogReader::finish() {
     partial.clear();
   }
   for (auto &s : streams)
-    if (s.pending >= 0) {
-      endTrace(s);
-      const LoggedProgram &p = summary.programs[s.pending];
-      summary.incomplete.push_back(
-          "the key starting at line " + std::to_string(p.firstLine) +
-          " is incomplete: it stops after " + std::to_string(p.digestLines()) +
-          " of its 16 digest lines: the log ends there");
-      s.pending = -1;
-    }
+    if (s.pending >= 0)
+      closePending(s, "the log ends there");
   return std::move(summary);
 }
 

@@ -29,26 +29,8 @@ void LogReader::readLine(std::string &line) {
   auto after = [&](size_t n) { return line.substr(pos + n); };
 
   // The key's trace: most of a log's cache lines, read without a copy.
-  // kOwn and kRunning share their start: one scan finds either.
-  constexpr std::string_view kHashOf = "get_cache_key hash ";
-  static_assert(std::string_view(kOwn).substr(0, kHashOf.size()) == kHashOf &&
-                std::string_view(kRunning).substr(0, kHashOf.size()) == kHashOf);
-  bool fresh = false, digestLine = false;
-  if ((pos = findIn(line, kHashOf)) != std::string::npos) {
-    std::string_view at = std::string_view(line).substr(pos);
-    fresh = at.substr(0, len(kOwn)) == kOwn;
-    digestLine = fresh || at.substr(0, len(kRunning)) == kRunning;
-    // An own digest anywhere in the line wins, as it always has (a line
-    // can hold two messages glued together when a write was cut).
-    if (!fresh) {
-      size_t own = findIn(std::string_view(line).substr(pos + 1), kOwn);
-      if (own != std::string::npos) {
-        pos += 1 + own;
-        fresh = digestLine = true;
-      }
-    }
-  }
-  if (digestLine) {
+  bool fresh = (pos = line.find(kOwn)) != std::string::npos;
+  if (fresh || (pos = line.find(kRunning)) != std::string::npos) {
     std::string_view rest = std::string_view(line).substr(
         pos + (fresh ? len(kOwn) : len(kRunning)));
     for (int i = 0; i < kNumEntries; ++i) {
@@ -92,8 +74,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool kept = false;
-  if ((pos = findIn(line, kNotIncluding)) != std::string::npos ||
-      (kept = (pos = findIn(line, kIncluding)) != std::string::npos)) {
+  if ((pos = line.find(kNotIncluding)) != std::string::npos ||
+      (kept = (pos = line.find(kIncluding)) != std::string::npos)) {
     std::string flag = kept ? after(len(kIncluding))
                             : after(len(kNotIncluding));
     int s = streamOf(std::string_view(line).substr(0, pos));
@@ -102,7 +84,7 @@ void LogReader::readLine(std::string &line) {
       streams[target].flags.push_back({kept, flag});
     return;
   }
-  if ((pos = findIn(line, kFallback)) != std::string::npos) {
+  if ((pos = line.find(kFallback)) != std::string::npos) {
     int s = streamOf(std::string_view(line).substr(0, pos));
     int target = programAwaitingEntry(s, slotOf(5, true));
     if (target >= 0)
@@ -113,25 +95,25 @@ void LogReader::readLine(std::string &line) {
 
   // The lines every program logs before its key, read first: each of the
   // checks below scans the whole line.
-  if ((pos = findIn(line, kCompileOptions)) != std::string::npos) {
+  if ((pos = line.find(kCompileOptions)) != std::string::npos) {
     int s = streamOf(std::string_view(line).substr(0, pos));
     streams[s].compileOptions =
         intern(summary.texts, after(len("get_compile_options: ")));
     return;
   }
-  if (findIn(line, kAutoFdo) != std::string::npos)
+  if (line.find(kAutoFdo) != std::string::npos)
     return; // compiler.py's profile line: nothing about the cache
-  if ((pos = findIn(line, kEnablingAutotune)) != std::string::npos) {
+  if ((pos = line.find(kEnablingAutotune)) != std::string::npos) {
     addDistinct(summary.autotuneCaches,
                 unquote("'" + after(len(kEnablingAutotune))));
     return;
   }
-  if ((pos = findIn(line, kEnablingKernel)) != std::string::npos) {
+  if ((pos = line.find(kEnablingKernel)) != std::string::npos) {
     addDistinct(summary.kernelCaches,
                 unquote("'" + after(len(kEnablingKernel))));
     return;
   }
-  if ((pos = findIn(line, kInitialized)) != std::string::npos) {
+  if ((pos = line.find(kInitialized)) != std::string::npos) {
     if (!summary.cacheInitLine)
       summary.cacheInitLine = summary.lines;
     addDistinct(summary.cacheDirs, after(len(kInitialized)));
@@ -139,8 +121,8 @@ void LogReader::readLine(std::string &line) {
   }
   // The lookup, and the write lines of a miss that is written: most of
   // the other lines of a large log.
-  bool miss = (pos = findIn(line, kMiss)) != std::string::npos;
-  if (miss || (pos = findIn(line, kHit)) != std::string::npos) {
+  bool miss = (pos = line.find(kMiss)) != std::string::npos;
+  if (miss || (pos = line.find(kHit)) != std::string::npos) {
     std::string rest = miss ? after(len(kMiss)) : after(len(kHit));
     size_t q = rest.find("' with key ");
     std::string name = rest.substr(0, q == std::string::npos ? rest.rfind('\'') : q);
@@ -149,7 +131,7 @@ void LogReader::readLine(std::string &line) {
     return;
   }
 
-  if ((pos = findIn(line, kTookAtLeast)) != std::string::npos && pos > 0) {
+  if ((pos = line.find(kTookAtLeast)) != std::string::npos && pos > 0) {
     size_t open = line.rfind('\'', pos - 1);
     if (open == std::string::npos)
       return;
@@ -164,7 +146,7 @@ void LogReader::readLine(std::string &line) {
     onWrite(streamOf(std::string_view(line).substr(0, open)), name, "", w);
     return;
   }
-  if ((pos = findIn(line, kWritingKey)) != std::string::npos) {
+  if ((pos = line.find(kWritingKey)) != std::string::npos) {
     size_t w0 = line.rfind(kWriting, pos);
     if (w0 == std::string::npos)
       return;
@@ -175,7 +157,7 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   // The cache's own lines around the lookup.
-  if ((pos = findIn(line, kShapes)) != std::string::npos) {
+  if ((pos = line.find(kShapes)) != std::string::npos) {
     size_t c = line.rfind("Compiling ", pos);
     if (c == std::string::npos)
       return;
@@ -187,18 +169,18 @@ void LogReader::readLine(std::string &line) {
     streams[s].shapes = intern(summary.texts, shapes);
     return;
   }
-  if ((pos = findIn(line, kLookupNoCache)) != std::string::npos) {
+  if ((pos = line.find(kLookupNoCache)) != std::string::npos) {
     streams[streamOf(std::string_view(line).substr(0, pos))].noCacheLookup = true;
     return;
   }
-  if ((pos = findIn(line, kPutNoCache)) != std::string::npos) {
+  if ((pos = line.find(kPutNoCache)) != std::string::npos) {
     WriteOutcome w;
     w.state = WriteState::NotWritten;
     w.reason = NotWrittenReason::CacheDisabled;
     onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
     return;
   }
-  if ((pos = findIn(line, kReadError)) != std::string::npos) {
+  if ((pos = line.find(kReadError)) != std::string::npos) {
     std::string rest = after(len(kReadError));
     size_t q = rest.find("': ");
     if (q == std::string::npos) {
@@ -212,8 +194,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool lruHit = false;
-  if ((pos = findIn(line, kLruMiss)) != std::string::npos ||
-      (lruHit = (pos = findIn(line, kLruHit)) != std::string::npos)) {
+  if ((pos = line.find(kLruMiss)) != std::string::npos ||
+      (lruHit = (pos = line.find(kLruHit)) != std::string::npos)) {
     std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
     auto d = keyDigest(key);
     if (!d) {
@@ -226,10 +208,10 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool oldEvict = false;
-  if ((pos = findIn(line, kEvicting)) != std::string::npos ||
-      (oldEvict = (pos = findIn(line, kEvictingOld)) != std::string::npos)) {
+  if ((pos = line.find(kEvicting)) != std::string::npos ||
+      (oldEvict = (pos = line.find(kEvictingOld)) != std::string::npos)) {
     std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
-    size_t f = findIn(rest, kFileSize);
+    size_t f = rest.find(kFileSize);
     std::string key = unquote(rest.substr(0, f));
     if (oldEvict && key.size() > 6 && key.compare(key.size() - 6, 6, "-cache") == 0)
       key.resize(key.size() - 6);
@@ -241,7 +223,7 @@ void LogReader::readLine(std::string &line) {
     }
     Eviction e;
     e.bytes = std::atoll(rest.c_str() + f + len(kFileSize));
-    size_t t = findIn(rest, kTarget);
+    size_t t = rest.find(kTarget);
     if (t != std::string::npos)
       e.targetBytes = std::atoll(rest.c_str() + t + len(kTarget));
     e.line = summary.lines;
@@ -249,11 +231,11 @@ void LogReader::readLine(std::string &line) {
     ++summary.evictionLines;
     return;
   }
-  if ((pos = findIn(line, kTooLargeStart)) != std::string::npos &&
-      findIn(line, kTooLargeMax) != std::string::npos) {
+  if ((pos = line.find(kTooLargeStart)) != std::string::npos &&
+      line.find(kTooLargeMax) != std::string::npos) {
     std::string rest = after(len(kTooLargeStart));
-    size_t sz = findIn(rest, kTooLargeSize);
-    size_t mx = findIn(rest, kTooLargeMax);
+    size_t sz = rest.find(kTooLargeSize);
+    size_t mx = rest.find(kTooLargeMax);
     if (sz == std::string::npos)
       return;
     WriteOutcome w;
@@ -264,38 +246,38 @@ void LogReader::readLine(std::string &line) {
     onWrite(-1, "", unquote(rest.substr(0, sz)), w);
     return;
   }
-  if ((pos = findIn(line, kUnsupported)) != std::string::npos) {
+  if ((pos = line.find(kUnsupported)) != std::string::npos) {
     if (summary.unsupportedRuntime.empty())
       summary.unsupportedRuntime = after(len(kUnsupported)).substr(0, 200);
     return;
   }
-  if (findIn(line, kPgleMiss) != std::string::npos) {
+  if (line.find(kPgleMiss) != std::string::npos) {
     ++summary.pgleMisses;
     return;
   }
-  if (findIn(line, "PGLE-optimized ") != std::string::npos &&
-      findIn(line, kPgleLoaded) != std::string::npos) {
+  if (line.find("PGLE-optimized ") != std::string::npos &&
+      line.find(kPgleLoaded) != std::string::npos) {
     ++summary.pgleLoaded;
     return;
   }
-  if (findIn(line, kInconsistency) != std::string::npos)
+  if (line.find(kInconsistency) != std::string::npos)
     ++summary.verificationErrors; // also a read or write warning: go on
 
   // The write.
-  if ((pos = findIn(line, kNotWritingFor)) != std::string::npos) {
+  if ((pos = line.find(kNotWritingFor)) != std::string::npos) {
     std::string rest = after(len(kNotWritingFor));
     int s = streamOf(std::string_view(line).substr(0, pos));
     WriteOutcome w;
     w.state = WriteState::NotWritten;
     size_t b;
-    if ((b = findIn(rest, kBecauseTook)) != std::string::npos) {
+    if ((b = rest.find(kBecauseTook)) != std::string::npos) {
       w.reason = NotWrittenReason::CompileTime;
       std::string nums = rest.substr(b + len(kBecauseTook));
       w.minCompileSeconds = number(nums);
       size_t paren = nums.find('(');
       if (paren != std::string::npos)
         w.compileSeconds = number(nums.substr(paren + 1));
-    } else if ((b = findIn(rest, kBecauseCallbacks)) != std::string::npos) {
+    } else if ((b = rest.find(kBecauseCallbacks)) != std::string::npos) {
       w.reason = NotWrittenReason::HostCallbacks;
     } else {
       problem(where() + "a \"Not writing persistent cache entry\" line with a "
@@ -305,7 +287,7 @@ void LogReader::readLine(std::string &line) {
     onWrite(s, rest.substr(0, b), "", w);
     return;
   }
-  if ((pos = findIn(line, kNotProcessZero)) != std::string::npos) {
+  if ((pos = line.find(kNotProcessZero)) != std::string::npos) {
     WriteOutcome w;
     w.state = WriteState::NotWritten;
     w.reason = NotWrittenReason::NotProcessZero;
@@ -313,21 +295,21 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool old = false;
-  if ((pos = findIn(line, kNotWritingKey)) != std::string::npos ||
-      (old = (pos = findIn(line, kNotWritingKeyOld)) != std::string::npos)) {
+  if ((pos = line.find(kNotWritingKey)) != std::string::npos ||
+      (old = (pos = line.find(kNotWritingKeyOld)) != std::string::npos)) {
     std::string rest = old ? after(len(kNotWritingKeyOld))
                            : after(len(kNotWritingKey));
     WriteOutcome w;
     w.state = WriteState::NotWritten;
     size_t b;
-    if ((b = findIn(rest, kSinceSize)) != std::string::npos) {
+    if ((b = rest.find(kSinceSize)) != std::string::npos) {
       w.reason = NotWrittenReason::EntrySize;
       std::string nums = rest.substr(b + len(kSinceSize));
       w.entryBytes = std::atoll(nums.c_str());
       size_t t = nums.find("threshold (");
       if (t != std::string::npos)
         w.minEntryBytes = std::atoll(nums.c_str() + t + 11);
-    } else if ((b = findIn(rest, kSinceDisabled)) != std::string::npos) {
+    } else if ((b = rest.find(kSinceDisabled)) != std::string::npos) {
       w.reason = NotWrittenReason::CacheDisabled;
     } else {
       return;
@@ -336,7 +318,7 @@ void LogReader::readLine(std::string &line) {
             unquote(rest.substr(0, b)), w);
     return;
   }
-  if ((pos = findIn(line, kWriteError)) != std::string::npos) {
+  if ((pos = line.find(kWriteError)) != std::string::npos) {
     std::string rest = after(len(kWriteError));
     size_t q = rest.find("': ");
     if (q == std::string::npos)
@@ -352,15 +334,15 @@ void LogReader::readLine(std::string &line) {
   }
 
   // Run-wide facts.
-  if (findIn(line, kDisabled) != std::string::npos) {
+  if (line.find(kDisabled) != std::string::npos) {
     summary.cacheDisabled = true;
     return;
   }
-  if (findIn(line, kInitFailed) != std::string::npos) {
+  if (line.find(kInitFailed) != std::string::npos) {
     summary.cacheInitFailed = true;
     return;
   }
-  if ((pos = findIn(line, kKeyError)) != std::string::npos) {
+  if ((pos = line.find(kKeyError)) != std::string::npos) {
     if (summary.keyErrors++ == 0)
       summary.firstKeyError = after(len(kKeyError)).substr(0, 500);
     return;

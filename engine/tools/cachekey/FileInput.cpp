@@ -1,6 +1,7 @@
 //===- FileInput.cpp - What the CLI reads from files ----------------------===//
 #include "FileInput.h"
 
+#include "cachekey/Parallel.h"
 #include "cachekey/Run.h"
 
 #include <cerrno>
@@ -85,12 +86,7 @@ Expected<std::vector<LogSummary>> readLogFiles(const std::vector<std::string> &p
   };
   unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
                                                      static_cast<unsigned>(paths.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t)
-    pool.emplace_back(work);
-  work();
-  for (auto &t : pool)
-    t.join();
+  runOnThreads(threads, work);
   std::vector<LogSummary> out;
   out.reserve(paths.size());
   for (auto &r : read) {

@@ -78,36 +78,6 @@ std::string defaultFixtures() {
   return CACHEKEY_DEFAULT_FIXTURES;
 }
 
-/// A stream buffer that passes everything on to `out` but its last `n`
-/// bytes (to append a member to a JSON document written elsewhere).
-class HoldBackTail : public std::streambuf {
-public:
-  HoldBackTail(std::ostream &out, size_t n) : out_(out), n_(n) {}
-
-protected:
-  int overflow(int ch) override {
-    if (ch != traits_type::eof()) {
-      char c = static_cast<char>(ch);
-      xsputn(&c, 1);
-    }
-    return ch;
-  }
-  std::streamsize xsputn(const char *s, std::streamsize len) override {
-    tail_.append(s, static_cast<size_t>(len));
-    if (tail_.size() > n_) {
-      size_t pass = tail_.size() - n_;
-      out_.write(tail_.data(), static_cast<std::streamsize>(pass));
-      tail_.erase(0, pass);
-    }
-    return len;
-  }
-
-private:
-  std::ostream &out_;
-  size_t n_;
-  std::string tail_;
-};
-
 int usage() {
   std::cerr
       << "usage:\n"
@@ -454,20 +424,11 @@ int run(int argc, char **argv) {
         return fail(l.error());
       lookup = std::move(*l);
     }
-    if (json && lookup) {
-      // The streamed document ends "\n}": hold those two bytes back and
-      // write the lookup as its last member, indented as dump(2) nests it.
-      HoldBackTail held(std::cout, 2);
-      std::ostream os(&held);
-      writeLogComparisonJson(os, *c);
-      os.flush();
-      std::string member = dumpJson(cacheLookupToJson(*lookup), 2);
-      std::string nested;
-      for (char ch : member)
-        nested += ch == '\n' ? std::string("\n  ") : std::string(1, ch);
-      std::cout << ",\n  \"cache_dir\": " << nested << "\n}\n";
-    } else if (json) {
-      writeLogComparisonJson(std::cout, *c);
+    if (json) {
+      Json trailing = Json::object();
+      if (lookup)
+        trailing["cache_dir"] = cacheLookupToJson(*lookup);
+      writeLogComparisonJson(std::cout, *c, trailing);
       std::cout << "\n";
     } else {
       writeLogComparison(std::cout, *c);
