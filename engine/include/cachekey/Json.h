@@ -36,6 +36,29 @@ Expected<Json> parseJsonText(const std::string &text,
 /// U+FFFD rather than failing (nlohmann's error_handler_t::replace).
 std::string dumpJson(const Json &json, int indent = -1);
 
+/// Appends JSON values to one string, as dumpJson(value, indent) writes
+/// them but nested `depth` levels deep (each line after the first indented
+/// by depth × indent more spaces, as a member of a member is): for long
+/// outputs written one element at a time. One nlohmann serializer is kept
+/// for every value appended (dumpJson makes a new one per call); bytes that
+/// are not UTF-8 become U+FFFD, as in dumpJson.
+class JsonAppender {
+public:
+  JsonAppender(std::string &out, int indent)
+      : serializer(nlohmann::detail::output_adapter<char, std::string>(out), ' ',
+                   Json::error_handler_t::replace),
+        indent(indent) {}
+  void append(const Json &value, int depth = 0) {
+    serializer.dump(value, indent >= 0, false,
+                    static_cast<unsigned>(indent < 0 ? 0 : indent),
+                    static_cast<unsigned>(indent < 0 ? 0 : indent * depth));
+  }
+
+private:
+  nlohmann::detail::serializer<Json> serializer;
+  int indent;
+};
+
 /// An Error (Support.h) as JSON: {"error": {"code", "path", "message",
 /// "source"?, "subject"?}}; `code` is errorCodeName, and the optional
 /// members appear only when set. The one error shape of the CLI's --json

@@ -25,6 +25,10 @@
 // Lines that are not JAX's cache messages are skipped. The reader is fed in
 // chunks and keeps only summaries, so memory grows with the number of
 // programs, not with the size of the log. Lines longer than 1 MiB are cut.
+// Whole lines are read where they lie in the chunk: a digest line with the
+// prefix of the digest line before it (most of a log's cache lines) by a
+// shortcut that reads it exactly as the general reader would, and a line
+// with none of the messages' words is only counted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_LOGREADER_H
@@ -104,6 +108,11 @@ struct WriteOutcome {
 /// where not logged. A log that compiles the same key many times keeps one.
 struct KeyTrace {
   std::array<std::optional<Digest>, kNumEntries> own, running;
+  /// How many of the 16 lines were read, and whether they make a whole key
+  /// (all 16, or the 14 of a release without entry 3): worked out once,
+  /// when the reader keeps the trace; not part of its value.
+  int8_t lineCount = 0;
+  bool whole = false;
   bool operator==(const KeyTrace &o) const {
     return own == o.own && running == o.running;
   }
@@ -290,6 +299,18 @@ private:
   };
   std::unordered_set<const KeyTrace *, TraceHash, TraceEq> traceSet;
   void readLine(std::string &line);
+  /// A whole line that is one more digest line after the prefix of the
+  /// last one ("DEBUG:jax._src.cache_key:" and the like), read straight
+  /// from the chunk: the prefix, "get_cache_key hash of serialized " or
+  /// "… after serializing ", an entry name, ": ", 64 lowercase hex digits,
+  /// then only blanks (and a final '\r'). Returns false, having read
+  /// nothing, for any other line: readLine reads it, and reads it the same.
+  bool readDigestLine(std::string_view line);
+  /// A digest line's digest, in the stream of `prefix`.
+  void onDigestLine(std::string_view prefix, bool fresh, int entry, const Digest &d);
+  /// The prefix of the last digest line readLine read, when it holds
+  /// neither digest message itself (readDigestLine needs that), else "".
+  std::string digestPrefix;
   void onDigest(int streamId, bool fresh, int entry, const Digest &d);
   void onLookup(int streamId, bool hit, const std::string &name,
                 const std::string &key);

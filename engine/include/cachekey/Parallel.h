@@ -3,12 +3,17 @@
 // One pool shape for the engine and the CLI: the calling thread and
 // `threads - 1` more each run the same `work`, which takes its own items
 // (an atomic counter or a queue), and all are joined before the call
-// returns.
+// returns. makeInOrder builds long outputs (the pairs of a log comparison,
+// the entries of a cache directory) on every core, in pieces written in
+// item order.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_PARALLEL_H
 #define CACHEKEY_PARALLEL_H
 
+#include <algorithm>
+#include <atomic>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -16,14 +21,51 @@ namespace cachekey {
 
 /// Runs `work()` on `threads` threads, this one among them (1 or 0: only
 /// here), and returns when every run has returned. `work` must be safe to
-/// run concurrently with itself.
+/// run concurrently with itself. Under Emscripten (the wasm engine is built
+/// without threads) it always runs here only.
 template <typename Work> void runOnThreads(unsigned threads, const Work &work) {
+#if defined(__EMSCRIPTEN__)
+  threads = 1;
+#endif
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t)
     pool.emplace_back(work);
   work();
   for (auto &t : pool)
     t.join();
+}
+
+/// Makes the text of items [0, n) on `threads` threads, `block` items per
+/// piece (`make(i, out)` appends item i's text to `out`), and hands the
+/// pieces to `emit(text)` in item order, so the output is the one a single
+/// thread would write. At most `threads` pieces are held at a time: the
+/// memory is `threads` × `block` items' text, whatever n is. `make` must be
+/// safe to run concurrently with itself; `emit` runs on this thread only.
+/// Under Emscripten (no threads) everything runs here.
+template <typename Make, typename Emit>
+void makeInOrder(unsigned threads, size_t n, size_t block, const Make &make,
+                 const Emit &emit) {
+#if defined(__EMSCRIPTEN__)
+  threads = 1;
+#endif
+  threads = std::max(1u, threads);
+  block = std::max<size_t>(1, block);
+  std::vector<std::string> pieces(threads);
+  for (size_t wave = 0; wave < n; wave += block * threads) {
+    std::atomic<unsigned> next{0};
+    size_t inWave = std::min<size_t>(threads, (n - wave + block - 1) / block);
+    runOnThreads(static_cast<unsigned>(inWave), [&] {
+      for (unsigned t; (t = next++) < inWave;) {
+        std::string &out = pieces[t];
+        out.clear();
+        size_t begin = wave + t * block, end = std::min(n, begin + block);
+        for (size_t i = begin; i < end; ++i)
+          make(i, out);
+      }
+    });
+    for (size_t t = 0; t < inWave; ++t)
+      emit(pieces[t]);
+  }
 }
 
 } // namespace cachekey

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
 #include "cachekey/CacheDirLookup.h"
+#include "cachekey/Parallel.h"
 
 namespace cachekey {
 
@@ -152,37 +153,38 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
   for (const ProgramSummary &p : r.programs) {
     size_t m = whole.find(marker, search);
     out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
-    // Entries go through one buffer, written in large pieces.
-    std::string buf = "\"entries\":[";
-    for (size_t i = 0; i < p.entries.size(); ++i) {
-      if (i)
-        buf += ',';
-      buf += dumpJson(entryJson(r, p.entries[i]));
-      if (buf.size() > (1u << 16)) {
-        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-        buf.clear();
-      }
-    }
-    buf += ']';
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    // The entries are made on every core, a block at a time, and written
+    // in order (the bytes one thread would write).
+    out << "\"entries\":[";
+    makeInOrder(
+        std::thread::hardware_concurrency(), p.entries.size(), 2048,
+        [&](size_t i, std::string &text) {
+          if (i)
+            text += ',';
+          JsonAppender(text, -1).append(entryJson(r, p.entries[i]));
+        },
+        [&](const std::string &piece) {
+          out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+        });
+    out << ']';
     from = search = m + marker.size();
   }
   if (r.eviction) {
     const std::string evicted = "\"evicted\":[]";
     size_t m = whole.find(evicted, search);
     out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
-    std::string buf = "\"evicted\":[";
-    for (size_t i = 0; i < r.eviction->evicted.size(); ++i) {
-      if (i)
-        buf += ',';
-      buf += dumpJson(evictedJson(r.eviction->evicted[i]));
-      if (buf.size() > (1u << 16)) {
-        out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-        buf.clear();
-      }
-    }
-    buf += ']';
-    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    out << "\"evicted\":[";
+    makeInOrder(
+        std::thread::hardware_concurrency(), r.eviction->evicted.size(), 4096,
+        [&](size_t i, std::string &text) {
+          if (i)
+            text += ',';
+          JsonAppender(text, -1).append(evictedJson(r.eviction->evicted[i]));
+        },
+        [&](const std::string &piece) {
+          out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+        });
+    out << ']';
     from = m + evicted.size();
   }
   out.write(whole.data() + from, static_cast<std::streamsize>(whole.size() - from));

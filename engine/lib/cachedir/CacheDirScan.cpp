@@ -6,6 +6,11 @@
 // jax/_src/lru_cache.py writes (`-cache`, `-atime`, `.lockfile`),
 // jax/_src/gfile_cache.py's `_temp_<key>`, and the sub-caches
 // jax/_src/compiler.py points XLA at (`xla_gpu_per_fusion_autotune_cache_dir`).
+// A file costs as few system calls as it can: an entry is opened, fstat-ed
+// and its first 16 KiB read in one pread (then what its block walk and head
+// need); a well-formed -atime file (8 bytes) is opened and read with no
+// fstat, and stat-ed only if it turns out to be an orphan, whose mtime is
+// shown.
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
@@ -65,6 +70,9 @@ struct FdSource : ByteSource {
   FdSource(int fd, uint64_t len) : fd(fd), len(len) {}
   uint64_t size() const override { return len; }
   std::string read(uint64_t offset, size_t n) const override {
+    // Up to the size fstat gave, so a whole small file is one pread (a
+    // file that grew meanwhile is read as it was when listed).
+    n = offset >= len ? 0 : static_cast<size_t>(std::min<uint64_t>(n, len - offset));
     std::string out(n, '\0');
     size_t got = 0;
     while (got < n) {
@@ -116,6 +124,9 @@ struct AtimeFile {
   int64_t ns = 0, mtimeNs = 0;
   uint64_t size = 0;
   bool malformed = false;
+  /// Read without fstat (8 bytes then the end): mtimeNs is not known yet,
+  /// and is looked up only if the file turns out to be an orphan.
+  bool unstated = false;
 };
 
 /// int.from_bytes(…, "little") of an -atime file's first bytes, as
@@ -129,7 +140,8 @@ int64_t atimeValue(const std::string &b) {
 
 /// Sorts the records by name and folds each -atime beside its -cache into
 /// the entry; the others (orphans) become records of their own.
-void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes) {
+template <typename StatOrphan>
+void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes, const StatOrphan &statOrphan) {
   auto byName = [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; };
   std::vector<CacheFile> &v = scan.files;
   // The POSIX scan hands both lists over in name order already.
@@ -167,6 +179,8 @@ void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes) {
       e.atimeMalformed = a.malformed;
       continue;
     }
+    if (a.unstated)
+      statOrphan(a); // its mtime is shown: an orphan is stat-ed after all
     CacheFile f;
     f.name = std::move(a.name);
     classify(f);
@@ -190,6 +204,33 @@ void mergeAtimes(CacheScan &scan, std::vector<AtimeFile> &atimes) {
 } // namespace
 
 namespace {
+
+/// An -atime file JAX would read (d_type says regular) read with no fstat:
+/// opened (never following a link), read for up to 16 bytes; a well-formed
+/// one (exactly 8 bytes, then the end) needs nothing more. Returns false,
+/// having kept nothing, for anything else (examine then reads it the long
+/// way); on success the name is moved into `atime`.
+bool readAtimeQuickly(int dfd, std::string &name, AtimeFile &atime) {
+  int fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
+  if (fd < 0 && errno == EPERM)
+    fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  char b[16];
+  ssize_t r;
+  do
+    r = pread(fd, b, sizeof b, 0);
+  while (r < 0 && errno == EINTR);
+  close(fd);
+  if (r != 8)
+    return false;
+  atime.name = std::move(name); // the listing's copy is not kept
+  atime.ns = atimeValue(std::string(b, 8));
+  atime.size = 8;
+  atime.malformed = false;
+  atime.unstated = true;
+  return true;
+}
 
 /// Opens, stats and reads one name of the directory `dfd` (never writes,
 /// O_NOFOLLOW, O_NOATIME when allowed) into `f`, or into `atime` when it is
@@ -329,6 +370,10 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
                   scan.files[slot[i]], unused);
           continue;
         }
+        if (names[i].second == DT_REG && readAtimeQuickly(dfd, names[i].first, atimes[slot[i]])) {
+          atimeRead[slot[i]] = 1;
+          continue;
+        }
         CacheFile f;
         if (examine(dfd, std::move(names[i].first), names[i].second, limits, f,
                     atimes[slot[i]])) {
@@ -372,7 +417,6 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
     for (const CacheFile &f : *group)
       if (f.kind == FileKind::Symlink)
         scan.links.push_back(linkTarget(f.name));
-  closedir(d);
   std::vector<std::pair<std::string, unsigned char>>().swap(names);
   std::vector<int32_t>().swap(slot);
   for (auto &f : extra)
@@ -386,7 +430,14 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
       ++kept;
     }
   atimes.resize(kept);
-  mergeAtimes(scan, atimes);
+  mergeAtimes(scan, atimes, [dfd](AtimeFile &a) {
+    struct stat st {};
+    if (fstatat(dfd, a.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
+      a.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+      a.size = static_cast<uint64_t>(st.st_size);
+    }
+  });
+  closedir(d);
   return scan;
 }
 
@@ -424,7 +475,7 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
     }
     scan.files.push_back(std::move(f));
   }
-  mergeAtimes(scan, atimes);
+  mergeAtimes(scan, atimes, [](AtimeFile &) {});
   return scan;
 }
 

@@ -4,7 +4,10 @@
 // executable)` (jax/_src/compilation_cache.py, combine_executable_and_time /
 // extract_executable_and_time) with libzstd and zlib, bounded: at most
 // EntryLimits::headBytes of output unless a whole decode is asked for, and
-// then streamed through a fixed buffer.
+// then streamed through a fixed buffer. zstd decodes whole blocks (up to
+// 128 KiB of output each), so a head costs its first block; a frame that
+// declares at most 128 KiB and lies whole in the bytes read is decoded in
+// one call instead of streamed.
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
@@ -125,6 +128,32 @@ std::string zstdDecode(const ByteSource &src, std::string_view prefix,
   static thread_local std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx *)> d(
       ZSTD_createDCtx(), ZSTD_freeDCtx);
   ZSTD_DCtx_reset(d.get(), ZSTD_reset_session_only);
+  total = 0;
+  ended = false;
+  // A small frame held whole in the prefix (most entries of small
+  // programs) is decoded in one call: at most the 128 KiB of one zstd
+  // block, which a head needs decoded anyway, and half the time of
+  // streaming it. Anything else, and any error, goes the streamed way.
+  {
+    unsigned long long declared = ZSTD_getFrameContentSize(prefix.data(), prefix.size());
+    size_t frame = ZSTD_findFrameCompressedSize(prefix.data(), prefix.size());
+    if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR &&
+        declared <= kChunk && declared <= lim.wholeLimit && !ZSTD_isError(frame) &&
+        frame <= prefix.size()) {
+      static thread_local std::string small;
+      if (small.size() < kChunk)
+        small.resize(kChunk);
+      size_t n = ZSTD_decompressDCtx(d.get(), small.data(), kChunk, prefix.data(), frame);
+      if (!ZSTD_isError(n)) {
+        if (head.size() < lim.headBytes)
+          head.append(small.data(), std::min(n, lim.headBytes - head.size()));
+        total = n;
+        ended = true;
+        return "";
+      }
+      ZSTD_DCtx_reset(d.get(), ZSTD_reset_session_only);
+    }
+  }
   // The output buffer is the thread's own, sized once (no allocation and no
   // zero-filling per entry); the prefix is decoded where it lies.
   static thread_local std::string outBuffer;

@@ -7,8 +7,14 @@
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
 
+#include "cachekey/Parallel.h"
+
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <cstring>
 #include <map>
+#include <unordered_map>
 
 namespace cachekey {
 
@@ -97,35 +103,133 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   for (size_t i = 0; i < r.pairs.size() && firstInBoth < 0; ++i)
     if (r.pairs[i].a >= 0 && r.pairs[i].b >= 0)
       firstInBoth = static_cast<int>(i);
-  std::optional<PairExplanation> firstInBothExplanation, firstDifferExplanation;
-  for (size_t i = 0; i < r.pairs.size(); ++i) {
-    ProgramPair &p = r.pairs[i];
-    if (p.a < 0 || p.b < 0)
-      continue;
-    const LoggedProgram &pa = la.programs[p.a], &pb = lb.programs[p.b];
-    auto fa = pa.finalDigest(), fb = pb.finalDigest();
-    p.keys = !fa || !fb   ? ProgramPair::Keys::Unknown
-             : *fa == *fb ? ProgramPair::Keys::Equal
-                          : ProgramPair::Keys::Differ;
-    if (p.keys == ProgramPair::Keys::Equal && pb.lookup == Lookup::Miss)
-      p.miss = equalKeyMiss(la, lb, pa, pb);
-    if (pa.complete() && pb.complete()) {
-      PairExplanation x = explainPair(la, lb, pa, pb);
-      p.move = moveId(x.move);
-      if (p.keys == ProgramPair::Keys::Differ) {
-        p.cause = static_cast<uint8_t>(x.comparison.cause);
-        if (!firstDifferExplanation)
-          firstDifferExplanation = std::move(x);
-      } else if (static_cast<int>(i) == firstInBoth) {
-        firstInBothExplanation = std::move(x);
+  // explainPair reads of a program only its digest lines, flags, compile
+  // options, fallback and shapes lines, and its name when it is one of
+  // JAX's own (LogEvidence.cpp); of the logs, what is the same for every
+  // pair. Pairs alike in those are explained once (a log that compiles the
+  // same programs again and again has few such kinds), and the kinds new in
+  // a wave of pairs are explained on every core. Only the KeyMove and the
+  // cause are kept per kind; the two explanations shown are made again.
+  struct Inputs {
+    const KeyTrace *trace[2];
+    int flags[2], options[2], fallback[2], shapes[2];
+    std::string ownName; // the second run's name if JAX's own, else ""
+    bool operator==(const Inputs &o) const {
+      return std::memcmp(trace, o.trace, sizeof trace) == 0 &&
+             std::memcmp(flags, o.flags, sizeof flags) == 0 &&
+             std::memcmp(options, o.options, sizeof options) == 0 &&
+             std::memcmp(fallback, o.fallback, sizeof fallback) == 0 &&
+             std::memcmp(shapes, o.shapes, sizeof shapes) == 0 && ownName == o.ownName;
+    }
+  };
+  struct InputsHash {
+    size_t operator()(const Inputs &k) const {
+      uint64_t h = std::hash<std::string>()(k.ownName);
+      auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
+      for (int s = 0; s < 2; ++s) {
+        mix(reinterpret_cast<uintptr_t>(k.trace[s]));
+        mix(static_cast<uint64_t>(static_cast<uint32_t>(k.flags[s])) << 32 |
+            static_cast<uint32_t>(k.options[s]));
+        mix(static_cast<uint64_t>(static_cast<uint32_t>(k.fallback[s])) << 32 |
+            static_cast<uint32_t>(k.shapes[s]));
       }
-    } else if (p.keys == ProgramPair::Keys::Differ) {
-      KeyMove m;
-      m.code = KeyMove::Code::TraceMissing;
-      m.both = !pa.complete() && !pb.complete();
-      p.move = moveId(m);
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  struct Kind {
+    uint32_t move = 0;
+    uint8_t cause = 0;
+  };
+  std::unordered_map<Inputs, Kind, InputsHash> kinds;
+  auto inputsOf = [](const LoggedProgram &a, const LoggedProgram &b) {
+    Inputs k{{a.trace, b.trace},
+             {a.flags, b.flags},
+             {a.compileOptions, b.compileOptions},
+             {a.fallback, b.fallback},
+             {a.shapes, b.shapes},
+             isJaxOwnProgram(b.name) ? b.name : std::string()};
+    return k;
+  };
+  int firstDiffer = -1;
+  const size_t wave = 8192;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<size_t> toExplain;          // pairs of the wave whose kind is new
+  std::vector<std::pair<KeyMove, uint8_t>> explained;
+  std::vector<Inputs> waveInputs;
+  for (size_t from = 0; from < r.pairs.size(); from += wave) {
+    const size_t to = std::min(r.pairs.size(), from + wave);
+    toExplain.clear();
+    waveInputs.assign(to - from, Inputs{});
+    std::unordered_map<Inputs, size_t, InputsHash> newKinds;
+    for (size_t i = from; i < to; ++i) {
+      ProgramPair &p = r.pairs[i];
+      if (p.a < 0 || p.b < 0)
+        continue;
+      const LoggedProgram &pa = la.programs[p.a], &pb = lb.programs[p.b];
+      auto fa = pa.finalDigest(), fb = pb.finalDigest();
+      p.keys = !fa || !fb   ? ProgramPair::Keys::Unknown
+               : *fa == *fb ? ProgramPair::Keys::Equal
+                            : ProgramPair::Keys::Differ;
+      if (p.keys == ProgramPair::Keys::Equal && pb.lookup == Lookup::Miss)
+        p.miss = equalKeyMiss(la, lb, pa, pb);
+      if (!(pa.complete() && pb.complete()))
+        continue;
+      // The explanation shown for a moved key is that of the first pair
+      // whose keys differ and whose traces are both complete.
+      if (p.keys == ProgramPair::Keys::Differ && firstDiffer < 0)
+        firstDiffer = static_cast<int>(i);
+      Inputs &k = waveInputs[i - from] = inputsOf(pa, pb);
+      if (!kinds.count(k) && newKinds.emplace(k, toExplain.size()).second)
+        toExplain.push_back(i);
+    }
+    explained.assign(toExplain.size(), {});
+    std::atomic<size_t> next{0};
+    runOnThreads(toExplain.size() < 64 ? 1u : threads, [&] {
+      for (size_t j; (j = next++) < toExplain.size();) {
+        const ProgramPair &p = r.pairs[toExplain[j]];
+        PairExplanation x = explainPair(la, lb, la.programs[p.a], lb.programs[p.b]);
+        explained[j] = {std::move(x.move), static_cast<uint8_t>(x.comparison.cause)};
+      }
+    });
+    // Interned in pair order, as one pair at a time would.
+    for (size_t i = from; i < to; ++i) {
+      ProgramPair &p = r.pairs[i];
+      if (p.a < 0 || p.b < 0)
+        continue;
+      const LoggedProgram &pa = la.programs[p.a], &pb = lb.programs[p.b];
+      if (pa.complete() && pb.complete()) {
+        const Inputs &k = waveInputs[i - from];
+        auto known = kinds.find(k);
+        if (known == kinds.end()) {
+          auto &[move, cause] = explained[newKinds.at(k)];
+          known = kinds.emplace(k, Kind{moveId(move), cause}).first;
+        }
+        p.move = known->second.move;
+        if (p.keys == ProgramPair::Keys::Differ)
+          p.cause = known->second.cause;
+      } else if (p.keys == ProgramPair::Keys::Differ) {
+        KeyMove m;
+        m.code = KeyMove::Code::TraceMissing;
+        m.both = !pa.complete() && !pb.complete();
+        p.move = moveId(m);
+      }
     }
   }
+  // The two explanations that are shown, made again (explainPair is pure).
+  auto explainAgain = [&](int i) -> std::optional<PairExplanation> {
+    if (i < 0)
+      return std::nullopt;
+    const ProgramPair &p = r.pairs[i];
+    const LoggedProgram &pa = la.programs[p.a], &pb = lb.programs[p.b];
+    if (!(pa.complete() && pb.complete()))
+      return std::nullopt;
+    return explainPair(la, lb, pa, pb);
+  };
+  std::optional<PairExplanation> firstDifferExplanation = explainAgain(firstDiffer);
+  std::optional<PairExplanation> firstInBothExplanation =
+      firstInBoth >= 0 && r.pairs[firstInBoth].keys != ProgramPair::Keys::Differ
+          ? explainAgain(firstInBoth)
+          : std::nullopt;
   // One global setting: entry 1 of every paired program moved, JAX's own
   // programs among them, and the shapes lines show no dtype change.
   {

@@ -9,9 +9,11 @@
 #include "LogFacts.h"
 
 #include "cachekey/KnownDigests.h"
+#include "cachekey/Parallel.h"
 #include "cachekey/Wording.h"
 
 #include <ostream>
+#include <unordered_map>
 
 namespace cachekey {
 
@@ -147,11 +149,19 @@ const char *notWrittenCode(NotWrittenReason r) {
   return "none";
 }
 
+/// An empty object with room for `members` (ordered_json keeps members in
+/// a vector whose keys are const: growing it copies every member).
+Json objectFor(size_t members) {
+  Json j = Json::object();
+  j.get_ref<Json::object_t &>().reserve(members);
+  return j;
+}
+
 /// A run's outcome for a program: {"code", "reason"? (not written),
 /// "text"}.
 Json outcomeJson(const LoggedProgram &p, const std::string &text,
                  const std::vector<std::string> *logTexts) {
-  Json j;
+  Json j = objectFor(10);
   const char *code = "missed_write_unknown";
   if (p.lookup == Lookup::Hit)
     code = "hit";
@@ -186,7 +196,7 @@ Json outcomeJson(const LoggedProgram &p, const std::string &text,
 }
 
 Json keyMoveJson(const KeyMove &m) {
-  Json j;
+  Json j = objectFor(4);
   j["code"] = keyMoveCode(m.code);
   switch (m.code) {
   case KeyMove::Code::TraceMissing:
@@ -342,9 +352,11 @@ Json statsJson(const RunStats &s, const std::string &text) {
   return j;
 }
 
-/// One pair as logComparisonToJson lists it.
-Json pairJson(const LogComparison &r, const ProgramPair &p) {
-  Json q;
+/// One pair as logComparisonToJson lists it, without its last member,
+/// "findings" (pairFindingsJson): the outcome and verdict texts both use.
+Json pairHeadJson(const LogComparison &r, const ProgramPair &p,
+                  const std::string (&outcome)[2], const std::string &verdict) {
+  Json q = objectFor(15);
   q["label"] = p.label;
   q["name"] = p.name;
   q["ordinal"] = p.ordinal;
@@ -355,22 +367,78 @@ Json pairJson(const LogComparison &r, const ProgramPair &p) {
     q["shapes_b"] = r.logs[1].texts[r.logs[1].programs[p.b].shapes];
   if (p.a >= 0 && r.logs[0].programs[p.a].shapes >= 0)
     q["shapes_a"] = r.logs[0].texts[r.logs[0].programs[p.a].shapes];
-  const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
-  const std::string verdict = pairVerdictText(r, p);
   q["cause"] = p.cause;
   q["outcome_a"] = outcome[0];
   q["outcome_b"] = outcome[1];
   q["verdict"] = verdict;
   q["key_a"] = p.a >= 0 ? r.logs[0].keyOf(r.logs[0].programs[p.a]) : "";
   q["key_b"] = p.b >= 0 ? r.logs[1].keyOf(r.logs[1].programs[p.b]) : "";
-  Json f;
-  f["verdict"] = {{"code", verdictCode(p)}, {"text", verdict}};
+  return q;
+}
+
+/// A pair's "findings": {"verdict", "move", "miss", "outcome_a",
+/// "outcome_b"}, each {code, …fields, text} or null.
+Json pairFindingsJson(const LogComparison &r, const ProgramPair &p,
+                      const std::string (&outcome)[2], const std::string &verdict) {
+  Json f = objectFor(5);
+  Json v = objectFor(2);
+  v["code"] = verdictCode(p);
+  v["text"] = verdict;
+  f["verdict"] = std::move(v);
   f["move"] = p.keys == ProgramPair::Keys::Differ ? keyMoveJson(r.moveOf(p)) : Json();
-  f["miss"] = p.miss ? Json{{"code", missReasonCode(*p.miss)}} : Json();
+  if (p.miss) {
+    Json m = objectFor(1);
+    m["code"] = missReasonCode(*p.miss);
+    f["miss"] = std::move(m);
+  } else {
+    f["miss"] = nullptr;
+  }
   f["outcome_a"] = p.a >= 0 ? outcomeJson(r.logs[0].programs[p.a], outcome[0], &r.logs[0].texts) : Json();
   f["outcome_b"] = p.b >= 0 ? outcomeJson(r.logs[1].programs[p.b], outcome[1], &r.logs[1].texts) : Json();
-  q["findings"] = std::move(f);
+  return f;
+}
+
+/// One pair as logComparisonToJson lists it.
+Json pairJson(const LogComparison &r, const ProgramPair &p) {
+  const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
+  const std::string verdict = pairVerdictText(r, p);
+  Json q = pairHeadJson(r, p, outcome, verdict);
+  q["findings"] = pairFindingsJson(r, p, outcome, verdict);
   return q;
+}
+
+/// Appends pair `p` as dumpJson(pairJson(r, p), 2) writes it nested two
+/// levels deep. Its "findings" are mostly those of many other pairs (pairs
+/// that moved the same way with the same outcomes): their text is made once
+/// per piece of output and kept in `seen`, by value (nlohmann's hash).
+void appendPair(std::string &out, const LogComparison &r, const ProgramPair &p,
+                std::unordered_map<Json, std::string> &seen) {
+  const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
+  const std::string verdict = pairVerdictText(r, p);
+  const size_t start = out.size();
+  JsonAppender(out, 2).append(pairHeadJson(r, p, outcome, verdict), 2);
+  // The head ends "\n    }": its last member is followed by "findings",
+  // indented as a member of a member of a member.
+  static const std::string close = "\n    }";
+  if (out.size() - start < close.size() ||
+      out.compare(out.size() - close.size(), close.size(), close) != 0) {
+    out.resize(start); // never: a pair always has members
+    JsonAppender(out, 2).append(pairJson(r, p), 2);
+    return;
+  }
+  out.resize(out.size() - close.size());
+  out += ",\n      \"findings\": ";
+  Json f = pairFindingsJson(r, p, outcome, verdict);
+  auto it = seen.find(f);
+  if (it == seen.end()) {
+    if (seen.size() >= 4096)
+      seen.clear();
+    std::string text;
+    JsonAppender(text, 2).append(f, 3);
+    it = seen.emplace(std::move(f), std::move(text)).first;
+  }
+  out += it->second;
+  out += close;
 }
 
 /// [{"code", "programs", "entry"?, "value"?, "amount"?, "limit"?, "text"}].
@@ -447,20 +515,6 @@ Json comparisonHeadJson(const LogComparison &r) {
   return j;
 }
 
-/// dumpJson(j, 2) nested `depth` levels deep, as dump(2) indents a member
-/// of a member. JSON strings hold no raw line breaks, so every "\n" is
-/// layout.
-void appendNested(std::string &out, const Json &j, int depth) {
-  std::string q = dumpJson(j, 2);
-  const std::string indent(static_cast<size_t>(2 * depth), ' ');
-  size_t from = 0;
-  for (size_t nl; (nl = q.find('\n', from)) != std::string::npos; from = nl + 1) {
-    out.append(q, from, nl + 1 - from);
-    out.append(indent);
-  }
-  out.append(q, from, std::string::npos);
-}
-
 } // namespace
 
 Json logComparisonToJson(const LogComparison &r) {
@@ -480,16 +534,27 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
   std::string head = dumpJson(comparisonHeadJson(r), 2);
   head.resize(head.size() - 2); // drop "\n}"
   os << head << ",\n  \"pairs\": [";
-  std::string nested; // one pair, re-indented, written with one call
-  for (size_t i = 0; i < r.pairs.size(); ++i) {
-    nested.assign(i ? ",\n    " : "\n    ");
-    appendNested(nested, pairJson(r, r.pairs[i]), 2);
-    os.write(nested.data(), static_cast<std::streamsize>(nested.size()));
-  }
+  // The pairs are made on every core, a block at a time, and written in
+  // order: the same bytes as one thread, at most a few blocks in memory.
+  makeInOrder(
+      std::thread::hardware_concurrency(), r.pairs.size(), 1024,
+      [&](size_t i, std::string &out) {
+        // Findings already written in this piece, by value; the piece's
+        // thread keeps them until its next piece starts.
+        thread_local std::unordered_map<Json, std::string> seen;
+        if (out.empty())
+          seen.clear();
+        out += i ? ",\n    " : "\n    ";
+        appendPair(out, r, r.pairs[i], seen);
+      },
+      [&](const std::string &piece) {
+        os.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+      });
   os << (r.pairs.empty() ? "]" : "\n  ]");
+  std::string nested;
   for (const auto &[key, value] : trailing.items()) {
     nested.assign(",\n  " + dumpJson(Json(key)) + ": ");
-    appendNested(nested, value, 1);
+    JsonAppender(nested, 2).append(value, 1);
     os << nested;
   }
   os << "\n}";

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -63,9 +64,14 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   };
   bool byName = named(la, ia) && named(lb, ib);
   auto tags = [](const LogSummary &l, const std::vector<int> &idx) {
-    std::vector<std::string> t;
+    // The distinct tags, sorted: one look per stream, not a copy per program.
+    std::vector<bool> used(l.streams.size(), false);
     for (int i : idx)
-      t.push_back(l.streams[l.programs[i].stream]);
+      used[l.programs[i].stream] = true;
+    std::vector<std::string> t;
+    for (size_t s = 0; s < used.size(); ++s)
+      if (used[s])
+        t.push_back(l.streams[s]);
     std::sort(t.begin(), t.end());
     t.erase(std::unique(t.begin(), t.end()), t.end());
     return t;
@@ -81,11 +87,23 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
 
   // 1. By key: a program of the second run whose key the first run
   // computed is that program, whatever its name or position.
-  std::map<Digest, std::vector<int>> aByKey; // unused, in log order
+  // A SHA-256 is uniformly distributed: its first 8 bytes are a hash.
+  struct DigestHash {
+    size_t operator()(const Digest &d) const {
+      uint64_t h;
+      std::memcpy(&h, d.data(), sizeof h);
+      return static_cast<size_t>(h ^ (h >> 32));
+    }
+  };
+  struct SameKey {
+    std::vector<int> programs; // of the first run, in log order
+    size_t next = 0;           // [0, next) are taken
+  };
+  std::unordered_map<Digest, SameKey, DigestHash> aByKey;
+  aByKey.reserve(ia.size());
   for (int i : ia)
     if (auto d = la.programs[i].finalDigest())
-      aByKey[*d].push_back(i);
-  std::map<Digest, size_t> nextByKey;
+      aByKey[*d].programs.push_back(i);
   std::vector<int> partnerOfB(lb.programs.size(), -1);
   std::vector<PairMatch> matchOfB(lb.programs.size(), PairMatch::None);
   std::vector<bool> usedA(la.programs.size(), false);
@@ -96,14 +114,14 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     auto it = aByKey.find(*d);
     if (it == aByKey.end())
       continue;
-    size_t &next = nextByKey[*d];
-    if (next < it->second.size()) {
-      partnerOfB[i] = it->second[next++];
+    SameKey &same = it->second;
+    if (same.next < same.programs.size()) {
+      partnerOfB[i] = same.programs[same.next++];
       usedA[partnerOfB[i]] = true;
       matchOfB[i] = PairMatch::Key;
     }
   }
-  aByKey.clear();
+  decltype(aByKey)().swap(aByKey);
 
   // 2. The others: by name (and process), then by shapes, then in order;
   // a program whose shapes differ from every unpaired one's beyond their
@@ -116,9 +134,11 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
       return std::hash<std::string_view>()(k.second) * 31 + static_cast<size_t>(k.first + 1);
     }
   };
+  // Each group's unpaired programs of the first run lie in one slice of
+  // `members` ([front, end): the candidates, in log order), so the groups
+  // of 220,000 names need no allocation of their own.
   struct Group {
-    std::vector<int> unusedA; // in order; [0, front) are taken
-    size_t front = 0;
+    size_t front = 0, end = 0;
     int countA = 0, countB = 0;
   };
   auto groupOf = [&](const LoggedProgram &p) {
@@ -141,57 +161,89 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
       k.first = streamOfB[p.stream] >= 0 ? streamOfB[p.stream] : -2 - p.stream;
     return k;
   };
-  std::unordered_map<GroupKey, Group, GroupKeyHash> groups;
-  std::vector<int> ordinalA(la.programs.size(), 1);
+  std::unordered_map<GroupKey, int, GroupKeyHash> groupIds;
+  groupIds.reserve(ia.size());
+  std::vector<Group> groups;
+  auto idOf = [&](const GroupKey &k) {
+    auto [it, added] = groupIds.emplace(k, static_cast<int>(groups.size()));
+    if (added)
+      groups.emplace_back();
+    return it->second;
+  };
+  std::vector<int> ordinalA(la.programs.size(), 1), groupOfA(la.programs.size(), -1);
   for (int i : ia) {
-    Group &g = groups[groupOf(la.programs[i])];
-    ordinalA[i] = ++g.countA;
-    if (!usedA[i])
-      g.unusedA.push_back(i);
+    int g = idOf(groupOf(la.programs[i]));
+    groupOfA[i] = g;
+    ordinalA[i] = ++groups[g].countA;
+    groups[g].end += !usedA[i]; // counted first, placed below
   }
+  std::vector<int> members;
+  {
+    size_t at = 0;
+    for (Group &g : groups) {
+      size_t n = g.end;
+      g.front = g.end = at;
+      at += n;
+    }
+    members.resize(at);
+    for (int i : ia)
+      if (!usedA[i])
+        members[groups[groupOfA[i]].end++] = i;
+  }
+  std::vector<int>().swap(groupOfA);
+  std::vector<int> groupOfBProgram(lb.programs.size(), -1);
   for (int i : ib) {
+    const LoggedProgram &p = lb.programs[i];
+    int gid = idOf(groupOfB(p)); // a group of the second run only is empty
+    groupOfBProgram[i] = gid;
     if (partnerOfB[i] >= 0)
       continue;
-    const LoggedProgram &p = lb.programs[i];
-    auto it = groups.find(groupOfB(p));
-    if (it == groups.end())
-      continue;
-    Group &g = it->second;
+    Group &g = groups[gid];
     const std::string *sb = shapesOf(lb, p);
-    size_t pick = g.unusedA.size();
+    size_t pick = g.end;
     PairMatch how = byName ? PairMatch::Name : PairMatch::Order;
     if (sb)
-      for (size_t k = g.front; k < g.unusedA.size() && pick == g.unusedA.size(); ++k)
-        if (const std::string *sa = shapesOf(la, la.programs[g.unusedA[k]]);
+      for (size_t k = g.front; k < g.end && pick == g.end; ++k)
+        if (const std::string *sa = shapesOf(la, la.programs[members[k]]);
             sa && *sa == *sb) {
           pick = k;
           how = PairMatch::Shapes;
         }
-    if (pick == g.unusedA.size() && g.front < g.unusedA.size()) {
-      const std::string *sa = shapesOf(la, la.programs[g.unusedA[g.front]]);
+    if (pick == g.end && g.front < g.end) {
+      const std::string *sa = shapesOf(la, la.programs[members[g.front]]);
       if (!sa || !sb || shapeSkeleton(*sa) == shapeSkeleton(*sb))
         pick = g.front;
     }
-    if (pick == g.unusedA.size())
+    if (pick == g.end)
       continue;
-    partnerOfB[i] = g.unusedA[pick];
+    partnerOfB[i] = members[pick];
     matchOfB[i] = how;
-    usedA[g.unusedA[pick]] = true;
+    usedA[members[pick]] = true;
     // The first candidate is taken by moving `front` (a name compiled
-    // thousands of times stays linear); another one is erased.
-    if (pick == g.front)
+    // thousands of times stays linear); another one is removed from the
+    // slice.
+    if (pick == g.front) {
       ++g.front;
-    else
-      g.unusedA.erase(g.unusedA.begin() + static_cast<std::ptrdiff_t>(pick));
+    } else {
+      std::move(members.begin() + static_cast<std::ptrdiff_t>(pick) + 1,
+                members.begin() + static_cast<std::ptrdiff_t>(g.end),
+                members.begin() + static_cast<std::ptrdiff_t>(pick));
+      --g.end;
+    }
   }
+  std::vector<int>().swap(members);
+  decltype(groupIds)().swap(groupIds);
 
+  size_t onlyA = 0;
+  for (int i : ia)
+    onlyA += !usedA[i];
   std::vector<ProgramPair> pairs;
-  pairs.reserve(ib.size() + ia.size()); // no doubling: pairs are most of the memory
+  pairs.reserve(ib.size() + onlyA); // exactly: pairs are most of the memory
   for (int i : ib) {
     const LoggedProgram &p = lb.programs[i];
     ProgramPair pair;
     pair.name = byName ? p.name : "";
-    pair.ordinal = ++groups[groupOfB(p)].countB;
+    pair.ordinal = ++groups[groupOfBProgram[i]].countB;
     pair.b = i;
     pair.a = partnerOfB[i];
     pair.match = matchOfB[i];

@@ -38,9 +38,9 @@ bool completeTrace(const KeyTrace &t) {
 }
 } // namespace
 
-bool LoggedProgram::complete() const { return completeTrace(*trace); }
+bool LoggedProgram::complete() const { return trace->whole; }
 
-int LoggedProgram::digestLines() const { return digestLinesOf(*trace); }
+int LoggedProgram::digestLines() const { return trace->lineCount; }
 
 std::optional<Digest> LoggedProgram::finalDigest() const {
   if (trace->running[7])
@@ -77,6 +77,8 @@ size_t LogReader::TraceHash::operator()(const KeyTrace *t) const {
 void LogReader::endTrace(Stream &s) {
   if (s.pending < 0)
     return;
+  s.digests.lineCount = static_cast<int8_t>(digestLinesOf(s.digests));
+  s.digests.whole = completeTrace(s.digests);
   auto it = traceSet.find(&s.digests);
   if (it == traceSet.end()) {
     summary.traces.push_back(s.digests);
@@ -111,10 +113,19 @@ void LogReader::feed(std::string_view chunk) {
     size_t nl = chunk.find('\n', start);
     size_t end = nl == std::string_view::npos ? chunk.size() : nl;
     if (partial.empty() && !skippingLongLine && nl != std::string_view::npos &&
-        end - start <= kMaxLine && !mayMatter(chunk.substr(start, end - start))) {
-      ++summary.lines; // a whole line that is not about the cache: no copy
-      start = nl + 1;
-      continue;
+        end - start <= kMaxLine) {
+      // A whole line: a digest line like the one before, or one that is not
+      // about the cache, is read where it lies (no copy).
+      std::string_view whole = chunk.substr(start, end - start);
+      if (readDigestLine(whole)) {
+        start = nl + 1;
+        continue;
+      }
+      if (!mayMatter(whole)) {
+        ++summary.lines;
+        start = nl + 1;
+        continue;
+      }
     }
     if (!skippingLongLine) {
       size_t room = kMaxLine - partial.size();

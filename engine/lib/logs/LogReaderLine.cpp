@@ -18,6 +18,55 @@ namespace cachekey {
 
 using namespace logs::lines;
 
+void LogReader::onDigestLine(std::string_view prefix, bool fresh, int entry,
+                             const Digest &d) {
+  int sid = streamOf(prefix);
+  if (streams[sid].broken && slotOf(entry, fresh) != 0)
+    return; // the rest of a key already reported as cut
+  streams[sid].broken = false;
+  onDigest(sid, fresh, entry, d);
+}
+
+bool LogReader::readDigestLine(std::string_view line) {
+  // Most of a log's cache lines are digest lines with the prefix of the one
+  // before. One that is read here would be read by readLine the same way:
+  // the prefix holds neither message (digestPrefix), neither message can
+  // overlap itself or the other, and what follows the digest is blank.
+  const size_t p = digestPrefix.size();
+  if (p == 0 || line.size() < p + len(kOwn) + 66 || line[0] != digestPrefix[0] ||
+      line[p - 1] != digestPrefix[p - 1] || line[p] != kOwn[0] || line[p + 14] != kOwn[14] ||
+      line.compare(0, p, digestPrefix) != 0)
+    return false;
+  std::string_view rest = line.substr(p);
+  bool fresh = rest.compare(0, len(kOwn), kOwn) == 0;
+  if (fresh)
+    rest.remove_prefix(len(kOwn));
+  else if (rest.compare(0, len(kRunning), kRunning) == 0)
+    rest.remove_prefix(len(kRunning));
+  else
+    return false;
+  for (int i = 0; i < kNumEntries; ++i) {
+    std::string_view name = kEntryNames[i];
+    // The ':' after the name first: most names are ruled out without a
+    // compare.
+    if (rest.size() < name.size() + 2 || rest[name.size()] != ':' ||
+        rest[name.size() + 1] != ' ' || rest.compare(0, name.size(), name) != 0)
+      continue;
+    std::string_view hex = rest.substr(name.size() + 2);
+    if (!hex.empty() && hex.back() == '\r')
+      hex.remove_suffix(1);
+    while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
+      hex.remove_suffix(1);
+    auto d = digestFromHex(hex);
+    if (!d)
+      return false; // readLine says what is wrong with it
+    ++summary.lines;
+    onDigestLine(line.substr(0, p), fresh, i, *d);
+    return true;
+  }
+  return false;
+}
+
 void LogReader::readLine(std::string &line) {
   ++summary.lines;
   stripTerminalCodes(line);
@@ -41,12 +90,15 @@ void LogReader::readLine(std::string &line) {
       std::string_view hex = rest.substr(name.size() + 2);
       while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
         hex.remove_suffix(1);
-      int sid = streamOf(std::string_view(line).substr(0, pos));
+      std::string_view prefix = std::string_view(line).substr(0, pos);
+      int sid = streamOf(prefix);
       if (auto d = digestFromHex(hex)) {
-        if (streams[sid].broken && slotOf(i, fresh) != 0)
-          return; // the rest of a key already reported as cut
-        streams[sid].broken = false;
-        onDigest(sid, fresh, i, *d);
+        if (prefix.size() <= 256 && prefix != digestPrefix) {
+          bool plain = prefix.find(kOwn) == std::string_view::npos &&
+                       prefix.find(kRunning) == std::string_view::npos;
+          digestPrefix = plain ? std::string(prefix) : std::string();
+        }
+        onDigestLine(prefix, fresh, i, *d);
       } else {
         // Say what is wrong with it: its length, or the first character
         // that is not a lowercase hex digit.

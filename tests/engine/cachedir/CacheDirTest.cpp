@@ -845,3 +845,51 @@ TEST(CacheDirReleases, OneChoicePerRuleEachItsOwn) {
   EXPECT_EQ(j[1]["rule"], "atime_strict");
   EXPECT_FALSE(j[1]["text"].get<std::string>().empty());
 }
+
+// A small zstd frame (declared size at most 128 KiB, all of it read) is
+// decoded in one call; any other goes through the stream. Both must give the
+// same facts: the stream is forced here by a whole-decode limit under the
+// declared size (which only the one-call path looks at for a head).
+TEST(CacheEntry, SmallFramesInOneCallGiveWhatTheStreamGives) {
+  auto frame = [](const std::string &plain) {
+    std::string z(ZSTD_compressBound(plain.size()), '\0');
+    z.resize(ZSTD_compress(z.data(), z.size(), plain.data(), plain.size(), 3));
+    return z;
+  };
+  const std::string small = std::string("\x00\x00\x00\x07", 4) + std::string(1000, 'x');
+  std::string big = std::string("\x00\x00\x01\x00", 4);
+  for (int i = 0; big.size() < 200000; ++i)
+    big += std::to_string(i * 7919 % 10007) + ",";
+  std::string corrupt = frame(small);
+  corrupt[corrupt.size() / 2] ^= 0x5a;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"small", frame(small)},
+      {"two frames", frame(small) + frame(small)},
+      {"frame then junk", frame(small) + "junk"},
+      {"corrupt", corrupt},
+      {"cut", frame(small).substr(0, frame(small).size() - 3)},
+      {"over 128 KiB", frame(big)},
+  };
+  for (const auto &[what, bytes] : cases) {
+    EntryFacts oneCall = readEntryBytes(bytes);
+    EntryLimits streamed;
+    streamed.wholeLimit = 999; // under every declared size: no one-call decode
+    EntryFacts stream = readEntryBytes(bytes, streamed);
+    EXPECT_EQ(static_cast<int>(oneCall.status), static_cast<int>(stream.status)) << what;
+    EXPECT_EQ(oneCall.detail, stream.detail) << what;
+    EXPECT_EQ(oneCall.decompressed, stream.decompressed) << what;
+    EXPECT_EQ(oneCall.compileSeconds, stream.compileSeconds) << what;
+    EXPECT_EQ(oneCall.wholeDecoded, stream.wholeDecoded) << what;
+  }
+  // What the test built: 7 s and 1,004 bytes; 256 s and the big plain size.
+  EntryFacts s = readEntryBytes(frame(small));
+  EXPECT_EQ(s.status, EntryStatus::Ok);
+  EXPECT_EQ(s.compileSeconds, 7u);
+  EXPECT_EQ(s.decompressed.value_or(0), small.size());
+  EXPECT_TRUE(s.wholeDecoded);
+  EntryFacts b = readEntryBytes(frame(big));
+  EXPECT_EQ(b.status, EntryStatus::Ok);
+  EXPECT_EQ(b.compileSeconds, 256u);
+  EXPECT_EQ(b.decompressed.value_or(0), big.size()); // from the frame header
+  EXPECT_FALSE(b.wholeDecoded);                      // only its head
+}

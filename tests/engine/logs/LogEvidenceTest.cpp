@@ -1,6 +1,9 @@
 // engine/lib/logs/LogEvidence.cpp: why a pair's key moved, as facts.
 #include "LogTestUtil.h"
 
+#include <fstream>
+#include <tuple>
+
 using namespace cachekey;
 using namespace cachekey::test;
 using C = LogFinding::Code;
@@ -73,4 +76,106 @@ TEST(LogEvidence, KeyMovesAreComparedAsFacts) {
   b.flag.flag = "--a=2";
   EXPECT_NE(a, b);
   EXPECT_TRUE(a < b || b < a);
+}
+
+namespace {
+
+/// The last program block of `text`: from its last `get_compile_options`
+/// line to the end.
+std::string lastBlock(const std::string &text) {
+  size_t at = text.rfind("get_compile_options: num");
+  at = at == std::string::npos ? 0 : text.rfind('\n', at);
+  return text.substr(at == std::string::npos ? 0 : at + 1);
+}
+
+/// Each pair's move and cause must be what explainPair gives for that pair
+/// on its own (compareLogSummaries explains pairs alike in what explainPair
+/// reads once, in parallel; an every-program move is set for all after).
+void expectEachPairAsExplainedAlone(const LogComparison &c, const std::string &what) {
+  size_t checked = 0;
+  for (const ProgramPair &p : c.pairs) {
+    if (p.a < 0 || p.b < 0)
+      continue;
+    const LoggedProgram &pa = c.logs[0].programs[p.a], &pb = c.logs[1].programs[p.b];
+    if (!pa.complete() || !pb.complete() || c.moveOf(p).code == M::EveryProgram)
+      continue;
+    logs::PairExplanation alone = logs::explainPair(c.logs[0], c.logs[1], pa, pb);
+    EXPECT_EQ(c.moveOf(p), alone.move) << what << ": " << p.label;
+    if (p.keys == ProgramPair::Keys::Differ) {
+      EXPECT_EQ(p.cause, alone.comparison.cause) << what << ": " << p.label;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u) << what;
+}
+
+} // namespace
+
+TEST(LogEvidence, PairsAlikeAreExplainedOnceAndJaxsOwnNamesStillApart) {
+  // Case 23: jit_step's program changed between the runs (the last block
+  // of each log). Copies of that block under another user name and under one
+  // of JAX's own names have the same digests, flags and options as
+  // jit_step: the user's copy moved as jit_step did, JAX's own (a primitive,
+  // a private helper) are said to be JAX's own (the name is the one thing
+  // explainPair reads that differs).
+  const std::string dir = sourcePath("tests/cases/23-one-program-changed/");
+  std::string a = readText(dir + "run1.log"), b = readText(dir + "run2.log");
+  auto renamed = [](std::string block, const std::string &name) {
+    for (size_t at; (at = block.find("jit_step")) != std::string::npos;)
+      block.replace(at, 8, name);
+    return block;
+  };
+  std::string blockA = lastBlock(a), blockB = lastBlock(b);
+  ASSERT_NE(blockA.find("'jit_step'"), std::string::npos);
+  ASSERT_NE(blockB.find("'jit_step'"), std::string::npos);
+  for (const char *name : {"jit_user_copy", "jit_iota", "jit__linspace"}) {
+    a += renamed(blockA, name);
+    b += renamed(blockB, name);
+  }
+  auto c = compareLogs(a, b, "run1.log", "run2.log");
+  ASSERT_TRUE(c) << c.error().str();
+  const ProgramPair *step = pairLabelled(*c, "jit_step");
+  const ProgramPair *copy = pairLabelled(*c, "jit_user_copy");
+  const ProgramPair *iota = pairLabelled(*c, "jit_iota");
+  const ProgramPair *helper = pairLabelled(*c, "jit__linspace");
+  ASSERT_TRUE(step && copy && iota && helper);
+  EXPECT_EQ(c->moveOf(*step).code, M::ProgramChanged);
+  EXPECT_EQ(c->moveOf(*copy).code, M::ProgramChanged);
+  EXPECT_EQ(c->moveOf(*iota).code, M::JaxOwnProgram);
+  EXPECT_EQ(c->moveOf(*helper).code, M::JaxOwnProgram);
+  for (const ProgramPair *p : {step, copy, iota, helper})
+    EXPECT_EQ(p->cause, 1) << p->label;
+  expectEachPairAsExplainedAlone(*c, "case 23 with copies");
+}
+
+TEST(LogEvidence, EveryCasePairIsExplainedAsItWouldBeAlone) {
+  // Real logs of many kinds (upgrades, flags, devices, two processes,
+  // shapes), and a wave boundary: 9,000 copies of one case's programs.
+  for (auto [dir, x, y] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"09-jax-upgrade", "before_upgrade.log", "after_upgrade.log"},
+           {"21-device-count", "run1_311.log", "run2_311.log"},
+           {"23-one-program-changed", "run1.log", "run2.log"},
+           {"26-two-processes-one-log", "run1.log", "run2.log"},
+           {"28-upgrade-and-flag", "run1.log", "run2.log"},
+           {"30-shapes-other-order", "train-first.log", "eval-first.log"},
+           {"34-x64-from-environment", "workstation-a.log", "workstation-b.log"}}) {
+    std::string pa = sourcePath("tests/cases/" + dir + "/" + x),
+                pb = sourcePath("tests/cases/" + dir + "/" + y);
+    if (!std::ifstream(pa) || !std::ifstream(pb)) {
+      ADD_FAILURE() << "missing " << pa << " or " << pb;
+      continue;
+    }
+    auto c = compareLogs(readText(pa), readText(pb), x, y);
+    ASSERT_TRUE(c) << dir << ": " << c.error().str();
+    expectEachPairAsExplainedAlone(*c, dir);
+  }
+  std::string a = readText(sourcePath("tests/cases/09-jax-upgrade/before_upgrade.log"));
+  std::string b = readText(sourcePath("tests/cases/09-jax-upgrade/after_upgrade.log"));
+  std::string manyA, manyB;
+  for (int i = 0; i < 3000; ++i)
+    manyA += a, manyB += b;
+  auto c = compareLogs(manyA, manyB, "A", "B");
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_GT(c->pairs.size(), 8192u); // more than one wave of pairs
+  expectEachPairAsExplainedAlone(*c, "09 repeated");
 }

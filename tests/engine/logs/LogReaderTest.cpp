@@ -7,8 +7,12 @@
 #include "cachekey/LogCompare.h"
 #include "cachekey/LogPrefix.h"
 #include "cachekey/Trace.h"
+#include "logs/LogLines.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <dirent.h>
 #include <sstream>
 
 using namespace cachekey;
@@ -406,4 +410,158 @@ TEST(LogCompare, KeysThatDifferWithoutATraceOrWithEqualEntriesAreSaidSo) {
   ASSERT_TRUE(d) << d.error().str();
   EXPECT_NE(d->sentence.find("Every entry's own digest is the same in both logs, yet the keys differ"),
             std::string::npos) << d->sentence;
+}
+
+namespace {
+
+/// Everything a summary keeps that the reading of a line can change, as
+/// one text (two summaries read the same exactly when their texts are).
+std::string summaryText(const LogSummary &s) {
+  std::ostringstream o;
+  o << "lines " << s.lines << " long " << s.longLines << " endsMidLine " << s.endsMidLine
+    << "\n";
+  for (const auto &t : s.streams)
+    o << "stream [" << t << "]\n";
+  for (const LoggedProgram &p : s.programs) {
+    o << "program " << p.name << " stream " << p.stream << " first " << p.firstLine
+      << " lookup " << static_cast<int>(p.lookup) << "@" << p.lookupLine << " write "
+      << static_cast<int>(p.write.state) << " flags " << p.flags << " options "
+      << p.compileOptions << " shapes " << p.shapes << " key " << s.keyOf(p) << "\n";
+    for (int i = 0; i < kNumEntries; ++i)
+      o << "  " << i << " " << (p.digests().own[i] ? toHex(*p.digests().own[i]) : "-") << " "
+        << (p.digests().running[i] ? toHex(*p.digests().running[i]) : "-") << "\n";
+  }
+  for (const auto &x : s.problems)
+    o << "problem " << x << "\n";
+  for (const auto &x : s.incomplete)
+    o << "incomplete " << x << "\n";
+  for (const auto &f : s.flagSets)
+    o << "flags " << f.size() << "\n";
+  return o.str();
+}
+
+/// `log` read as one chunk (whole lines are read where they lie, digest
+/// lines by readDigestLine) and one byte at a time (every line is first
+/// gathered, then read by readLine): the same summary, line for line.
+void expectReadTheSameWholeAndByteByByte(const std::string &log, const std::string &what) {
+  LogSummary whole = readLog(log, "x");
+  LogReader bytes("x");
+  for (char c : log)
+    bytes.feed(std::string_view(&c, 1));
+  EXPECT_EQ(summaryText(whole), summaryText(bytes.finish())) << what;
+}
+
+} // namespace
+
+TEST(LogReader, DigestLinesReadWhereTheyLieAreReadAsReadLineReadsThem) {
+  // The shortcut for a digest line after the prefix of the one before must
+  // read every line as the whole-line reader does, including the lines it
+  // has to leave to it.
+  const std::string p = "DEBUG:jax._src.cache_key:";
+  std::vector<std::string> t = traceOf("add_1x1");
+  std::vector<std::string> variants;
+  variants.push_back(withPrefix(t, p));
+  {
+    std::string v; // a "\r" and blanks after the digest
+    for (size_t i = 0; i < t.size(); ++i)
+      v += p + t[i] + (i % 3 == 0 ? "\r" : i % 3 == 1 ? " \t" : "  \r") + "\n";
+    variants.push_back(v);
+  }
+  {
+    // The last line of one key and the first of the next on one line.
+    std::string v = withPrefix(t, p);
+    v.pop_back();
+    variants.push_back(v + withPrefix(t, p) + withPrefix(t, p));
+  }
+  for (const char *bad : {"ABCDEF", "63", "zz"}) {
+    std::string v;
+    for (size_t i = 0; i < t.size(); ++i) {
+      std::string line = t[i];
+      if (i == 5) {
+        std::string hex = line.substr(line.size() - 64);
+        if (std::string(bad) == "ABCDEF")
+          for (char &c : hex)
+            c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        else if (std::string(bad) == "63")
+          hex.pop_back();
+        else
+          hex[10] = 'z';
+        line = line.substr(0, line.size() - 64) + hex;
+      }
+      v += p + line + "\n";
+    }
+    variants.push_back(v + withPrefix(t, p));
+  }
+  // Two processes interleaved line by line, each with its own prefix.
+  {
+    std::string v;
+    for (size_t i = 0; i < t.size(); ++i)
+      v += "[rank0]: " + p + t[i] + "\n" + "[rank1]: " + p + t[i] + "\n";
+    variants.push_back(v);
+  }
+  // A prefix that itself holds the other message's words: never a shortcut.
+  variants.push_back(withPrefix(t, "x get_cache_key hash after serializing y: "));
+  variants.push_back(withPrefix(t, "get_cache_key hash of serialized z: "));
+  // The prefix changes in the middle of a key, and back.
+  {
+    std::string v;
+    for (size_t i = 0; i < t.size(); ++i)
+      v += (i == 7 ? "INFO:jax._src.cache_key:" : p) + t[i] + "\n";
+    variants.push_back(v);
+  }
+  for (size_t k = 0; k < variants.size(); ++k)
+    expectReadTheSameWholeAndByteByByte(variants[k], "variant " + std::to_string(k));
+  // Every real log of tests/cases, and all of them one after the other.
+  std::string all;
+  for (const std::string dir : {"09-jax-upgrade", "26-two-processes-one-log", "08-log-formats",
+                                 "27-log-formats", "37-old-lines-0.4.30", "07-truncated-log",
+                                 "33-size-cap-eviction", "34-x64-from-environment"}) {
+    DIR *d = opendir(sourcePath("tests/cases/" + dir).c_str());
+    ASSERT_NE(d, nullptr) << dir;
+    std::vector<std::string> logs;
+    while (dirent *e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n.size() > 4 && n.substr(n.size() - 4) == ".log")
+        logs.push_back(n);
+    }
+    closedir(d);
+    std::sort(logs.begin(), logs.end());
+    ASSERT_FALSE(logs.empty()) << dir;
+    for (const auto &n : logs) {
+      std::string text = readText(sourcePath("tests/cases/" + dir + "/" + n));
+      expectReadTheSameWholeAndByteByByte(text, dir + "/" + n);
+      all += text;
+    }
+  }
+  expectReadTheSameWholeAndByteByByte(all, "every log in a row");
+}
+
+TEST(LogLines, ContainsByIsFind) {
+  // mayMatter's search by a rare byte gives find's answer, for needles met
+  // at the start, the end, overlapping themselves, cut at the end, absent.
+  using logs::lines::containsBy;
+  const std::vector<std::string> lines = {
+      "", "a", "ache", "xache", "cache", "acheX", "aache", "ach", "che", "cccc",
+      "compil", "ompil", "ompi", "xompilx", "ACHE", "CACHE", "ACH",
+      "falling back", "falling bac", "ing back", "falling backfalling back",
+      "tracing + transforming update_1 for pjit in 0.0010 sec"};
+  for (const auto &line : lines)
+    for (auto [needle, at] : std::vector<std::pair<std::string, size_t>>{
+             {"ache", 1}, {"ompil", 2}, {"ACHE", 2}, {"falling back", 11}, {"ache", 0},
+             {"ache", 3}})
+      EXPECT_EQ(containsBy(line, needle, at), line.find(needle) != std::string::npos)
+          << "'" << line << "' / '" << needle << "' by " << at;
+  // Random lines over a small alphabet, where near misses are common.
+  uint64_t x = 88172645463325252ull;
+  for (int n = 0; n < 20000; ++n) {
+    std::string line;
+    size_t len = (x >> 7) % 40;
+    for (size_t i = 0; i < len; ++i) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      line += "aceh"[x % 4];
+    }
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    EXPECT_EQ(containsBy(line, "ache", 1), line.find("ache") != std::string::npos) << line;
+    EXPECT_EQ(containsBy(line, "ache", 3), line.find("ache") != std::string::npos) << line;
+  }
 }
