@@ -19,6 +19,14 @@
 
 namespace cachekey {
 
+/// The threads a long job of the engine or the CLI uses: one per core, at
+/// most 8 (what makeInOrder holds grows with the threads), and 1 where the
+/// count is not known (hardware_concurrency() gives 0).
+inline unsigned workerThreads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1u : std::min(8u, n);
+}
+
 /// Runs `work()` on `threads` threads, this one among them (1 or 0: only
 /// here), and returns when every run has returned. `work` must be safe to
 /// run concurrently with itself. Under Emscripten (the wasm engine is built

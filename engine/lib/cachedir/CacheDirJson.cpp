@@ -157,7 +157,7 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
     // in order (the bytes one thread would write).
     out << "\"entries\":[";
     makeInOrder(
-        std::thread::hardware_concurrency(), p.entries.size(), 2048,
+        workerThreads(), p.entries.size(), 2048,
         [&](size_t i, std::string &text) {
           if (i)
             text += ',';
@@ -175,7 +175,7 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
     out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
     out << "\"evicted\":[";
     makeInOrder(
-        std::thread::hardware_concurrency(), r.eviction->evicted.size(), 4096,
+        workerThreads(), r.eviction->evicted.size(), 4096,
         [&](size_t i, std::string &text) {
           if (i)
             text += ',';

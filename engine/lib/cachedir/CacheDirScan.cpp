@@ -385,7 +385,7 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
       }
     }
   };
-  unsigned threads = names.size() < 512 ? 1u : std::min(8u, std::thread::hardware_concurrency());
+  unsigned threads = names.size() < 512 ? 1u : workerThreads();
 #if defined(__EMSCRIPTEN__)
   threads = 1; // the page lists its folders itself (scanListedFiles)
 #endif

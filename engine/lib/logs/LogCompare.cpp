@@ -152,7 +152,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   };
   int firstDiffer = -1;
   const size_t wave = 8192;
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = workerThreads();
   std::vector<size_t> toExplain;          // pairs of the wave whose kind is new
   std::vector<std::pair<KeyMove, uint8_t>> explained;
   std::vector<Inputs> waveInputs;

@@ -12,6 +12,7 @@
 #include "cachekey/Parallel.h"
 #include "cachekey/Wording.h"
 
+#include <cstring>
 #include <ostream>
 #include <unordered_map>
 
@@ -407,12 +408,47 @@ Json pairJson(const LogComparison &r, const ProgramPair &p) {
   return q;
 }
 
+/// Equality that sees what dump writes: nlohmann's operator== holds 0.0 and
+/// -0.0, or 1 and 1.0, equal, and they are written differently. Same type
+/// at every level, doubles bit for bit, members in the same order.
+struct SameText {
+  bool operator()(const Json &a, const Json &b) const {
+    if (a.type() != b.type())
+      return false;
+    switch (a.type()) {
+    case Json::value_t::number_float: {
+      double x = a.get<double>(), y = b.get<double>();
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    case Json::value_t::object: {
+      if (a.size() != b.size())
+        return false;
+      for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+        if (i.key() != j.key() || !(*this)(i.value(), j.value()))
+          return false;
+      return true;
+    }
+    case Json::value_t::array: {
+      if (a.size() != b.size())
+        return false;
+      for (size_t k = 0; k < a.size(); ++k)
+        if (!(*this)(a[k], b[k]))
+          return false;
+      return true;
+    }
+    default:
+      return a == b;
+    }
+  }
+};
+using WrittenFindings = std::unordered_map<Json, std::string, std::hash<Json>, SameText>;
+
 /// Appends pair `p` as dumpJson(pairJson(r, p), 2) writes it nested two
 /// levels deep. Its "findings" are mostly those of many other pairs (pairs
 /// that moved the same way with the same outcomes): their text is made once
-/// per piece of output and kept in `seen`, by value (nlohmann's hash).
+/// per piece of output and kept in `seen`, by value as written (SameText).
 void appendPair(std::string &out, const LogComparison &r, const ProgramPair &p,
-                std::unordered_map<Json, std::string> &seen) {
+                WrittenFindings &seen) {
   const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
   const std::string verdict = pairVerdictText(r, p);
   const size_t start = out.size();
@@ -537,11 +573,11 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
   // The pairs are made on every core, a block at a time, and written in
   // order: the same bytes as one thread, at most a few blocks in memory.
   makeInOrder(
-      std::thread::hardware_concurrency(), r.pairs.size(), 1024,
+      workerThreads(), r.pairs.size(), 1024,
       [&](size_t i, std::string &out) {
         // Findings already written in this piece, by value; the piece's
         // thread keeps them until its next piece starts.
-        thread_local std::unordered_map<Json, std::string> seen;
+        thread_local WrittenFindings seen;
         if (out.empty())
           seen.clear();
         out += i ? ",\n    " : "\n    ";

@@ -19,7 +19,6 @@
 #include <map>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
 namespace cachekey {
 namespace logs {
@@ -447,7 +446,7 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
   // One line per pair, made on every core a block at a time and written in
   // order (the bytes one thread would write).
   makeInOrder(
-      std::thread::hardware_concurrency(), r.pairs.size(), 4096,
+      workerThreads(), r.pairs.size(), 4096,
       [&](size_t i, std::string &out) {
         const ProgramPair &p = r.pairs[i];
         out += "  ";

@@ -84,7 +84,7 @@ Expected<std::vector<LogSummary>> readLogFiles(const std::vector<std::string> &p
     for (size_t i; (i = next++) < paths.size();)
       read[i].emplace(readLogFile(paths[i]));
   };
-  unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+  unsigned threads = std::max(1u, std::min<unsigned>(workerThreads(),
                                                      static_cast<unsigned>(paths.size())));
   runOnThreads(threads, work);
   std::vector<LogSummary> out;

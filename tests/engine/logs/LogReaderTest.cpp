@@ -13,6 +13,7 @@
 #include <cctype>
 #include <cstring>
 #include <dirent.h>
+#include <regex>
 #include <sstream>
 
 using namespace cachekey;
@@ -564,4 +565,29 @@ TEST(LogLines, ContainsByIsFind) {
     EXPECT_EQ(containsBy(line, "ache", 1), line.find("ache") != std::string::npos) << line;
     EXPECT_EQ(containsBy(line, "ache", 3), line.find("ache") != std::string::npos) << line;
   }
+}
+
+TEST(LogCompare, StreamedJsonWritesEachNumberAsTheWholeDumpDoes) {
+  // The streamed writer reuses the text of findings it has written; values
+  // that nlohmann holds equal but writes differently (0.0 and -0.0) must
+  // still be written as they are. The second run's compile times here are
+  // 0.00 s and -0.00 s in turn (a hand-made log: JAX's clock never runs
+  // back), in blocks of three programs.
+  std::string a = readText(sourcePath("tests/cases/09-jax-upgrade/before_upgrade.log"));
+  std::string b = readText(sourcePath("tests/cases/09-jax-upgrade/after_upgrade.log"));
+  const std::regex took("to compile \\([0-9.]+s\\)");
+  ASSERT_TRUE(std::regex_search(b, took));
+  std::string manyA, manyB;
+  for (int i = 0; i < 40; ++i) {
+    manyA += a;
+    manyB += std::regex_replace(b, took, i % 2 ? "to compile (-0.00s)" : "to compile (0.00s)");
+  }
+  auto c = compareLogs(manyA, manyB, "A", "B");
+  ASSERT_TRUE(c) << c.error().str();
+  std::ostringstream streamed;
+  writeLogComparisonJson(streamed, *c);
+  std::string whole =
+      logComparisonToJson(*c).dump(2, ' ', false, Json::error_handler_t::replace);
+  EXPECT_NE(whole.find("\"compile_seconds\": -0.0"), std::string::npos);
+  EXPECT_EQ(streamed.str(), whole);
 }

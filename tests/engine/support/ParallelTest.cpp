@@ -84,3 +84,13 @@ TEST(JsonAppender, NestedValuesAreWhatDumpWritesReindented) {
   EXPECT_EQ(oneLine, dumpJson(v) + "7");
   EXPECT_NE(oneLine.find("\xEF\xBF\xBD"), std::string::npos); // U+FFFD, not refused
 }
+
+TEST(WorkerThreads, OnePerCoreAtMostEight) {
+  unsigned cores = std::thread::hardware_concurrency();
+  unsigned n = workerThreads();
+  EXPECT_GE(n, 1u);
+  EXPECT_LE(n, 8u);
+  if (cores >= 1 && cores <= 8) {
+    EXPECT_EQ(n, cores);
+  }
+}
