@@ -27,6 +27,7 @@
 
 #include "cachekey/Diff.h"
 #include "cachekey/LogReader.h"
+#include "cachekey/Wording.h"
 
 #include <iosfwd>
 #include <optional>
@@ -212,13 +213,14 @@ RunStats runStats(const LogSummary &log);
 
 /// One program of the second run paired with one of the first, or a
 /// program found in one run only.
+///
+/// A pair holds indices and facts only (24 bytes: a log of 220,000
+/// programs makes as many pairs); its module name and the label the reader
+/// sees are the programs' (pairName, pairLabel, LogComparison::nameOf and
+/// labelOf).
 struct ProgramPair {
-  /// The module name ("" when the logs name no programs).
-  std::string name;
   /// 1-based position among the programs paired under this name.
   int ordinal = 1;
-  /// How the reader should call it: "jit_f", "jit_f (2nd)", "key 4".
-  std::string label;
   /// Indices into the two logs' programs; -1 when absent from that log.
   int a = -1, b = -1;
   /// How it was paired.
@@ -235,6 +237,18 @@ struct ProgramPair {
   /// same way share one index.
   uint32_t move = 0;
 };
+
+/// The module name of `pair`, paired between the logs `first` and `second`
+/// by `by`: its second-run program's name (its first-run program's when it
+/// is of the first run only), or "" when the logs are paired by order. A
+/// view of that program's name, valid while the logs live.
+std::string_view pairName(const LogSummary &first, const LogSummary &second,
+                          PairedBy by, const ProgramPair &pair);
+/// How the reader should call `pair`: "jit_f", "jit_f (2nd)" (its ordinal
+/// under that name), "key 4" (logs paired by order), with " [<process>]"
+/// when paired by process and name (LogWording.cpp).
+std::string pairLabel(const LogSummary &first, const LogSummary &second,
+                      PairedBy by, const ProgramPair &pair);
 
 /// The words of a pair, made when they are shown (LogWording.cpp): each
 /// run's outcome ("missed, never written: compiled in 0.01 s, under
@@ -283,8 +297,11 @@ struct LogAdvice {
     LogWrites,            // a miss whose write is not logged
   };
   Code code = Code::NothingToDo;
-  /// The pairs' labels it is about (empty when it is about the whole run).
-  std::vector<std::string> programs;
+  /// What it is about, in order, each once: indices into
+  /// LogComparison::pairs (two logs) or ManyLogComparison::programs (more);
+  /// empty when it is about the whole run. Their labels are made when the
+  /// advice is shown (logAdviceText, the JSON "programs").
+  std::vector<uint32_t> programs;
   /// KeyMoved: the root cause's entry (1…8).
   int entry = 0;
   /// A quoted error or a path (see the codes); "" when none.
@@ -296,8 +313,11 @@ struct LogAdvice {
 /// snake_case name of `code`, for JSON ("lower_min_compile_time", …).
 const char *logAdviceName(LogAdvice::Code code);
 
-/// The words of one piece of advice (LogAdviceWording.cpp).
-std::string logAdviceText(const LogAdvice &advice);
+/// The words of one piece of advice (LogAdviceWording.cpp), after the
+/// first labels of what it is about ("jit_f, jit_g and 3 more: …"):
+/// `labels` holds at most the first NameSample::kKept of them and their
+/// count.
+std::string logAdviceText(const LogAdvice &advice, const NameSample &labels);
 
 /// The comparison of two logs.
 struct LogComparison {
@@ -335,6 +355,15 @@ struct LogComparison {
 
   /// Whether some pair's keys differ.
   bool keysDiffer() const;
+  /// pairName and pairLabel of one of `pairs`.
+  std::string_view nameOf(const ProgramPair &pair) const {
+    return pairName(logs[0], logs[1], pairedBy, pair);
+  }
+  std::string labelOf(const ProgramPair &pair) const {
+    return pairLabel(logs[0], logs[1], pairedBy, pair);
+  }
+  /// The words of one of `advice`, naming its pairs.
+  std::string adviceText(const LogAdvice &advice) const;
 };
 
 /// A run whose key of one program is not the common one.
@@ -369,6 +398,8 @@ struct ManyLogComparison {
   std::string summary;
   /// What to do: per root-cause entry of the odd runs, or SharedKeys.
   std::vector<LogAdvice> advice;
+  /// The words of one of `advice`, naming its programs.
+  std::string adviceText(const LogAdvice &advice) const;
   bool keysDiffer() const;
 };
 

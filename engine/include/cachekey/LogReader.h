@@ -37,9 +37,11 @@
 #include "cachekey/Key.h"
 
 #include <array>
+#include <cstdint>
 #include <deque>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <unordered_set>
 #include <optional>
@@ -50,10 +52,10 @@
 namespace cachekey {
 
 /// What the persistent-cache lookup of a program found.
-enum class Lookup { Unknown, Hit, Miss };
+enum class Lookup : uint8_t { Unknown, Hit, Miss };
 
 /// What became of a missed program's cache entry.
-enum class WriteState {
+enum class WriteState : uint8_t {
   /// Nothing logged (the program hit, or its logger was not at DEBUG).
   Unknown,
   /// The compile time passed the minimum ("took at least"): JAX went on to
@@ -68,7 +70,7 @@ enum class WriteState {
 };
 
 /// Why an entry was not written, one per message JAX has for it.
-enum class NotWrittenReason {
+enum class NotWrittenReason : uint8_t {
   None,
   CompileTime,   // took < jax_persistent_cache_min_compile_time_secs
   HostCallbacks, // uses host callbacks (jax ≤ 0.10.2)
@@ -84,6 +86,13 @@ enum class NotWrittenReason {
 struct WriteOutcome {
   WriteState state = WriteState::Unknown;
   NotWrittenReason reason = NotWrittenReason::None;
+  /// The failed write names an entry's `-atime` file (lru_cache.py's
+  /// eviction pass stats it; jax#39880: missing, it fails every capped
+  /// write before jax 0.11.2).
+  bool atimeError = false;
+  /// Index into LogSummary::texts of the warning text of a failed write, or
+  /// -1.
+  int error = -1;
   /// Seconds, from "took < %.2f seconds to compile (%.2fs)" or "took at
   /// least …"; negative when not logged.
   double compileSeconds = -1, minCompileSeconds = -1;
@@ -93,13 +102,6 @@ struct WriteOutcome {
   /// Bytes, from "exceeds the maximum cache size of %d bytes"; negative
   /// when not logged.
   long long maxCacheBytes = -1;
-  /// Index into LogSummary::texts of the warning text of a failed write, or
-  /// -1.
-  int error = -1;
-  /// The failed write names an entry's `-atime` file (lru_cache.py's
-  /// eviction pass stats it; jax#39880: missing, it fails every capped
-  /// write before jax 0.11.2).
-  bool atimeError = false;
   size_t line = 0; // 1-based line of the message
 };
 
@@ -121,16 +123,14 @@ struct KeyTrace {
 };
 
 /// One key computation (one compiled program) found in a log.
+///
+/// A log of 220,000 programs keeps as many: the fields are ordered so that
+/// none pads (136 bytes on 64-bit hosts), and the name is a view of the summary's own
+/// copy (LogSummary::keepName).
 struct LoggedProgram {
-  /// The module name, from the hit/miss line ("" when not logged).
-  std::string name;
-  /// Index into LogSummary::texts of the hit/miss line's key when it is
-  /// not "<name>-<64 hex of keyDigest>" (LogSummary::keyOf), or -1.
-  int keyText = -1;
-  /// Index into LogSummary::streams: which process or thread logged it.
-  int stream = 0;
-  /// 1-based line of the first message of its key.
-  size_t firstLine = 0;
+  /// The module name, from the hit/miss line ("" when not logged): a view
+  /// of LogSummary's copy, valid while that summary lives.
+  std::string_view name;
   /// The entries' own and running digests, as logged: shared by every
   /// program of the log with the same ones (LogSummary::traces). Being
   /// read, a key's lines are the reader's; the program gets them when its
@@ -140,8 +140,16 @@ struct LoggedProgram {
   /// The key's digest from the hit/miss line (LogSummary::keyDigests), or
   /// null when the line gave none.
   const Digest *keyDigest = nullptr;
-  /// The log started in the middle of this key.
-  bool startsMidKey = false;
+  /// 1-based line of the first message of its key.
+  size_t firstLine = 0;
+  /// 1-based line of its hit/miss line (or of the line its lookup was read
+  /// from).
+  size_t lookupLine = 0;
+  /// Index into LogSummary::texts of the hit/miss line's key when it is
+  /// not "<name>-<64 hex of keyDigest>" (LogSummary::keyOf), or -1.
+  int keyText = -1;
+  /// Index into LogSummary::streams: which process or thread logged it.
+  int stream = 0;
   /// Index into LogSummary::flagSets (one pass of the flag lines), or -1.
   int flags = -1;
   /// Index into LogSummary::texts of the `get_compile_options:` message
@@ -159,6 +167,8 @@ struct LoggedProgram {
   /// its lookup (compiler.py `_cache_read`: a damaged or unreadable entry),
   /// the error part; or -1.
   int readError = -1;
+  /// The log started in the middle of this key.
+  bool startsMidKey = false;
   /// Its lookup logged "get_executable_and_time: cache is disabled/not
   /// initialized" (compilation_cache.py): no cache was open yet.
   bool lookupNoCache = false;
@@ -167,7 +177,6 @@ struct LoggedProgram {
   /// lru_cache.py's "Cache miss for key" shows it).
   bool lookupInferred = false;
   Lookup lookup = Lookup::Unknown;
-  size_t lookupLine = 0;
   WriteOutcome write;
 
   /// Whether all 16 digest lines were read.
@@ -207,6 +216,11 @@ struct LogSummary {
   std::vector<std::vector<LoggedFlag>> flagSets;
   /// Distinct texts referred to by programs (compile options, fallbacks).
   std::vector<std::string> texts;
+  /// A copy of `name` that lives as long as the summary (moves included),
+  /// for LoggedProgram::name. Names are kept one after another in blocks of
+  /// 64 KiB, not as a string each; a name equal to one kept recently is
+  /// that one's view.
+  std::string_view keepName(std::string_view name);
   /// Distinct digest traces and key digests the programs point to (a
   /// deque: growing or moving it keeps the addresses).
   std::deque<KeyTrace> traces;
@@ -262,6 +276,15 @@ struct LogSummary {
 
   /// The indices of programs with all 16 digest lines or a logged key.
   std::vector<int> comparable() const;
+
+private:
+  /// keepName's blocks (each one allocation, never moved) and the room left
+  /// in the last one.
+  std::vector<std::unique_ptr<char[]>> nameBlocks;
+  char *nameFree = nullptr;
+  size_t nameRoom = 0;
+  /// The names kept last, by a hash of their bytes (keepName).
+  std::array<std::string_view, 256> recentNames{};
 };
 
 /// Reads a log fed in chunks of any size (line breaks may fall anywhere;

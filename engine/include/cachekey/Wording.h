@@ -36,6 +36,13 @@ struct NameSample {
       first.push_back(name);
     ++count;
   }
+  /// As push_back, calling `make` for the name only when it is kept: a
+  /// large log's labels are counted, not made.
+  template <class MakeName> void add(const MakeName &make) {
+    if (first.size() < kKept)
+      first.push_back(make());
+    ++count;
+  }
   size_t size() const { return count; }
   bool empty() const { return count == 0; }
 };

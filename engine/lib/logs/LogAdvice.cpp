@@ -26,9 +26,13 @@ LogAdvice advice(C code) {
   return a;
 }
 
-/// Adds `x` for the program `label` ("" for the whole run) to the item with
-/// the same code and facts, or as a new item in the order of first sight.
-void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, const std::string &label) {
+/// What `addAdvice` is about when it is about the whole run.
+constexpr uint32_t kWholeRun = UINT32_MAX;
+
+/// Adds `x` for the pair or program `item` (kWholeRun: the whole run) to the
+/// item with the same code and facts, or as a new item in the order of
+/// first sight.
+void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, uint32_t item) {
   auto it = std::find_if(out.begin(), out.end(), [&](const LogAdvice &y) {
     return y.code == x.code && y.entry == x.entry && y.value == x.value &&
            y.limit == x.limit;
@@ -37,10 +41,10 @@ void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, const std::string &labe
     out.push_back(std::move(x));
     it = out.end() - 1;
   }
-  // The pairs are visited in order and each has its own label, so a label
-  // already named is the last one (a pair adding the same advice twice).
-  if (!label.empty() && (it->programs.empty() || it->programs.back() != label))
-    it->programs.push_back(label);
+  // The pairs are visited in order, so one already named is the last one
+  // (a pair adding the same advice twice).
+  if (item != kWholeRun && (it->programs.empty() || it->programs.back() != item))
+    it->programs.push_back(item);
 }
 
 /// The advice for a moved key.
@@ -161,10 +165,10 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   std::vector<LogAdvice> out;
   size_t hits = 0, misses = 0, inB = 0;
-  auto add = [&out](LogAdvice x, const std::string &label) {
-    addAdvice(out, std::move(x), label);
+  auto add = [&out](LogAdvice x, size_t item) {
+    addAdvice(out, std::move(x), static_cast<uint32_t>(item));
   };
-  std::unordered_set<std::string> namesInA; // made when first needed
+  std::unordered_set<std::string_view> namesInA; // made when first needed
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const ProgramPair &p = r.pairs[i];
     if (p.b < 0)
@@ -187,15 +191,15 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
       if (nameInA && b.shapes >= 0) {
         LogAdvice x = advice(C::NewShapes);
         x.value = lb.texts[b.shapes];
-        add(std::move(x), p.label);
+        add(std::move(x), i);
       } else {
-        add(advice(C::NewPrograms), p.label);
+        add(advice(C::NewPrograms), i);
       }
     }
     else if (p.keys == ProgramPair::Keys::Differ)
-      add(forMove(r.moveOf(p), p), p.label);
+      add(forMove(r.moveOf(p), p), i);
     else if (p.keys == ProgramPair::Keys::Unknown)
-      add(advice(C::LogKeys), p.label);
+      add(advice(C::LogKeys), i);
     else {
       LogAdvice x = forEqualKey(p.miss ? *p.miss : MissReason::Unknown, la, lb, a);
       if (x.code == C::LowerMinCompileTime || x.code == C::LowerMinEntrySize) {
@@ -209,12 +213,12 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
         if (it != out.end()) {
           if (v >= 0 && (it->amount < 0 || v < it->amount))
             it->amount = v;
-          it->programs.push_back(p.label);
+          it->programs.push_back(static_cast<uint32_t>(i));
           continue;
         }
         x.amount = v;
       }
-      add(std::move(x), p.label);
+      add(std::move(x), i);
     }
   }
   if (hits + misses == 0 && inB) {
@@ -222,24 +226,25 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
     for (size_t i = 0; i < r.pairs.size(); ++i) {
       const ProgramPair &p = r.pairs[i];
       if (p.b >= 0 && p.a >= 0 && p.keys == ProgramPair::Keys::Differ)
-        add(forMove(r.moveOf(p), p), p.label);
+        add(forMove(r.moveOf(p), p), i);
     }
-    add(advice(C::LogOutcomes), "");
+    add(advice(C::LogOutcomes), kWholeRun);
   }
   else if (misses == 0)
-    add(advice(C::NothingToDo), "");
+    add(advice(C::NothingToDo), kWholeRun);
   return out;
 }
 
 std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
   std::vector<LogAdvice> out;
-  auto add = [&out](LogAdvice x, const std::string &label) {
-    addAdvice(out, std::move(x), label);
+  auto add = [&out](LogAdvice x, size_t item) {
+    addAdvice(out, std::move(x), static_cast<uint32_t>(item));
   };
-  for (const ProgramAcrossRuns &p : r.programs)
-    for (const OddRun &o : p.odd) {
+  for (size_t i = 0; i < r.programs.size(); ++i)
+    for (const OddRun &o : r.programs[i].odd) {
+      const ProgramAcrossRuns &p = r.programs[i];
       if (o.entries.empty()) {
-        add(advice(C::LogKeys), p.label);
+        add(advice(C::LogKeys), i);
         continue;
       }
       // The first differing entry stands for the odd run's root cause, as
@@ -247,12 +252,12 @@ std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
       int first = *std::min_element(o.entries.begin(), o.entries.end());
       bool jaxlib = std::count(o.entries.begin(), o.entries.end(), 2);
       if (!jaxlib && first == 1 && isJaxOwnProgram(p.name)) {
-        add(advice(C::JaxOwnProgram), p.label);
+        add(advice(C::JaxOwnProgram), i);
         continue;
       }
       LogAdvice x = advice(C::KeyMoved);
       x.entry = jaxlib ? 2 : first;
-      add(std::move(x), p.label);
+      add(std::move(x), i);
     }
   if (out.empty())
     out.push_back(advice(C::SharedKeys));

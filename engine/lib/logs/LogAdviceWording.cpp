@@ -159,11 +159,25 @@ std::string words(const LogAdvice &a) {
 
 } // namespace
 
-std::string logAdviceText(const LogAdvice &advice) {
+std::string logAdviceText(const LogAdvice &advice, const NameSample &labels) {
   std::string w = words(advice);
-  if (advice.programs.empty())
+  if (labels.empty())
     return w;
-  return nameList(advice.programs) + ": " + w;
+  return nameList(labels) + ": " + w;
+}
+
+std::string LogComparison::adviceText(const LogAdvice &advice) const {
+  NameSample labels;
+  for (uint32_t i : advice.programs)
+    labels.add([&] { return labelOf(pairs[i]); });
+  return logAdviceText(advice, labels);
+}
+
+std::string ManyLogComparison::adviceText(const LogAdvice &advice) const {
+  NameSample labels;
+  for (uint32_t i : advice.programs)
+    labels.add([&] { return programs[i].label; });
+  return logAdviceText(advice, labels);
 }
 
 } // namespace cachekey

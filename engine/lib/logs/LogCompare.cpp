@@ -113,7 +113,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   struct Inputs {
     const KeyTrace *trace[2];
     int flags[2], options[2], fallback[2], shapes[2];
-    std::string ownName; // the second run's name if JAX's own, else ""
+    std::string_view ownName; // the second run's name if JAX's own, else ""
     bool operator==(const Inputs &o) const {
       return std::memcmp(trace, o.trace, sizeof trace) == 0 &&
              std::memcmp(flags, o.flags, sizeof flags) == 0 &&
@@ -124,7 +124,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   };
   struct InputsHash {
     size_t operator()(const Inputs &k) const {
-      uint64_t h = std::hash<std::string>()(k.ownName);
+      uint64_t h = std::hash<std::string_view>()(k.ownName);
       auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
       for (int s = 0; s < 2; ++s) {
         mix(reinterpret_cast<uintptr_t>(k.trace[s]));
@@ -147,7 +147,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
              {a.compileOptions, b.compileOptions},
              {a.fallback, b.fallback},
              {a.shapes, b.shapes},
-             isJaxOwnProgram(b.name) ? b.name : std::string()};
+             isJaxOwnProgram(b.name) ? b.name : std::string_view()};
     return k;
   };
   int firstDiffer = -1;

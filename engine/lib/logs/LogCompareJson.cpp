@@ -358,8 +358,8 @@ Json statsJson(const RunStats &s, const std::string &text) {
 Json pairHeadJson(const LogComparison &r, const ProgramPair &p,
                   const std::string (&outcome)[2], const std::string &verdict) {
   Json q = objectFor(15);
-  q["label"] = p.label;
-  q["name"] = p.name;
+  q["label"] = r.labelOf(p);
+  q["name"] = r.nameOf(p);
   q["ordinal"] = p.ordinal;
   q["in"] = p.a < 0 ? "b" : p.b < 0 ? "a" : "both";
   q["keys"] = keysName(p.keys);
@@ -477,11 +477,26 @@ void appendPair(std::string &out, const LogComparison &r, const ProgramPair &p,
   out += close;
 }
 
-/// [{"code", "programs", "entry"?, "value"?, "amount"?, "limit"?, "text"}].
-Json adviceJson(const std::vector<LogAdvice> &advice) {
+/// The label of advice item `i`: a pair's, or a program's across N runs.
+std::string labelOfItem(const LogComparison &r, uint32_t i) { return r.labelOf(r.pairs[i]); }
+std::string labelOfItem(const ManyLogComparison &r, uint32_t i) { return r.programs[i].label; }
+
+/// [{"code", "programs", "entry"?, "value"?, "amount"?, "limit"?, "text"}]
+/// of a LogComparison or a ManyLogComparison: "programs" are the labels of
+/// what each item is about, or empty arrays for the caller to fill when
+/// `withLabels` is false (writeLogComparisonJson streams them).
+template <class Comparison>
+Json adviceJson(const Comparison &r, const std::vector<LogAdvice> &advice,
+                bool withLabels = true) {
   Json todo = Json::array();
   for (const LogAdvice &a : advice) {
-    Json x = {{"code", logAdviceName(a.code)}, {"programs", a.programs}};
+    Json labels = Json::array();
+    if (withLabels) {
+      labels.get_ref<Json::array_t &>().reserve(a.programs.size());
+      for (uint32_t i : a.programs)
+        labels.push_back(labelOfItem(r, i));
+    }
+    Json x = {{"code", logAdviceName(a.code)}, {"programs", std::move(labels)}};
     if (a.entry)
       x["entry"] = a.entry;
     if (!a.value.empty())
@@ -490,14 +505,15 @@ Json adviceJson(const std::vector<LogAdvice> &advice) {
       x["amount"] = a.amount;
     if (a.limit >= 0)
       x["limit"] = a.limit;
-    x["text"] = logAdviceText(a);
+    x["text"] = r.adviceText(a);
     todo.push_back(std::move(x));
   }
   return todo;
 }
 
 /// Everything logComparisonToJson gives except "pairs".
-Json comparisonHeadJson(const LogComparison &r) {
+/// `adviceLabels` false leaves each "what_to_do" item's "programs" empty.
+Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
   Json j = comparisonToJson(r.comparison);
   j["sentence"] = r.sentence;
   j["summary"] = r.summary;
@@ -525,13 +541,13 @@ Json comparisonHeadJson(const LogComparison &r) {
   j["matched_by_key"] = byKey;
   // What to do about the second run's misses (LogAdvice), one item each.
   j.erase("advice"); // the explained pair's own (Diff.h) is not the run's
-  j["what_to_do"] = adviceJson(r.advice);
+  j["what_to_do"] = adviceJson(r, r.advice, adviceLabels);
   if (r.explained >= 0) {
     const ProgramPair &p = r.pairs[r.explained];
     const LoggedProgram &a = r.logs[0].programs[p.a], &b = r.logs[1].programs[p.b];
     Json x;
     x["index"] = r.explained;
-    x["label"] = p.label;
+    x["label"] = r.labelOf(p);
     x["a"] = {{"own", digestsJson(a.digests().own)}, {"running", digestsJson(a.digests().running)}};
     x["b"] = {{"own", digestsJson(b.digests().own)}, {"running", digestsJson(b.digests().running)}};
     Json decoded = Json::array();
@@ -567,9 +583,39 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
   // The head, whose last member is followed by "\n}", then "pairs" written
   // one pair at a time, each indented as dump(2) would nest it, then the
   // trailing members.
-  std::string head = dumpJson(comparisonHeadJson(r), 2);
+  //
+  // The advice's "programs" (a label per pair: 220,000 in a large log) are
+  // not in the head either: each item's empty array is replaced by its
+  // labels as dump(2) writes them there, written a block at a time.
+  std::string head = dumpJson(comparisonHeadJson(r, false), 2);
   head.resize(head.size() - 2); // drop "\n}"
-  os << head << ",\n  \"pairs\": [";
+  static constexpr std::string_view kEmpty = "\"programs\": []";
+  size_t at = head.find("\n  \"what_to_do\": [");
+  size_t from = 0;
+  for (const LogAdvice &a : r.advice) {
+    size_t hole = head.find(kEmpty, at);
+    if (hole == std::string::npos)
+      break; // not reached: every item has its "programs"
+    at = hole + kEmpty.size();
+    if (a.programs.empty())
+      continue;
+    os.write(head.data() + from, static_cast<std::streamsize>(hole - from));
+    std::string out = "\"programs\": [";
+    JsonAppender labels(out, 2);
+    for (size_t k = 0; k < a.programs.size(); ++k) {
+      out += k ? ",\n        " : "\n        ";
+      labels.append(Json(labelOfItem(r, a.programs[k])), 4);
+      if (out.size() >= (size_t(64) << 10)) {
+        os.write(out.data(), static_cast<std::streamsize>(out.size()));
+        out.clear();
+      }
+    }
+    out += "\n      ]";
+    os.write(out.data(), static_cast<std::streamsize>(out.size()));
+    from = at;
+  }
+  os.write(head.data() + from, static_cast<std::streamsize>(head.size() - from));
+  os << ",\n  \"pairs\": [";
   // The pairs are made on every core, a block at a time, and written in
   // order: the same bytes as one thread, at most a few blocks in memory.
   makeInOrder(
@@ -627,7 +673,7 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
   }
   j["programs"] = std::move(programs);
   j["summary"] = r.summary;
-  j["what_to_do"] = adviceJson(r.advice);
+  j["what_to_do"] = adviceJson(r, r.advice);
   j["keys_differ"] = r.keysDiffer();
   return j;
 }

@@ -197,7 +197,7 @@ std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c)
 
 } // namespace
 
-bool isJaxOwnProgram(const std::string &name) {
+bool isJaxOwnProgram(std::string_view name) {
   // The programs JAX jits itself when an operation runs outside jit: lax
   // primitives applied eagerly and jax's private helpers (jit__linspace,
   // jit__threefry_seed, jit__reduce_sum: a leading underscore).

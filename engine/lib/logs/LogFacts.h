@@ -87,7 +87,7 @@ MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
 /// operation runs outside jit (jit_broadcast_in_dim,
 /// jit_convert_element_type, private helpers named jit__…): a change of
 /// its entry 1 is never the user's code.
-bool isJaxOwnProgram(const std::string &name);
+bool isJaxOwnProgram(std::string_view name);
 
 /// Whether a logged cache path is relative (resolved against the working
 /// directory): not absolute and not a URL.
@@ -132,7 +132,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
 
 /// "jit_f", "jit_f (2nd)", "key 4", with the stream when pairs are made by
 /// process and name ("jit_f [1]").
-std::string pairLabel(const ProgramPair &pair, const std::string &stream,
+std::string labelText(std::string_view name, int ordinal, const std::string &stream,
                       bool byStream);
 
 /// A run's outcome for one program, e.g. "missed, never written: compiled

@@ -48,25 +48,27 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   for (size_t run = 1; run < n; ++run) {
     PairedBy how;
     auto pairs = pairPrograms(r.logs[0], r.logs[run], how);
+    const LogSummary &first = r.logs[0], &other = r.logs[run];
     for (const ProgramPair &pair : pairs) {
       if (pair.b < 0) {
         if (pair.a >= 0 && r.programs[ofFirst[pair.a]].label.empty())
-          r.programs[ofFirst[pair.a]].label = pair.label;
+          r.programs[ofFirst[pair.a]].label = pairLabel(first, other, how, pair);
         continue;
       }
       size_t at;
       if (pair.a >= 0) {
         at = ofFirst[pair.a];
         if (r.programs[at].label.empty())
-          r.programs[at].label = pair.label;
+          r.programs[at].label = pairLabel(first, other, how, pair);
       } else {
-        auto it = byLabel.find(pair.label);
+        std::string label = pairLabel(first, other, how, pair);
+        auto it = byLabel.find(label);
         if (it == byLabel.end()) {
           ProgramAcrossRuns p;
           p.program.assign(n, -1);
-          p.name = pair.name;
-          p.label = pair.label;
-          it = byLabel.emplace(pair.label, r.programs.size()).first;
+          p.name = pairName(first, other, how, pair);
+          p.label = label;
+          it = byLabel.emplace(std::move(label), r.programs.size()).first;
           r.programs.push_back(std::move(p));
         }
         at = it->second;

@@ -136,10 +136,13 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   };
   // Each group's unpaired programs of the first run lie in one slice of
   // `members` ([front, end): the candidates, in log order), so the groups
-  // of 220,000 names need no allocation of their own.
+  // of 220,000 names need no allocation of their own. A group's key is that
+  // of its first program (`first`: an index into the first run's programs,
+  // or ~index into the second's), not a copy.
   struct Group {
-    size_t front = 0, end = 0;
+    uint32_t front = 0, end = 0;
     int countA = 0, countB = 0;
+    int first = 0;
   };
   auto groupOf = [&](const LoggedProgram &p) {
     return GroupKey{byStream ? p.stream : -1,
@@ -161,18 +164,53 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
       k.first = streamOfB[p.stream] >= 0 ? streamOfB[p.stream] : -2 - p.stream;
     return k;
   };
-  std::unordered_map<GroupKey, int, GroupKeyHash> groupIds;
-  groupIds.reserve(ia.size());
+  // Group ids by key: open addressing (linear probing) over a power-of-two
+  // table of ids, at most half full: 4 or 8 bytes a group where a node-based
+  // map takes about 56.
   std::vector<Group> groups;
-  auto idOf = [&](const GroupKey &k) {
-    auto [it, added] = groupIds.emplace(k, static_cast<int>(groups.size()));
-    if (added)
-      groups.emplace_back();
-    return it->second;
+  groups.reserve(ia.size() / 4 + 16);
+  std::vector<int> slots;
+  auto keyOfGroup = [&](const Group &g) {
+    return g.first >= 0 ? groupOf(la.programs[g.first]) : groupOfB(lb.programs[~g.first]);
+  };
+  auto place = [&](int id, size_t hash) {
+    size_t mask = slots.size() - 1;
+    size_t at = hash & mask;
+    while (slots[at] >= 0)
+      at = (at + 1) & mask;
+    slots[at] = id;
+  };
+  auto growSlots = [&](size_t size) {
+    std::vector<int>(size, -1).swap(slots);
+    for (size_t id = 0; id < groups.size(); ++id)
+      place(static_cast<int>(id), GroupKeyHash()(keyOfGroup(groups[id])));
+  };
+  {
+    size_t size = 16;
+    while (size < 2 * ia.size())
+      size *= 2;
+    growSlots(size);
+  }
+  // The id of key `k` of program `first` (as Group::first), added if new.
+  auto idOf = [&](const GroupKey &k, int first) {
+    size_t hash = GroupKeyHash()(k), mask = slots.size() - 1;
+    size_t at = hash & mask;
+    for (; slots[at] >= 0; at = (at + 1) & mask)
+      if (keyOfGroup(groups[slots[at]]) == k)
+        return slots[at];
+    int id = static_cast<int>(groups.size());
+    Group g;
+    g.first = first;
+    groups.push_back(g);
+    if (2 * groups.size() > slots.size())
+      growSlots(2 * slots.size());
+    else
+      slots[at] = id;
+    return id;
   };
   std::vector<int> ordinalA(la.programs.size(), 1), groupOfA(la.programs.size(), -1);
   for (int i : ia) {
-    int g = idOf(groupOf(la.programs[i]));
+    int g = idOf(groupOf(la.programs[i]), i);
     groupOfA[i] = g;
     ordinalA[i] = ++groups[g].countA;
     groups[g].end += !usedA[i]; // counted first, placed below
@@ -182,7 +220,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     size_t at = 0;
     for (Group &g : groups) {
       size_t n = g.end;
-      g.front = g.end = at;
+      g.front = g.end = static_cast<uint32_t>(at);
       at += n;
     }
     members.resize(at);
@@ -194,7 +232,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   std::vector<int> groupOfBProgram(lb.programs.size(), -1);
   for (int i : ib) {
     const LoggedProgram &p = lb.programs[i];
-    int gid = idOf(groupOfB(p)); // a group of the second run only is empty
+    int gid = idOf(groupOfB(p), ~i); // a group of the second run only is empty
     groupOfBProgram[i] = gid;
     if (partnerOfB[i] >= 0)
       continue;
@@ -232,7 +270,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     }
   }
   std::vector<int>().swap(members);
-  decltype(groupIds)().swap(groupIds);
+  std::vector<int>().swap(slots);
 
   size_t onlyA = 0;
   for (int i : ia)
@@ -240,25 +278,19 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   std::vector<ProgramPair> pairs;
   pairs.reserve(ib.size() + onlyA); // exactly: pairs are most of the memory
   for (int i : ib) {
-    const LoggedProgram &p = lb.programs[i];
     ProgramPair pair;
-    pair.name = byName ? p.name : "";
     pair.ordinal = ++groups[groupOfBProgram[i]].countB;
     pair.b = i;
     pair.a = partnerOfB[i];
     pair.match = matchOfB[i];
-    pair.label = pairLabel(pair, lb.streams[p.stream], byStream);
-    pairs.push_back(std::move(pair));
+    pairs.push_back(pair);
   }
   for (int i : ia)
     if (!usedA[i]) {
-      const LoggedProgram &p = la.programs[i];
       ProgramPair pair;
-      pair.name = byName ? p.name : "";
       pair.a = i;
       pair.ordinal = ordinalA[i];
-      pair.label = pairLabel(pair, la.streams[p.stream], byStream);
-      pairs.push_back(std::move(pair));
+      pairs.push_back(pair);
     }
   return pairs;
 }

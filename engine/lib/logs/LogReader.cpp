@@ -53,7 +53,32 @@ std::optional<Digest> LoggedProgram::finalDigest() const {
 std::string LogSummary::keyOf(const LoggedProgram &p) const {
   if (p.keyText >= 0)
     return texts[p.keyText];
-  return p.keyDigest ? p.name + "-" + toHex(*p.keyDigest) : std::string();
+  return p.keyDigest ? std::string(p.name) + "-" + toHex(*p.keyDigest) : std::string();
+}
+
+std::string_view LogSummary::keepName(std::string_view name) {
+  if (name.empty())
+    return {};
+  // A run compiles the same functions again and again: a name kept lately
+  // is shared (FNV-1a of its bytes picks its slot).
+  uint32_t h = 2166136261u;
+  for (char c : name)
+    h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  std::string_view &recent = recentNames[h % recentNames.size()];
+  if (recent == name)
+    return recent;
+  constexpr size_t kBlock = size_t(64) << 10;
+  if (name.size() > nameRoom) {
+    size_t size = std::max(kBlock, name.size());
+    nameBlocks.push_back(std::make_unique<char[]>(size));
+    nameFree = nameBlocks.back().get();
+    nameRoom = size;
+  }
+  std::memcpy(nameFree, name.data(), name.size());
+  recent = std::string_view(nameFree, name.size());
+  nameFree += name.size();
+  nameRoom -= name.size();
+  return recent;
 }
 
 const std::string &LogSummary::writeError(const LoggedProgram &p) const {
@@ -349,7 +374,7 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
       byDigest[*digest].indices.push_back(index);
   }
   LoggedProgram &p = summary.programs[index];
-  p.name = name;
+  p.name = summary.keepName(name);
   // The key is kept as its digest when it is "<name>-<digest>", as JAX
   // makes it; any other text is kept whole.
   if (digest && key.size() == name.size() + 65 && key.compare(0, name.size(), name) == 0)
@@ -401,7 +426,7 @@ void LogReader::onWrite(int streamId, const std::string &name,
         index = w;
         summary.programs[w].lookup = Lookup::Miss;
         summary.programs[w].lookupInferred = true;
-        summary.programs[w].name = name;
+        summary.programs[w].name = summary.keepName(name);
         named(w);
         lastMiss = w;
       }
@@ -456,7 +481,7 @@ int LogReader::inferMiss(const Digest &d, const std::string &name) {
   LoggedProgram &p = summary.programs[i];
   p.lookup = Lookup::Miss;
   p.lookupInferred = true;
-  p.name = name;
+  p.name = summary.keepName(name);
   p.keyDigest = internKeyDigest(d);
   p.lookupLine = summary.lines;
   if (streams[p.stream].awaitingLookup == i)

@@ -125,11 +125,11 @@ std::string comparisonSentence(const LogComparison &r) {
   NameSample onlyA, onlyB, equal; // a large log has thousands
   for (const auto &p : r.pairs) {
     if (p.a < 0)
-      onlyB.push_back(p.label);
+      onlyB.add([&] { return r.labelOf(p); });
     else if (p.b < 0)
-      onlyA.push_back(p.label);
+      onlyA.add([&] { return r.labelOf(p); });
     else if (p.keys == ProgramPair::Keys::Equal)
-      equal.push_back(p.label);
+      equal.add([&] { return r.labelOf(p); });
   }
   if (r.explained >= 0 && r.pairs[r.explained].keys == ProgramPair::Keys::Differ) {
     const ProgramPair &x = r.pairs[r.explained];
@@ -143,9 +143,9 @@ std::string comparisonSentence(const LogComparison &r) {
     if (oneCause)
       s += "All " + std::to_string(differing) +
            " programs whose keys differ moved the same way, for one cause "
-           "(said once, for " + x.label + "). ";
+           "(said once, for " + r.labelOf(x) + "). ";
     else
-      s += upperFirst(x.label) + " is the first pair whose keys differ. ";
+      s += upperFirst(r.labelOf(x)) + " is the first pair whose keys differ. ";
     s += r.comparison.cause ? r.comparison.sentence
                             : capitalised(keyMoveText(r.moveOf(r.pairs[r.explained]))) + ".";
     // The other differing pairs: the same cause, or which other, grouped in
@@ -159,11 +159,11 @@ std::string comparisonSentence(const LogComparison &r) {
         continue;
       const KeyMove &move = r.moveOf(r.pairs[i]);
       if (r.pairs[i].move == r.pairs[r.explained].move)
-        same.push_back(r.pairs[i].label);
+        same.add([&] { return r.labelOf(r.pairs[i]); });
       else {
         if (!other.count(move))
           otherOrder.push_back(move);
-        other[move].push_back(r.pairs[i].label);
+        other[move].add([&] { return r.labelOf(r.pairs[i]); });
       }
     }
     if (!same.empty() && !oneCause)
@@ -268,7 +268,7 @@ std::string runSummary(const LogComparison &r) {
       groups.push_back(g);
       it = groups.end() - 1;
     }
-    it->names.push_back(p.label);
+    it->names.add([&] { return r.labelOf(p); });
     if (p.a >= 0)
       it->inA.push_back(&la.programs[p.a]);
     it->inB.push_back(&lb.programs[p.b]);
@@ -413,13 +413,15 @@ std::string manySummary(const ManyLogComparison &r) {
 namespace {
 
 /// "What to do: …" on one line, or a list of them.
-void writeAdvice(std::ostream &os, const std::vector<LogAdvice> &advice) {
+template <class Comparison>
+void writeAdvice(std::ostream &os, const Comparison &r) {
+  const std::vector<LogAdvice> &advice = r.advice;
   if (advice.size() == 1)
-    os << "What to do: " << logAdviceText(advice.front()) << "\n";
+    os << "What to do: " << r.adviceText(advice.front()) << "\n";
   else if (!advice.empty()) {
     os << "What to do:\n";
     for (const LogAdvice &a : advice)
-      os << "  - " << logAdviceText(a) << "\n";
+      os << "  - " << r.adviceText(a) << "\n";
   }
 }
 
@@ -433,7 +435,7 @@ void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
   for (const auto &t : r.statsText)
     os << "Run: " << t << "\n";
   os << "Summary: " << r.summary << "\n";
-  writeAdvice(os, r.advice);
+  writeAdvice(os, r);
 }
 
 void writeLogComparison(std::ostream &os, const LogComparison &r) {
@@ -450,7 +452,7 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
       [&](size_t i, std::string &out) {
         const ProgramPair &p = r.pairs[i];
         out += "  ";
-        out += p.label;
+        out += r.labelOf(p);
         out += ": ";
         out += pairVerdictText(r, p);
         out += '.';
@@ -472,7 +474,7 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
   for (int side = 0; side < 2; ++side)
     os << "Run: " << r.statsText[side] << "\n";
   os << "Summary: " << r.summary << "\n";
-  writeAdvice(os, r.advice);
+  writeAdvice(os, r);
 }
 
 std::string formatLogComparison(const LogComparison &r) {

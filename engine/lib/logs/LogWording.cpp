@@ -268,11 +268,11 @@ std::string firstPathText(const std::vector<std::string> &paths) {
   return paths.empty() ? std::string("unset") : pyRepr(paths.front());
 }
 
-std::string pairLabel(const ProgramPair &p, const std::string &stream,
+std::string labelText(std::string_view name, int ordinal, const std::string &stream,
                       bool byStream) {
-  std::string s = p.name.empty() ? "key " + std::to_string(p.ordinal)
-                  : p.ordinal > 1 ? p.name + " (" + ordinalWord(p.ordinal) + ")"
-                                  : p.name;
+  std::string s = name.empty() ? "key " + std::to_string(ordinal)
+                  : ordinal > 1 ? std::string(name) + " (" + ordinalWord(ordinal) + ")"
+                                : std::string(name);
   if (!byStream || stream.empty())
     return s;
   return s + (stream[0] == '[' ? " " + stream : " [" + stream + "]");
@@ -506,6 +506,27 @@ std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
   return "same key, yet " + lb.name + " missed: " +
          missClause(*p.miss, ClauseForm::Main, la, lb, {&la.programs[p.a]},
                     {&lb.programs[p.b]});
+}
+
+} // namespace cachekey
+
+namespace cachekey {
+
+std::string_view pairName(const LogSummary &first, const LogSummary &second,
+                          PairedBy by, const ProgramPair &pair) {
+  if (by == PairedBy::Order)
+    return {};
+  const LoggedProgram &p = pair.b >= 0 ? second.programs[pair.b] : first.programs[pair.a];
+  return p.name;
+}
+
+std::string pairLabel(const LogSummary &first, const LogSummary &second, PairedBy by,
+                      const ProgramPair &pair) {
+  const LogSummary &log = pair.b >= 0 ? second : first;
+  const LoggedProgram &p = log.programs[pair.b >= 0 ? pair.b : pair.a];
+  return logs::labelText(by == PairedBy::Order ? std::string_view() : std::string_view(p.name),
+                         pair.ordinal, log.streams[p.stream],
+                         by == PairedBy::ProcessAndName);
 }
 
 } // namespace cachekey

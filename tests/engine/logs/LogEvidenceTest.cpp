@@ -100,9 +100,9 @@ void expectEachPairAsExplainedAlone(const LogComparison &c, const std::string &w
     if (!pa.complete() || !pb.complete() || c.moveOf(p).code == M::EveryProgram)
       continue;
     logs::PairExplanation alone = logs::explainPair(c.logs[0], c.logs[1], pa, pb);
-    EXPECT_EQ(c.moveOf(p), alone.move) << what << ": " << p.label;
+    EXPECT_EQ(c.moveOf(p), alone.move) << what << ": " << c.labelOf(p);
     if (p.keys == ProgramPair::Keys::Differ) {
-      EXPECT_EQ(p.cause, alone.comparison.cause) << what << ": " << p.label;
+      EXPECT_EQ(p.cause, alone.comparison.cause) << what << ": " << c.labelOf(p);
     }
     ++checked;
   }
@@ -144,7 +144,7 @@ TEST(LogEvidence, PairsAlikeAreExplainedOnceAndJaxsOwnNamesStillApart) {
   EXPECT_EQ(c->moveOf(*iota).code, M::JaxOwnProgram);
   EXPECT_EQ(c->moveOf(*helper).code, M::JaxOwnProgram);
   for (const ProgramPair *p : {step, copy, iota, helper})
-    EXPECT_EQ(p->cause, 1) << p->label;
+    EXPECT_EQ(p->cause, 1) << c->labelOf(*p);
   expectEachPairAsExplainedAlone(*c, "case 23 with copies");
 }
 

@@ -9,7 +9,7 @@ TEST(LogPairing, ByNameThenOrder) {
   EXPECT_EQ(c.pairedBy, PairedBy::Name);
   const ProgramPair *step = pairLabelled(c, "jit_step");
   ASSERT_NE(step, nullptr);
-  EXPECT_EQ(step->name, "jit_step");
+  EXPECT_EQ(c.nameOf(*step), "jit_step");
   EXPECT_EQ(step->ordinal, 1);
   EXPECT_GE(step->a, 0);
   EXPECT_GE(step->b, 0);
@@ -26,8 +26,8 @@ TEST(LogPairing, InOrderWhenTheLogsNameNoPrograms) {
   auto c = compareCase("10-unnamed-programs", "runA_add.log", "runB_mul.log");
   EXPECT_EQ(c.pairedBy, PairedBy::Order);
   ASSERT_FALSE(c.pairs.empty());
-  EXPECT_EQ(c.pairs[0].name, "");
-  EXPECT_EQ(c.pairs[0].label, "key 1");
+  EXPECT_EQ(c.nameOf(c.pairs[0]), "");
+  EXPECT_EQ(c.labelOf(c.pairs[0]), "key 1");
 }
 
 TEST(LogPairing, NamesOfThePairings) {
@@ -37,13 +37,7 @@ TEST(LogPairing, NamesOfThePairings) {
 }
 
 TEST(LogPairing, LabelsCountWithinAName) {
-  ProgramPair p;
-  p.name = "jit_f";
-  p.ordinal = 2;
-  EXPECT_EQ(logs::pairLabel(p, "", false), "jit_f (2nd)");
-  p.ordinal = 13;
-  EXPECT_EQ(logs::pairLabel(p, "rank1", true), "jit_f (13th) [rank1]");
-  p.name = "";
-  p.ordinal = 4;
-  EXPECT_EQ(logs::pairLabel(p, "", false), "key 4");
+  EXPECT_EQ(logs::labelText("jit_f", 2, "", false), "jit_f (2nd)");
+  EXPECT_EQ(logs::labelText("jit_f", 13, "rank1", true), "jit_f (13th) [rank1]");
+  EXPECT_EQ(logs::labelText("", 4, "", false), "key 4");
 }

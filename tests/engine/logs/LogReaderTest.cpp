@@ -360,6 +360,27 @@ TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
     writeLogComparison(text, *c);
     EXPECT_EQ(text.str(), formatLogComparison(*c)) << a;
   }
+  // The advice's labels are streamed into the head (each item's
+  // "programs"): names JSON must escape, several items, one without
+  // programs.
+  auto rename = [](std::string log) {
+    for (size_t at; (at = log.find("'jit_f")) != std::string::npos;)
+      log.replace(at, 6, "'jit_\"q\\\u00e9");
+    return log;
+  };
+  std::string a = rename(readText(sourcePath("tests/cases/09-jax-upgrade/before_upgrade.log")));
+  std::string b = rename(readText(sourcePath("tests/cases/09-jax-upgrade/after_upgrade.log")));
+  ASSERT_NE(b.find("jit_\"q\\"), std::string::npos);
+  for (const auto &[x, y] : std::vector<std::pair<std::string, std::string>>{
+           {a, b}, {a + b, b + a}, {b, b}}) {
+    auto c = compareLogs(x, y, "A", "B");
+    ASSERT_TRUE(c) << c.error().str();
+    std::ostringstream streamed;
+    writeLogComparisonJson(streamed, *c);
+    Json whole = logComparisonToJson(*c);
+    EXPECT_EQ(streamed.str(), whole.dump(2, ' ', false, Json::error_handler_t::replace));
+    EXPECT_FALSE(whole["what_to_do"].empty());
+  }
 }
 
 TEST(LogReader, ThousandsOfCompilesOfOneProgramAreEachLookedUp) {
@@ -590,4 +611,39 @@ TEST(LogCompare, StreamedJsonWritesEachNumberAsTheWholeDumpDoes) {
       logComparisonToJson(*c).dump(2, ' ', false, Json::error_handler_t::replace);
   EXPECT_NE(whole.find("\"compile_seconds\": -0.0"), std::string::npos);
   EXPECT_EQ(streamed.str(), whole);
+}
+
+// A 1 GB log holds about 220,000 programs, and a comparison of two keeps
+// every program and a pair for each (issue 21's budget: 64 MB): the records
+// stay small. The sizes are those of the fields (LogReader.h, LogCompare.h)
+// on a 64-bit host, with no padding between them.
+TEST(LogReader, ProgramsAndPairsStaySmall) {
+  if constexpr (sizeof(void *) == 8) {
+    EXPECT_LE(sizeof(WriteOutcome), 56u);
+    EXPECT_LE(sizeof(LoggedProgram), 136u);
+    EXPECT_LE(sizeof(ProgramPair), 24u);
+  }
+}
+
+// Names are the summary's own: a program's name outlives the text it was
+// read from, survives moving the summary, and names seen again share one
+// copy.
+TEST(LogReader, NamesAreTheSummarysOwn) {
+  std::string log;
+  for (int i = 0; i < 3; ++i)
+    log += "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS for 'jit_f" +
+           std::to_string(i % 2) + "' with key 'jit_f" + std::to_string(i % 2) + "-" +
+           std::string(64, static_cast<char>('a' + i)) + "'\n";
+  LogSummary s = readLog(log);
+  LogSummary moved = std::move(s);
+  ASSERT_EQ(moved.programs.size(), 3u);
+  log.assign(log.size(), 'x'); // the text read is gone
+  EXPECT_EQ(moved.programs[0].name, "jit_f0");
+  EXPECT_EQ(moved.programs[1].name, "jit_f1");
+  EXPECT_EQ(moved.programs[2].name, "jit_f0");
+  EXPECT_EQ(moved.programs[0].name.data(), moved.programs[2].name.data());
+  // A long name, longer than one block of names, is kept whole too.
+  std::string big(100000, 'n');
+  EXPECT_EQ(moved.keepName(big), big);
+  EXPECT_EQ(moved.keepName(""), "");
 }

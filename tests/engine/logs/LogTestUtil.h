@@ -20,7 +20,7 @@ inline LogComparison compareCase(const std::string &dir, const std::string &a,
 inline const ProgramPair *pairLabelled(const LogComparison &c,
                                        const std::string &label) {
   for (const auto &p : c.pairs)
-    if (p.label == label)
+    if (c.labelOf(p) == label)
       return &p;
   return nullptr;
 }
