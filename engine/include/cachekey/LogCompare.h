@@ -362,6 +362,9 @@ struct LogComparison {
   std::string labelOf(const ProgramPair &pair) const {
     return pairLabel(logs[0], logs[1], pairedBy, pair);
   }
+  /// The label of item `i` of a piece of advice (LogAdvice::programs): a
+  /// pair's.
+  std::string adviceLabel(uint32_t i) const { return labelOf(pairs[i]); }
   /// The words of one of `advice`, naming its pairs.
   std::string adviceText(const LogAdvice &advice) const;
 };
@@ -398,6 +401,9 @@ struct ManyLogComparison {
   std::string summary;
   /// What to do: per root-cause entry of the odd runs, or SharedKeys.
   std::vector<LogAdvice> advice;
+  /// The label of item `i` of a piece of advice (LogAdvice::programs): a
+  /// program's.
+  std::string adviceLabel(uint32_t i) const { return programs[i].label; }
   /// The words of one of `advice`, naming its programs.
   std::string adviceText(const LogAdvice &advice) const;
   bool keysDiffer() const;

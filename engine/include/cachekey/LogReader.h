@@ -125,8 +125,8 @@ struct KeyTrace {
 /// One key computation (one compiled program) found in a log.
 ///
 /// A log of 220,000 programs keeps as many: the fields are ordered so that
-/// none pads (136 bytes on 64-bit hosts), and the name is a view of the summary's own
-/// copy (LogSummary::keepName).
+/// none pads (136 bytes on 64-bit hosts), and the name is a view of the
+/// summary's own copy (LogSummary::keepName).
 struct LoggedProgram {
   /// The module name, from the hit/miss line ("" when not logged): a view
   /// of LogSummary's copy, valid while that summary lives.
@@ -329,8 +329,8 @@ private:
   /// then only blanks (and a final '\r'). Returns false, having read
   /// nothing, for any other line: readLine reads it, and reads it the same.
   bool readDigestLine(std::string_view line);
-  /// A digest line's digest, in the stream of `prefix`.
-  void onDigestLine(std::string_view prefix, bool fresh, int entry, const Digest &d);
+  /// A digest line's digest, in stream `streamId`.
+  void onDigestLine(int streamId, bool fresh, int entry, const Digest &d);
   /// The prefix of the last digest line readLine read, when it holds
   /// neither digest message itself (readDigestLine needs that), else "".
   std::string digestPrefix;

@@ -385,11 +385,7 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
       }
     }
   };
-  unsigned threads = names.size() < 512 ? 1u : workerThreads();
-#if defined(__EMSCRIPTEN__)
-  threads = 1; // the page lists its folders itself (scanListedFiles)
-#endif
-  runOnThreads(threads, work);
+  runOnThreads(names.size() < 512 ? 1u : workerThreads(), work);
   // The links (few): where each points, as JAX's eviction stats it.
   auto linkTarget = [dfd](const std::string &name) {
     LinkTarget l;

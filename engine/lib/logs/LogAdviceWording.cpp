@@ -166,18 +166,26 @@ std::string logAdviceText(const LogAdvice &advice, const NameSample &labels) {
   return nameList(labels) + ": " + w;
 }
 
-std::string LogComparison::adviceText(const LogAdvice &advice) const {
+namespace {
+
+/// logAdviceText naming the items by `r.adviceLabel`, made for the first
+/// few only.
+template <class Comparison>
+std::string adviceTextOf(const Comparison &r, const LogAdvice &advice) {
   NameSample labels;
   for (uint32_t i : advice.programs)
-    labels.add([&] { return labelOf(pairs[i]); });
+    labels.add([&] { return r.adviceLabel(i); });
   return logAdviceText(advice, labels);
 }
 
+} // namespace
+
+std::string LogComparison::adviceText(const LogAdvice &advice) const {
+  return adviceTextOf(*this, advice);
+}
+
 std::string ManyLogComparison::adviceText(const LogAdvice &advice) const {
-  NameSample labels;
-  for (uint32_t i : advice.programs)
-    labels.add([&] { return programs[i].label; });
-  return logAdviceText(advice, labels);
+  return adviceTextOf(*this, advice);
 }
 
 } // namespace cachekey

@@ -477,10 +477,6 @@ void appendPair(std::string &out, const LogComparison &r, const ProgramPair &p,
   out += close;
 }
 
-/// The label of advice item `i`: a pair's, or a program's across N runs.
-std::string labelOfItem(const LogComparison &r, uint32_t i) { return r.labelOf(r.pairs[i]); }
-std::string labelOfItem(const ManyLogComparison &r, uint32_t i) { return r.programs[i].label; }
-
 /// [{"code", "programs", "entry"?, "value"?, "amount"?, "limit"?, "text"}]
 /// of a LogComparison or a ManyLogComparison: "programs" are the labels of
 /// what each item is about, or empty arrays for the caller to fill when
@@ -494,7 +490,7 @@ Json adviceJson(const Comparison &r, const std::vector<LogAdvice> &advice,
     if (withLabels) {
       labels.get_ref<Json::array_t &>().reserve(a.programs.size());
       for (uint32_t i : a.programs)
-        labels.push_back(labelOfItem(r, i));
+        labels.push_back(r.adviceLabel(i));
     }
     Json x = {{"code", logAdviceName(a.code)}, {"programs", std::move(labels)}};
     if (a.entry)
@@ -604,7 +600,7 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
     JsonAppender labels(out, 2);
     for (size_t k = 0; k < a.programs.size(); ++k) {
       out += k ? ",\n        " : "\n        ";
-      labels.append(Json(labelOfItem(r, a.programs[k])), 4);
+      labels.append(Json(r.adviceLabel(a.programs[k])), 4);
       if (out.size() >= (size_t(64) << 10)) {
         os.write(out.data(), static_cast<std::streamsize>(out.size()));
         out.clear();

@@ -18,9 +18,7 @@ namespace cachekey {
 
 using namespace logs::lines;
 
-void LogReader::onDigestLine(std::string_view prefix, bool fresh, int entry,
-                             const Digest &d) {
-  int sid = streamOf(prefix);
+void LogReader::onDigestLine(int sid, bool fresh, int entry, const Digest &d) {
   if (streams[sid].broken && slotOf(entry, fresh) != 0)
     return; // the rest of a key already reported as cut
   streams[sid].broken = false;
@@ -61,7 +59,7 @@ bool LogReader::readDigestLine(std::string_view line) {
     if (!d)
       return false; // readLine says what is wrong with it
     ++summary.lines;
-    onDigestLine(line.substr(0, p), fresh, i, *d);
+    onDigestLine(streamOf(line.substr(0, p)), fresh, i, *d);
     return true;
   }
   return false;
@@ -98,7 +96,7 @@ void LogReader::readLine(std::string &line) {
                        prefix.find(kRunning) == std::string_view::npos;
           digestPrefix = plain ? std::string(prefix) : std::string();
         }
-        onDigestLine(prefix, fresh, i, *d);
+        onDigestLine(sid, fresh, i, *d);
       } else {
         // Say what is wrong with it: its length, or the first character
         // that is not a lowercase hex digit.

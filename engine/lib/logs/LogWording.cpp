@@ -508,10 +508,6 @@ std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
                     {&lb.programs[p.b]});
 }
 
-} // namespace cachekey
-
-namespace cachekey {
-
 std::string_view pairName(const LogSummary &first, const LogSummary &second,
                           PairedBy by, const ProgramPair &pair) {
   if (by == PairedBy::Order)
@@ -524,9 +520,8 @@ std::string pairLabel(const LogSummary &first, const LogSummary &second, PairedB
                       const ProgramPair &pair) {
   const LogSummary &log = pair.b >= 0 ? second : first;
   const LoggedProgram &p = log.programs[pair.b >= 0 ? pair.b : pair.a];
-  return logs::labelText(by == PairedBy::Order ? std::string_view() : std::string_view(p.name),
-                         pair.ordinal, log.streams[p.stream],
-                         by == PairedBy::ProcessAndName);
+  return logs::labelText(pairName(first, second, by, pair), pair.ordinal,
+                         log.streams[p.stream], by == PairedBy::ProcessAndName);
 }
 
 } // namespace cachekey
