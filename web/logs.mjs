@@ -104,6 +104,8 @@ export function renderLogComparison(ui, r) {
     ui.summary.hidden = false;
     setText(ui.summary, r.summary);
     renderAdvice(ui, r);
+    put(ui.notes, ...(r.notes || []).map((n) => el('li', null, n)));
+    ui.notes.hidden = !(r.notes || []).length;
     put(ui.many, ...r.programs.map((p, i) => el('li', { 'data-testid': `log-many-${i}`, 'data-groups': String((p.groups || []).length) }, p.text)));
     ui.many.hidden = ui.manyH.hidden = r.programs.length === 0;
     return;

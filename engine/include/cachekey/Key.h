@@ -85,6 +85,7 @@ enum class NoteCode : uint8_t {
   LongLines,           // lines longer than 1 MiB, read in part
   KeyErrors,           // programs JAX could not make a key for
   CacheOff,            // the persistent cache is disabled or not initialised
+  SameLog,             // one file given twice (LogSummary::source)
   // Notes of a key whose XLA_FLAGS XLA also parses (XlaFlags.h):
   XlaFlagsUnparsed,    // no flag table for this jaxlib: entry 4 only
   XlaFlagEffectUnknown,// a flag value whose DebugOptions effect is not measured

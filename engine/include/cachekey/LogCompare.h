@@ -374,6 +374,12 @@ struct OddRun {
   int run = 0;              // index into ManyLogComparison::logs
   std::vector<int> entries; // 1-based entries whose own digests differ from
                             // the common key's program (empty: not logged)
+  /// How its key moved from the common key's program, read from the two
+  /// logs as for a pair of two (explainPair): the argument dtypes,
+  /// jax_enable_x64, the jaxlib upgrade, the flag…; Code::None when either
+  /// trace is incomplete. `cause` is the root-cause entry (0: none).
+  KeyMove move;
+  int cause = 0;
 };
 
 /// One program across N runs.
@@ -398,6 +404,9 @@ struct ManyLogComparison {
   std::vector<RunStats> stats;
   /// Words (LogWording.cpp): one line per program, per run, the summary.
   std::vector<std::string> programTexts, statsText;
+  /// Notes on the logs given (one file given twice), with their codes.
+  std::vector<std::string> notes;
+  std::vector<NoteCode> noteCodes;
   std::string summary;
   /// What to do: per root-cause entry of the odd runs, or SharedKeys.
   std::vector<LogAdvice> advice;
@@ -416,7 +425,7 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
 /// {"logs": [{"name", "stats"}], "programs": [{"label", "name", "keys":
 /// [64-hex | null per run], "groups": [[run, …]], "common", "odd": [{"run",
 /// "entries"}], "absent", "text"}], "summary", "what_to_do": [{"code",
-/// "programs", "entry"?, "text"}], "keys_differ"}.
+/// "programs", "entry"?, "text"}], "notes": [text], "findings": {"notes": [{"code", "text"}]}, "keys_differ"}; each odd run also has "cause" and "move" (as a pair's).
 Json manyLogComparisonToJson(const ManyLogComparison &comparison);
 
 /// The text the CLI prints for N logs: one line per program, "Run: …" per

@@ -45,6 +45,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,7 +83,8 @@ enum class NotWrittenReason : uint8_t {
   TooLarge,
 };
 
-/// The write outcome of one program, with the numbers its line gave.
+/// The write outcome of one program, with the numbers its line gave, as
+/// LoggedProgram::write() assembles it (a program keeps it more compactly).
 struct WriteOutcome {
   WriteState state = WriteState::Unknown;
   NotWrittenReason reason = NotWrittenReason::None;
@@ -102,7 +104,66 @@ struct WriteOutcome {
   /// Bytes, from "exceeds the maximum cache size of %d bytes"; negative
   /// when not logged.
   long long maxCacheBytes = -1;
-  size_t line = 0; // 1-based line of the message
+  size_t line = 0; // 1-based line of the message; 0 when not known
+};
+
+/// What few programs have, or many programs share, kept once per distinct
+/// value (LogSummary::keepExtras) and pointed to by each program: the
+/// numbers of its write line (a run's settings, its small programs'
+/// compile times, an entry's size) and the indices into LogSummary::texts
+/// of its rarer texts (-1: none). Doubles are compared bit for bit (0.0
+/// and -0.0 are written differently, so they are two values here).
+struct ProgramExtras {
+  /// The hit/miss line's key when it is not "<name>-<64 hex of keyDigest>"
+  /// (LogSummary::keyOf).
+  int keyText = -1;
+  /// The entry-6 fallback message.
+  int fallback = -1;
+  /// The error part of the "Error reading persistent compilation cache
+  /// entry for '<name>': <error>" warning logged before its lookup
+  /// (compiler.py `_cache_read`: a damaged or unreadable entry).
+  int readError = -1;
+  /// WriteOutcome::error.
+  int writeError = -1;
+  double compileSeconds = -1, minCompileSeconds = -1;
+  long long entryBytes = -1, minEntryBytes = -1, maxCacheBytes = -1;
+  bool operator==(const ProgramExtras &o) const;
+  /// Every field at its "none" value: the extras of most programs.
+  static const ProgramExtras &none();
+};
+
+/// A module name kept by LogSummary::keepName, used as a string_view: one
+/// pointer where a string_view takes two words. Its length is stored just
+/// before its bytes: one byte below 255; else the byte 255, then 4 bytes
+/// in host order. Valid while that summary lives.
+class KeptName {
+public:
+  KeptName() = default;
+  std::string_view view() const {
+    if (!at)
+      return {};
+    auto n = static_cast<unsigned char>(*at);
+    if (n < 255)
+      return {at + 1, n};
+    uint32_t big;
+    std::memcpy(&big, at + 1, sizeof big);
+    return {at + 1 + sizeof big, big};
+  }
+  operator std::string_view() const { return view(); }
+  size_t size() const { return view().size(); }
+  bool empty() const { return at == nullptr; }
+  const char *data() const { return view().data(); }
+  friend bool operator==(KeptName a, std::string_view b) { return a.view() == b; }
+  friend bool operator!=(KeptName a, std::string_view b) { return a.view() != b; }
+  friend bool operator==(KeptName a, KeptName b) { return a.view() == b.view(); }
+  friend bool operator!=(KeptName a, KeptName b) { return a.view() != b.view(); }
+  friend bool operator<(KeptName a, KeptName b) { return a.view() < b.view(); }
+  friend std::ostream &operator<<(std::ostream &os, KeptName n) { return os << n.view(); }
+
+private:
+  friend struct LogSummary;
+  explicit KeptName(const char *at) : at(at) {}
+  const char *at = nullptr; // the length, then the bytes; null: ""
 };
 
 /// The 16 digest lines of one key as logged: the own and the running digest
@@ -124,13 +185,21 @@ struct KeyTrace {
 
 /// One key computation (one compiled program) found in a log.
 ///
-/// A log of 220,000 programs keeps as many: the fields are ordered so that
-/// none pads (136 bytes on 64-bit hosts), and the name is a view of the
-/// summary's own copy (LogSummary::keepName).
+/// A log of 220,000 programs keeps as many, so a program is 64 bytes on
+/// 64-bit hosts: its name is a view of the summary's own copy (KeptName),
+/// its first line and one-bit facts share one word (bit-fields; a line
+/// number has 48 bits), its lookup and write lines are kept as distances
+/// from its first line, and what few programs have or many share (the
+/// write line's numbers, rare texts) is one pointer to the summary's
+/// ProgramExtras. The write outcome is assembled by write(); the reader
+/// sets these through LogSummary::setWrite and LogSummary::editExtras.
 struct LoggedProgram {
-  /// The module name, from the hit/miss line ("" when not logged): a view
-  /// of LogSummary's copy, valid while that summary lives.
-  std::string_view name;
+  LoggedProgram()
+      : firstLine(0), lookup(Lookup::Unknown), startsMidKey(false), lookupNoCache(false),
+        lookupInferred(false), atimeError(false), writeState(WriteState::Unknown),
+        writeReason(NotWrittenReason::None) {}
+  /// The module name, from the hit/miss line ("" when not logged).
+  KeptName name;
   /// The entries' own and running digests, as logged: shared by every
   /// program of the log with the same ones (LogSummary::traces). Being
   /// read, a key's lines are the reader's; the program gets them when its
@@ -140,14 +209,36 @@ struct LoggedProgram {
   /// The key's digest from the hit/miss line (LogSummary::keyDigests), or
   /// null when the line gave none.
   const Digest *keyDigest = nullptr;
+  /// Its write numbers and rare texts (LogSummary::extras; shared).
+  const ProgramExtras *extras = &ProgramExtras::none();
   /// 1-based line of the first message of its key.
-  size_t firstLine = 0;
-  /// 1-based line of its hit/miss line (or of the line its lookup was read
-  /// from).
-  size_t lookupLine = 0;
-  /// Index into LogSummary::texts of the hit/miss line's key when it is
-  /// not "<name>-<64 hex of keyDigest>" (LogSummary::keyOf), or -1.
-  int keyText = -1;
+  uint64_t firstLine : 48;
+  Lookup lookup : 2;
+  /// The log started in the middle of this key.
+  bool startsMidKey : 1;
+  /// Its lookup logged "get_executable_and_time: cache is disabled/not
+  /// initialized" (compilation_cache.py): no cache was open yet.
+  bool lookupNoCache : 1;
+  /// The lookup was not logged by compiler.py but read from another line:
+  /// jax 0.4.30 logs no miss line (a "Writing …"/"Not writing …" line or
+  /// lru_cache.py's "Cache miss for key" shows it).
+  bool lookupInferred : 1;
+  /// WriteOutcome::atimeError, state and reason (see write()).
+  bool atimeError : 1;
+  WriteState writeState : 3;
+  NotWrittenReason writeReason : 3;
+
+private:
+  /// lookupLine() and the write's line, as 1 + their distance from
+  /// firstLine; 0: not known.
+  uint32_t lookupAfter = 0, writeAfter = 0;
+  friend struct LogSummary;
+  static uint32_t after(uint64_t first, size_t line) {
+    return line < first || line - first >= UINT32_MAX ? 0
+                                                       : static_cast<uint32_t>(line - first + 1);
+  }
+
+public:
   /// Index into LogSummary::streams: which process or thread logged it.
   int stream = 0;
   /// Index into LogSummary::flagSets (one pass of the flag lines), or -1.
@@ -156,28 +247,24 @@ struct LoggedProgram {
   /// logged before the key (num_replicas, num_partitions, device
   /// assignment), or -1.
   int compileOptions = -1;
-  /// Index into LogSummary::texts of the entry-6 fallback message, or -1.
-  int fallback = -1;
   /// Index into LogSummary::texts of the argument shapes and types of its
   /// `Compiling <fun> with global shapes and types (…)` line (pxla.py), the
   /// parenthesised tuple as logged, or -1.
   int shapes = -1;
-  /// Index into LogSummary::texts of the "Error reading persistent
-  /// compilation cache entry for '<name>': <error>" warning logged before
-  /// its lookup (compiler.py `_cache_read`: a damaged or unreadable entry),
-  /// the error part; or -1.
-  int readError = -1;
-  /// The log started in the middle of this key.
-  bool startsMidKey = false;
-  /// Its lookup logged "get_executable_and_time: cache is disabled/not
-  /// initialized" (compilation_cache.py): no cache was open yet.
-  bool lookupNoCache = false;
-  /// The lookup was not logged by compiler.py but read from another line:
-  /// jax 0.4.30 logs no miss line (a "Writing …"/"Not writing …" line or
-  /// lru_cache.py's "Cache miss for key" shows it).
-  bool lookupInferred = false;
-  Lookup lookup = Lookup::Unknown;
-  WriteOutcome write;
+
+  /// 1-based line of its hit/miss line (or of the line its lookup was read
+  /// from); 0 when not logged (or, in a log of more than 4 billion lines,
+  /// logged more than 4 billion lines after its first line).
+  size_t lookupLine() const {
+    return lookupAfter ? static_cast<size_t>(firstLine + lookupAfter - 1) : 0;
+  }
+  void setLookupLine(size_t line) { lookupAfter = after(firstLine, line); }
+  /// What became of its cache entry, with the numbers its lines gave.
+  WriteOutcome write() const;
+  /// ProgramExtras::keyText, fallback and readError.
+  int keyText() const { return extras->keyText; }
+  int fallback() const { return extras->fallback; }
+  int readError() const { return extras->readError; }
 
   /// Whether all 16 digest lines were read.
   bool complete() const;
@@ -208,6 +295,11 @@ struct LogSummary {
 
   /// The log's name as the reader should see it (a file name, "log A").
   std::string name;
+  /// Where it was read from, as an identity that two readings of one file
+  /// share (the CLI sets the file's device and inode); empty when not
+  /// known (standard input, text in memory). Two logs with one source are
+  /// one file given twice.
+  std::string source;
   size_t lines = 0;
   /// A deque, not a vector: growing it never copies the programs read so
   /// far, so a log of many programs needs no second copy while it grows.
@@ -220,7 +312,20 @@ struct LogSummary {
   /// for LoggedProgram::name. Names are kept one after another in blocks of
   /// 64 KiB, not as a string each; a name equal to one kept recently is
   /// that one's view.
-  std::string_view keepName(std::string_view name);
+  KeptName keepName(std::string_view name);
+  /// The program's write outcome becomes `w` (its numbers are kept in
+  /// `extras`, its line as a distance from the program's first line).
+  void setWrite(LoggedProgram &program, const WriteOutcome &w);
+  /// Changes the program's extras by `edit(ProgramExtras &)`.
+  template <class Edit> void editExtras(LoggedProgram &program, Edit edit) {
+    ProgramExtras e = *program.extras;
+    edit(e);
+    program.extras = keepExtras(e);
+  }
+  /// The kept copy of `e` (one per distinct value; a deque, so moving the
+  /// summary keeps the addresses).
+  const ProgramExtras *keepExtras(const ProgramExtras &e);
+  std::deque<ProgramExtras> extras;
   /// Distinct digest traces and key digests the programs point to (a
   /// deque: growing or moving it keeps the addresses).
   std::deque<KeyTrace> traces;
@@ -284,7 +389,14 @@ private:
   char *nameFree = nullptr;
   size_t nameRoom = 0;
   /// The names kept last, by a hash of their bytes (keepName).
-  std::array<std::string_view, 256> recentNames{};
+  std::array<KeptName, 256> recentNames{};
+  struct ExtrasHash {
+    size_t operator()(const ProgramExtras *e) const;
+  };
+  struct ExtrasEq {
+    bool operator()(const ProgramExtras *a, const ProgramExtras *b) const { return *a == *b; }
+  };
+  std::unordered_set<const ProgramExtras *, ExtrasHash, ExtrasEq> extrasSet;
 };
 
 /// Reads a log fed in chunks of any size (line breaks may fall anywhere;

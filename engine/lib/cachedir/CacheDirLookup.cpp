@@ -98,9 +98,9 @@ std::vector<LookupKey> missedKeys(const LogSummary &log, size_t &withoutKey) {
       ++withoutKey;
       continue;
     }
-    k.label = !p.name.empty() ? p.name : "key " + k.digest.substr(0, 12);
-    k.write = loggedWrite(p.write.state);
-    k.readErrorLogged = p.readError >= 0;
+    k.label = !p.name.empty() ? std::string(p.name.view()) : "key " + k.digest.substr(0, 12);
+    k.write = loggedWrite(p.writeState);
+    k.readErrorLogged = p.readError() >= 0;
     out.push_back(std::move(k));
   }
   return out;

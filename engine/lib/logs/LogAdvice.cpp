@@ -48,7 +48,7 @@ void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, uint32_t item) {
 }
 
 /// The advice for a moved key.
-LogAdvice forMove(const KeyMove &move, const ProgramPair &pair) {
+LogAdvice forMove(const KeyMove &move, int cause) {
   LogAdvice a;
   a.code = C::KeyMoved;
   switch (move.code) {
@@ -70,7 +70,7 @@ LogAdvice forMove(const KeyMove &move, const ProgramPair &pair) {
     a.code = C::LogKeys;
     break;
   default:
-    a.entry = pair.cause;
+    a.entry = cause;
     if (!a.entry)
       a.code = C::LogKeys;
     break;
@@ -85,7 +85,7 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
   switch (reason) {
   case MissReason::NotWritten:
   case MissReason::TooLarge:
-    switch (a ? a->write.reason : NotWrittenReason::None) {
+    switch (a ? a->writeReason : NotWrittenReason::None) {
     case NotWrittenReason::CompileTime:
       x.code = C::LowerMinCompileTime;
       break;
@@ -103,8 +103,8 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
       break;
     case NotWrittenReason::TooLarge:
       x.code = C::EntryOverMaxSize;
-      x.amount = double(a->write.entryBytes);
-      x.limit = double(a->write.maxCacheBytes);
+      x.amount = double(a->write().entryBytes);
+      x.limit = double(a->write().maxCacheBytes);
       break;
     case NotWrittenReason::None:
       x.code = C::LogWrites;
@@ -112,7 +112,7 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
     }
     break;
   case MissReason::WriteFailed:
-    x.code = a && a->write.atimeError
+    x.code = a && a->atimeError
                  ? C::MissingAtime
                  : C::FixWriteError;
     x.value = a ? la.writeError(*a) : "";
@@ -197,7 +197,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
       }
     }
     else if (p.keys == ProgramPair::Keys::Differ)
-      add(forMove(r.moveOf(p), p), i);
+      add(forMove(r.moveOf(p), p.cause), i);
     else if (p.keys == ProgramPair::Keys::Unknown)
       add(advice(C::LogKeys), i);
     else {
@@ -206,8 +206,8 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
         // One item for the group: JAX writes when the compile time (entry
         // size) is at least the setting, so the fastest compile (smallest
         // entry) decides the setting that would cache them all.
-        double v = x.code == C::LowerMinCompileTime ? a->write.compileSeconds
-                                                    : double(a->write.entryBytes);
+        double v = x.code == C::LowerMinCompileTime ? a->write().compileSeconds
+                                                    : double(a->write().entryBytes);
         auto it = std::find_if(out.begin(), out.end(),
                                [&](const LogAdvice &y) { return y.code == x.code; });
         if (it != out.end()) {
@@ -226,7 +226,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
     for (size_t i = 0; i < r.pairs.size(); ++i) {
       const ProgramPair &p = r.pairs[i];
       if (p.b >= 0 && p.a >= 0 && p.keys == ProgramPair::Keys::Differ)
-        add(forMove(r.moveOf(p), p), i);
+        add(forMove(r.moveOf(p), p.cause), i);
     }
     add(advice(C::LogOutcomes), kWholeRun);
   }
@@ -243,6 +243,11 @@ std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
   for (size_t i = 0; i < r.programs.size(); ++i)
     for (const OddRun &o : r.programs[i].odd) {
       const ProgramAcrossRuns &p = r.programs[i];
+      if (o.move.code != KeyMove::Code::None) {
+        // Read from the two runs' logs, as for two logs.
+        add(forMove(o.move, o.cause), i);
+        continue;
+      }
       if (o.entries.empty()) {
         add(advice(C::LogKeys), i);
         continue;

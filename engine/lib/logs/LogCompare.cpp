@@ -42,7 +42,7 @@ RunStats runStats(const LogSummary &log) {
       continue;
     }
     ++s.misses;
-    const WriteOutcome &w = p.write;
+    const WriteOutcome w = p.write();
     if (w.compileSeconds >= 0) {
       s.missCompileSeconds += w.compileSeconds;
       ++s.timedMisses;
@@ -51,7 +51,7 @@ RunStats runStats(const LogSummary &log) {
     if (p.lookupNoCache || (w.state == WriteState::NotWritten &&
                             w.reason == NotWrittenReason::CacheDisabled))
       why = NotCached::NoCache;
-    else if (p.readError >= 0)
+    else if (p.readError() >= 0)
       why = NotCached::ReadFailed;
     else if (w.state == WriteState::Failed)
       why = NotCached::WriteFailed;
@@ -110,57 +110,23 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   // same programs again and again has few such kinds), and the kinds new in
   // a wave of pairs are explained on every core. Only the KeyMove and the
   // cause are kept per kind; the two explanations shown are made again.
-  struct Inputs {
-    const KeyTrace *trace[2];
-    int flags[2], options[2], fallback[2], shapes[2];
-    std::string_view ownName; // the second run's name if JAX's own, else ""
-    bool operator==(const Inputs &o) const {
-      return std::memcmp(trace, o.trace, sizeof trace) == 0 &&
-             std::memcmp(flags, o.flags, sizeof flags) == 0 &&
-             std::memcmp(options, o.options, sizeof options) == 0 &&
-             std::memcmp(fallback, o.fallback, sizeof fallback) == 0 &&
-             std::memcmp(shapes, o.shapes, sizeof shapes) == 0 && ownName == o.ownName;
-    }
-  };
-  struct InputsHash {
-    size_t operator()(const Inputs &k) const {
-      uint64_t h = std::hash<std::string_view>()(k.ownName);
-      auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
-      for (int s = 0; s < 2; ++s) {
-        mix(reinterpret_cast<uintptr_t>(k.trace[s]));
-        mix(static_cast<uint64_t>(static_cast<uint32_t>(k.flags[s])) << 32 |
-            static_cast<uint32_t>(k.options[s]));
-        mix(static_cast<uint64_t>(static_cast<uint32_t>(k.fallback[s])) << 32 |
-            static_cast<uint32_t>(k.shapes[s]));
-      }
-      return static_cast<size_t>(h ^ (h >> 29));
-    }
-  };
   struct Kind {
     uint32_t move = 0;
     uint8_t cause = 0;
   };
-  std::unordered_map<Inputs, Kind, InputsHash> kinds;
-  auto inputsOf = [](const LoggedProgram &a, const LoggedProgram &b) {
-    Inputs k{{a.trace, b.trace},
-             {a.flags, b.flags},
-             {a.compileOptions, b.compileOptions},
-             {a.fallback, b.fallback},
-             {a.shapes, b.shapes},
-             isJaxOwnProgram(b.name) ? b.name : std::string_view()};
-    return k;
-  };
+  std::unordered_map<PairInputs, Kind, PairInputsHash> kinds;
+
   int firstDiffer = -1;
   const size_t wave = 8192;
   const unsigned threads = workerThreads();
   std::vector<size_t> toExplain;          // pairs of the wave whose kind is new
   std::vector<std::pair<KeyMove, uint8_t>> explained;
-  std::vector<Inputs> waveInputs;
+  std::vector<PairInputs> waveInputs;
   for (size_t from = 0; from < r.pairs.size(); from += wave) {
     const size_t to = std::min(r.pairs.size(), from + wave);
     toExplain.clear();
-    waveInputs.assign(to - from, Inputs{});
-    std::unordered_map<Inputs, size_t, InputsHash> newKinds;
+    waveInputs.assign(to - from, PairInputs{});
+    std::unordered_map<PairInputs, size_t, PairInputsHash> newKinds;
     for (size_t i = from; i < to; ++i) {
       ProgramPair &p = r.pairs[i];
       if (p.a < 0 || p.b < 0)
@@ -178,7 +144,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       // whose keys differ and whose traces are both complete.
       if (p.keys == ProgramPair::Keys::Differ && firstDiffer < 0)
         firstDiffer = static_cast<int>(i);
-      Inputs &k = waveInputs[i - from] = inputsOf(pa, pb);
+      PairInputs &k = waveInputs[i - from] = pairInputs(pa, pb);
       if (!kinds.count(k) && newKinds.emplace(k, toExplain.size()).second)
         toExplain.push_back(i);
     }
@@ -198,7 +164,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
         continue;
       const LoggedProgram &pa = la.programs[p.a], &pb = lb.programs[p.b];
       if (pa.complete() && pb.complete()) {
-        const Inputs &k = waveInputs[i - from];
+        const PairInputs &k = waveInputs[i - from];
         auto known = kinds.find(k);
         if (known == kinds.end()) {
           auto &[move, cause] = explained[newKinds.at(k)];

@@ -169,7 +169,7 @@ Json outcomeJson(const LoggedProgram &p, const std::string &text,
   else if (p.lookup == Lookup::Unknown)
     code = "no_lookup_logged";
   else
-    switch (p.write.state) {
+    switch (p.writeState) {
     case WriteState::Written: code = "missed_written"; break;
     case WriteState::Attempted: code = "missed_write_attempted"; break;
     case WriteState::NotWritten: code = "missed_not_written"; break;
@@ -177,20 +177,20 @@ Json outcomeJson(const LoggedProgram &p, const std::string &text,
     case WriteState::Unknown: break;
     }
   j["code"] = code;
-  if (p.lookup == Lookup::Miss && p.write.state == WriteState::NotWritten)
-    j["reason"] = notWrittenCode(p.write.reason);
+  if (p.lookup == Lookup::Miss && p.writeState == WriteState::NotWritten)
+    j["reason"] = notWrittenCode(p.writeReason);
   if (p.lookup == Lookup::Miss) {
     j["lookup_without_cache"] = p.lookupNoCache;
-    j["read_error"] = p.readError >= 0 ? Json(logTexts->at(p.readError)) : Json();
+    j["read_error"] = p.readError() >= 0 ? Json(logTexts->at(p.readError())) : Json();
     j["lookup_inferred"] = p.lookupInferred;
-    if (p.write.compileSeconds >= 0)
-      j["compile_seconds"] = p.write.compileSeconds;
-    if (p.write.state == WriteState::Failed)
-      j["error"] = logTexts->at(p.write.error);
-    if (p.write.entryBytes >= 0)
-      j["entry_bytes"] = p.write.entryBytes;
-    if (p.write.maxCacheBytes >= 0)
-      j["max_cache_bytes"] = p.write.maxCacheBytes;
+    if (p.write().compileSeconds >= 0)
+      j["compile_seconds"] = p.write().compileSeconds;
+    if (p.writeState == WriteState::Failed)
+      j["error"] = logTexts->at(p.write().error);
+    if (p.write().entryBytes >= 0)
+      j["entry_bytes"] = p.write().entryBytes;
+    if (p.write().maxCacheBytes >= 0)
+      j["max_cache_bytes"] = p.write().maxCacheBytes;
   }
   j["text"] = text;
   return j;
@@ -661,13 +661,22 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
     q["common"] = p.common;
     Json odd = Json::array();
     for (const auto &o : p.odd)
-      odd.push_back({{"run", o.run}, {"entries", o.entries}});
+      odd.push_back({{"run", o.run},
+                     {"entries", o.entries},
+                     {"cause", o.cause},
+                     {"move", o.move.code == KeyMove::Code::None ? Json() : keyMoveJson(o.move)}});
     q["odd"] = std::move(odd);
     q["absent"] = p.absent;
     q["text"] = r.programTexts[k];
     programs.push_back(std::move(q));
   }
   j["programs"] = std::move(programs);
+  // As for two logs: the words, and the same notes as facts.
+  j["notes"] = r.notes;
+  Json notes = Json::array();
+  for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
+    notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
+  j["findings"]["notes"] = std::move(notes);
   j["summary"] = r.summary;
   j["what_to_do"] = adviceJson(r, r.advice);
   j["keys_differ"] = r.keysDiffer();

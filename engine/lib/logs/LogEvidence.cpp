@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 
 namespace cachekey::logs {
@@ -111,7 +112,7 @@ std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
             (side ? b : a) = flag.flag;
     out.push_back(finding(LogFinding::Code::DeviceCount, 6, a, b));
   }
-  std::string fa = c.text(false, c.pa.fallback), fb = c.text(true, c.pb.fallback);
+  std::string fa = c.text(false, c.pa.fallback()), fb = c.text(true, c.pb.fallback());
   if (fa != fb)
     out.push_back(finding(LogFinding::Code::DeviceKindFallback, 6, "",
                           fa.empty() ? fb : fa,
@@ -393,6 +394,40 @@ PairExplanation explainPair(const LogSummary &la, const LogSummary &lb,
   return x;
 }
 
+bool PairInputs::operator==(const PairInputs &o) const {
+  return std::memcmp(trace, o.trace, sizeof trace) == 0 &&
+         std::memcmp(flags, o.flags, sizeof flags) == 0 &&
+         std::memcmp(options, o.options, sizeof options) == 0 &&
+         std::memcmp(fallback, o.fallback, sizeof fallback) == 0 &&
+         std::memcmp(shapes, o.shapes, sizeof shapes) == 0 && ownName == o.ownName;
+}
+
+size_t PairInputsHash::operator()(const PairInputs &k) const {
+  uint64_t h = std::hash<std::string_view>()(k.ownName);
+  auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
+  for (int s = 0; s < 2; ++s) {
+    mix(reinterpret_cast<uintptr_t>(k.trace[s]));
+    mix(static_cast<uint64_t>(static_cast<uint32_t>(k.flags[s])) << 32 |
+        static_cast<uint32_t>(k.options[s]));
+    mix(static_cast<uint64_t>(static_cast<uint32_t>(k.fallback[s])) << 32 |
+        static_cast<uint32_t>(k.shapes[s]));
+  }
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+PairInputs pairInputs(const LoggedProgram &a, const LoggedProgram &b) {
+  return PairInputs{{a.trace, b.trace},
+                    {a.flags, b.flags},
+                    {a.compileOptions, b.compileOptions},
+                    {a.fallback(), b.fallback()},
+                    {a.shapes, b.shapes},
+                    isJaxOwnProgram(b.name) ? std::string_view(b.name) : std::string_view()};
+}
+
+bool sameLog(const LogSummary &a, const LogSummary &b) {
+  return !a.source.empty() && a.source == b.source;
+}
+
 bool isRelativeCachePath(const std::string &path) {
   // Absolute paths and URLs (gs://, s3://: etils.epath) do not depend on
   // the working directory.
@@ -404,36 +439,38 @@ MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
   // What the second run's own log says about its lookup comes first. A
   // read error that asks for filelock is no damage: the cap cannot work,
   // and the cache stays closed for every later lookup of the run.
-  if (lb.needsFilelock && (pb.lookupNoCache || pb.readError >= 0))
+  if (lb.needsFilelock && (pb.lookupNoCache || pb.readError() >= 0))
     return MissReason::NoFilelock;
   if (pb.lookupNoCache)
     return MissReason::NoCacheYet;
-  if (pb.readError >= 0)
+  if (pb.readError() >= 0)
     return MissReason::Damaged;
   if (!lb.unsupportedRuntime.empty())
     return MissReason::UnsupportedRuntime;
-  if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::NotWritten)
-    return pa.write.reason == NotWrittenReason::TooLarge ? MissReason::TooLarge
-           : pa.write.reason == NotWrittenReason::CacheDisabled || pa.lookupNoCache
+  if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::NotWritten)
+    return pa.writeReason == NotWrittenReason::TooLarge ? MissReason::TooLarge
+           : pa.writeReason == NotWrittenReason::CacheDisabled || pa.lookupNoCache
                ? MissReason::NoCacheYet
                : MissReason::NotWritten;
-  if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::Failed)
+  if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::Failed)
     return MissReason::WriteFailed;
+  // Another directory comes before an eviction: the second run looked
+  // where the first run never wrote, whatever its LRU removed.
+  if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
+      la.cacheDirs.front() != lb.cacheDirs.front())
+    return MissReason::OtherDir;
   if (auto d = pb.finalDigest())
     if (la.evicted.count(*d) || lb.evicted.count(*d))
       return MissReason::Evicted;
   if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
-      la.cacheDirs.front() != lb.cacheDirs.front())
-    return MissReason::OtherDir;
-  if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
       isRelativeCachePath(lb.cacheDirs.front()))
     return MissReason::RelativeDir;
-  if (pa.lookup == Lookup::Miss && pa.write.state == WriteState::Attempted &&
+  if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::Attempted &&
       la.cacheDirs.empty())
     return MissReason::MaybeNoCache;
   if (pa.lookup == Lookup::Hit ||
-      (pa.lookup == Lookup::Miss && (pa.write.state == WriteState::Written ||
-                                      pa.write.state == WriteState::Attempted)))
+      (pa.lookup == Lookup::Miss && (pa.writeState == WriteState::Written ||
+                                      pa.writeState == WriteState::Attempted)))
     return MissReason::Gone;
   return MissReason::Unknown;
 }

@@ -66,6 +66,22 @@ struct PairExplanation {
   std::vector<LogFinding> findings, otherFindings;
 };
 
+/// All that explainPair reads of one pair's programs: their digest traces,
+/// flag sets, compile options, fallback and shapes lines (indices into each
+/// log's own tables), and the second program's name when it is one of
+/// JAX's own. Two pairs of the same two logs with equal inputs have the
+/// same explanation, so it is made once per kind.
+struct PairInputs {
+  const KeyTrace *trace[2];
+  int flags[2], options[2], fallback[2], shapes[2];
+  std::string_view ownName; // the second run's name if JAX's own, else ""
+  bool operator==(const PairInputs &o) const;
+};
+struct PairInputsHash {
+  size_t operator()(const PairInputs &k) const;
+};
+PairInputs pairInputs(const LoggedProgram &a, const LoggedProgram &b);
+
 /// The jaxlib version the first program of `log` that logged entry 2
 /// stands for (read back from its digest, KnownDigests.h).
 std::optional<std::string> jaxlibOf(const LogSummary &log);
@@ -79,7 +95,9 @@ PairExplanation explainPair(const LogSummary &first, const LogSummary &second,
 /// Why the second run missed program `b`, whose key program `a` of the
 /// first run had too: the second run's own lookup lines first (no cache yet,
 /// a read error), then what became of the first run's entry (never written
-/// and why, a failed write, evicted), then the cache directories.
+/// and why, a failed write), then the cache directories (another directory
+/// comes before an eviction in the first run's: the second run looked
+/// elsewhere), then an eviction, then a relative directory.
 MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
                         const LoggedProgram &a, const LoggedProgram &b);
 
@@ -88,6 +106,10 @@ MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
 /// jit_convert_element_type, private helpers named jit__…): a change of
 /// its entry 1 is never the user's code.
 bool isJaxOwnProgram(std::string_view name);
+
+/// Whether two logs are one file given twice (the same non-empty
+/// LogSummary::source).
+bool sameLog(const LogSummary &a, const LogSummary &b);
 
 /// Whether a logged cache path is relative (resolved against the working
 /// directory): not absolute and not a URL.
@@ -137,6 +159,9 @@ std::string labelText(std::string_view name, int ordinal, const std::string &str
 
 /// A run's outcome for one program, e.g. "missed, never written: compiled
 /// in 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
+/// The note for one file given twice (sameLog).
+std::string sameLogText(const LogSummary &a, const LogSummary &b);
+
 std::string outcomeText(const LogSummary &log, const LoggedProgram &program);
 
 /// The brief phrase of a KeyMove: "the program changed", "the jaxlib

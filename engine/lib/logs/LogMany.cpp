@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace cachekey {
 
@@ -76,6 +77,9 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
       r.programs[at].program[run] = pair.b;
     }
   }
+  std::map<std::pair<int, int>,
+           std::unordered_map<PairInputs, std::pair<KeyMove, int>, PairInputsHash>>
+      kinds; // by (common run, odd run)
   for (ProgramAcrossRuns &p : r.programs) {
     if (p.label.empty())
       p.label = p.name.empty() ? "key" : p.name;
@@ -117,10 +121,31 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
         for (int e = 0; e < kNumEntries; ++e)
           if (rp.digests().own[e] && op.digests().own[e] && rp.digests().own[e] != op.digests().own[e])
             odd.entries.push_back(e + 1);
+        if (rp.complete() && op.complete()) {
+          // Explained as a pair of the two runs is; pairs alike (same
+          // runs, same inputs) once.
+          auto &known = kinds[{ref, run}];
+          PairInputs in = pairInputs(rp, op);
+          auto it = known.find(in);
+          if (it == known.end()) {
+            PairExplanation x = explainPair(r.logs[ref], r.logs[run], rp, op);
+            it = known.emplace(in, std::make_pair(std::move(x.move),
+                                                  static_cast<int>(x.comparison.cause)))
+                     .first;
+          }
+          odd.move = it->second.first;
+          odd.cause = it->second.second;
+        }
         p.odd.push_back(std::move(odd));
       }
     }
   }
+  for (size_t i = 0; i < n; ++i)
+    for (size_t j = i + 1; j < n; ++j)
+      if (sameLog(r.logs[i], r.logs[j])) {
+        r.notes.push_back(sameLogText(r.logs[i], r.logs[j]));
+        r.noteCodes.push_back(NoteCode::SameLog);
+      }
   for (const LogSummary &log : r.logs) {
     r.stats.push_back(runStats(log));
     r.statsText.push_back(runStatsText(log, r.stats.back()));

@@ -229,11 +229,14 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
         members[groups[groupOfA[i]].end++] = i;
   }
   std::vector<int>().swap(groupOfA);
-  std::vector<int> groupOfBProgram(lb.programs.size(), -1);
+  // A pair's ordinal counts the programs of its group in the second run's
+  // order (this loop's): taken here, so that the groups are gone before the
+  // pairs are made.
+  std::vector<int> ordinalB(lb.programs.size(), 0);
   for (int i : ib) {
     const LoggedProgram &p = lb.programs[i];
     int gid = idOf(groupOfB(p), ~i); // a group of the second run only is empty
-    groupOfBProgram[i] = gid;
+    ordinalB[i] = ++groups[gid].countB;
     if (partnerOfB[i] >= 0)
       continue;
     Group &g = groups[gid];
@@ -271,6 +274,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   }
   std::vector<int>().swap(members);
   std::vector<int>().swap(slots);
+  std::vector<Group>().swap(groups);
 
   size_t onlyA = 0;
   for (int i : ia)
@@ -279,7 +283,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   pairs.reserve(ib.size() + onlyA); // exactly: pairs are most of the memory
   for (int i : ib) {
     ProgramPair pair;
-    pair.ordinal = ++groups[groupOfBProgram[i]].countB;
+    pair.ordinal = ordinalB[i];
     pair.b = i;
     pair.a = partnerOfB[i];
     pair.match = matchOfB[i];

@@ -51,12 +51,12 @@ std::optional<Digest> LoggedProgram::finalDigest() const {
 }
 
 std::string LogSummary::keyOf(const LoggedProgram &p) const {
-  if (p.keyText >= 0)
-    return texts[p.keyText];
+  if (p.keyText() >= 0)
+    return texts[p.keyText()];
   return p.keyDigest ? std::string(p.name) + "-" + toHex(*p.keyDigest) : std::string();
 }
 
-std::string_view LogSummary::keepName(std::string_view name) {
+KeptName LogSummary::keepName(std::string_view name) {
   if (name.empty())
     return {};
   // A run compiles the same functions again and again: a name kept lately
@@ -64,26 +64,111 @@ std::string_view LogSummary::keepName(std::string_view name) {
   uint32_t h = 2166136261u;
   for (char c : name)
     h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
-  std::string_view &recent = recentNames[h % recentNames.size()];
+  KeptName &recent = recentNames[h % recentNames.size()];
   if (recent == name)
     return recent;
   constexpr size_t kBlock = size_t(64) << 10;
-  if (name.size() > nameRoom) {
-    size_t size = std::max(kBlock, name.size());
+  // The length (KeptName): one byte, or 255 and 4 bytes (lines are cut at
+  // 1 MiB, so it fits).
+  uint32_t n = static_cast<uint32_t>(name.size());
+  size_t head = n < 255 ? 1 : 1 + sizeof n, need = head + name.size();
+  if (need > nameRoom) {
+    size_t size = std::max(kBlock, need);
     nameBlocks.push_back(std::make_unique<char[]>(size));
     nameFree = nameBlocks.back().get();
     nameRoom = size;
   }
-  std::memcpy(nameFree, name.data(), name.size());
-  recent = std::string_view(nameFree, name.size());
-  nameFree += name.size();
-  nameRoom -= name.size();
+  if (n < 255) {
+    nameFree[0] = static_cast<char>(n);
+  } else {
+    nameFree[0] = static_cast<char>(255);
+    std::memcpy(nameFree + 1, &n, sizeof n);
+  }
+  std::memcpy(nameFree + head, name.data(), name.size());
+  recent = KeptName(nameFree);
+  nameFree += need;
+  nameRoom -= need;
   return recent;
+}
+
+bool ProgramExtras::operator==(const ProgramExtras &o) const {
+  auto bits = [](double d) {
+    uint64_t u;
+    std::memcpy(&u, &d, sizeof u);
+    return u;
+  };
+  return keyText == o.keyText && fallback == o.fallback && readError == o.readError &&
+         writeError == o.writeError && bits(compileSeconds) == bits(o.compileSeconds) &&
+         bits(minCompileSeconds) == bits(o.minCompileSeconds) && entryBytes == o.entryBytes &&
+         minEntryBytes == o.minEntryBytes && maxCacheBytes == o.maxCacheBytes;
+}
+
+const ProgramExtras &ProgramExtras::none() {
+  static const ProgramExtras n;
+  return n;
+}
+
+size_t LogSummary::ExtrasHash::operator()(const ProgramExtras *e) const {
+  // 64-bit arithmetic on every target (size_t is 32 bits in wasm32).
+  uint64_t h = 0xcbf29ce484222325ull;
+  auto mix = [&h](uint64_t x) { h = (h ^ x) * 0x100000001b3ull; };
+  for (double d : {e->compileSeconds, e->minCompileSeconds}) {
+    uint64_t u;
+    std::memcpy(&u, &d, sizeof u);
+    mix(u);
+  }
+  for (long long v : {e->entryBytes, e->minEntryBytes, e->maxCacheBytes})
+    mix(static_cast<uint64_t>(v));
+  for (int v : {e->keyText, e->fallback, e->readError, e->writeError})
+    mix(static_cast<uint32_t>(v));
+  return static_cast<size_t>(h ^ (h >> 32));
+}
+
+const ProgramExtras *LogSummary::keepExtras(const ProgramExtras &e) {
+  if (e == ProgramExtras::none())
+    return &ProgramExtras::none();
+  auto it = extrasSet.find(&e);
+  if (it != extrasSet.end())
+    return *it;
+  extras.push_back(e);
+  extrasSet.insert(&extras.back());
+  return &extras.back();
+}
+
+void LogSummary::setWrite(LoggedProgram &p, const WriteOutcome &w) {
+  p.writeState = w.state;
+  p.writeReason = w.reason;
+  p.atimeError = w.atimeError;
+  p.writeAfter = LoggedProgram::after(p.firstLine, w.line);
+  editExtras(p, [&](ProgramExtras &e) {
+    e.writeError = w.error;
+    e.compileSeconds = w.compileSeconds;
+    e.minCompileSeconds = w.minCompileSeconds;
+    e.entryBytes = w.entryBytes;
+    e.minEntryBytes = w.minEntryBytes;
+    e.maxCacheBytes = w.maxCacheBytes;
+  });
+}
+
+WriteOutcome LoggedProgram::write() const {
+  WriteOutcome w;
+  w.state = writeState;
+  w.reason = writeReason;
+  w.atimeError = atimeError;
+  w.error = extras->writeError;
+  w.compileSeconds = extras->compileSeconds;
+  w.minCompileSeconds = extras->minCompileSeconds;
+  w.entryBytes = extras->entryBytes;
+  w.minEntryBytes = extras->minEntryBytes;
+  w.maxCacheBytes = extras->maxCacheBytes;
+  w.line = writeAfter ? static_cast<size_t>(firstLine + writeAfter - 1) : 0;
+  return w;
 }
 
 const std::string &LogSummary::writeError(const LoggedProgram &p) const {
   static const std::string none;
-  return p.write.error >= 0 ? texts[p.write.error] : none;
+  int e = p.extras->writeError;
+  return e >= 0 ? texts[e] : none;
 }
 
 size_t LogReader::TraceHash::operator()(const KeyTrace *t) const {
@@ -353,7 +438,7 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
     auto it = byDigest.find(*digest);
     if (it != byDigest.end() && !it->second.indices.empty()) {
       LoggedProgram &last = summary.programs[it->second.indices.back()];
-      if (last.lookupInferred && last.write.state == WriteState::Unknown) {
+      if (last.lookupInferred && last.writeState == WriteState::Unknown) {
         index = it->second.indices.back();
         last.lookupInferred = false;
       }
@@ -380,9 +465,9 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   if (digest && key.size() == name.size() + 65 && key.compare(0, name.size(), name) == 0)
     p.keyDigest = internKeyDigest(*digest);
   else if (!key.empty())
-    p.keyText = intern(summary.texts, key);
+    summary.editExtras(p, [&](ProgramExtras &e) { e.keyText = intern(summary.texts, key); });
   p.lookup = hit ? Lookup::Hit : Lookup::Miss;
-  p.lookupLine = summary.lines;
+  p.setLookupLine(summary.lines);
   if (streams[streamId].noCacheLookup) {
     p.lookupNoCache = !hit;
     streams[streamId].noCacheLookup = false;
@@ -390,7 +475,7 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   for (const std::string *k : {&name, &key}) {
     auto e = readErrors.find(*k);
     if (!k->empty() && e != readErrors.end()) {
-      p.readError = e->second;
+      summary.editExtras(p, [&](ProgramExtras &x) { x.readError = e->second; });
       readErrors.erase(e);
     }
   }
@@ -436,13 +521,13 @@ void LogReader::onWrite(int streamId, const std::string &name,
   }
   if (index < 0)
     return;
-  WriteOutcome &w = summary.programs[index].write;
+  LoggedProgram &p = summary.programs[index];
   // "took at least" comes before the write lines; keep its numbers.
-  if (w.state != WriteState::Unknown && outcome.compileSeconds < 0) {
-    outcome.compileSeconds = w.compileSeconds;
-    outcome.minCompileSeconds = w.minCompileSeconds;
+  if (p.writeState != WriteState::Unknown && outcome.compileSeconds < 0) {
+    outcome.compileSeconds = p.extras->compileSeconds;
+    outcome.minCompileSeconds = p.extras->minCompileSeconds;
   }
-  w = std::move(outcome);
+  summary.setWrite(p, outcome);
 }
 
 void LogReader::named(int index) {
@@ -483,7 +568,7 @@ int LogReader::inferMiss(const Digest &d, const std::string &name) {
   p.lookupInferred = true;
   p.name = summary.keepName(name);
   p.keyDigest = internKeyDigest(d);
-  p.lookupLine = summary.lines;
+  p.setLookupLine(summary.lines);
   if (streams[p.stream].awaitingLookup == i)
     streams[p.stream].awaitingLookup = -1;
   named(i);

@@ -137,9 +137,11 @@ void LogReader::readLine(std::string &line) {
   if ((pos = line.find(kFallback)) != std::string::npos) {
     int s = streamOf(std::string_view(line).substr(0, pos));
     int target = programAwaitingEntry(s, slotOf(5, true));
-    if (target >= 0)
-      summary.programs[streams[target].pending].fallback =
-          intern(summary.texts, line.substr(pos));
+    if (target >= 0) {
+      int text = intern(summary.texts, line.substr(pos));
+      summary.editExtras(summary.programs[streams[target].pending],
+                         [&](ProgramExtras &e) { e.fallback = text; });
+    }
     return;
   }
 

@@ -43,12 +43,19 @@ std::string noKeyMessage(const LogSummary &log) {
   return msg;
 }
 
+std::string sameLogText(const LogSummary &a, const LogSummary &b) {
+  return a.name + " and " + b.name + " are one file, given twice: its programs "
+         "are compared with themselves, so nothing here is about another run";
+}
+
 void readingNotes(const LogSummary &la, const LogSummary &lb,
                   std::vector<std::string> &notes, std::vector<NoteCode> &codes) {
   auto note = [&](NoteCode code, std::string text) {
     notes.push_back(std::move(text));
     codes.push_back(code);
   };
+  if (sameLog(la, lb))
+    note(NoteCode::SameLog, sameLogText(la, lb));
   for (const LogSummary *l : {&la, &lb}) {
     for (const auto &cut : l->incomplete)
       note(NoteCode::IncompleteKey, l->name + ": " + cut + "; that program is left out.");
@@ -289,7 +296,7 @@ std::string runSummary(const LogComparison &r) {
            missClause(g.reason, ClauseForm::Relative, la, lb, g.inA, g.inB) + ".";
       for (const auto *p : g.inA)
         compileTime = compileTime || (g.reason == MissReason::NotWritten &&
-                                      p->write.reason == NotWrittenReason::CompileTime);
+                                      p->writeReason == NotWrittenReason::CompileTime);
       break;
     case Group::Kind::Moved:
       s += " " + who + (k == 1 ? " has " : " have ") + "another key: " +
@@ -380,6 +387,8 @@ std::string programAcrossRunsText(const ManyLogComparison &r,
           e.push_back(entryLabel(x));
         s += ": " + nameList(e, 8) + (o.entries.size() == 1 ? " differs" : " differ");
       }
+      if (std::string how = keyMoveText(o.move); !how.empty())
+        s += ": " + how;
     }
   }
   if (!p.absent.empty() && present > 1)
@@ -401,10 +410,25 @@ std::string manySummary(const ManyLogComparison &r) {
   std::string s = std::to_string(everywhere) + " of " +
                   plural(all, "program has", "programs have") +
                   " one key in all " + std::to_string(r.logs.size()) + " runs";
+  // A run whose odd programs all moved the same way moved for one cause
+  // (one global setting, an upgrade): said once.
+  std::vector<const KeyMove *> oneMove(r.logs.size(), nullptr);
+  std::vector<bool> mixed(r.logs.size(), false);
+  for (const auto &p : r.programs)
+    for (const auto &o : p.odd) {
+      if (!oneMove[o.run])
+        oneMove[o.run] = &o.move;
+      else if (*oneMove[o.run] != o.move)
+        mixed[o.run] = true;
+    }
   for (size_t run = 0; run < r.logs.size(); ++run)
-    if (oddCount[run])
+    if (oddCount[run]) {
       s += "; " + r.logs[run].name + " is the odd one out for " +
            plural(oddCount[run], "program", "programs");
+      if (!mixed[run] && oneMove[run] && oddCount[run] > 1)
+        if (std::string how = keyMoveText(*oneMove[run]); !how.empty())
+          s += ", all for one cause: " + how;
+    }
   return s + ".";
 }
 
@@ -432,6 +456,8 @@ void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
      << r.logs[0].name << " by key, then name, shapes and order):\n";
   for (const auto &t : r.programTexts)
     os << "  " << t << ".\n";
+  for (const auto &n : r.notes)
+    os << "note: " << n << "\n";
   for (const auto &t : r.statsText)
     os << "Run: " << t << "\n";
   os << "Summary: " << r.summary << "\n";

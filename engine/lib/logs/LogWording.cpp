@@ -89,16 +89,16 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
   std::string which = form == ClauseForm::Relative ? "which " : la.name + " ";
   switch (kind) {
   case MissReason::NotWritten: {
-    const WriteOutcome &w = inA.front()->write;
+    const WriteOutcome w = inA.front()->write();
     bool sameReason = true;
     double slowest = 0;
     for (const auto *p : inA) {
-      sameReason = sameReason && p->write.reason == w.reason;
-      slowest = std::max(slowest, p->write.compileSeconds);
+      sameReason = sameReason && p->writeReason == w.reason;
+      slowest = std::max(slowest, p->write().compileSeconds);
     }
     long long largest = 0;
     for (const auto *p : inA)
-      largest = std::max(largest, p->write.entryBytes);
+      largest = std::max(largest, p->write().entryBytes);
     std::string why =
         !sameReason ? "see each program's outcome"
         : !many ? (w.reason == NotWrittenReason::CompileTime ? "it " : "") +
@@ -118,7 +118,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
   case MissReason::WriteFailed: {
     const std::string &e = la.writeError(*inA.front());
     std::string s = which + "failed to write " + them + ": \"" + e + "\"";
-    if (inA.front()->write.atimeError)
+    if (inA.front()->atimeError)
       s += " (the LRU cache's -atime file of an entry is missing, jax#39880: "
            "with jax_compilation_cache_max_size set, every later write scans "
            "the directory and fails the same way until that entry is "
@@ -130,13 +130,13 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
     // The threshold the same run applies once its cache is open.
     double before = -1, later = -1;
     for (const auto *p : inB)
-      if (p->write.minCompileSeconds >= 0)
-        before = p->write.minCompileSeconds;
+      if (p->write().minCompileSeconds >= 0)
+        before = p->write().minCompileSeconds;
     for (const LogSummary *l : {&lb, &la})
       for (const auto &p : l->programs)
-        if (later < 0 && l->cacheInitLine && p.lookupLine > l->cacheInitLine &&
-            p.write.minCompileSeconds >= 0)
-          later = p.write.minCompileSeconds;
+        if (later < 0 && l->cacheInitLine && p.lookupLine() > l->cacheInitLine &&
+            p.write().minCompileSeconds >= 0)
+          later = p.write().minCompileSeconds;
     std::string s = std::string(form == ClauseForm::Relative ? "but " : "") +
                     (many ? "they were" : "it was") +
                     " compiled before the persistent cache was configured: " +
@@ -165,9 +165,9 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
     std::string s = std::string(form == ClauseForm::Relative ? "but " : "") +
                     lb.name + " found " + (many ? "their entries" : "its entry") +
                     " and could not read " + them + " (\"" +
-                    lb.texts[b.readError] + "\"): damaged " +
+                    lb.texts[b.readError()] + "\"): damaged " +
                     (many ? "files" : "file");
-    const WriteOutcome &wa = inA.front()->write;
+    const WriteOutcome wa = inA.front()->write();
     if (wa.state == WriteState::Failed)
       s += ", left by " + la.name + "'s failed write (\"" + la.writeError(*inA.front()) + "\")";
     s += ". JAX never replaces an existing entry (LRUCache.put keeps the "
@@ -203,7 +203,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
     return s;
   }
   case MissReason::TooLarge: {
-    const WriteOutcome &w = inA.front()->write;
+    const WriteOutcome w = inA.front()->write();
     return which + "never wrote " + them + ": " + notWrittenClause(w);
   }
   case MissReason::RelativeDir:
@@ -283,14 +283,14 @@ std::string outcomeText(const LogSummary &log, const LoggedProgram &p) {
     return "hit";
   if (p.lookup == Lookup::Unknown)
     return "no hit or miss logged";
-  const WriteOutcome &w = p.write;
+  const WriteOutcome w = p.write();
   if (p.lookupNoCache && !(w.state == WriteState::NotWritten &&
                            w.reason == NotWrittenReason::CacheDisabled))
     return "missed, looked up before the cache was initialised (\"cache is "
            "disabled/not initialized\")" +
            (w.state == WriteState::NotWritten ? "; never written: " + notWrittenClause(w)
                                               : std::string());
-  if (p.readError >= 0)
+  if (p.readError() >= 0)
     return "missed: its entry is in the cache but could not be read (a "
            "damaged file)" +
            std::string(w.state == WriteState::Written

@@ -71,7 +71,12 @@ Expected<LogSummary> readLogFile(const std::string &path) {
   }
   if ((*in)->bad())
     return Error{path, "read error"};
-  return reader.finish();
+  LogSummary s = reader.finish();
+  struct stat st;
+  if (path != "-" && ::stat(path.c_str(), &st) == 0)
+    s.source = std::to_string(static_cast<unsigned long long>(st.st_dev)) + ":" +
+               std::to_string(static_cast<unsigned long long>(st.st_ino));
+  return s;
 }
 
 Expected<std::vector<LogSummary>> readLogFiles(const std::vector<std::string> &paths) {

@@ -150,3 +150,58 @@ TEST(LogCompareMany, TheOddRunAndItsEntryAreNamed) {
   EXPECT_TRUE(j["keys_differ"].get<bool>());
   EXPECT_FALSE(compareManyLogSummaries(caseLogs("36-missing-atime-0.10.2", {"day1.log"})));
 }
+
+TEST(LogCompareMany, AGlobalSettingIsNamedAsForTwoLogs) {
+  // Case 34: workstation B exports JAX_ENABLE_X64=1 (its README: one global
+  // setting, float32 → float64 in every program). With three logs (A twice:
+  // the runs A, A' and B) the odd run's programs are explained as two logs
+  // are, and the setting is said once.
+  auto logs = caseLogs("34-x64-from-environment",
+                       {"workstation-a.log", "workstation-a.log", "workstation-b.log"});
+  logs[1].name = "workstation-a-again.log";
+  auto m = compareManyLogSummaries(std::move(logs));
+  ASSERT_TRUE(m) << m.error().str();
+  ASSERT_EQ(m->programs.size(), 4u);
+  for (const auto &p : m->programs) {
+    ASSERT_EQ(p.odd.size(), 1u) << p.label;
+    EXPECT_EQ(p.odd[0].run, 2);
+    EXPECT_EQ(p.odd[0].move.code, KeyMove::Code::EnableX64) << p.label;
+    EXPECT_EQ(p.odd[0].cause, 1);
+  }
+  ASSERT_EQ(m->advice.size(), 1u);
+  EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SameX64);
+  EXPECT_EQ(m->advice[0].programs.size(), 4u);
+  EXPECT_NE(m->summary.find("jax_enable_x64"), std::string::npos) << m->summary;
+  Json j = manyLogComparisonToJson(*m);
+  EXPECT_EQ(j["programs"][0]["odd"][0]["move"]["code"], "enable_x64");
+  EXPECT_TRUE(j["notes"].empty());
+}
+
+TEST(LogCompareMany, OneFileGivenTwiceIsNoted) {
+  // The CLI gives each log its file's identity (LogSummary::source); two
+  // logs with one identity are one file given twice, and a note says so,
+  // for two logs and for N.
+  auto two = caseLogs("34-x64-from-environment", {"workstation-a.log", "workstation-a.log"});
+  two[0].source = two[1].source = "2049:1234";
+  auto c = compareLogSummaries(std::move(two[0]), std::move(two[1]));
+  ASSERT_TRUE(c);
+  ASSERT_FALSE(c->noteCodes.empty());
+  EXPECT_EQ(c->noteCodes[0], NoteCode::SameLog);
+  auto three = caseLogs("34-x64-from-environment",
+                        {"workstation-a.log", "workstation-b.log", "workstation-a.log"});
+  three[0].source = "1:1";
+  three[1].source = "1:2";
+  three[2].source = "1:1";
+  auto m = compareManyLogSummaries(std::move(three));
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->noteCodes, std::vector<NoteCode>{NoteCode::SameLog});
+  Json mj = manyLogComparisonToJson(*m);
+  EXPECT_EQ(mj["findings"]["notes"][0]["code"], "same_log");
+  EXPECT_EQ(mj["findings"]["notes"][0]["text"], mj["notes"][0]);
+  // Unknown identities (standard input, text in memory) are never one file.
+  auto unknown = caseLogs("34-x64-from-environment", {"workstation-a.log", "workstation-a.log"});
+  auto u = compareLogSummaries(std::move(unknown[0]), std::move(unknown[1]));
+  ASSERT_TRUE(u);
+  for (NoteCode code : u->noteCodes)
+    EXPECT_NE(code, NoteCode::SameLog);
+}

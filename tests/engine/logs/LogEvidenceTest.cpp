@@ -179,3 +179,22 @@ TEST(LogEvidence, EveryCasePairIsExplainedAsItWouldBeAlone) {
   EXPECT_GT(c->pairs.size(), 8192u); // more than one wave of pairs
   expectEachPairAsExplainedAlone(*c, "09 repeated");
 }
+
+// Case 33's second run, moved to another directory (the one change made
+// here): its misses are that directory's, whatever run 1's LRU evicted.
+TEST(LogEvidence, AnotherDirectoryComesBeforeAnEviction) {
+  std::string a = readText(sourcePath("tests/cases/33-size-cap-eviction/run1.log"));
+  std::string b = readText(sourcePath("tests/cases/33-size-cap-eviction/run2.log"));
+  const std::string init = "Initialized persistent compilation cache at /scratch/jax-cache/case-06";
+  size_t at = b.find(init);
+  ASSERT_NE(at, std::string::npos);
+  b.replace(at, init.size(), "Initialized persistent compilation cache at /scratch/jax-cache/elsewhere");
+  auto same = compareLogs(a, readText(sourcePath("tests/cases/33-size-cap-eviction/run2.log")));
+  auto moved = compareLogs(a, b);
+  ASSERT_TRUE(same && moved);
+  const ProgramPair *p = pairLabelled(*same, "jit_stage");
+  const ProgramPair *q = pairLabelled(*moved, "jit_stage");
+  ASSERT_TRUE(p && q && p->miss && q->miss);
+  EXPECT_EQ(*p->miss, MissReason::Evicted); // the case's README
+  EXPECT_EQ(*q->miss, MissReason::OtherDir);
+}

@@ -9,6 +9,7 @@
 #include "cachekey/Trace.h"
 #include "logs/LogLines.h"
 
+#include <cmath>
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -98,10 +99,10 @@ TEST(LogReader, OutcomesOfEveryReleaseAreRead) {
   EXPECT_EQ(p.name, "jit_f");
   EXPECT_EQ(s.keyOf(p), key);
   EXPECT_EQ(p.lookup, Lookup::Miss);
-  EXPECT_EQ(p.write.state, WriteState::NotWritten);
-  EXPECT_EQ(p.write.reason, NotWrittenReason::CompileTime);
-  EXPECT_DOUBLE_EQ(p.write.compileSeconds, 0.25);
-  EXPECT_DOUBLE_EQ(p.write.minCompileSeconds, 1.0);
+  EXPECT_EQ(p.writeState, WriteState::NotWritten);
+  EXPECT_EQ(p.writeReason, NotWrittenReason::CompileTime);
+  EXPECT_DOUBLE_EQ(p.write().compileSeconds, 0.25);
+  EXPECT_DOUBLE_EQ(p.write().minCompileSeconds, 1.0);
 
   // compilation_cache.py's size threshold, 0.4.31+ and 0.4.30 wording.
   for (const std::string &line :
@@ -114,9 +115,9 @@ TEST(LogReader, OutcomesOfEveryReleaseAreRead) {
                            "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS "
                            "for 'jit_f' with key '" + key + "'\n" + line + "\n");
     ASSERT_EQ(t.programs.size(), 1u);
-    EXPECT_EQ(t.programs[0].write.reason, NotWrittenReason::EntrySize) << line;
-    EXPECT_EQ(t.programs[0].write.entryBytes, 1234);
-    EXPECT_EQ(t.programs[0].write.minEntryBytes, 5000);
+    EXPECT_EQ(t.programs[0].writeReason, NotWrittenReason::EntrySize) << line;
+    EXPECT_EQ(t.programs[0].write().entryBytes, 1234);
+    EXPECT_EQ(t.programs[0].write().minEntryBytes, 5000);
   }
   // 0.4.30: the hit line has no key; a process other than 0 never writes.
   LogSummary old = readLog(withPrefix(traceOf("add_1x1"), "DEBUG:jax._src.cache_key:") +
@@ -130,7 +131,7 @@ TEST(LogReader, OutcomesOfEveryReleaseAreRead) {
       "key '" + key + "'\nDEBUG:jax._src.compiler:Not writing persistent cache "
       "entry since process_id != 0\n");
   ASSERT_EQ(rank1.programs.size(), 1u);
-  EXPECT_EQ(rank1.programs[0].write.reason, NotWrittenReason::NotProcessZero);
+  EXPECT_EQ(rank1.programs[0].writeReason, NotWrittenReason::NotProcessZero);
   // A key known from its hit/miss line alone is comparable.
   EXPECT_EQ(rank1.comparable().size(), 1u);
 }
@@ -287,7 +288,7 @@ TEST(LogReader, EveryCacheMessageOfEveryReleaseIsRead) {
     EXPECT_TRUE(s.problems.empty()) << s.problems.front();
     ASSERT_EQ(s.programs.size(), 1u);
     const LoggedProgram &p = s.programs[0];
-    const WriteOutcome &w = p.write;
+    const WriteOutcome w = p.write();
     if (kind == "miss" || kind == "hit") {
       EXPECT_EQ(p.lookup, kind == "hit" ? Lookup::Hit : Lookup::Miss);
       EXPECT_EQ(p.name, "jit_f");
@@ -446,8 +447,8 @@ std::string summaryText(const LogSummary &s) {
     o << "stream [" << t << "]\n";
   for (const LoggedProgram &p : s.programs) {
     o << "program " << p.name << " stream " << p.stream << " first " << p.firstLine
-      << " lookup " << static_cast<int>(p.lookup) << "@" << p.lookupLine << " write "
-      << static_cast<int>(p.write.state) << " flags " << p.flags << " options "
+      << " lookup " << static_cast<int>(p.lookup) << "@" << p.lookupLine() << " write "
+      << static_cast<int>(p.writeState) << " flags " << p.flags << " options "
       << p.compileOptions << " shapes " << p.shapes << " key " << s.keyOf(p) << "\n";
     for (int i = 0; i < kNumEntries; ++i)
       o << "  " << i << " " << (p.digests().own[i] ? toHex(*p.digests().own[i]) : "-") << " "
@@ -616,13 +617,61 @@ TEST(LogCompare, StreamedJsonWritesEachNumberAsTheWholeDumpDoes) {
 // A 1 GB log holds about 220,000 programs, and a comparison of two keeps
 // every program and a pair for each (issue 21's budget: 64 MB): the records
 // stay small. The sizes are those of the fields (LogReader.h, LogCompare.h)
-// on a 64-bit host, with no padding between them.
+// on a 64-bit host, with no padding between them: a program is four
+// pointers, one word of first line and bit-fields, two 32-bit line
+// distances and four 32-bit indices.
 TEST(LogReader, ProgramsAndPairsStaySmall) {
   if constexpr (sizeof(void *) == 8) {
-    EXPECT_LE(sizeof(WriteOutcome), 56u);
-    EXPECT_LE(sizeof(LoggedProgram), 136u);
+    EXPECT_EQ(sizeof(KeptName), 8u);
+    EXPECT_LE(sizeof(LoggedProgram), 4 * 8 + 8 + 2 * 4 + 4 * 4u);
     EXPECT_LE(sizeof(ProgramPair), 24u);
   }
+}
+
+// What a program keeps compactly reads back as the reader was given it: its
+// lookup and write lines (as distances from its first line), its write
+// numbers (kept once per distinct value: programs alike share them, and 0.0
+// and -0.0 are two values), its rare texts.
+TEST(LogReader, CompactProgramsReadBackWhatTheLogSaid) {
+  const std::string key = "jit_f-" + std::string(64, 'a');
+  auto block = [&](int i, const std::string &secs) {
+    std::string k = "jit_f" + std::to_string(i) + "-" + std::string(64, static_cast<char>('a' + i));
+    return "DEBUG:jax._src.compiler:PERSISTENT COMPILATION CACHE MISS for 'jit_f" +
+           std::to_string(i) + "' with key '" + k + "'\nDEBUG:jax._src.compiler:Not writing "
+           "persistent cache entry for 'jit_f" + std::to_string(i) + "' because it took < 1.00 "
+           "seconds to compile (" + secs + "s)\n";
+  };
+  std::string log = "INFO:x:unrelated\n" + block(0, "0.25") + block(1, "0.25") +
+                    block(2, "-0.00") + block(3, "0.00") +
+                    "WARNING:jax._src.compiler:Error reading persistent compilation cache "
+                    "entry for 'jit_f4': truncated stream\n" + block(4, "0.30");
+  LogSummary s = readLog(log);
+  ASSERT_EQ(s.programs.size(), 5u);
+  for (size_t i = 0; i < 4; ++i) {
+    const LoggedProgram &p = s.programs[i];
+    EXPECT_EQ(p.firstLine, 2 + 2 * i);
+    EXPECT_EQ(p.lookupLine(), 2 + 2 * i);
+    EXPECT_EQ(p.write().line, 3 + 2 * i);
+    EXPECT_EQ(p.writeReason, NotWrittenReason::CompileTime);
+    EXPECT_EQ(p.write().minCompileSeconds, 1.0);
+    EXPECT_EQ(p.readError(), -1);
+  }
+  EXPECT_EQ(s.programs[0].write().compileSeconds, 0.25);
+  EXPECT_EQ(s.programs[0].extras, s.programs[1].extras);
+  EXPECT_TRUE(std::signbit(s.programs[2].write().compileSeconds));
+  EXPECT_FALSE(std::signbit(s.programs[3].write().compileSeconds));
+  EXPECT_NE(s.programs[2].extras, s.programs[3].extras);
+  const LoggedProgram &damaged = s.programs[4];
+  EXPECT_EQ(damaged.lookupLine(), 11u);
+  ASSERT_GE(damaged.readError(), 0);
+  EXPECT_EQ(s.texts[damaged.readError()], "truncated stream");
+  EXPECT_EQ(damaged.write().compileSeconds, 0.30);
+  // A program that hit keeps no numbers of its own.
+  LogSummary hit = readLog("DEBUG:jax._src.compiler:Persistent compilation cache hit for "
+                           "'jit_f' with key '" + key + "'\n");
+  ASSERT_EQ(hit.programs.size(), 1u);
+  EXPECT_EQ(hit.programs[0].extras, &ProgramExtras::none());
+  EXPECT_EQ(hit.programs[0].write().line, 0u);
 }
 
 // Names are the summary's own: a program's name outlives the text it was
@@ -646,4 +695,10 @@ TEST(LogReader, NamesAreTheSummarysOwn) {
   std::string big(100000, 'n');
   EXPECT_EQ(moved.keepName(big), big);
   EXPECT_EQ(moved.keepName(""), "");
+  // Names of every length about the one-byte length's limit (KeptName).
+  for (size_t n : {1u, 254u, 255u, 256u, 70000u}) {
+    std::string name(n, 'q');
+    name.back() = 'z';
+    EXPECT_EQ(moved.keepName(name), name) << n;
+  }
 }
