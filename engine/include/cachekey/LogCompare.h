@@ -71,8 +71,9 @@ struct KeyMove {
     ProgramChanged,        // entry 1
     ArgTypes,              // entry 1: the argument dtypes `before` → `after`
                            // (the "Compiling … shapes and types" lines)
-    EnableX64,             // entry 1: every dtype widened 32 → 64 bits,
-                           // `before` → `after`: jax_enable_x64
+    EnableX64,             // entry 1: every dtype widened 32 → 64 bits
+                           // (or every one narrowed), `before` → `after`:
+                           // jax_enable_x64
     JaxOwnProgram,         // entry 1 of one of JAX's own programs
                            // (jit_broadcast_in_dim, …): not the user's code
     EveryProgram,          // entry 1 of every paired program, JAX's own
@@ -404,6 +405,10 @@ struct ManyLogComparison {
   std::vector<RunStats> stats;
   /// Words (LogWording.cpp): one line per program, per run, the summary.
   std::vector<std::string> programTexts, statsText;
+  /// Per run, the one cause of all its odd programs (LogMany.cpp: JAX's own
+  /// programs aside when the others agree; jax_enable_x64 moves merged),
+  /// or Code::None.
+  std::vector<KeyMove> oddCause;
   /// Notes on the logs given (one file given twice), with their codes.
   std::vector<std::string> notes;
   std::vector<NoteCode> noteCodes;

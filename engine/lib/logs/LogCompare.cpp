@@ -181,6 +181,15 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       }
     }
   }
+  // With a relative cache path in both runs, an entry the first run wrote
+  // and never evicted that the second run still missed (RelativeDir) shows
+  // that the runs resolved the path in different working directories: the
+  // evicted entries were missed for that reason too, whatever the LRU did.
+  if (std::any_of(r.pairs.begin(), r.pairs.end(),
+                  [](const ProgramPair &p) { return p.miss == MissReason::RelativeDir; }))
+    for (ProgramPair &p : r.pairs)
+      if (p.miss == MissReason::Evicted)
+        p.miss = MissReason::RelativeDir;
   // The two explanations that are shown, made again (explainPair is pure).
   auto explainAgain = [&](int i) -> std::optional<PairExplanation> {
     if (i < 0)

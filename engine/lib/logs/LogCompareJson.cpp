@@ -642,8 +642,12 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
   Json j;
   j["logs"] = Json::array();
   for (size_t i = 0; i < r.logs.size(); ++i)
-    j["logs"].push_back({{"name", r.logs[i].name},
-                         {"stats", statsJson(r.stats[i], r.statsText[i])}});
+    j["logs"].push_back(
+        {{"name", r.logs[i].name},
+         {"stats", statsJson(r.stats[i], r.statsText[i])},
+         {"odd_cause", i < r.oddCause.size() && r.oddCause[i].code != KeyMove::Code::None
+                           ? keyMoveJson(r.oddCause[i])
+                           : Json()}});
   Json programs = Json::array();
   for (size_t k = 0; k < r.programs.size(); ++k) {
     const ProgramAcrossRuns &p = r.programs[k];

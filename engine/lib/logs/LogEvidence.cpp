@@ -164,11 +164,14 @@ std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c)
   if (da.size() != db.size())
     return std::nullopt;
   std::vector<std::string> from, to;
-  bool allWidened = true;
+  // Every changed dtype widened (jax_enable_x64 on in the second run) or
+  // every one narrowed (off in the second run): jax_enable_x64 either way.
+  bool allWidened = true, allNarrowed = true;
   for (size_t i = 0; i < da.size(); ++i) {
     if (da[i] == db[i])
       continue;
     allWidened = allWidened && widened(da[i], db[i]);
+    allNarrowed = allNarrowed && widened(db[i], da[i]);
     if (std::find(from.begin(), from.end(), da[i]) == from.end() ||
         std::find(to.begin(), to.end(), db[i]) == to.end()) {
       from.push_back(da[i]);
@@ -183,6 +186,7 @@ std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c)
       s += (s.empty() ? "" : ", ") + x;
     return s;
   };
+  allWidened = allWidened || allNarrowed;
   KeyMove m;
   m.code = allWidened ? KeyMove::Code::EnableX64 : KeyMove::Code::ArgTypes;
   m.before = join(from);
@@ -214,7 +218,7 @@ bool isJaxOwnProgram(std::string_view name) {
       "jit_reduce_max", "jit_argmax", "jit_cumsum", "jit_sort",
       "jit_dot_general", "jit_random_bits", "jit_random_wrap",
       "jit_random_unwrap", "jit_random_seed", "jit_random_split",
-      "jit_threefry2x32"};
+      "jit_threefry2x32", "jit_ravel"};
   if (name.rfind("jit__", 0) == 0)
     return true;
   for (const char *p : kPrimitives)

@@ -159,8 +159,9 @@ std::string labelText(std::string_view name, int ordinal, const std::string &str
 
 /// A run's outcome for one program, e.g. "missed, never written: compiled
 /// in 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
-/// The note for one file given twice (sameLog).
-std::string sameLogText(const LogSummary &a, const LogSummary &b);
+/// The note for one file given more than once (sameLog), named each time
+/// it was given.
+std::string sameLogText(const std::vector<std::string> &names);
 
 std::string outcomeText(const LogSummary &log, const LoggedProgram &program);
 

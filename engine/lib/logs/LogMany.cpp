@@ -104,9 +104,20 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
       p.groups.push_back(g.second);
     if (p.groups.empty())
       continue;
+    // The largest group is the common key; one file given twice counts once.
+    auto weight = [&](const std::vector<int> &runs) {
+      size_t w = 0;
+      for (size_t i = 0; i < runs.size(); ++i) {
+        bool again = false;
+        for (size_t j = 0; j < i && !again; ++j)
+          again = sameLog(r.logs[runs[i]], r.logs[runs[j]]);
+        w += !again;
+      }
+      return w;
+    };
     size_t common = 0;
     for (size_t g = 1; g < p.groups.size(); ++g)
-      if (p.groups[g].size() > p.groups[common].size())
+      if (weight(p.groups[g]) > weight(p.groups[common]))
         common = g;
     p.common = static_cast<int>(common);
     const int ref = p.groups[common].front();
@@ -140,12 +151,96 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
       }
     }
   }
-  for (size_t i = 0; i < n; ++i)
+  // One global setting per odd run, as for two logs (LogCompare.cpp):
+  // entry 1 of every program the run shares with the others moved, JAX's
+  // own programs among them, and the shapes lines show no dtype change.
+  for (size_t run = 0; run < n; ++run) {
+    size_t present = 0, moved = 0;
+    bool plain = true, jaxOwn = false;
+    for (const ProgramAcrossRuns &p : r.programs) {
+      if (p.common < 0 || p.program[run] < 0)
+        continue;
+      ++present;
+      for (const OddRun &o : p.odd)
+        if (o.run == static_cast<int>(run)) {
+          ++moved;
+          using M = KeyMove::Code;
+          plain = plain && (o.move.code == M::ProgramChanged || o.move.code == M::JaxOwnProgram);
+          jaxOwn = jaxOwn || o.move.code == M::JaxOwnProgram;
+        }
+    }
+    if (plain && jaxOwn && moved >= 2 && moved == present) {
+      KeyMove every;
+      every.code = KeyMove::Code::EveryProgram;
+      every.before = std::to_string(moved);
+      for (ProgramAcrossRuns &p : r.programs)
+        for (OddRun &o : p.odd)
+          if (o.run == static_cast<int>(run))
+            o.move = every, o.cause = 1;
+    }
+  }
+  // Per run, the one cause of all its odd programs: their moves, leaving
+  // out JAX's own programs (a global setting moves those too) when the
+  // others agree; moves of one kind that differ only in the dtypes
+  // (jax_enable_x64 on int32 and float32 arguments) are one, their dtypes
+  // merged.
+  r.oddCause.assign(n, KeyMove{});
+  for (size_t run = 0; run < n; ++run) {
+    std::vector<const KeyMove *> all, own;
+    for (const ProgramAcrossRuns &p : r.programs)
+      for (const OddRun &o : p.odd)
+        if (o.run == static_cast<int>(run))
+          (o.move.code == KeyMove::Code::JaxOwnProgram ? own : all).push_back(&o.move);
+    if (all.empty() || all.size() + own.size() < 2)
+      continue;
+    KeyMove cause = *all.front();
+    bool one = cause.code != KeyMove::Code::None && cause.code != KeyMove::Code::TraceMissing &&
+               cause.code != KeyMove::Code::Inconsistent;
+    auto addTo = [](std::string &list, const std::string &items) {
+      // Both are ", "-joined dtype lists.
+      size_t at = 0;
+      while (at <= items.size()) {
+        size_t end = items.find(", ", at);
+        std::string t = items.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        std::string padded = ", " + list + ", ";
+        if (!t.empty() && padded.find(", " + t + ", ") == std::string::npos)
+          list += (list.empty() ? "" : ", ") + t;
+        if (end == std::string::npos)
+          break;
+        at = end + 2;
+      }
+    };
+    for (const KeyMove *m : all) {
+      if (!one)
+        break;
+      if (*m == cause)
+        continue;
+      if (m->code == KeyMove::Code::EnableX64 && cause.code == KeyMove::Code::EnableX64) {
+        addTo(cause.before, m->before);
+        addTo(cause.after, m->after);
+      } else {
+        one = false;
+      }
+    }
+    if (one)
+      r.oddCause[run] = cause;
+  }
+  // One note per file given more than once (LogSummary::source).
+  std::vector<bool> noted(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    if (noted[i])
+      continue;
+    std::vector<std::string> names{r.logs[i].name};
     for (size_t j = i + 1; j < n; ++j)
       if (sameLog(r.logs[i], r.logs[j])) {
-        r.notes.push_back(sameLogText(r.logs[i], r.logs[j]));
-        r.noteCodes.push_back(NoteCode::SameLog);
+        names.push_back(r.logs[j].name);
+        noted[j] = true;
       }
+    if (names.size() > 1) {
+      r.notes.push_back(sameLogText(names));
+      r.noteCodes.push_back(NoteCode::SameLog);
+    }
+  }
   for (const LogSummary &log : r.logs) {
     r.stats.push_back(runStats(log));
     r.statsText.push_back(runStatsText(log, r.stats.back()));

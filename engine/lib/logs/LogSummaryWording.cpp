@@ -43,9 +43,11 @@ std::string noKeyMessage(const LogSummary &log) {
   return msg;
 }
 
-std::string sameLogText(const LogSummary &a, const LogSummary &b) {
-  return a.name + " and " + b.name + " are one file, given twice: its programs "
-         "are compared with themselves, so nothing here is about another run";
+std::string sameLogText(const std::vector<std::string> &names) {
+  return nameList(names) + " are one file, given " +
+         (names.size() == 2 ? std::string("twice") : std::to_string(names.size()) + " times") +
+         ": its programs are compared with themselves, so nothing here is about "
+         "another run";
 }
 
 void readingNotes(const LogSummary &la, const LogSummary &lb,
@@ -55,7 +57,7 @@ void readingNotes(const LogSummary &la, const LogSummary &lb,
     codes.push_back(code);
   };
   if (sameLog(la, lb))
-    note(NoteCode::SameLog, sameLogText(la, lb));
+    note(NoteCode::SameLog, sameLogText({la.name, lb.name}));
   for (const LogSummary *l : {&la, &lb}) {
     for (const auto &cut : l->incomplete)
       note(NoteCode::IncompleteKey, l->name + ": " + cut + "; that program is left out.");
@@ -381,14 +383,15 @@ std::string programAcrossRunsText(const ManyLogComparison &r,
          (p.groups[p.common].size() == 1 ? " has" : " share") + " the common key";
     for (const OddRun &o : p.odd) {
       s += "; " + r.logs[o.run].name + " is an odd one out";
-      if (!o.entries.empty()) {
+      // How its key moved, as for two logs; else the entries that differ.
+      if (std::string how = keyMoveText(o.move); !how.empty()) {
+        s += ": " + how;
+      } else if (!o.entries.empty()) {
         std::vector<std::string> e;
         for (int x : o.entries)
           e.push_back(entryLabel(x));
         s += ": " + nameList(e, 8) + (o.entries.size() == 1 ? " differs" : " differ");
       }
-      if (std::string how = keyMoveText(o.move); !how.empty())
-        s += ": " + how;
     }
   }
   if (!p.absent.empty() && present > 1)
@@ -410,23 +413,14 @@ std::string manySummary(const ManyLogComparison &r) {
   std::string s = std::to_string(everywhere) + " of " +
                   plural(all, "program has", "programs have") +
                   " one key in all " + std::to_string(r.logs.size()) + " runs";
-  // A run whose odd programs all moved the same way moved for one cause
-  // (one global setting, an upgrade): said once.
-  std::vector<const KeyMove *> oneMove(r.logs.size(), nullptr);
-  std::vector<bool> mixed(r.logs.size(), false);
-  for (const auto &p : r.programs)
-    for (const auto &o : p.odd) {
-      if (!oneMove[o.run])
-        oneMove[o.run] = &o.move;
-      else if (*oneMove[o.run] != o.move)
-        mixed[o.run] = true;
-    }
+  // A run whose odd programs moved for one cause (one global setting, an
+  // upgrade; ManyLogComparison::oddCause): said once.
   for (size_t run = 0; run < r.logs.size(); ++run)
     if (oddCount[run]) {
       s += "; " + r.logs[run].name + " is the odd one out for " +
            plural(oddCount[run], "program", "programs");
-      if (!mixed[run] && oneMove[run] && oddCount[run] > 1)
-        if (std::string how = keyMoveText(*oneMove[run]); !how.empty())
+      if (run < r.oddCause.size())
+        if (std::string how = keyMoveText(r.oddCause[run]); !how.empty())
           s += ", all for one cause: " + how;
     }
   return s + ".";

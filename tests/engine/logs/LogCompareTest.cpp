@@ -205,3 +205,66 @@ TEST(LogCompareMany, OneFileGivenTwiceIsNoted) {
   for (NoteCode code : u->noteCodes)
     EXPECT_NE(code, NoteCode::SameLog);
 }
+
+TEST(LogCompareMany, JaxsOwnProgramsMoveWithTheGlobalSetting) {
+  // Case 39 (real runs, its README): the third run has JAX_ENABLE_X64=1; the
+  // script's eager operations make JAX compile programs of its own, whose
+  // moves are JAX's own, not the user's. The run's one cause is x64.
+  auto m = compareManyLogSummaries(caseLogs("39-three-runs-x64-eager", {"a.log", "b.log", "c.log"}));
+  ASSERT_TRUE(m) << m.error().str();
+  ASSERT_EQ(m->oddCause.size(), 3u);
+  EXPECT_EQ(m->oddCause[2].code, KeyMove::Code::EnableX64);
+  EXPECT_EQ(m->oddCause[0].code, KeyMove::Code::None);
+  size_t odd = 0;
+  for (const auto &p : m->programs)
+    for (const auto &o : p.odd) {
+      ++odd;
+      EXPECT_EQ(o.run, 2) << p.label;
+      EXPECT_NE(o.move.code, KeyMove::Code::ProgramChanged) << p.label;
+    }
+  EXPECT_EQ(odd, m->programs.size());
+  bool x64 = false;
+  for (const auto &a : m->advice) {
+    x64 = x64 || a.code == LogAdvice::Code::SameX64;
+    EXPECT_NE(a.code, LogAdvice::Code::KeyMoved);
+  }
+  EXPECT_TRUE(x64);
+  EXPECT_EQ(manyLogComparisonToJson(*m)["logs"][2]["odd_cause"]["code"], "enable_x64");
+}
+
+TEST(LogCompareMany, OneSettingThatMovesEveryProgramIsSaidOnce) {
+  // Case 40 (real runs, its README): the third run includes metadata in the
+  // key; every program, JAX's own too, moves in entry 1 and nothing else
+  // tells why: one global setting, as for two logs.
+  auto m = compareManyLogSummaries(caseLogs("40-three-runs-metadata-in-key", {"a.log", "b.log", "c.log"}));
+  ASSERT_TRUE(m) << m.error().str();
+  EXPECT_EQ(m->oddCause[2].code, KeyMove::Code::EveryProgram);
+  for (const auto &p : m->programs)
+    for (const auto &o : p.odd)
+      EXPECT_EQ(o.move.code, KeyMove::Code::EveryProgram) << p.label;
+  ASSERT_EQ(m->advice.size(), 1u);
+  EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SameGlobalSettings);
+  auto two = compareLogSummaries(readLog(readText(sourcePath("tests/cases/40-three-runs-metadata-in-key/b.log")), "b.log"),
+                                 readLog(readText(sourcePath("tests/cases/40-three-runs-metadata-in-key/c.log")), "c.log"));
+  ASSERT_TRUE(two);
+  ASSERT_FALSE(two->advice.empty());
+  EXPECT_EQ(two->advice[0].code, m->advice[0].code); // the words of two logs
+}
+
+TEST(LogCompareMany, OneFileCountsOnceAndIsNotedOnce) {
+  // Case 34's logs, A given twice more (the change made here): one note for
+  // the file, naming it each time, and the repeats do not outvote B.
+  auto logs = caseLogs("34-x64-from-environment",
+                       {"workstation-b.log", "workstation-a.log", "workstation-b.log", "workstation-b.log"});
+  logs[0].source = logs[2].source = logs[3].source = "1:7";
+  logs[1].source = "1:8";
+  auto m = compareManyLogSummaries(std::move(logs));
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->notes.size(), 1u);
+  EXPECT_NE(m->notes[0].find("given 3 times"), std::string::npos) << m->notes[0];
+  // One B against one A: a tie, which the first run's group wins.
+  for (const auto &p : m->programs) {
+    ASSERT_EQ(p.odd.size(), 1u);
+    EXPECT_EQ(p.odd[0].run, 1);
+  }
+}

@@ -198,3 +198,29 @@ TEST(LogEvidence, AnotherDirectoryComesBeforeAnEviction) {
   EXPECT_EQ(*p->miss, MissReason::Evicted); // the case's README
   EXPECT_EQ(*q->miss, MissReason::OtherDir);
 }
+
+// Case 41 (real runs, its README): both runs set the relative path 'cache'
+// from different working directories, and run A's size cap evicted some of
+// its entries. Its never-evicted entries were missed too, so every miss is
+// the relative path's, the evicted ones included.
+TEST(LogEvidence, ARelativeDirectoryExplainsTheEvictedEntriesToo) {
+  auto c = compareCase("41-relative-cache-dir-evicted", "rel_a.log", "rel_b.log");
+  size_t misses = 0;
+  for (const auto &p : c.pairs)
+    if (p.miss) {
+      ++misses;
+      EXPECT_EQ(*p.miss, MissReason::RelativeDir) << c.labelOf(p);
+    }
+  EXPECT_EQ(misses, 9u);
+  EXPECT_FALSE(c.logs[0].evicted.empty());
+}
+
+// jax_enable_x64 turned off in the second run narrows every dtype: the same
+// setting (case 34's logs in the other order, the change made here).
+TEST(LogEvidence, X64TurnedOffIsX64Too) {
+  auto c = compareCase("34-x64-from-environment", "workstation-b.log", "workstation-a.log");
+  ASSERT_GE(c.explained, 0);
+  const KeyMove &m = c.moveOf(c.pairs[c.explained]);
+  EXPECT_EQ(m.code, M::EnableX64);
+  EXPECT_EQ(m.before.find("float64"), 0u) << m.before;
+}
