@@ -184,6 +184,11 @@ std::string compareScenarios(const std::string &a, const std::string &b) {
   return dump(j);
 }
 
+#ifndef CACHEKEY_WASM_KEY_ONLY
+// What the page's worker does (logs, links, files and folders): not in the
+// first view's key module (CACHEKEY_WASM_KEY_ONLY), which the main thread
+// loads to show and perturb keys.
+
 /// Compares two pasted JAX logs named `nameA` and `nameB`
 /// (logComparisonToJson), or says what is missing.
 std::string compareLogsJson(const std::string &a, const std::string &b,
@@ -470,6 +475,7 @@ std::string readCacheFolder(const emscripten::val &listing, const emscripten::va
   j["text"] = text.str();
   return dump(j);
 }
+#endif // CACHEKEY_WASM_KEY_ONLY
 
 } // namespace
 
@@ -487,6 +493,8 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("computeKeyWithModuleBytes", &computeKeyWithModuleBytes);
   emscripten::function("resolveScenario", &resolveScenario);
   emscripten::function("compareScenarios", &compareScenarios);
+  emscripten::function("cacheReleases", &cacheReleases);
+#ifndef CACHEKEY_WASM_KEY_ONLY
   emscripten::function("compareLogs", &compareLogsJson);
   emscripten::function("openLogReader", &openLogReader);
   emscripten::function("feedLogReader", &feedLogReader);
@@ -497,5 +505,5 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("openScenarioFile", &openScenarioFile);
   emscripten::function("compareCaptureFolders", &compareCaptureFolders);
   emscripten::function("readCacheFolder", &readCacheFolder);
-  emscripten::function("cacheReleases", &cacheReleases);
+#endif
 }

@@ -1,5 +1,5 @@
 // @ts-check
-// The page's wiring. cachekey_engine.js was loaded by a classic <script>
+// The page's wiring. cachekey_engine_key.js was loaded by a classic <script>
 // before this module (the engine for ordinary scenarios, on this thread;
 // worker.js loads its own, and the one with MLIR). Boot loads the engine,
 // registers every captured fixture as a scenario base (catalog.mjs), makes

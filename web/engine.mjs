@@ -63,15 +63,16 @@ export class CacheKeyEngine {
    * Instantiates the wasm module.
    * @param {{factory?: Function, baseUrl?: string, wasmBinary?: Uint8Array}} options
    *   factory: the Emscripten factory (createCacheKeyEngine); defaults to the
-   *   global one that cachekey_engine.js defines.
+   *   global one that cachekey_engine_key.js (or cachekey_engine.js) defines.
    *   wasmBinary: the .wasm bytes (required under Node 20, whose fetch cannot
    *   read file paths).
    */
   static async load({ factory, baseUrl = './', wasmBinary } = {}) {
-    // In a page, cachekey_engine.js is loaded by a <script> tag first and
-    // defines the global factory.
-    factory = factory || globalThis.createCacheKeyEngine;
-    if (typeof factory !== 'function') throw new Error('cachekey_engine.js is not loaded');
+    // In a page, cachekey_engine_key.js (the first view's key module) is
+    // loaded by a <script> tag first and defines the global factory; in a
+    // worker or in Node, cachekey_engine.js (the whole API) does.
+    factory = factory || globalThis.createCacheKeyEngineKey || globalThis.createCacheKeyEngine;
+    if (typeof factory !== 'function') throw new Error('cachekey_engine_key.js is not loaded');
     const opts = () => {
       const o = { locateFile: (p) => baseUrl + p };
       if (wasmBinary) o.wasmBinary = wasmBinary;

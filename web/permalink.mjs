@@ -67,15 +67,15 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       noLink('No link: this scenario\u2019s base is a file you opened, which other browsers do not have. Download the scenario file instead.');
       return;
     }
+    // Links are written by the worker's engine: the first view's key module
+    // has no zstd (nor anything else that only links, logs and files need).
     let enc;
-    if (catalog.needsWorker(state.presetId, state.patch)) {
-      try {
-        enc = await catalog.worker.call('encodePermalink', [doc], { label: 'Writing the link' });
-      } catch {
-        enc = { error: { message: 'writing the link was cancelled' } };
-      }
-      if (store.state !== state && (store.state.presetId !== state.presetId || store.state.patch !== state.patch)) return;
-    } else enc = catalog.engine.encodePermalink(doc);
+    try {
+      enc = await catalog.worker.call('encodePermalink', [doc], { label: 'Writing the link' });
+    } catch {
+      enc = { error: { message: 'writing the link was cancelled' } };
+    }
+    if (store.state !== state && (store.state.presetId !== state.presetId || store.state.patch !== state.patch)) return;
     if (enc.error) {
       noLink(`No link: ${enc.error.message}`);
       return;

@@ -1,7 +1,7 @@
 // @ts-check
 // Questions (#questions) answered beside small live exhibits: each computes
 // its keys with the engine and offers to open the scenario in the key exhibit.
-import { el, put, link } from './dom.mjs';
+import { el, put, link, setText } from './dom.mjs';
 import { upstreamUrl, UPSTREAM } from './data.mjs';
 import { abbrev } from './state.mjs';
 import { errorText } from './engine.mjs';
@@ -84,13 +84,26 @@ export function mountQuestions(root, catalog, { show, openExampleLogs }) {
 
   // 5. Debugging a miss
   {
-    const r = catalog.engine.compareLogs(fixtureLog(catalog, EXAMPLE_LOGS[0]), fixtureLog(catalog, EXAMPLE_LOGS[1]));
+    // The logs are compared by the worker's engine (the first view's key
+    // module has no log reader), when the question is first in view.
+    const live = el('p', { class: 'hint', 'data-testid': 'debug-example-sentence' }, 'Comparing the two logs\u2026');
+    const compare = () => catalog.worker.call('compareLogs', [
+      { name: 'log A', source: fixtureLog(catalog, EXAMPLE_LOGS[0]) },
+      { name: 'log B', source: fixtureLog(catalog, EXAMPLE_LOGS[1]) }], { label: 'Reading the example logs' })
+      .then((r) => setText(live, r.error ? r.error.message : r.sentence))
+      .catch(() => setText(live, 'The example logs were not compared (the job was cancelled).'));
+    if (typeof IntersectionObserver === 'function') {
+      const seen = new IntersectionObserver((entries) => {
+        if (entries.some((e) => e.isIntersecting)) { seen.disconnect(); compare(); }
+      });
+      queueMicrotask(() => seen.observe(live));
+    } else compare();
     items.push(['debug', 'How do I find out why I got a cache miss?', [
       'Turn on the key\u2019s logger before compiling: logging.getLogger("jax._src.cache_key").setLevel(logging.DEBUG) (with a handler, for example logging.basicConfig()). For every key, JAX then logs each entry\u2019s own digest and the running digest after it, 16 lines in entry order, plus one line per XLA flag. Capture these lines from the run that wrote the cache and from the run that missed it.',
       'Compare the two logs line by line. The first entry whose own digest differs names the ingredient that moved; every running digest after it differs only as a consequence. The log reader below does this for whole logs: it pairs the programs by name, names the one cause, and says why each program hit or missed (set jax._src.compiler to DEBUG too, for the hits, misses and writes). Setting jax_explain_cache_misses also makes JAX log each miss with its key.',
     ], el('div', { class: 'mini' },
       el('p', { class: 'mini-label' }, 'Live: two real captured logs (add_1x1 and mul_2x2)'),
-      el('p', { class: 'hint' }, r.error ? r.error.message : r.sentence)),
+      live),
     ['log', 'get'], el('button', { type: 'button', class: 'secondary', 'data-open-logs': '1' }, 'Open the two-log panel with these logs')]);
   }
 

@@ -1,0 +1,46 @@
+// Node tests of the first view's key module (cachekey_engine_key.{js,wasm},
+// wasm/CMakeLists.txt: the binding built with CACHEKEY_WASM_KEY_ONLY): the
+// page's main thread computes and perturbs keys with it, and the worker's
+// whole module does the rest.
+//
+// Expected values: the keys real JAX computed for the captured fixtures
+// (each fixture's "expected", copied from jax._src.cache_key.get while JAX
+// compiled; fixtures/*.json provenance), and the list of calls the worker's
+// module has and the key module must not (what the change moved out).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const web = path.join(root, 'build/web');
+const require = createRequire(import.meta.url);
+const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
+const key = await CacheKeyEngine.load({ factory: require(path.join(web, 'cachekey_engine_key.js')),
+  wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine_key.wasm')) });
+
+test('the key module gives the keys real JAX computed', () => {
+  let checked = 0;
+  for (const id of ['add_1x1', 'mul_2x2', 'gpu_2proc']) {
+    const file = path.join(root, 'fixtures', `${id}.json`);
+    if (!fs.existsSync(file)) continue;
+    const fx = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.equal(key.registerFixture(id, fx).error, undefined, id);
+    const r = key.computeKey({ schema: 1, base: id });
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    assert.equal(r.key, fx.expected.key, id);
+    checked++;
+  }
+  assert.ok(checked >= 2, 'at least two captured fixtures are checked');
+});
+
+test('the key module has the key calls, and none of what the worker does', () => {
+  for (const name of ['version', 'registerFixture', 'profiles', 'debugOptionFields', 'describeProfile',
+    'profileDifferences', 'computeKey', 'computeKeyWithModuleBytes', 'resolveScenario', 'compareScenarios', 'cacheReleases'])
+    assert.equal(typeof key.module[name], 'function', name);
+  for (const name of ['compareLogs', 'openLogReader', 'feedLogReader', 'compareLogReaders', 'compareManyLogReaders',
+    'encodePermalink', 'decodePermalink', 'openScenarioFile', 'compareCaptureFolders', 'readCacheFolder'])
+    assert.equal(key.module[name], undefined, name);
+});
