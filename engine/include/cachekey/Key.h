@@ -89,7 +89,7 @@ enum class NoteCode : uint8_t {
   // Notes of a key whose XLA_FLAGS XLA also parses (XlaFlags.h):
   XlaFlagsUnparsed,    // no flag table for this jaxlib: entry 4 only
   XlaFlagEffectUnknown,// a flag value whose DebugOptions effect is not measured
-  CpuTargetUnknown,    // --xla_cpu_max_isa on a CPU model not measured
+  CpuTargetUnknown,    // --xla_cpu_max_isa the captured target cannot take
 };
 
 /// "live_entry1", "stand_in_fingerprint", … .
@@ -181,10 +181,12 @@ std::string xlaFlagsUnparsedNote(const std::string &jaxlib);
 /// The note said when `flag`'s DebugOptions effect was not measured.
 std::string xlaFlagEffectUnknownNote(const std::string &flag, const std::string &jaxlib);
 
-/// The note said when --xla_cpu_max_isa changes on a CPU model (`cpu`)
-/// other than the one jaxlib `jaxlib`'s table was measured on.
+/// The note said when --xla_cpu_max_isa=`isa` cannot be applied to the
+/// captured target of CPU `cpu` (CpuMaxIsa.h): the capture was made under
+/// --xla_cpu_max_isa=`capturedIsa`, which hid the host's newer features, or
+/// (`capturedIsa` empty) its topology lists machine attributes.
 std::string cpuTargetUnknownNote(const std::string &isa, const std::string &cpu,
-                                 const std::string &measuredCpu,
+                                 const std::string &capturedIsa,
                                  const std::string &jaxlib);
 
 } // namespace cachekey

@@ -1,6 +1,7 @@
 //===- Key.cpp - The cache key, entry by entry ----------------------------===//
 #include "cachekey/Key.h"
 
+#include "cachekey/CpuMaxIsa.h"
 #include "cachekey/PyText.h"
 #include "cachekey/Trace.h"
 
@@ -36,6 +37,37 @@ std::string unreadableKernelsNote(const KeyResult &r) {
 }
 
 namespace {
+
+/// The target XLA builds under ceiling `to` on the host whose target under
+/// ceiling `from` is `captured` (CpuMaxIsa.h), or nullopt when the capture
+/// cannot say: its topology lists machine attributes instead of a target, or
+/// `from` turned host features off (the capture's CPU is the ceiling's own
+/// name) and `to` is not a lower ceiling that turns more off. A value XLA
+/// does not know applies no ceiling, as in XLA.
+std::optional<CpuTarget> targetUnderCeiling(const CpuTopology &captured,
+                                            const std::optional<std::string> &from,
+                                            const std::optional<std::string> &to) {
+  if (captured.machineAttributes)
+    return std::nullopt;
+  const std::optional<CpuIsa> was = cpuIsaFromFlag(from.value_or(""));
+  const std::optional<CpuIsa> is = cpuIsaFromFlag(to.value_or(""));
+  const CpuTarget seen{captured.cpu, captured.features};
+  if (was == is)
+    return seen;
+  // Under `was`, a host that lost no feature keeps its own name: the
+  // captured target is then the host's.
+  if (!was || captured.cpu != cpuIsaTargetCpu(*was))
+    return cpuTargetUnder(seen, is);
+  // Features `was` turned off are off in the capture, and a lower ceiling
+  // turns them off too; when it turns off more of what is left, XLA names
+  // its CPU whatever the host was.
+  if (is && *is < *was) {
+    CpuTarget lower = cpuTargetUnder(seen, is);
+    if (lower.turnedOff)
+      return lower;
+  }
+  return std::nullopt;
+}
 
 /// The scenario as a process started under its own XLA_FLAGS would have
 /// made it: XLA's parse of `compile_options.xla_flags` taken out of entry 5
@@ -77,25 +109,16 @@ Expected<Scenario> applyXlaFlags(const Scenario &s, KeyResult &r) {
       r.xlaFlagsMovedDevices = true;
     }
     if (was->maxIsa != is->maxIsa) {
-      // The features XLA keeps under a ceiling, as measured on one host CPU.
-      auto measured = [&](const std::optional<std::string> &isa)
-          -> std::optional<std::pair<std::string, std::string>> {
-        if (!isa || isa->empty())
-          return std::make_pair(table->hostCpu, table->hostFeatures);
-        for (const auto &m : table->maxIsa)
-          if (m.value == *isa)
-            return std::make_pair(m.cpu, m.features);
-        return std::nullopt;
-      };
-      auto from = measured(was->maxIsa), to = measured(is->maxIsa);
-      if (!cpu->machineAttributes && from && to && cpu->cpu == from->first &&
-          cpu->features == from->second) {
-        cpu->cpu = to->first;
-        cpu->features = to->second;
-        r.xlaFlagsMovedTarget = true;
+      // XLA's ceiling rule applied to the captured target (CpuMaxIsa.h).
+      if (auto target = targetUnderCeiling(*cpu, was->maxIsa, is->maxIsa)) {
+        r.xlaFlagsMovedTarget = target->cpu != cpu->cpu || target->features != cpu->features;
+        cpu->cpu = std::move(target->cpu);
+        cpu->features = std::move(target->features);
       } else {
         addNote(r, NoteCode::CpuTargetUnknown,
-                cpuTargetUnknownNote(is->maxIsa.value_or(""), cpu->cpu, table->hostCpu,
+                cpuTargetUnknownNote(is->maxIsa.value_or(""), cpu->cpu,
+                                     cpu->machineAttributes ? std::string()
+                                                            : was->maxIsa.value_or(""),
                                      table->jaxlib));
       }
     }
@@ -123,14 +146,19 @@ std::string xlaFlagEffectUnknownNote(const std::string &flag, const std::string 
 }
 
 std::string cpuTargetUnknownNote(const std::string &isa, const std::string &cpu,
-                                 const std::string &measuredCpu,
+                                 const std::string &capturedIsa,
                                  const std::string &jaxlib) {
+  const std::string at =
+      cpu.empty() ? std::string("this CPU") : "CPU \"" + cpu + "\"";
+  const std::string why =
+      capturedIsa.empty()
+          ? "the capture lists machine attributes, not the target XLA built"
+          : "the capture was made under --xla_cpu_max_isa=" + capturedIsa +
+                ", which already hid the host's newer features";
   return "The engine cannot know which CPU features --xla_cpu_max_isa" +
-         (isa.empty() ? std::string(" (unset)") : "=" + isa) + " leaves on " +
-         (cpu.empty() ? std::string("this CPU") : "CPU \"" + cpu + "\"") +
-         ": jaxlib " + jaxlib + " was measured on \"" + measuredCpu +
-         "\" only, so entry 6 here keeps the captured target and may not be "
-         "JAX's.";
+         (isa.empty() ? std::string(" (unset)") : "=" + isa) + " leaves on " + at +
+         " (jaxlib " + jaxlib + "): " + why +
+         ", so entry 6 here keeps the captured target and may not be JAX's.";
 }
 
 Expected<KeyResult> computeKey(const Scenario &input) {

@@ -213,17 +213,6 @@ TEST(XlaFlags, CapturedFlagsAreReplacedNotAddedTwice) {
   EXPECT_FALSE(r.xlaFlagsMovedDevices);
 }
 
-// --xla_cpu_max_isa on a CPU model the table was not measured on: the
-// engine keeps the captured target and says the key may not be JAX's.
-TEST(XlaFlags, UnmeasuredCpuTargetIsSaid) {
-  KeyResult r = mustCompute(patched("add_1x1", {{"flags", {{"XLA_FLAGS", "--xla_cpu_max_isa=AVX2"}}}}));
-  bool said = false;
-  for (NoteCode c : r.noteCodes)
-    said |= c == NoteCode::CpuTargetUnknown;
-  EXPECT_TRUE(said);
-  EXPECT_FALSE(resultToJson(r)["fidelity"]["jax_key"].get<bool>());
-}
-
 // A comma list of enum names into a packed repeated enum, by the measured
 // enum_list rule, for lists no table sample holds. Expected: the field real
 // jaxlib 0.10.2 and 0.12.0.1 built (tools/xla_flags/probe.py Prober, one
