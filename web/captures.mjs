@@ -80,7 +80,7 @@ function differingCard(d, i) {
     el('h3', null, label, ': the keys differ'),
     el('p', { class: 'sentence', 'data-testid': `capture-sentence-${i}` }, c.sentence || ''),
     c.advice ? el('p', { class: 'advice', 'data-testid': `capture-advice-${i}`, 'data-advice': c.advice.code }, el('strong', null, 'What to do: '), c.advice.text) : null,
-    (d.also_details || []).length ? el('ul', { class: 'small-list' }, ...d.also_details.map((t) => el('li', null, t))) : null,
+    (d.also_findings || []).length ? el('ul', { class: 'small-list' }, ...d.also_findings.map((f) => el('li', { 'data-code': f.code }, f.text))) : null,
     el('dl', { class: 'capture-keys' },
       el('dt', null, 'A'), el('dd', null, el('code', { title: d.key_a }, abbrev(d.key_a, 24)), ` (${d.file_a}${d.outcome_a ? ', ' + d.outcome_a : ''})`),
       el('dt', null, 'B'), el('dd', null, el('code', { title: d.key_b }, abbrev(d.key_b, 24)), ` (${d.file_b}${d.outcome_b ? ', ' + d.outcome_b : ''})`)),
@@ -108,7 +108,7 @@ export function renderCaptureComparison(ui, r, names) {
   ui.summary.hidden = false;
   ui.summary.dataset.identical = String(differing.length === 0 && !(r.only_a || []).length && !(r.only_b || []).length);
   setText(ui.summary, parts.join(' '));
-  put(ui.notes, ...(r.notes || []).map((n) => el('li', null, n)));
+  put(ui.notes, ...(r.notes || []).map((n) => el('li', { 'data-code': n.code }, n.text)));
   ui.notes.hidden = !(r.notes || []).length;
   put(ui.programs, ...differing.map(differingCard));
   setText(ui.text, r.text || '');

@@ -94,7 +94,7 @@ function renderLive(r, cmp) {
   const who = a && b ? 'Baseline and perturbed: computed live in this page from module text, producer'
     : b ? 'Perturbed: computed live in this page from module text, producer' : 'Baseline: computed live in this page from module text, producer';
   // The engine's notes about a live entry 1 (code live_entry1), by code.
-  const live = (res) => (res.notes || []).filter((_, i) => (res.note_codes || [])[i] === 'live_entry1');
+  const live = (res) => (res.notes || []).filter((n) => n.code === 'live_entry1').map((n) => n.text);
   const notes = [...new Set([...(a ? live(cmp.a) : []), ...(b ? live(cmp.b) : [])])];
   const mixed = a !== b ? ` The ${a ? 'perturbed' : 'baseline'} entry 1 is the bytes jaxlib hashed, so entry 1 differs even for the same module.` : '';
   setText(r.live, `${who} ${producers.join(', ')}. ${notes.length ? notes.join(' ') : 'jaxlib\u2019s MLIR is a different version, so these bytes (and the key) differ from jaxlib\u2019s.'}${mixed}`);
@@ -111,8 +111,8 @@ export function renderEntries(list, cmp, { full, animate }) {
     // The engine's roles; an entry that moved with the cause or for another
     // reason shows as a consequence with the "also changed" note.
     const engineRole = c.roles[i];
-    const role = engineRole === 'cause' || engineRole === 'same' ? engineRole : 'consequence';
-    if (engineRole === 'with cause') also.add(n);
+    const role = engineRole.code === 'cause' || engineRole.code === 'same' ? engineRole.code : 'consequence';
+    if (engineRole.code === 'with_cause') also.add(n);
     setAttr(r.li, 'data-role', role);
     // Entry 3 does not exist before jax 0.6.0: the row says so.
     setAttr(r.li, 'data-hashed', String(eb.hashed !== false));
@@ -123,9 +123,9 @@ export function renderEntries(list, cmp, { full, animate }) {
     setAttr(r.li, 'data-baseline-running', ea.running);
     // The badge says what the engine says (an entry whose own digest moved
     // for a second reason is "also changed", not a mere consequence).
-    const shown = engineRole && engineRole !== 'same' ? engineRole : role;
-    setText(r.badge, shown);
-    r.badge.className = 'badge role-badge role-' + shown.replace(/ /g, '-');
+    const shown = engineRole.code !== 'same' ? engineRole : { code: role, text: role };
+    setText(r.badge, shown.text);
+    r.badge.className = 'badge role-badge role-' + shown.code.replace(/_/g, '-');
     setText(r.nm, eb.name);
     // The link goes to this release's own cache_key.py, at the line the
     // build found there (upstream-links.json), not to one pinned release.
@@ -266,7 +266,7 @@ export function mountKeyExhibit(store, catalog) {
     setText(E.controlsStatus, equal ? `Keys equal \u2014 ${digest}` : c.cause > 0 ? `Cause: entry ${c.cause} (${c.cause_name}) \u2014 key ${digest}` : `Only the module name differs \u2014 ${digest}`);
     E.controlsStatus.className = 'controls-status ' + (equal ? 'ok' : 'miss');
     // Every moved field has its line; past six, the rest fold under one.
-    const lines = (c.details || []).map((d) => el('li', null, d));
+    const lines = ((c.findings && c.findings.details) || []).map((d) => el('li', { 'data-code': d.code }, d.text));
     put(E.details, ...(lines.length <= 6 ? lines : [...lines.slice(0, 5),
       el('li', { class: 'more-details' }, el('details', { 'data-testid': 'more-details' },
         el('summary', null, `${lines.length - 5} more`), el('ul', null, ...lines.slice(5))))]));
@@ -276,7 +276,7 @@ export function mountKeyExhibit(store, catalog) {
       : change.type === 'edit'
         ? 'the baseline, unchanged: the value set is the baseline\u2019s own, so there is nothing to move'
         : `the baseline, unchanged${inEmbed() ? '' : ' (change an ingredient in \u201cChange one ingredient\u201d)'}`);
-    setText(E.notes, (cmp.b.notes || []).join(' '));
+    setText(E.notes, (cmp.b.notes || []).map((n) => n.text).join(' '));
     renderLiveKeyNote(cmp);
     if (change.keyChanged || change.announce) announce(cmp);
   });

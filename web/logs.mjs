@@ -52,7 +52,9 @@ function showError(ui, e) {
   setText(ui.error, errorText(e));
 }
 
-const roleClass = (role) => String(role).replace(/ /g, '-');
+// Role codes are snake_case ("with_cause"); CSS classes use dashes.
+const roleClass = (code) => String(code).replace(/_/g, '-');
+const noteTexts = (r) => ((r.findings && r.findings.notes) || []).map((n) => n.text);
 
 function pairCell(x, y) {
   const differs = x !== y;
@@ -63,12 +65,12 @@ function pairCell(x, y) {
 
 function renderPrograms(ui, r) {
   const [la, lb] = r.logs;
-  setText(ui.programsCaption, `Programs, paired by ${r.paired_by}: ${la.name} (A) and ${lb.name} (B)`);
+  setText(ui.programsCaption, `Programs, paired by ${r.paired_by.text}: ${la.name} (A) and ${lb.name} (B)`);
   put(ui.programsBody, ...r.pairs.map((p, i) => el('tr', { 'data-testid': `log-program-${i}`, 'data-keys': p.keys, 'data-in': p.in, class: 'keys-' + p.keys },
     el('th', { scope: 'row' }, p.label),
-    el('td', { 'data-label': 'key' }, p.verdict),
-    el('td', { 'data-label': la.name === 'run A' ? 'run A' : `run A (${la.name})` }, p.outcome_a || '\u2014'),
-    el('td', { 'data-label': lb.name === 'run B' ? 'run B' : `run B (${lb.name})` }, p.outcome_b || '\u2014'))));
+    el('td', { 'data-label': 'key', 'data-verdict': p.findings.verdict.code }, p.findings.verdict.text),
+    el('td', { 'data-label': la.name === 'run A' ? 'run A' : `run A (${la.name})` }, p.findings.outcome_a ? p.findings.outcome_a.text : '\u2014'),
+    el('td', { 'data-label': lb.name === 'run B' ? 'run B' : `run B (${lb.name})` }, p.findings.outcome_b ? p.findings.outcome_b.text : '\u2014'))));
   ui.programs.hidden = r.pairs.length === 0;
 }
 
@@ -79,14 +81,14 @@ function renderEntries(ui, r) {
   const decoded = new Map((x.decoded || []).map((d) => [d.entry, d]));
   put(ui.tbody, ...(r.entry_names || []).map((name, i) => {
     const n = i + 1;
-    const role = (r.roles && r.roles[i]) || 'same';
+    const role = (r.roles && r.roles[i]) || { code: 'same', text: 'same' };
     const d = decoded.get(n);
     const value = d && (d.a || d.b) ? (d.a === d.b ? d.a : `${d.a || 'unknown'} \u2192 ${d.b || 'unknown'}`) : '';
-    return el('tr', { class: 'role-row-' + roleClass(role), 'data-testid': `log-row-${n}`, 'data-role': role },
+    return el('tr', { class: 'role-row-' + roleClass(role.code), 'data-testid': `log-row-${n}`, 'data-role': role.code },
       el('td', null, String(n)), el('td', null, name),
       el('td', null, pairCell(x.a.own[i], x.b.own[i])), el('td', null, pairCell(x.a.running[i], x.b.running[i])),
       el('td', { 'data-testid': `log-value-${n}` }, value),
-      el('td', null, el('span', { class: 'badge role-' + roleClass(role) }, role)));
+      el('td', null, el('span', { class: 'badge role-' + roleClass(role.code) }, role.text)));
   }));
   ui.table.hidden = false;
 }
@@ -104,8 +106,8 @@ export function renderLogComparison(ui, r) {
     ui.summary.hidden = false;
     setText(ui.summary, r.summary);
     renderAdvice(ui, r);
-    put(ui.notes, ...(r.notes || []).map((n) => el('li', null, n)));
-    ui.notes.hidden = !(r.notes || []).length;
+    put(ui.notes, ...noteTexts(r).map((n) => el('li', null, n)));
+    ui.notes.hidden = !noteTexts(r).length;
     put(ui.many, ...r.programs.map((p, i) => el('li', { 'data-testid': `log-many-${i}`, 'data-groups': String((p.groups || []).length) }, p.text)));
     ui.many.hidden = ui.manyH.hidden = r.programs.length === 0;
     return;
@@ -115,8 +117,8 @@ export function renderLogComparison(ui, r) {
   ui.summary.hidden = false;
   setText(ui.summary, r.summary);
   renderAdvice(ui, r);
-  put(ui.notes, ...(r.notes || []).map((n) => el('li', null, n)));
-  ui.notes.hidden = !(r.notes || []).length;
+  put(ui.notes, ...noteTexts(r).map((n) => el('li', null, n)));
+  ui.notes.hidden = !noteTexts(r).length;
   renderPrograms(ui, r);
   renderEntries(ui, r);
 }

@@ -4,7 +4,7 @@
 // ingredient (the cause) and its consequences coloured. An SVG drawn from
 // the engine's comparison (names, byte counts, digests, roles); it scales
 // with its box, and its text is a real <title>/<desc> for screen readers.
-import { abbrev, roleOf } from './state.mjs';
+import { abbrev, roleOf, roleTextOf } from './state.mjs';
 
 const NS = 'http://www.w3.org/2000/svg';
 const W = 360;
@@ -63,7 +63,7 @@ export function renderPipeline(figure, cmp) {
     const hashed = eb.hashed !== false;
     const runDiffers = ea.running !== eb.running;
     const own = ea.digest !== eb.digest;
-    const g = s('g', { class: 'pl-row', 'data-entry': n, 'data-role': role.replace(/ /g, '-'), 'data-hashed': String(hashed), 'data-testid': `pipeline-row-${n}` });
+    const g = s('g', { class: 'pl-row', 'data-entry': n, 'data-role': role.replace(/_/g, '-'), 'data-hashed': String(hashed), 'data-testid': `pipeline-row-${n}` });
     g.append(
       s('rect', { x: 2, y, width: 136, height: ROW - 8, rx: 4, class: 'pl-in' + (own ? ' moved' : '') }),
       s('text', { x: 8, y: y + 18, class: 'pl-name' }, `${n} ${eb.name}`),
@@ -73,7 +73,7 @@ export function renderPipeline(figure, cmp) {
       s('line', { x1: 204, y1: y + 14, x2: 236, y2: y + 14, class: 'pl-link', 'marker-end': 'url(#pl-arrow)' }),
       s('rect', { x: 238, y, width: 104, height: ROW - 8, rx: 4, class: 'pl-run' + (runDiffers ? ' differs' : '') }),
       s('text', { x: 290, y: y + 18, class: 'pl-hex', 'text-anchor': 'middle' }, abbrev(eb.running, 8)),
-      s('title', null, `Entry ${n} (${eb.name}): ${hashed ? `${eb.bytes_len} bytes, own digest ${eb.digest}; running digest` : 'not hashed by this release; the running digest carries over unchanged,'} ${eb.running}${runDiffers ? ` (baseline ${ea.running})` : ''}; ${role}.`),
+      s('title', null, `Entry ${n} (${eb.name}): ${hashed ? `${eb.bytes_len} bytes, own digest ${eb.digest}; running digest` : 'not hashed by this release; the running digest carries over unchanged,'} ${eb.running}${runDiffers ? ` (baseline ${ea.running})` : ''}; ${roleTextOf(cmp, n)}.`),
     );
     svg.append(g);
   });

@@ -148,13 +148,20 @@ export function describePatch(patch) {
 }
 
 /**
- * The engine's role of entry n (1-based) in a comparison: "cause",
- * "with cause", "also changed", "consequence" or "same" (compareResults
- * always sends all eight; the page never derives them).
- * @param {{comparison: {roles: string[]}}} cmp
+ * The engine's role of entry n (1-based) in a comparison, as its code:
+ * "cause", "with_cause", "also_changed", "consequence" or "same"
+ * (compareResults always sends all eight; the page never derives them).
+ * @param {{comparison: {roles: {code: string, text: string}[]}}} cmp
  * @param {number} n
  */
-export const roleOf = (cmp, n) => cmp.comparison.roles[n - 1];
+export const roleOf = (cmp, n) => cmp.comparison.roles[n - 1].code;
+
+/**
+ * The engine's words for that role ("with cause", …), to show.
+ * @param {{comparison: {roles: {code: string, text: string}[]}}} cmp
+ * @param {number} n
+ */
+export const roleTextOf = (cmp, n) => cmp.comparison.roles[n - 1].text;
 
 export const abbrev = (hex, n = 16) => (typeof hex === 'string' && hex.length > n ? hex.slice(0, n) + '\u2026' : String(hex ?? ''));
 

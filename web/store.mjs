@@ -39,14 +39,13 @@ import { patchValue, clone } from './state.mjs';
  * @property {string} profile the profile id that computed it
  * @property {string[]} trace JAX's DEBUG (and fallback INFO) log messages
  * @property {string[]} trace_levels "debug" or "info", one per trace line
- * @property {string[]} notes the engine's notes
- * @property {string[]} note_codes what each note is about ("live_entry1", "stand_in_fingerprint", "stdlib_zstd", …), one per note
+ * @property {{code: string, text: string}[]} notes the engine's notes: what each is about ("live_entry1", "stand_in_fingerprint", "stdlib_zstd", …) and its words
  * @property {{flag: string, source: string, name: string, included: boolean, hashed_hex: string, collected: number, log_line: string}[]} flags entry 4, sorted
  * @property {Object<string, string[]>} collected the flags collected per source, in collection order
  * @property {string} compression the name fed to entry 7
  * @property {{live?: boolean, producer?: string}} [computation] how entry 1 was made
  * @property {{fingerprint?: string, fallback?: boolean, provenance?: string, stand_in?: boolean}} [accelerator] entry 6
- * @property {{changes?: string[], edits?: Array<{code: string, name?: string, number?: number, zero?: string, before?: string, after?: string, text: string}>}} [compile_options] entry 5's cache-key edits: `edits` as facts ({code, …fields, text}), `changes` their texts
+ * @property {{edits?: Array<{code: string, name?: string, number?: number, zero?: string, before?: string, after?: string, text: string}>}} [compile_options] entry 5's cache-key edits, as facts ({code, …fields, text})
  * @property {{jax_key?: boolean, unreadable_kernels?: number, text?: string}} [fidelity] where the key is not JAX's, and why
  * @property {{code: string, algorithm: string, python: string, text: string}} [compression_writes] when the process writes another algorithm than the key names
  */
@@ -57,10 +56,10 @@ import { patchValue, clone } from './state.mjs';
  * @property {string} cause_name its name
  * @property {number[]} consequences entries that differ only through the running digest
  * @property {number[]} [also_changed] later entries whose own digest differs too
- * @property {string[]} [roles] per entry: 'same', 'cause', 'with cause', 'also changed', 'consequence'
+ * @property {{code: string, text: string}[]} roles per entry: code 'same', 'cause', 'with_cause', 'also_changed' or 'consequence', and its words
  * @property {string} sentence one sentence naming the cause
- * @property {string[]} details what moved, field by field
- * @property {{code: string, entries: number[], debug_flags: Array<{flag: string, field?: string, number?: number}>, cpu_flags: string[], text: string}} [link] why the entries in with_cause moved with the cause ('new_jaxlib', 'xla_flags' or 'none'); `link_reason` is its text
+ * @property {{details: Array<{code: string, entry: number, text: string}>, other_details: Array<{code: string, entry: number, text: string}>, unhashed: Array<{code: string, text: string}>, notes: Array<{code: string, text: string}>}} findings what moved, field by field, as facts ({code, …fields, text})
+ * @property {{code: string, entries: number[], debug_flags: Array<{flag: string, field?: string, number?: number}>, cpu_flags: string[], text: string}} [link] why the entries in with_cause moved with the cause ('new_jaxlib', 'xla_flags' or 'none')
  * @property {{code: string, text: string}} [advice] what to do (the engine's Advice code and its words)
  */
 /** @typedef {{comparison: Comparison, a: KeyResult, b: KeyResult}} CompareResult */
@@ -80,8 +79,8 @@ import { patchValue, clone } from './state.mjs';
  */
 /**
  * Two runs' logs compared (compareLogs, LogCompare.h logComparisonToJson).
- * @typedef {{sentence: string, summary: string, notes: string[], cause: number, roles: string[], entry_names: string[],
- *   logs: {name: string}[], paired_by: string, pairs: Object[], explained?: Object}} LogComparison
+ * @typedef {{sentence: string, summary: string, findings: {notes: {code: string, text: string}[]}, cause: number, roles: {code: string, text: string}[], entry_names: string[],
+ *   logs: {name: string}[], paired_by: {code: string, text: string}, pairs: Object[], explained?: Object}} LogComparison
  */
 
 // ------------------------------------------------------------- page state

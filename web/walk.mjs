@@ -10,7 +10,7 @@
 // Loaded lazily: walk/index.json when the exhibit comes near the viewport or
 // is used, then one walk/<id>.json per distinct file.
 import { el, put, setText, setAttr } from './dom.mjs';
-import { abbrev, roleOf } from './state.mjs';
+import { abbrev, roleOf, roleTextOf } from './state.mjs';
 import { createPlayer, reducedMotion } from './animate.mjs';
 import { fetchJson } from './canonicaliser.mjs';
 
@@ -166,7 +166,7 @@ export function mountWalk(store, catalog, share, root) {
         : `entry ${k} (${eb.name}): ${eb.bytes_len} byte${eb.bytes_len === 1 ? '' : 's'} into the SHA-256`;
       const after = phase === 'feed' || eb.hashed === false ? '' : phase === 'own' ? `; its own digest ${abbrev(eb.digest, 12)}`
         : `; running digest ${abbrev(eb.running, 12)}${ea.running !== eb.running ? ` (baseline ${abbrev(ea.running, 12)})` : ''}`;
-      const roleText = phase === 'running' && role !== 'same' ? ` \u2014 ${role}` : '';
+      const roleText = phase === 'running' && role !== 'same' ? ` \u2014 ${roleTextOf(cmp, k)}` : '';
       setText(stepText, k === 8 && phase === 'running' && !playing
         ? `All ${hashedCount} entries fed (step 8 of 8${hashedCount < 8 ? `; this release hashes ${hashedCount} of the 8` : ''}): the key is the module name, a dash and this running digest${ea.running !== eb.running ? ', which differs from the baseline\u2019s' : ', equal to the baseline\u2019s'}.`
         : `Step ${k} of 8: ${said}${after}${roleText}.`);
@@ -521,7 +521,7 @@ export function mountWalk(store, catalog, share, root) {
       const ea = cmp.a.entries[i];
       const eb = cmp.b.entries[i];
       setText(r.nm, eb.name);
-      setAttr(r.li, 'data-role', roleOf(cmp, n).replace(/ /g, '-'));
+      setAttr(r.li, 'data-role', roleOf(cmp, n).replace(/_/g, '-'));
       r.li.toggleAttribute('data-not-hashed', eb.hashed === false);
       setText(r.bytes, eb.hashed === false ? 'not hashed' : `${eb.bytes_len} B`);
       setText(r.own, abbrev(eb.digest, 8));

@@ -183,7 +183,7 @@ class CaptureTest(unittest.TestCase):
         self.assertIn(5, d["comparison"]["with_cause"])
         self.assertNotIn(5, d["comparison"]["also_changed"])
         self.assertIn("entry 5: DebugOptions.xla_gpu_autotune_level (field 123) 4 → 1",
-                      d["comparison"]["details"])
+                      details_of(d))
 
     def test_compiler_options(self):
         # jax.jit(..., compiler_options=...) reaches the key as env_option_overrides.
@@ -247,9 +247,9 @@ class CaptureTest(unittest.TestCase):
         _, out, report = diff(self.base, b)
         d = differing(report, "jit_scaled")
         self.assertEqual(d["comparison"]["cause"], 6, out)
-        self.assertIn("entry 6 (accelerator_config): CPU device count 1 → 4", d["also_details"])
+        self.assertIn("entry 6 (accelerator_config): CPU device count 1 → 4", also_of(d))
         self.assertIn("a flag JAX leaves out of the key (entry 4 does not hash it): "
-                      "added flag --xla_force_host_platform_device_count=4", d["also_details"])
+                      "added flag --xla_force_host_platform_device_count=4", also_of(d))
         self.assert_explained(b)
 
     def test_device_assignment(self):
@@ -259,7 +259,7 @@ class CaptureTest(unittest.TestCase):
         b = capture("dev1", env=dict(two, CK_VARIANT="device1"))
         _, out, report = diff(a, b)
         d = differing(report, "jit_scaled")
-        details = d["comparison"]["details"] + d["also_details"]
+        details = details_of(d) + also_of(d)
         self.assertTrue(any(x.endswith("device assignment [[0]] → [[1]]") for x in details), out)
         self.assert_explained(b)
 
@@ -272,7 +272,7 @@ class CaptureTest(unittest.TestCase):
         # The sentence names the field (long values are shortened there); the
         # details give both paths whole.
         self.assertIn("xla_gpu_per_fusion_autotune_cache_dir", d["comparison"]["sentence"])
-        details = "\n".join(d["comparison"]["details"])
+        details = "\n".join(details_of(d))
         self.assertIn(os.path.join(TMP, "cache"), details)
         self.assertIn(os.path.join(TMP, "other-cache"), details)
 
@@ -285,8 +285,18 @@ class CaptureTest(unittest.TestCase):
         _, out, report = diff(self.base, b)
         d = differing(report, "jit_scaled")
         self.assertIn("The profile changed", d["comparison"]["sentence"])
-        everything = d["comparison"]["sentence"] + "\n" + "\n".join(d["also_details"])
+        everything = d["comparison"]["sentence"] + "\n" + "\n".join(also_of(d))
         self.assertIn("jaxlib version '0.10.2' → '0.12.0.1'", everything)
+
+
+def details_of(d: dict) -> list[str]:
+    """The texts of a differing program's findings.details (cachekey diff --json)."""
+    return [f["text"] for f in d["comparison"]["findings"]["details"]]
+
+
+def also_of(d: dict) -> list[str]:
+    """The texts of a differing program's also_findings."""
+    return [f["text"] for f in d["also_findings"]]
 
 
 def script_env(extra: dict | None = None) -> dict:

@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 std::string allText(const Json &j) {
   std::string s;
   for (const auto &x : j)
-    s += x.get<std::string>() + "\n";
+    s += (x.is_object() ? x["text"] : x).get<std::string>() + "\n";
   return s;
 }
 
@@ -74,7 +74,19 @@ void checkCompare(const fs::path &dir, const Json &e) {
     EXPECT_EQ(c->comparison.alsoChanged, ints(e["also_changed"])) << c->sentence;
   }
   if (e.contains("roles")) {
-    EXPECT_EQ(j["roles"], e["roles"]);
+    // Each role as {code, text}: the words the case expects, and their code.
+    Json texts = Json::array(), codes = Json::array(), want = Json::array();
+    for (const auto &r : j["roles"]) {
+      texts.push_back(r["text"]);
+      codes.push_back(r["code"]);
+    }
+    for (const auto &r : e["roles"]) {
+      std::string code = r.get<std::string>();
+      std::replace(code.begin(), code.end(), ' ', '_');
+      want.push_back(code);
+    }
+    EXPECT_EQ(texts, e["roles"]);
+    EXPECT_EQ(codes, want);
   }
   if (e.contains("paired_by")) {
     EXPECT_EQ(pairedByName(c->pairedBy), e["paired_by"].get<std::string>());
@@ -107,19 +119,26 @@ void checkCompare(const fs::path &dir, const Json &e) {
         if (p["label"] == label)
           got = &p;
       ASSERT_NE(got, nullptr) << "no pair " << label << " in " << j["pairs"].dump();
+      // A pair's outcomes are findings: {code, …, text}; the case gives
+      // their text.
+      auto member = [&](const std::string &k) -> const Json & {
+        if (k == "outcome_a" || k == "outcome_b")
+          return (*got)["findings"][k]["text"];
+        return (*got)[k];
+      };
       for (const auto &[k, v] : want.items()) {
         if (k == "miss_code" || k == "move_code") {
           const Json &fact = (*got)["findings"][k == "miss_code" ? "miss" : "move"];
           ASSERT_FALSE(fact.is_null()) << label << " has no " << k << ": " << got->dump();
           EXPECT_EQ(fact["code"], v) << label << " " << k << ": " << got->dump();
         } else if (k.size() > 9 && k.substr(k.size() - 9) == "_contains") {
-          EXPECT_NE((*got)[k.substr(0, k.size() - 9)].get<std::string>().find(
+          EXPECT_NE(member(k.substr(0, k.size() - 9)).get<std::string>().find(
                         v.get<std::string>()),
                     std::string::npos)
               << label << " " << k << ": " << (*got).dump();
         }
         else
-          EXPECT_EQ((*got)[k], v) << label << " " << k;
+          EXPECT_EQ(member(k), v) << label << " " << k;
       }
     }
   if (e.contains("sentence_contains"))
@@ -153,7 +172,7 @@ void checkCompare(const fs::path &dir, const Json &e) {
         EXPECT_EQ(st[k], v) << side << " " << k << ": " << st.dump();
       }
   if (e.contains("notes_contain"))
-    expectContains(allText(j["notes"]), e["notes_contain"], "notes");
+    expectContains(allText(j["findings"]["notes"]), e["notes_contain"], "notes");
   // Whatever the case: a program whose keys are equal is never blamed.
   for (const auto &p : c->pairs)
     if (p.keys == ProgramPair::Keys::Equal) {

@@ -49,7 +49,7 @@ test('F2: an entry that moved with the cause is not labelled "same"', async () =
   assert.match(sentence, /added flag --xla_cpu_enable_fast_math=true/);
   const r = await rowRoles();
   assert.equal(r[3], 'cause');
-  assert.equal(r[4], 'with cause');
+  assert.equal(r[4], 'with_cause');
   assert.ok(!/Another ingredient moved too/.test(sentence), sentence);
 });
 

@@ -178,7 +178,7 @@ export function bindCompileOptions({ catalog, change, resolved, baseline }) {
     sync,
     /** @param {import('../store.mjs').KeyResult} result */
     notes(result) {
-      put(ui.changes, ...((result.compile_options && result.compile_options.changes) || []).map((c) => el('li', null, c)));
+      put(ui.changes, ...((result.compile_options && result.compile_options.edits) || []).map((e) => el('li', { 'data-edit': e.code }, e.text)));
       currentProfile = result.profile;
       syncDbgNote();
     },

@@ -167,12 +167,10 @@ std::string captureComparisonText(const CaptureComparison &c);
 
 /// The comparison as JSON: {"paired", "same_key", "differing": [{"program",
 /// "occurrence", "file_a", "file_b", "key_a", "key_b", "outcome_a",
-/// "outcome_b", "occurrence_b", "comparison", "also_details" (the texts of
-/// "also_findings"), "also_findings": [{"code", "entry", …fields, "text"}],
+/// "outcome_b", "occurrence_b", "comparison", "also_findings": [{"code", "entry", …fields, "text"}],
 /// "text_diff" (moduleTextDiffText), "module_text": {"code", "sha256_a",
 /// "sha256_b", "captured_a", "captured_b", "text"}}], "only_a", "only_b",
-/// "notes" (the texts of "note_findings"), "note_findings": [{"code",
-/// "side", "file", "text"}], "summary": {"code": "capture_summary",
+/// "notes": [{"code", "side", "file", "text"}], "summary": {"code": "capture_summary",
 /// "paired", "same_key", "same_key_elsewhere", "differing", "only_a",
 /// "only_b", "text"}}.
 Json captureComparisonToJson(const CaptureComparison &c);

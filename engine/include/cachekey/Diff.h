@@ -259,14 +259,15 @@ std::vector<EntryChange> acceleratorChanges(const AcceleratorEntry &before,
 std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &before,
                                                    const AcceleratorEntry &after);
 
-/// {"cause", "cause_name", "with_cause", "link_reason", "also_changed",
-/// "consequences", "roles": [8 strings], "role_codes": [8 snake_case
-/// roles], "details", "other_details", "unhashed", "sentence", "notes",
-/// "findings"}. "findings" holds the facts behind the four lists of words,
-/// one object each and in the same order: {"details": [EntryChange],
-/// "other_details": [EntryChange], "unhashed": [UnhashedInput], "notes":
-/// [{"code", "text"}]}, every object {"code", …its fields, "text"} with
-/// "text" the string of the list beside it (explain/ExplainJson.cpp).
+/// {"cause", "cause_name", "with_cause", "link": {"code", "entries",
+/// "debug_flags", "cpu_flags", "text"}, "also_changed", "consequences",
+/// "roles": [8 × {"code" ("cause", "with_cause", "also_changed",
+/// "consequence", "same"), "text"}], "sentence", "findings", "advice"?:
+/// {"code", "text"}}. "findings" holds what changed: {"details":
+/// [EntryChange], "other_details": [EntryChange], "unhashed":
+/// [UnhashedInput], "notes": [{"code", "text"}]}, every object {"code", …its
+/// fields, "text"}, in the order the CLI prints the texts
+/// (explain/ExplainJson.cpp). No list of words stands beside the facts.
 Json comparisonToJson(const Comparison &c);
 
 /// An EntryChange as {"code", "entry", …fields, "text"}; `text` is the

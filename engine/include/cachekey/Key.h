@@ -153,7 +153,7 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// collection order, before sorting), "log_line" (flagLogLine)}] (sorted,
 /// as hashed: one step per flag of `_hash_xla_flags`), "collected":
 /// {"XLA_FLAGS", "LIBTPU_INIT_ARGS", "argv": [flag]} (collection order),
-/// "computation": {"producer", "live"}, "compile_options": {"changes" (texts), "edits": [{"code",
+/// "computation": {"producer", "live"}, "compile_options": {"edits": [{"code",
 /// "name"?, "number"?, "zero"?, "before"?, "after"?, "text"}]},
 /// "accelerator": {"fallback", "fingerprint", "provenance", "stand_in"},
 /// "fidelity": {"jax_key", "unreadable_kernels", "text" (why the key is not
@@ -162,7 +162,7 @@ Expected<KeyResult> computeKey(const Scenario &scenario);
 /// {"code": "stdlib_zstd", "algorithm", "python", "text"}), "trace"
 /// (the messages, as JAX formats them), "trace_levels" (one per message:
 /// "debug" or "info", the level of the `logger` call that writes it),
-/// "notes", "note_codes" (noteCodeName of each note, in the same order)}. Digests are 64 lowercase hex characters. `previewBytes` bounds
+/// "notes": [{"code" (noteCodeName), "text"}]}. Digests are 64 lowercase hex characters. `previewBytes` bounds
 /// each hex preview.
 Json resultToJson(const KeyResult &result, size_t previewBytes = 48);
 

@@ -430,7 +430,7 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
 /// {"logs": [{"name", "stats"}], "programs": [{"label", "name", "keys":
 /// [64-hex | null per run], "groups": [[run, …]], "common", "odd": [{"run",
 /// "entries"}], "absent", "text"}], "summary", "what_to_do": [{"code",
-/// "programs", "entry"?, "text"}], "notes": [text], "findings": {"notes": [{"code", "text"}]}, "keys_differ"}; each odd run also has "cause" and "move" (as a pair's).
+/// "programs", "entry"?, "text"}], "findings": {"notes": [{"code", "text"}]}, "keys_differ"}; each odd run also has "cause" and "move" (as a pair's).
 Json manyLogComparisonToJson(const ManyLogComparison &comparison);
 
 /// The text the CLI prints for N logs: one line per program, "Run: …" per
@@ -447,14 +447,16 @@ Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB
                                     const std::string &nameB = "log B");
 
 /// The comparison as JSON: the explained pair's Comparison fields
-/// (comparisonToJson, with "sentence" the full explanation) plus "summary",
-/// "paired_by", "logs": [{"name", "lines", "programs", "hits", "misses",
+/// (comparisonToJson, with "sentence" the full explanation; "findings" the
+/// LogFindings and reading notes) plus "summary", "paired_by": {"code",
+/// "text"}, "logs": [{"name", "lines", "programs", "hits", "misses",
 /// "what_to_do": [{"code", "programs", "entry"?, "value"?, "amount"?,
 /// "limit"?, "text"}] (LogAdvice, in order),
 /// "jaxlib", "cache_dirs", "autotune_caches", "kernel_caches", "streams",
 /// "incomplete", "problems", …}], "pairs": [{"label", "name", "ordinal",
-/// "in", "keys", "cause", "outcome_a", "outcome_b", "verdict", "key_a",
-/// "key_b"}] (last) and "explained": {"index", "label", "a": {"own",
+/// "in", "keys", "matched_by", "shapes_a"?, "shapes_b"?, "cause", "key_a",
+/// "key_b", "findings": {"verdict", "move", "miss", "outcome_a",
+/// "outcome_b"}, each {"code", …fields, "text"} or null}] (last) and "explained": {"index", "label", "a": {"own",
 /// "running"}, "b": …, "decoded": [{"entry", "a", "b"}]} (64-hex digests;
 /// null when not logged).
 Json logComparisonToJson(const LogComparison &comparison);

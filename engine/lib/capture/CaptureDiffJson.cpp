@@ -105,12 +105,9 @@ Json captureComparisonToJson(const CaptureComparison &c) {
     x["outcome_a"] = d.outcomeA;
     x["outcome_b"] = d.outcomeB;
     x["comparison"] = comparisonToJson(d.comparison);
-    Json details = Json::array(), findings = Json::array();
-    for (const auto &f : d.also) {
+    Json findings = Json::array();
+    for (const auto &f : d.also)
       findings.push_back(alsoFindingToJson(f));
-      details.push_back(findings.back()["text"]);
-    }
-    x["also_details"] = std::move(details);
     x["also_findings"] = std::move(findings);
     x["text_diff"] = moduleTextDiffText(d.textDiff);
     x["module_text"] = moduleTextToJson(d.textDiff);
@@ -124,14 +121,11 @@ Json captureComparisonToJson(const CaptureComparison &c) {
                      {"file", u.file}});
     j[key] = std::move(arr);
   }
-  Json texts = Json::array(), notes = Json::array();
-  for (const auto &n : c.notes) {
-    texts.push_back(captureNoteText(n));
+  Json notes = Json::array();
+  for (const auto &n : c.notes)
     notes.push_back({{"code", "capture_not_reproduced"}, {"side", n.side},
-                     {"file", n.file}, {"text", texts.back()}});
-  }
-  j["notes"] = std::move(texts);
-  j["note_findings"] = std::move(notes);
+                     {"file", n.file}, {"text", captureNoteText(n)}});
+  j["notes"] = std::move(notes);
   j["summary"] = {{"code", "capture_summary"},
                   {"paired", c.paired},
                   {"same_key", c.sameKey},

@@ -1,9 +1,9 @@
 //===- ExplainJson.cpp - Comparisons and their findings as JSON -----------===//
 //
-// comparisonToJson (Diff.h): the words of a comparison, as before, and
-// beside them "findings", the facts behind every detail, unhashed input and
-// note as {"code", …fields, "text"}, so that a reader branches on codes and
-// fields, never on the words. Codes are snake_case.
+// comparisonToJson (Diff.h): the facts of a comparison, and in "findings"
+// every detail, unhashed input and note as {"code", …fields, "text"}, so
+// that a reader branches on codes and fields and shows the text, never
+// reading the words. Codes are snake_case.
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Diff.h"
@@ -247,23 +247,15 @@ Json comparisonToJson(const Comparison &c) {
   j["cause"] = c.cause;
   j["cause_name"] = c.cause ? kEntryNames[c.cause - 1] : "";
   j["with_cause"] = c.withCause;
-  j["link_reason"] = causeLinkText(c.cause, c.withCause, c.link);
   j["link"] = causeLinkToJson(c);
   j["also_changed"] = c.alsoChanged;
   j["consequences"] = c.consequences;
+  // Each entry's role as {code (snake_case), text (its words)}.
   Json roles = Json::array();
   for (int i = 1; i <= kNumEntries; ++i)
-    roles.push_back(c.role(i));
-  j["roles"] = roles;
-  Json roleCodes = Json::array();
-  for (int i = 1; i <= kNumEntries; ++i)
-    roleCodes.push_back(c.roleCode(i));
-  j["role_codes"] = roleCodes;
-  j["details"] = c.details;
-  j["other_details"] = c.otherDetails;
-  j["unhashed"] = c.unhashed;
+    roles.push_back({{"code", c.roleCode(i)}, {"text", c.role(i)}});
+  j["roles"] = std::move(roles);
   j["sentence"] = c.sentence;
-  j["notes"] = c.notes;
   j["findings"] = findingsJson(c);
   if (c.advice != Advice::None)
     j["advice"] = {{"code", adviceName(c.advice)}, {"text", c.adviceText}};

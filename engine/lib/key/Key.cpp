@@ -367,10 +367,9 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   out["collected"] = std::move(collected);
   out["computation"] = {{"producer", r.computation.producer},
                         {"live", r.computation.live}};
-  Json changes = Json::array(), edits = Json::array();
+  Json edits = Json::array();
   for (const CacheKeyEdit &e : r.compileOptions.changes) {
-    changes.push_back(cacheKeyEditText(e));
-    Json x{{"code", cacheKeyEditCode(e.code)}, {"text", changes.back()}};
+    Json x{{"code", cacheKeyEditCode(e.code)}, {"text", cacheKeyEditText(e)}};
     if (e.code != CacheKeyEdit::Code::Renumbered)
       x["name"] = e.name;
     if (e.code == CacheKeyEdit::Code::Zeroed) {
@@ -385,7 +384,7 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
     }
     edits.push_back(std::move(x));
   }
-  out["compile_options"] = {{"changes", std::move(changes)}, {"edits", std::move(edits)}};
+  out["compile_options"] = {{"edits", std::move(edits)}};
   Json acc;
   acc["fallback"] = r.accelerator.fallback;
   if (r.accelerator.fingerprint) {
@@ -454,13 +453,12 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   }
   out["trace"] = std::move(trace);
   out["trace_levels"] = std::move(levels);
-  out["notes"] = r.notes;
-  // What each note is about (noteCodeName), one per note, so that readers
-  // branch on the code and show the text.
-  Json codes = Json::array();
-  for (NoteCode c : r.noteCodes)
-    codes.push_back(noteCodeName(c));
-  out["note_codes"] = std::move(codes);
+  // Each note as {code, text}: readers branch on the code (noteCodeName)
+  // and show the text.
+  Json notes = Json::array();
+  for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
+    notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
+  out["notes"] = std::move(notes);
   return out;
 }
 

@@ -354,10 +354,9 @@ Json statsJson(const RunStats &s, const std::string &text) {
 }
 
 /// One pair as logComparisonToJson lists it, without its last member,
-/// "findings" (pairFindingsJson): the outcome and verdict texts both use.
-Json pairHeadJson(const LogComparison &r, const ProgramPair &p,
-                  const std::string (&outcome)[2], const std::string &verdict) {
-  Json q = objectFor(15);
+/// "findings" (pairFindingsJson), which holds the outcomes and the verdict.
+Json pairHeadJson(const LogComparison &r, const ProgramPair &p) {
+  Json q = objectFor(12);
   q["label"] = r.labelOf(p);
   q["name"] = r.nameOf(p);
   q["ordinal"] = p.ordinal;
@@ -369,9 +368,6 @@ Json pairHeadJson(const LogComparison &r, const ProgramPair &p,
   if (p.a >= 0 && r.logs[0].programs[p.a].shapes >= 0)
     q["shapes_a"] = r.logs[0].texts[r.logs[0].programs[p.a].shapes];
   q["cause"] = p.cause;
-  q["outcome_a"] = outcome[0];
-  q["outcome_b"] = outcome[1];
-  q["verdict"] = verdict;
   q["key_a"] = p.a >= 0 ? r.logs[0].keyOf(r.logs[0].programs[p.a]) : "";
   q["key_b"] = p.b >= 0 ? r.logs[1].keyOf(r.logs[1].programs[p.b]) : "";
   return q;
@@ -403,7 +399,7 @@ Json pairFindingsJson(const LogComparison &r, const ProgramPair &p,
 Json pairJson(const LogComparison &r, const ProgramPair &p) {
   const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
   const std::string verdict = pairVerdictText(r, p);
-  Json q = pairHeadJson(r, p, outcome, verdict);
+  Json q = pairHeadJson(r, p);
   q["findings"] = pairFindingsJson(r, p, outcome, verdict);
   return q;
 }
@@ -452,7 +448,7 @@ void appendPair(std::string &out, const LogComparison &r, const ProgramPair &p,
   const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
   const std::string verdict = pairVerdictText(r, p);
   const size_t start = out.size();
-  JsonAppender(out, 2).append(pairHeadJson(r, p, outcome, verdict), 2);
+  JsonAppender(out, 2).append(pairHeadJson(r, p), 2);
   // The head ends "\n    }": its last member is followed by "findings",
   // indented as a member of a member of a member.
   static const std::string close = "\n    }";
@@ -513,7 +509,6 @@ Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
   Json j = comparisonToJson(r.comparison);
   j["sentence"] = r.sentence;
   j["summary"] = r.summary;
-  j["notes"] = r.notes;
   // The facts are the logs' own: LogFindings behind the details, and the
   // reading notes.
   j["findings"]["details"] = findingsBeside(r.findings, r.comparison.details);
@@ -523,8 +518,7 @@ Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
   for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
     notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
   j["findings"]["notes"] = std::move(notes);
-  j["paired_by"] = pairedByName(r.pairedBy);
-  j["paired_by_code"] = pairedByCode(r.pairedBy);
+  j["paired_by"] = {{"code", pairedByCode(r.pairedBy)}, {"text", pairedByName(r.pairedBy)}};
   j["logs"] = Json::array({logJson(r.logs[0]), logJson(r.logs[1])});
   for (int side = 0; side < 2; ++side) {
     j["logs"][side]["stats"] = statsJson(r.stats[side], r.statsText[side]);
@@ -675,8 +669,7 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
     programs.push_back(std::move(q));
   }
   j["programs"] = std::move(programs);
-  // As for two logs: the words, and the same notes as facts.
-  j["notes"] = r.notes;
+  // As for two logs: the notes as {code, text}.
   Json notes = Json::array();
   for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
     notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
