@@ -146,6 +146,18 @@ enum class Advice : uint8_t {
 /// snake_case name of `advice`, for JSON ("nothing_to_do", …).
 const char *adviceName(Advice advice);
 
+/// The role of an entry in a comparison (EntryRoles.def).
+enum class EntryRole : uint8_t {
+#define ENTRY_ROLE(Name, code, words) Name,
+#include "cachekey/EntryRoles.def"
+};
+
+/// The role's snake_case code, for JSON: "cause", "with_cause", … .
+const char *entryRoleCode(EntryRole role);
+
+/// The role's words: "cause", "with cause", "also changed", … .
+const char *entryRoleText(EntryRole role);
+
 /// The outcome of comparing two keys or two traces.
 struct Comparison {
   /// 1…8: the entry of the root cause (the first moved entry, except that a
@@ -187,12 +199,8 @@ struct Comparison {
   Advice advice = Advice::None;
   std::string adviceText;
 
-  /// The role of entry `index` (1…8): "cause", "with cause", "also
-  /// changed", "consequence" or "same".
-  const char *role(int index) const;
-  /// The same role in snake_case, for JSON: "cause", "with_cause",
-  /// "also_changed", "consequence", "same".
-  const char *roleCode(int index) const;
+  /// The role of entry `index` (1…8).
+  EntryRole role(int index) const;
 };
 
 /// Fills `cause`, `withCause`, `link`, `alsoChanged` and
@@ -208,10 +216,6 @@ void writeSentence(Comparison &c);
 
 /// "entry 5 (compile_options)" for index 5.
 std::string entryLabel(int index);
-
-/// `text` cut to about `max` characters for a sentence: the start, "…" and
-/// the full length, e.g. "'xxxx…' (12000 chars)".
-std::string shortened(const std::string &text, size_t max = 80);
 
 /// Compares two computed keys entry by entry, with details for every entry
 /// that changed (the cause's first, then the entries moved with it, then the

@@ -27,7 +27,7 @@
 
 #include "cachekey/Diff.h"
 #include "cachekey/LogReader.h"
-#include "cachekey/Wording.h"
+#include "cachekey/English.h"
 
 #include <iosfwd>
 #include <optional>
@@ -40,16 +40,15 @@ namespace cachekey {
 
 /// How the programs of the two runs were paired.
 enum class PairedBy : uint8_t {
-  /// The logs name no programs (no hit or miss lines): in order.
-  Order,
-  /// By module name, then by order within a name.
-  Name,
-  /// By process (the same streams in both logs) and name.
-  ProcessAndName,
+#define PAIRED_BY(Name, code, words) Name,
+#include "cachekey/PairedBy.def"
 };
 
-/// "order", "name", "process and name".
+/// The words (PairedBy.def): "order", "name", "process and name".
 const char *pairedByName(PairedBy pairedBy);
+
+/// The snake_case code, for JSON: "order", "name", "process_and_name".
+const char *pairedByCode(PairedBy pairedBy);
 
 /// How one pair was made.
 enum class PairMatch : uint8_t {

@@ -125,10 +125,6 @@ std::string base64Encode(const Bytes &bytes);
 Expected<Bytes> base64Decode(const std::string &text,
                              const std::string &encoding = "base64");
 
-/// `text` with its first character upper-cased when it is an ASCII letter
-/// a–z, to start a sentence with a phrase written to follow other words.
-std::string capitalised(std::string text);
-
 } // namespace cachekey
 
 #endif // CACHEKEY_SUPPORT_H

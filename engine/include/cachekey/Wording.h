@@ -3,9 +3,9 @@
 // The analysis (Diff.h, CompileOptions.h, RootCause.h) returns facts: a
 // code and its fields. This is the one module of the explain family that
 // turns them into English, as clang's diagnostic tables and zstd's
-// error_private.c are the only places with words. The list, plural and
-// capital grammar every sentence uses is here too, once. No code parses a
-// sentence this writes.
+// error_private.c are the only places with words. The grammar every
+// sentence uses is in English.h, once. No code parses a sentence this
+// writes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_WORDING_H
@@ -13,45 +13,12 @@
 
 #include "cachekey/CompileOptions.h"
 #include "cachekey/Diff.h"
+#include "cachekey/English.h"
 
 #include <string>
 #include <vector>
 
 namespace cachekey {
-
-/// "1 program" / "2 programs": `n`, a space and `one` or `many`.
-std::string plural(size_t n, const char *one, const char *many);
-
-/// "a, b and c": at most `max` names, then " and N more".
-std::string nameList(const std::vector<std::string> &names, size_t max = 5);
-
-/// Names to be listed with nameList when there may be hundreds of
-/// thousands (the programs of a large log): the first kKept and how many.
-struct NameSample {
-  static constexpr size_t kKept = 8;
-  std::vector<std::string> first;
-  size_t count = 0;
-  void push_back(const std::string &name) {
-    if (first.size() < kKept)
-      first.push_back(name);
-    ++count;
-  }
-  /// As push_back, calling `make` for the name only when it is kept: a
-  /// large log's labels are counted, not made.
-  template <class MakeName> void add(const MakeName &make) {
-    if (first.size() < kKept)
-      first.push_back(make());
-    ++count;
-  }
-  size_t size() const { return count; }
-  bool empty() const { return count == 0; }
-};
-
-/// nameList of all the sampled names (`max` at most NameSample::kKept).
-std::string nameList(const NameSample &names, size_t max = 5);
-
-/// The first 16 hex digits of a digest and "…", as sentences show it.
-std::string shortDigest(const std::string &hex);
 
 /// "DebugOptions.<name> (field N)" for a flag (bare name) XLA parses into
 /// DebugOptions, or "" when no such field is known (findDebugOption).

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
 #include "cachekey/CacheDirLookup.h"
+#include "cachekey/English.h"
 #include "cachekey/Parallel.h"
 
 namespace cachekey {
@@ -191,7 +192,7 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
 }
 
 void writeCacheReport(std::ostream &out, const CacheReport &r) {
-  out << r.dir << ": " << r.entryCount << (r.entryCount == 1 ? " entry" : " entries")
+  out << r.dir << ": " << r.entryCount << agree(r.entryCount, " entry", " entries")
       << ", " << r.entrySize << " bytes, layout " << r.layout
       << (r.hasLockfile ? ", .lockfile (a cap was set)" : "")
       << (r.hasAtimes ? ", -atime files" : "") << "\n";

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
 #include "cachekey/CacheDirLookup.h"
+#include "cachekey/English.h"
 
 #include <cstdio>
 #include <ctime>
@@ -159,7 +160,7 @@ std::string problemText(const CacheProblem &p, EvictionRule rule) {
 std::string hintText(const CacheHint &h) {
   std::string n = std::to_string(h.entries);
   std::string unread = h.unread ? " (" + std::to_string(h.unread) +
-                                      (h.unread == 1 ? " damaged entry" : " damaged entries") +
+                                      agree(h.unread, " damaged entry", " damaged entries") +
                                       " not read: \"?\")"
                                 : std::string();
   switch (h.code) {
@@ -191,7 +192,7 @@ std::string hintText(const CacheHint &h) {
 
 std::string programText(const ProgramSummary &p) {
   return p.module + ": " + std::to_string(p.entries.size()) +
-         (p.entries.size() == 1 ? " key, " : " keys, ") + bytesText(p.size) +
+         agree(p.entries.size(), " key, ", " keys, ") + bytesText(p.size) +
          " on disk, " +
          (p.decompressedComplete ? bytesText(p.decompressed)
                                  : "at least " + bytesText(p.decompressed)) +
@@ -244,7 +245,7 @@ std::string evictionText(const EvictionPlan &p) {
   for (const PlannedEviction &e : p.evicted)
     freed += e.size;
   return head + std::to_string(p.evicted.size()) +
-         (p.evicted.size() == 1 ? " file goes, " : " files go, ") +
+         agree(p.evicted.size(), " file goes, ", " files go, ") +
          bytesText(freed) + ", in this order:";
 }
 
@@ -265,7 +266,7 @@ std::string loggedDirsText(const CacheLookup &l) {
 
 std::string cacheLookupDirText(const CacheLookup &l) {
   std::string misses = std::to_string(l.keys.size()) +
-                       (l.keys.size() == 1 ? " missed key" : " missed keys") +
+                       agree(l.keys.size(), " missed key", " missed keys") +
                        " of " + l.run + " looked up";
   if (l.missedWithoutKey)
     misses += " (" + std::to_string(l.missedWithoutKey) +
@@ -333,7 +334,7 @@ std::string keyLookupText(const KeyLookup &k, const CacheLookup &l) {
   std::string head = who + ": no entry under its key";
   if (k.otherEntries)
     head += " (the directory holds " + std::to_string(k.otherEntries) + " other " +
-            (k.otherEntries == 1 ? "entry" : "entries") + " of " + key.label +
+            agree(k.otherEntries, "entry", "entries") + " of " + key.label +
             ": its key moved; compare-logs above says why)";
   switch (key.write) {
   case LoggedWrite::NotWritten:

@@ -173,7 +173,7 @@ std::string captureComparisonText(const CaptureComparison &c) {
     ++causes[d.comparison.cause];
   for (const auto &[cause, count] : causes)
     out += "Cause " + (cause ? entryLabel(cause) : std::string("none")) +
-           ": " + std::to_string(count) + " program" + (count == 1 ? "" : "s") +
+           ": " + std::to_string(count) + " program" + agree(count, "", "s") +
            ".\n";
   out += captureSummaryText(c) + "\n";
   return out;

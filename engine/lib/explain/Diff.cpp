@@ -11,28 +11,27 @@
 
 namespace cachekey {
 
-const char *Comparison::role(int index) const {
+EntryRole Comparison::role(int index) const {
   auto has = [index](const std::vector<int> &xs) {
     return std::find(xs.begin(), xs.end(), index) != xs.end();
   };
   if (cause != 0 && index == cause)
-    return "cause";
+    return EntryRole::Cause;
   if (has(withCause))
-    return "with cause";
+    return EntryRole::WithCause;
   if (has(alsoChanged))
-    return "also changed";
+    return EntryRole::AlsoChanged;
   if (has(consequences))
-    return "consequence";
-  return "same";
+    return EntryRole::Consequence;
+  return EntryRole::Same;
 }
 
-const char *Comparison::roleCode(int index) const {
-  const std::string r = role(index);
-  return r == "cause"          ? "cause"
-         : r == "with cause"   ? "with_cause"
-         : r == "also changed" ? "also_changed"
-         : r == "consequence"  ? "consequence"
-                               : "same";
+const char *entryRoleCode(EntryRole role) {
+  switch (role) {
+#define ENTRY_ROLE(Name, code, words) case EntryRole::Name: return code;
+#include "cachekey/EntryRoles.def"
+  }
+  return "same";
 }
 
 std::vector<FlagChange> flagChanges(const std::vector<LoggedFlag> &a,

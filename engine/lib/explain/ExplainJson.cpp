@@ -253,7 +253,7 @@ Json comparisonToJson(const Comparison &c) {
   // Each entry's role as {code (snake_case), text (its words)}.
   Json roles = Json::array();
   for (int i = 1; i <= kNumEntries; ++i)
-    roles.push_back({{"code", c.roleCode(i)}, {"text", c.role(i)}});
+    roles.push_back({{"code", entryRoleCode(c.role(i))}, {"text", entryRoleText(c.role(i))}});
   j["roles"] = std::move(roles);
   j["sentence"] = c.sentence;
   j["findings"] = findingsJson(c);

@@ -9,30 +9,12 @@
 
 namespace cachekey {
 
-std::string plural(size_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-namespace {
-/// "a, b and c" of the first min(count, max) of `first`, then " and N more"
-/// up to `count` names.
-std::string listNames(const std::vector<std::string> &first, size_t count, size_t max) {
-  std::string s;
-  size_t shown = std::min(count, max);
-  for (size_t i = 0; i < shown; ++i)
-    s += (i == 0 ? "" : (i + 1 == shown && shown == count) ? " and " : ", ") + first[i];
-  if (count > max)
-    s += " and " + std::to_string(count - max) + " more";
-  return s;
-}
-} // namespace
-
-std::string nameList(const std::vector<std::string> &names, size_t max) {
-  return listNames(names, names.size(), max);
-}
-
-std::string nameList(const NameSample &names, size_t max) {
-  return listNames(names.first, names.count, std::min(max, NameSample::kKept));
+const char *entryRoleText(EntryRole role) {
+  switch (role) {
+#define ENTRY_ROLE(Name, code, words) case EntryRole::Name: return words;
+#include "cachekey/EntryRoles.def"
+  }
+  return "same";
 }
 
 std::string entryLabel(int index) {
@@ -79,16 +61,6 @@ const char *specKindPhrase(const std::string &kind) {
 
 } // namespace
 
-std::string shortened(const std::string &text, size_t max) {
-  if (text.size() <= max)
-    return text;
-  // Cut at a character boundary (UTF-8 continuation bytes are 10xxxxxx).
-  size_t cut = max > 20 ? max - 20 : max;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
-    --cut;
-  return text.substr(0, cut) + "\u2026 (" + std::to_string(text.size()) +
-         " chars)";
-}
 
 namespace {
 /// The sentence's clauses for `details` (one per change in `changes`, in the
@@ -190,7 +162,6 @@ void writeSentence(Comparison &c) {
   }
 }
 
-std::string shortDigest(const std::string &hex) { return hex.substr(0, 16) + "\u2026"; }
 
 std::string debugFieldLabel(const std::string &name) {
   const DebugOptionField *field = findDebugOption(name);
@@ -206,7 +177,7 @@ std::string entryList(const std::vector<int> &xs) {
   std::vector<std::string> names;
   for (int x : xs)
     names.push_back(std::to_string(x));
-  return (xs.size() == 1 ? "entry " : "entries ") + nameList(names, names.size());
+  return agree(xs.size(), "entry ", "entries ") + nameList(names, names.size());
 }
 
 /// "--a", "--b" for bare flag names, with `into` " into DebugOptions.a (field N)".
@@ -227,7 +198,7 @@ std::string causeLinkText(int cause, const std::vector<int> &withCause,
   case C::NewJaxlib:
     return "A new jaxlib lowers the program, fills the compile options and "
            "fingerprints the devices its own way, so " +
-           entryList(withCause) + (withCause.size() == 1 ? " is" : " are") +
+           entryList(withCause) + agree(withCause.size(), " is", " are") +
            " expected to move with it: there is nothing to look for in the "
            "program.";
   case C::XlaFlags: {

@@ -299,15 +299,6 @@ const char *verdictCode(const ProgramPair &p) {
   return p.miss ? "same_key_missed" : "same_key";
 }
 
-const char *pairedByCode(PairedBy p) {
-  switch (p) {
-  case PairedBy::Order: return "order";
-  case PairedBy::Name: return "name";
-  case PairedBy::ProcessAndName: return "process_and_name";
-  }
-  return "order";
-}
-
 const char *matchCode(PairMatch m) {
   switch (m) {
   case PairMatch::None: return "none";

@@ -24,12 +24,16 @@ namespace cachekey {
 
 const char *pairedByName(PairedBy p) {
   switch (p) {
-  case PairedBy::Order:
-    return "order";
-  case PairedBy::Name:
-    return "name";
-  case PairedBy::ProcessAndName:
-    return "process and name";
+#define PAIRED_BY(Name, code, words) case PairedBy::Name: return words;
+#include "cachekey/PairedBy.def"
+  }
+  return "order";
+}
+
+const char *pairedByCode(PairedBy p) {
+  switch (p) {
+#define PAIRED_BY(Name, code, words) case PairedBy::Name: return code;
+#include "cachekey/PairedBy.def"
   }
   return "order";
 }

@@ -118,8 +118,7 @@ std::string comparisonSentence(const LogComparison &r) {
     byOther += p.a >= 0 && p.b >= 0 && p.match != PairMatch::Key;
   }
   if (byKey)
-    s += (byKey == 1 ? std::string("1 program is")
-                     : std::to_string(byKey) + " programs are") +
+    s += plural(byKey, "program is", "programs are") +
          " matched by key (" + lb.name + "'s key is one " + la.name +
          " computed, whatever the name or order)" +
          (byOther == 0 ? std::string(". ") : "; the others are ");
@@ -177,14 +176,14 @@ std::string comparisonSentence(const LogComparison &r) {
     }
     if (!same.empty() && !oneCause)
       s += " " + upperFirst(nameList(same)) +
-           (same.size() == 1 ? " differs" : " differ") + " for the same reason.";
+           agree(same.size(), " differs", " differ") + " for the same reason.";
     for (const auto &m : otherOrder)
       s += " " + upperFirst(nameList(other[m])) +
-           (other[m].size() == 1 ? " differs" : " differ") +
+           agree(other[m].size(), " differs", " differ") +
            " for another reason: " + keyMoveText(m) + ".";
     if (!equal.empty())
       s += " " + upperFirst(nameList(equal)) +
-           (equal.size() == 1 ? " has" : " have") + " the same key in both runs.";
+           agree(equal.size(), " has", " have") + " the same key in both runs.";
   } else if (!equal.empty()) {
     s += (equal.size() == 1 ? std::string("The paired program has")
                             : "All " + std::to_string(equal.size()) +
@@ -238,7 +237,7 @@ std::string runSummary(const LogComparison &r) {
     else
       s += std::to_string(differing) + " of " +
            plural(paired, "paired program", "paired programs") +
-           (differing == 1 ? " has" : " have") + " another key";
+           agree(differing, " has", " have") + " another key";
     if (onlyB)
       s += "; " + plural(onlyB, "program is", "programs are") + " new";
     return s + " (no hit or miss lines: enable DEBUG on jax._src.compiler to "
@@ -290,10 +289,10 @@ std::string runSummary(const LogComparison &r) {
     who = upperFirst(who);
     switch (g.kind) {
     case Group::Kind::New:
-      s += " " + who + (k == 1 ? " is " : " are ") + "new in this run.";
+      s += " " + who + agree(k, " is ", " are ") + "new in this run.";
       break;
     case Group::Kind::Equal:
-      s += " " + who + (k == 1 ? " has" : " have") + " the same key as in " +
+      s += " " + who + agree(k, " has", " have") + " the same key as in " +
            la.name + ", " +
            missClause(g.reason, ClauseForm::Relative, la, lb, g.inA, g.inB) + ".";
       for (const auto *p : g.inA)
@@ -301,11 +300,11 @@ std::string runSummary(const LogComparison &r) {
                                       p->writeReason == NotWrittenReason::CompileTime);
       break;
     case Group::Kind::Moved:
-      s += " " + who + (k == 1 ? " has " : " have ") + "another key: " +
+      s += " " + who + agree(k, " has ", " have ") + "another key: " +
            keyMoveText(g.move) + ".";
       break;
     case Group::Kind::Unknown:
-      s += " " + who + (k == 1 ? " has " : " have ") +
+      s += " " + who + agree(k, " has ", " have ") +
            "keys that cannot be compared.";
       break;
     }
@@ -380,7 +379,7 @@ std::string programAcrossRunsText(const ManyLogComparison &r,
              : names(p.groups[0]) + " share its key";
   } else {
     s += names(p.groups[p.common]) +
-         (p.groups[p.common].size() == 1 ? " has" : " share") + " the common key";
+         agree(p.groups[p.common].size(), " has", " share") + " the common key";
     for (const OddRun &o : p.odd) {
       s += "; " + r.logs[o.run].name + " is an odd one out";
       // How its key moved, as for two logs; else the entries that differ.
@@ -390,7 +389,7 @@ std::string programAcrossRunsText(const ManyLogComparison &r,
         std::vector<std::string> e;
         for (int x : o.entries)
           e.push_back(entryLabel(x));
-        s += ": " + nameList(e, 8) + (o.entries.size() == 1 ? " differs" : " differ");
+        s += ": " + nameList(e, 8) + agree(o.entries.size(), " differs", " differ");
       }
     }
   }

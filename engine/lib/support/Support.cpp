@@ -44,12 +44,6 @@ std::string hexPreview(const Bytes &bytes, size_t maxBytes) {
   return toHex(bytes.substr(0, maxBytes)) + "\u2026";
 }
 
-std::string capitalised(std::string text) {
-  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
-    text[0] = static_cast<char>(text[0] - 'a' + 'A');
-  return text;
-}
-
 std::string base64Encode(const Bytes &bytes) {
   size_t needed = 0;
   mbedtls_base64_encode(nullptr, 0, &needed,

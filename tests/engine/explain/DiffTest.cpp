@@ -99,7 +99,7 @@ TEST(Diff, AFlagAndTheDebugOptionItSetsAreOneCause) {
   EXPECT_EQ(c.cause, 4);
   EXPECT_EQ(c.withCause, std::vector<int>{5});
   EXPECT_TRUE(c.alsoChanged.empty());
-  EXPECT_STREQ(c.role(5), "with cause");
+  EXPECT_EQ(c.role(5), EntryRole::WithCause);
   EXPECT_FALSE(has(c.sentence, "Another ingredient")) << c.sentence;
   // The same DebugOptions field without the flag is a second change.
   Comparison two = diff(
@@ -110,7 +110,7 @@ TEST(Diff, AFlagAndTheDebugOptionItSetsAreOneCause) {
                             {"edits", {{"debug_options", {{"xla_cpu_enable_fast_math", true}}}}}}}}));
   EXPECT_EQ(two.cause, 4);
   EXPECT_EQ(two.alsoChanged, std::vector<int>{5});
-  EXPECT_STREQ(two.role(5), "also changed");
+  EXPECT_EQ(two.role(5), EntryRole::AlsoChanged);
   EXPECT_TRUE(has(two.sentence, "Another ingredient moved too: entry 5 (compile_options): "
                                 "DebugOptions.xla_cpu_enable_fast_math"))
       << two.sentence;
@@ -122,7 +122,7 @@ TEST(Diff, AJaxlibChangeIsTheRootCauseOfTheModuleChange) {
   EXPECT_EQ(c.cause, 2);
   EXPECT_EQ(c.withCause, std::vector<int>{1});
   EXPECT_TRUE(has(c.sentence, "nothing to look for in the program")) << c.sentence;
-  EXPECT_STREQ(c.role(1), "with cause");
+  EXPECT_EQ(c.role(1), EntryRole::WithCause);
 }
 
 TEST(Diff, OneConsequenceIsSingular) {

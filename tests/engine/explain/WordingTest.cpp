@@ -86,8 +86,8 @@ TEST(Wording, RolesHaveCodes) {
   c.cause = 2;
   c.withCause = {5};
   c.consequences = {3};
-  EXPECT_STREQ(c.roleCode(2), "cause");
-  EXPECT_STREQ(c.roleCode(5), "with_cause");
-  EXPECT_STREQ(c.roleCode(3), "consequence");
-  EXPECT_STREQ(c.roleCode(8), "same");
+  EXPECT_STREQ(entryRoleCode(c.role(2)), "cause");
+  EXPECT_STREQ(entryRoleCode(c.role(5)), "with_cause");
+  EXPECT_STREQ(entryRoleCode(c.role(3)), "consequence");
+  EXPECT_STREQ(entryRoleCode(c.role(8)), "same");
 }

@@ -1,0 +1,53 @@
+//===- English.cpp - The grammar every wording module uses ----------------===//
+#include "cachekey/English.h"
+
+#include <algorithm>
+
+namespace cachekey {
+
+std::string plural(size_t n, const char *one, const char *many) {
+  return std::to_string(n) + " " + agree(n, one, many);
+}
+
+namespace {
+/// "a, b and c" of the first min(count, max) of `first`, then " and N more"
+/// up to `count` names.
+std::string listNames(const std::vector<std::string> &first, size_t count, size_t max) {
+  std::string s;
+  size_t shown = std::min(count, max);
+  for (size_t i = 0; i < shown; ++i)
+    s += (i == 0 ? "" : (i + 1 == shown && shown == count) ? " and " : ", ") + first[i];
+  if (count > max)
+    s += " and " + std::to_string(count - max) + " more";
+  return s;
+}
+} // namespace
+
+std::string nameList(const std::vector<std::string> &names, size_t max) {
+  return listNames(names, names.size(), max);
+}
+
+std::string nameList(const NameSample &names, size_t max) {
+  return listNames(names.first, names.count, std::min(max, NameSample::kKept));
+}
+
+std::string shortened(const std::string &text, size_t max) {
+  if (text.size() <= max)
+    return text;
+  // Cut at a character boundary (UTF-8 continuation bytes are 10xxxxxx).
+  size_t cut = max > 20 ? max - 20 : max;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xc0) == 0x80)
+    --cut;
+  return text.substr(0, cut) + "\u2026 (" + std::to_string(text.size()) +
+         " chars)";
+}
+
+std::string capitalised(std::string text) {
+  if (!text.empty() && text[0] >= 'a' && text[0] <= 'z')
+    text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  return text;
+}
+
+std::string shortDigest(const std::string &hex) { return hex.substr(0, 16) + "\u2026"; }
+
+} // namespace cachekey
