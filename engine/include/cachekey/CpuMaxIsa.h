@@ -11,6 +11,12 @@
 // (`CpuTargetFromMaxFeature`), else it stays the host's. When an AVX-512
 // feature is left on, XLA adds `prefer-no-gather` and `prefer-no-scatter`.
 //
+// The rule grew with XLA: jaxlib 0.12.0.1's XLA also knows `AMX_FP8`
+// (diamondrapids) and, under every older ceiling, turns off what Diamond
+// Rapids adds over Granite Rapids (AVX10.2, the remaining AMX tiles, the APX
+// extensions); jaxlib 0.10.2's knows neither and logs "Unknown CPU ISA" for
+// AMX_FP8 (observed with both releases). `CpuIsaRule` names the two.
+//
 // This file applies that rule to a captured target, so that a ceiling moves
 // entry 6 as it would on the capture's own host, whatever host the engine
 // runs on. The rule was read in openxla/xla; the topologies measured by
@@ -41,12 +47,24 @@ enum class CpuIsa : uint8_t {
   Avx512Bf16, ///< "AVX512_BF16"
   Amx,        ///< "AMX" (XLA's AMX_BF16, with AMX_INT8)
   AmxFp16,    ///< "AMX_FP16"
+  AmxFp8,     ///< "AMX_FP8" (known from jaxlib 0.12.0.1's XLA)
+};
+
+/// Which version of XLA's ceiling rule a jaxlib carries.
+enum class CpuIsaRule : uint8_t {
+  /// Ceilings SSE4_2 to AMX_FP16; nothing past Granite Rapids is turned off
+  /// (jaxlib 0.10.2).
+  ToGraniteRapids,
+  /// Also AMX_FP8; every ceiling up to AMX_FP16 also turns off amx-fp8,
+  /// amx-tf32, amx-avx512, amx-movrs, avx10.2*, egpr, ndd, ccmp, nf, zu,
+  /// ppx, push2pop2, movrs and jmpabs (jaxlib 0.12.0.1).
+  ToDiamondRapids,
 };
 
 /// The ceiling a `--xla_cpu_max_isa` value names, compared without regard
 /// to ASCII case as XLA compares it; nullopt for "" and for a value XLA does
-/// not know (it logs "Unknown CPU ISA" and applies no ceiling).
-std::optional<CpuIsa> cpuIsaFromFlag(std::string_view value);
+/// not know under `rule` (it logs "Unknown CPU ISA" and applies no ceiling).
+std::optional<CpuIsa> cpuIsaFromFlag(std::string_view value, CpuIsaRule rule);
 
 /// The flag value of `isa`, e.g. "AVX2".
 const char *cpuIsaName(CpuIsa isa);
@@ -56,8 +74,8 @@ const char *cpuIsaName(CpuIsa isa);
 const char *cpuIsaTargetCpu(CpuIsa isa);
 
 /// Whether XLA leaves LLVM feature `feature` (no sign, e.g. "avx512f") on
-/// under ceiling `isa`.
-bool cpuIsaKeeps(CpuIsa isa, std::string_view feature);
+/// under ceiling `isa`, by `rule`.
+bool cpuIsaKeeps(CpuIsa isa, std::string_view feature, CpuIsaRule rule);
 
 /// A CPU target machine: the LLVM CPU name and the feature string as the
 /// topology serialises it ("+a,+b,-c": enabled features in byte order, then
@@ -71,12 +89,12 @@ struct CpuTarget {
 
 /// The target XLA's CPU client builds on a host whose target without a
 /// ceiling is `host` (as a capture without `--xla_cpu_max_isa` records it),
-/// under ceiling `isa` (nullopt: none). The host's own feature list is the
+/// under ceiling `isa` (nullopt: none), by `rule`. The host's own feature list is the
 /// captured one less the `prefer-no-gather` and `prefer-no-scatter` XLA
 /// added for AVX-512 (LLVM's host detection reports no tuning features).
 /// Byte order throughout; an item with no leading '+' or '-' is dropped, as
 /// XLA's own split of a feature string drops it.
-CpuTarget cpuTargetUnder(const CpuTarget &host, std::optional<CpuIsa> isa);
+CpuTarget cpuTargetUnder(const CpuTarget &host, std::optional<CpuIsa> isa, CpuIsaRule rule);
 
 } // namespace cachekey
 

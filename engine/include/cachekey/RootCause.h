@@ -10,8 +10,9 @@
 // told "another ingredient moved too" only for a real second change.
 //
 // Measured with jax 0.10.2 on CPU (tests/cases): a jaxlib upgrade moves 1, 2,
-// 5, 6; `--xla_cpu_max_isa=AVX2` moves 4, 5, 6; `--xla_dump_large_constants`
-// moves 4 and 5.
+// 5, 6; `--xla_cpu_max_isa=AVX2` moves 4, 5, 6 on a host with AVX-512 (LLVM
+// znver4) and 4, 5 on one without (znver3, haswell: the ceiling turns no
+// feature off, CpuMaxIsa.h); `--xla_dump_large_constants` moves 4 and 5.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_ROOTCAUSE_H

@@ -16,6 +16,7 @@
 #ifndef CACHEKEY_XLAFLAGS_H
 #define CACHEKEY_XLAFLAGS_H
 
+#include "cachekey/CpuMaxIsa.h"
 #include "cachekey/Scenario.h"
 #include "cachekey/Support.h"
 #include "cachekey/Wire.h"
@@ -76,6 +77,9 @@ struct XlaFlagTable {
   /// without flags.
   std::string hostCpu, hostFeatures;
   std::vector<MeasuredCpuTarget> maxIsa;
+  /// The version of XLA's `--xla_cpu_max_isa` rule this jaxlib carries
+  /// (CpuMaxIsa.h).
+  CpuIsaRule cpuIsaRule = CpuIsaRule::ToGraniteRapids;
 };
 
 /// The table measured in jaxlib `jaxlibVersion`, or nullptr when none is

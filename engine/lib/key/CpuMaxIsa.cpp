@@ -21,29 +21,43 @@ struct IsaRow {
   CpuIsa isa;
   const char *flag;
   const char *cpu;
-  std::array<const char *, 2> prefixes;
-  std::array<const char *, 3> names;
+  std::vector<std::string_view> prefixes, names;
 };
 
-constexpr std::array<IsaRow, 8> kRows{{
-    {CpuIsa::Sse4_2, "SSE4_2", "nehalem", {"avx", nullptr}, {"f16c", "vpclmulqdq", "vaes"}},
-    {CpuIsa::Avx, "AVX", "sandybridge", {"avx2", "fma"}, {nullptr, nullptr, nullptr}},
-    {CpuIsa::Avx2, "AVX2", "haswell", {"avx512", nullptr}, {"evex512", nullptr, nullptr}},
-    {CpuIsa::Avx512, "AVX512", "skylake-avx512", {nullptr, nullptr}, {"avx512vnni", nullptr, nullptr}},
-    {CpuIsa::Avx512Vnni, "AVX512_VNNI", "cascadelake", {nullptr, nullptr}, {"avx512bf16", nullptr, nullptr}},
-    {CpuIsa::Avx512Bf16, "AVX512_BF16", "cooperlake", {"amx", nullptr}, {nullptr, nullptr, nullptr}},
-    {CpuIsa::Amx, "AMX", "sapphirerapids", {nullptr, nullptr}, {"amx-fp16", nullptr, nullptr}},
-    {CpuIsa::AmxFp16, "AMX_FP16", "graniterapids", {nullptr, nullptr}, {nullptr, nullptr, nullptr}},
-}};
+/// The rows of `rule`, oldest first, indexed by CpuIsa.
+const std::vector<IsaRow> &rows(CpuIsaRule rule) {
+  static const std::vector<IsaRow> granite{
+      {CpuIsa::Sse4_2, "SSE4_2", "nehalem", {"avx"}, {"f16c", "vpclmulqdq", "vaes"}},
+      {CpuIsa::Avx, "AVX", "sandybridge", {"avx2", "fma"}, {}},
+      {CpuIsa::Avx2, "AVX2", "haswell", {"avx512"}, {"evex512"}},
+      {CpuIsa::Avx512, "AVX512", "skylake-avx512", {}, {"avx512vnni"}},
+      {CpuIsa::Avx512Vnni, "AVX512_VNNI", "cascadelake", {}, {"avx512bf16"}},
+      {CpuIsa::Avx512Bf16, "AVX512_BF16", "cooperlake", {"amx"}, {}},
+      {CpuIsa::Amx, "AMX", "sapphirerapids", {}, {"amx-fp16"}},
+      {CpuIsa::AmxFp16, "AMX_FP16", "graniterapids", {}, {}},
+  };
+  static const std::vector<IsaRow> diamond = [] {
+    std::vector<IsaRow> v = granite;
+    v.back().prefixes = {"avx10.2"};
+    v.back().names = {"amx-fp8", "amx-tf32", "amx-avx512", "amx-movrs", "egpr",
+                      "ndd", "ccmp", "nf", "zu", "ppx", "push2pop2", "movrs", "jmpabs"};
+    v.push_back({CpuIsa::AmxFp8, "AMX_FP8", "diamondrapids", {}, {}});
+    return v;
+  }();
+  return rule == CpuIsaRule::ToDiamondRapids ? diamond : granite;
+}
 
-const IsaRow &row(CpuIsa isa) { return kRows[static_cast<size_t>(isa)]; }
+const IsaRow &row(CpuIsa isa) {
+  // Every rule's rows agree on the flag and CPU names of the ceilings they share.
+  return rows(CpuIsaRule::ToDiamondRapids)[static_cast<size_t>(isa)];
+}
 
 bool rowHas(const IsaRow &r, std::string_view feature) {
-  for (const char *p : r.prefixes)
-    if (p && feature.substr(0, std::string_view(p).size()) == p)
+  for (std::string_view p : r.prefixes)
+    if (feature.substr(0, p.size()) == p)
       return true;
-  for (const char *n : r.names)
-    if (n && feature == n)
+  for (std::string_view n : r.names)
+    if (feature == n)
       return true;
   return false;
 }
@@ -63,12 +77,12 @@ std::string join(const std::vector<std::string> &on, const std::vector<std::stri
 
 } // namespace
 
-std::optional<CpuIsa> cpuIsaFromFlag(std::string_view value) {
+std::optional<CpuIsa> cpuIsaFromFlag(std::string_view value, CpuIsaRule rule) {
   std::string upper(value);
   for (char &c : upper)
     if (c >= 'a' && c <= 'z')
       c = static_cast<char>(c - 'a' + 'A');
-  for (const IsaRow &r : kRows)
+  for (const IsaRow &r : rows(rule))
     if (upper == r.flag)
       return r.isa;
   return std::nullopt;
@@ -78,14 +92,15 @@ const char *cpuIsaName(CpuIsa isa) { return row(isa).flag; }
 
 const char *cpuIsaTargetCpu(CpuIsa isa) { return row(isa).cpu; }
 
-bool cpuIsaKeeps(CpuIsa isa, std::string_view feature) {
-  for (size_t i = static_cast<size_t>(isa); i < kRows.size(); ++i)
-    if (rowHas(kRows[i], feature))
+bool cpuIsaKeeps(CpuIsa isa, std::string_view feature, CpuIsaRule rule) {
+  const std::vector<IsaRow> &all = rows(rule);
+  for (size_t i = static_cast<size_t>(isa); i < all.size(); ++i)
+    if (rowHas(all[i], feature))
       return false;
   return true;
 }
 
-CpuTarget cpuTargetUnder(const CpuTarget &host, std::optional<CpuIsa> isa) {
+CpuTarget cpuTargetUnder(const CpuTarget &host, std::optional<CpuIsa> isa, CpuIsaRule rule) {
   std::vector<std::string> on, off;
   size_t start = 0;
   const std::string &s = host.features;
@@ -111,7 +126,7 @@ CpuTarget cpuTargetUnder(const CpuTarget &host, std::optional<CpuIsa> isa) {
   if (isa) {
     std::vector<std::string> kept;
     for (auto &f : on)
-      if (cpuIsaKeeps(*isa, f))
+      if (cpuIsaKeeps(*isa, f, rule))
         kept.push_back(std::move(f));
       else
         off.push_back(std::move(f)), ++out.turnedOff;

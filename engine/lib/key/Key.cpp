@@ -29,23 +29,24 @@ namespace {
 /// does not know applies no ceiling, as in XLA.
 std::optional<CpuTarget> targetUnderCeiling(const CpuTopology &captured,
                                             const std::optional<std::string> &from,
-                                            const std::optional<std::string> &to) {
+                                            const std::optional<std::string> &to,
+                                            CpuIsaRule rule) {
   if (captured.machineAttributes)
     return std::nullopt;
-  const std::optional<CpuIsa> was = cpuIsaFromFlag(from.value_or(""));
-  const std::optional<CpuIsa> is = cpuIsaFromFlag(to.value_or(""));
+  const std::optional<CpuIsa> was = cpuIsaFromFlag(from.value_or(""), rule);
+  const std::optional<CpuIsa> is = cpuIsaFromFlag(to.value_or(""), rule);
   const CpuTarget seen{captured.cpu, captured.features};
   if (was == is)
     return seen;
   // Under `was`, a host that lost no feature keeps its own name: the
   // captured target is then the host's.
   if (!was || captured.cpu != cpuIsaTargetCpu(*was))
-    return cpuTargetUnder(seen, is);
+    return cpuTargetUnder(seen, is, rule);
   // Features `was` turned off are off in the capture, and a lower ceiling
   // turns them off too; when it turns off more of what is left, XLA names
   // its CPU whatever the host was.
   if (is && *is < *was) {
-    CpuTarget lower = cpuTargetUnder(seen, is);
+    CpuTarget lower = cpuTargetUnder(seen, is, rule);
     if (lower.turnedOff)
       return lower;
   }
@@ -93,7 +94,7 @@ Expected<Scenario> applyXlaFlags(const Scenario &s, KeyResult &r) {
     }
     if (was->maxIsa != is->maxIsa) {
       // XLA's ceiling rule applied to the captured target (CpuMaxIsa.h).
-      if (auto target = targetUnderCeiling(*cpu, was->maxIsa, is->maxIsa)) {
+      if (auto target = targetUnderCeiling(*cpu, was->maxIsa, is->maxIsa, table->cpuIsaRule)) {
         r.xlaFlagsMovedTarget = target->cpu != cpu->cpu || target->features != cpu->features;
         cpu->cpu = std::move(target->cpu);
         cpu->features = std::move(target->features);

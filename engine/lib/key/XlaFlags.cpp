@@ -5,6 +5,7 @@
 // rule. The JSON is the project's own and is parsed without exceptions.
 //
 //===----------------------------------------------------------------------===//
+#include "cachekey/English.h"
 #include "cachekey/XlaFlags.h"
 
 #include "CompileOptionsDetail.h"
@@ -168,6 +169,11 @@ XlaFlagTable readTable(const char *text) {
       uint32_t n = static_cast<uint32_t>(std::strtoul(it.key().c_str(), nullptr, 10));
       t.defaultDebug[n] = wiresOf(n, *it);
     }
+  // The ceiling rule of the table's jaxlib (CpuMaxIsa.h): 0.12.0.1's XLA
+  // knows AMX_FP8 and 0.10.2's logs "Unknown CPU ISA: AMX_FP8" (both
+  // observed with real jaxlib on 2026-12-03; the topology tables cannot tell
+  // them apart on a host without Diamond Rapids features).
+  t.cpuIsaRule = t.jaxlib == "0.10.2" ? CpuIsaRule::ToGraniteRapids : CpuIsaRule::ToDiamondRapids;
   if (j.contains("topology") && j["topology"].is_object()) {
     const Json &topo = j["topology"];
     if (topo.contains("base") && topo["base"].contains("target_machine")) {
@@ -413,7 +419,7 @@ Expected<XlaFlagEffects> parseXlaFlags(const XlaFlagTable &table,
                                        const std::string &xlaFlags,
                                        const std::string &path) {
   XlaFlagEffects fx;
-  std::vector<std::string> unknown;
+  std::vector<std::string> unknown, bare;
   for (const std::string &flag : xlaArgv(xlaFlags)) {
     ParsedXlaFlag p;
     p.flag = flag;
@@ -427,6 +433,16 @@ Expected<XlaFlagEffects> parseXlaFlags(const XlaFlagTable &table,
       unknown.push_back(flag);
       continue;
     }
+    // XLA's parser takes a flag without "=value" only as a bool (tsl's
+    // command_line_flags.cc): any other bare flag is left unparsed, and
+    // parse_flags_from_env.cc aborts on it as an unknown flag (real jaxlib
+    // 0.10.2 and 0.12.0.1, for --xla_cpu_max_isa, --xla_dump_to and
+    // --xla_backend_optimization_level).
+    if (!p.value && it->second.type != "bool") {
+      bare.push_back(flag);
+      unknown.push_back(flag);
+      continue;
+    }
     p.rule = &it->second;
     fx.flags.push_back(p);
   }
@@ -436,17 +452,32 @@ Expected<XlaFlagEffects> parseXlaFlags(const XlaFlagTable &table,
       list += (i ? " " : "") + unknown[i];
     if (unknown.size() > 5)
       list += " and " + std::to_string(unknown.size() - 5) + " more";
+    const std::string why =
+        bare.size() == unknown.size()
+            ? std::string(" registers ") + agree(bare.size(), "it", "them") +
+                  " with a value after '=' and parses a bare flag only as a bool"
+            : bare.empty() ? " registers no such flag"
+                           : " registers no such flag, or takes a value after '='";
     return Error{path,
                  std::string("Unknown flag") + (unknown.size() > 1 ? "s" : "") +
-                     " in XLA_FLAGS: " + list + " (jaxlib " + table.jaxlib +
-                     " registers no such flag, so real JAX aborts and computes "
-                     "no key)",
+                     " in XLA_FLAGS: " + list + " (jaxlib " + table.jaxlib + why +
+                     ", so real JAX aborts and computes no key)",
                  ErrorCode::UnknownFlag, "", unknown.front()};
   }
   for (const ParsedXlaFlag &p : fx.flags) {
     const XlaFlagRule &r = *p.rule;
     if (r.name == kDeviceCountFlag && p.value) {
       auto v = readInt(*p.value, INT32_MIN, INT32_MAX);
+      // A CPU client needs a device: with 0 real jaxlib fails "Could not
+      // determine process_index", with -1 "vector::reserve" (0.10.2 and
+      // 0.12.0.1), and JAX computes no key.
+      if (v && *v < 1)
+        return Error{path,
+                     p.flag + " asks for " + std::to_string(*v) +
+                         " CPU devices; jaxlib " + table.jaxlib +
+                         " cannot start its CPU backend without one, so real "
+                         "JAX computes no key",
+                     ErrorCode::Invalid, "", p.flag};
       if (v)
         fx.deviceCount = *v;
     }

@@ -37,7 +37,8 @@ TEST(CpuMaxIsa, RuleGivesEveryMeasuredTopology) {
     ASSERT_GE(table->maxIsa.size(), 8u);
     for (const MeasuredCpuTarget &m : table->maxIsa) {
       SCOPED_TRACE(m.value);
-      CpuTarget t = cpuTargetUnder({table->hostCpu, table->hostFeatures}, cpuIsaFromFlag(m.value));
+      CpuTarget t = cpuTargetUnder({table->hostCpu, table->hostFeatures},
+                                   cpuIsaFromFlag(m.value, table->cpuIsaRule), table->cpuIsaRule);
       EXPECT_EQ(t.cpu, m.cpu);
       EXPECT_EQ(t.features, m.features);
     }
@@ -48,23 +49,77 @@ TEST(CpuMaxIsa, RuleGivesEveryMeasuredTopology) {
 // host feature keeps the host's name; one that turns a feature off names its
 // generation; case does not matter; an unknown value is no ceiling.
 TEST(CpuMaxIsa, CeilingsByTheirDefinition) {
-  const CpuTarget host{"somecpu", "+avx,+avx2,+fma,+sse4.2,-avx512f"};
-  CpuTarget same = cpuTargetUnder(host, cpuIsaFromFlag("AVX2"));
-  EXPECT_EQ(same.cpu, "somecpu");
-  EXPECT_EQ(same.turnedOff, 0u);
-  EXPECT_EQ(same.features, host.features);
-  CpuTarget avx = cpuTargetUnder(host, cpuIsaFromFlag("avx"));
-  EXPECT_EQ(avx.cpu, "sandybridge");
-  EXPECT_EQ(avx.turnedOff, 2u); // avx2, fma
-  EXPECT_EQ(avx.features, "+avx,+sse4.2,-avx2,-avx512f,-fma");
-  EXPECT_FALSE(cpuIsaFromFlag("SSE3").has_value());
-  EXPECT_FALSE(cpuIsaFromFlag("").has_value());
-  EXPECT_EQ(cpuTargetUnder(host, std::nullopt).features, host.features);
-  // AVX-512 left on brings XLA's two tuning features; turned off, they go.
-  const CpuTarget wide{"w", "+avx2,+avx512f,+prefer-no-gather,+prefer-no-scatter"};
-  EXPECT_EQ(cpuTargetUnder(wide, cpuIsaFromFlag("AVX512")).features,
-            "+avx2,+avx512f,+prefer-no-gather,+prefer-no-scatter");
-  EXPECT_EQ(cpuTargetUnder(wide, cpuIsaFromFlag("AVX2")).features, "+avx2,-avx512f");
+  for (CpuIsaRule rule : {CpuIsaRule::ToGraniteRapids, CpuIsaRule::ToDiamondRapids}) {
+    SCOPED_TRACE(static_cast<int>(rule));
+    const CpuTarget host{"somecpu", "+avx,+avx2,+fma,+sse4.2,-avx512f"};
+    CpuTarget same = cpuTargetUnder(host, cpuIsaFromFlag("AVX2", rule), rule);
+    EXPECT_EQ(same.cpu, "somecpu");
+    EXPECT_EQ(same.turnedOff, 0u);
+    EXPECT_EQ(same.features, host.features);
+    CpuTarget avx = cpuTargetUnder(host, cpuIsaFromFlag("avx", rule), rule);
+    EXPECT_EQ(avx.cpu, "sandybridge");
+    EXPECT_EQ(avx.turnedOff, 2u); // avx2, fma
+    EXPECT_EQ(avx.features, "+avx,+sse4.2,-avx2,-avx512f,-fma");
+    EXPECT_FALSE(cpuIsaFromFlag("SSE3", rule).has_value());
+    EXPECT_FALSE(cpuIsaFromFlag("", rule).has_value());
+    EXPECT_EQ(cpuTargetUnder(host, std::nullopt, rule).features, host.features);
+    // AVX-512 left on brings XLA's two tuning features; turned off, they go.
+    const CpuTarget wide{"w", "+avx2,+avx512f,+prefer-no-gather,+prefer-no-scatter"};
+    EXPECT_EQ(cpuTargetUnder(wide, cpuIsaFromFlag("AVX512", rule), rule).features,
+              "+avx2,+avx512f,+prefer-no-gather,+prefer-no-scatter");
+    EXPECT_EQ(cpuTargetUnder(wide, cpuIsaFromFlag("AVX2", rule), rule).features, "+avx2,-avx512f");
+  }
+}
+
+// What Diamond Rapids adds over Granite Rapids, under the two versions of
+// the rule, from their statement in xla/backends/cpu/codegen/cpu_features.cc
+// (the newer one in jaxlib 0.12.0.1, which knows AMX_FP8; the older one in
+// 0.10.2, which logs "Unknown CPU ISA: AMX_FP8", both observed).
+TEST(CpuMaxIsa, DiamondRapidsFeaturesByRelease) {
+  const CpuTarget dmr{"diamondrapids",
+                      "+amx-fp16,+amx-fp8,+amx-movrs,+amx-tf32,+avx10.2-512,+avx2,+avx512f,"
+                      "+ccmp,+egpr,+jmpabs,+movrs,+ndd,+nf,+ppx,+prefer-no-gather,"
+                      "+prefer-no-scatter,+push2pop2,+zu"};
+  // jaxlib 0.10.2: AMX_FP16 is the top ceiling and leaves all of it on.
+  CpuTarget old = cpuTargetUnder(dmr, cpuIsaFromFlag("AMX_FP16", CpuIsaRule::ToGraniteRapids),
+                                 CpuIsaRule::ToGraniteRapids);
+  EXPECT_EQ(old.turnedOff, 0u);
+  EXPECT_EQ(old.cpu, "diamondrapids");
+  EXPECT_EQ(old.features, dmr.features);
+  EXPECT_FALSE(cpuIsaFromFlag("amx_fp8", CpuIsaRule::ToGraniteRapids).has_value());
+  // jaxlib 0.12.0.1: AMX_FP16 turns the 13 Diamond Rapids additions off.
+  CpuTarget gnr = cpuTargetUnder(dmr, cpuIsaFromFlag("AMX_FP16", CpuIsaRule::ToDiamondRapids),
+                                 CpuIsaRule::ToDiamondRapids);
+  EXPECT_EQ(gnr.turnedOff, 13u);
+  EXPECT_EQ(gnr.cpu, "graniterapids");
+  EXPECT_EQ(gnr.features,
+            "+amx-fp16,+avx2,+avx512f,+prefer-no-gather,+prefer-no-scatter,"
+            "-amx-fp8,-amx-movrs,-amx-tf32,-avx10.2-512,-ccmp,-egpr,-jmpabs,-movrs,-ndd,-nf,"
+            "-ppx,-push2pop2,-zu");
+  // ... and so does every older ceiling, with its own turned off too.
+  CpuTarget avx2 = cpuTargetUnder(dmr, cpuIsaFromFlag("AVX2", CpuIsaRule::ToDiamondRapids),
+                                  CpuIsaRule::ToDiamondRapids);
+  EXPECT_EQ(avx2.cpu, "haswell");
+  EXPECT_EQ(avx2.turnedOff, 15u); // the 13, amx-fp16, avx512f
+  EXPECT_EQ(cpuTargetUnder(dmr, cpuIsaFromFlag("AVX2", CpuIsaRule::ToGraniteRapids),
+                           CpuIsaRule::ToGraniteRapids)
+                .turnedOff,
+            5u); // avx512f and the four amx-* (AVX512_BF16's row: every "amx" prefix)
+  // AMX_FP8 is the top ceiling: nothing is newer, the host keeps its name.
+  auto fp8 = cpuIsaFromFlag("AMX_FP8", CpuIsaRule::ToDiamondRapids);
+  ASSERT_TRUE(fp8.has_value());
+  CpuTarget top = cpuTargetUnder(dmr, fp8, CpuIsaRule::ToDiamondRapids);
+  EXPECT_EQ(top.turnedOff, 0u);
+  EXPECT_EQ(top.cpu, "diamondrapids");
+  EXPECT_EQ(std::string(cpuIsaTargetCpu(*fp8)), "diamondrapids");
+}
+
+// The rule each table carries, as observed with its real jaxlib.
+TEST(CpuMaxIsa, EachJaxlibHasItsRule) {
+  ASSERT_NE(xlaFlagTable("0.10.2"), nullptr);
+  ASSERT_NE(xlaFlagTable("0.12.0.1"), nullptr);
+  EXPECT_EQ(xlaFlagTable("0.10.2")->cpuIsaRule, CpuIsaRule::ToGraniteRapids);
+  EXPECT_EQ(xlaFlagTable("0.12.0.1")->cpuIsaRule, CpuIsaRule::ToDiamondRapids);
 }
 
 // A capture from another CPU model, with each ceiling added to its

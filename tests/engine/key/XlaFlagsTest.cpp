@@ -174,6 +174,53 @@ TEST(XlaFlags, UnknownFlagIsRefused) {
   EXPECT_NE(r.error().message.find("0.10.2"), std::string::npos);
 }
 
+// A flag without "=value" is parsed only as a bool. Real jaxlib 0.10.2 and
+// 0.12.0.1 printed "Unknown flag in XLA_FLAGS: --xla_cpu_max_isa" (a string
+// flag), the same for --xla_dump_to and --xla_backend_optimization_level (an
+// int32), and exited (XLA_FLAGS=F python -c 'import jax; jax.devices()',
+// 2026-12-03), while a bare bool flag is taken as true.
+TEST(XlaFlags, BareFlagIsABoolOrUnknown) {
+  for (const char *release : kReleases) {
+    SCOPED_TRACE(release);
+    for (const char *flag : {"--xla_cpu_max_isa", "--xla_dump_to", "--xla_backend_optimization_level"}) {
+      SCOPED_TRACE(flag);
+      Json s = fixtureScenario(release, "add_1x1");
+      s["flags"]["XLA_FLAGS"] = flag;
+      auto r = compute(s);
+      ASSERT_FALSE(static_cast<bool>(r));
+      EXPECT_EQ(r.error().code, ErrorCode::UnknownFlag);
+      EXPECT_EQ(r.error().path, "$.flags.XLA_FLAGS");
+      EXPECT_EQ(r.error().subject, flag);
+      EXPECT_NE(r.error().message.find(std::string("Unknown flag in XLA_FLAGS: ") + flag),
+                std::string::npos);
+    }
+    Json b = fixtureScenario(release, "add_1x1");
+    b["flags"]["XLA_FLAGS"] = "--xla_allow_excess_precision";
+    EXPECT_TRUE(static_cast<bool>(compute(b)));
+  }
+}
+
+// A CPU client with no device: real jaxlib 0.10.2 and 0.12.0.1 failed to
+// start the CPU backend under --xla_force_host_platform_device_count=0
+// ("Could not determine process_index") and =-1 ("vector::reserve")
+// (2026-12-03), so there is no key.
+TEST(XlaFlags, DeviceCountBelowOneIsRefused) {
+  for (const char *release : kReleases) {
+    SCOPED_TRACE(release);
+    for (const char *flag : {"--xla_force_host_platform_device_count=0",
+                             "--xla_force_host_platform_device_count=-1"}) {
+      SCOPED_TRACE(flag);
+      Json s = fixtureScenario(release, "add_1x1");
+      s["flags"]["XLA_FLAGS"] = flag;
+      auto r = compute(s);
+      ASSERT_FALSE(static_cast<bool>(r));
+      EXPECT_EQ(r.error().code, ErrorCode::Invalid);
+      EXPECT_EQ(r.error().path, "$.flags.XLA_FLAGS");
+      EXPECT_EQ(r.error().subject, flag);
+    }
+  }
+}
+
 // The device-count flag gives the CPU client its devices (entry 6): add_1x1
 // with --xla_force_host_platform_device_count=4 hashes the topology that
 // real JAX hashed for sharded_4dev (captured with that flag, same machine),
