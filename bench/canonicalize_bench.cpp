@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
     // The same steps as `_canonicalize_ir(m, IgnoreCallbacks.NO)`.
     auto t2 = Clock::now();
     mlir::OwningOpRef<mlir::ModuleOp> m = cloneModule(**parsed);
-    if (stripDebugInfo(*m) || stripMosaicKernels(*m))
+    if (!stripDebugInfo(*m) || !stripMosaicKernels(*m))
       return 2;
     Bytes out = writeMlirBytecode(*m);
     canon.push_back(msSince(t2));

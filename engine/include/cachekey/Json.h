@@ -60,9 +60,11 @@ private:
 };
 
 /// An Error (Support.h) as JSON: {"error": {"code", "path", "message",
-/// "source"?, "subject"?}}; `code` is errorCodeName, and the optional
-/// members appear only when set. The one error shape of the CLI's --json
-/// output and of every wasm call.
+/// "source"?, "subject"?, "cause"?}}; `code` is errorCodeName, and the
+/// optional members appear only when set. An error made by Error::within
+/// has its cause as "cause" (the same members, nested), and its "message" is
+/// the cause's whole text, as before causes were kept. The one error shape of
+/// the CLI's --json output and of every wasm call.
 Json errorToJson(const Error &error);
 
 } // namespace cachekey

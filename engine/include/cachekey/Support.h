@@ -13,6 +13,8 @@
 #define CACHEKEY_SUPPORT_H
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -61,6 +63,10 @@ struct Error {
   ErrorCode code = ErrorCode::Invalid;
   std::string source;
   std::string subject;
+  /// The error this one reports from further out (within()): `path` is then
+  /// where the caller was (a file, a directory, a capture's member) and
+  /// `message` is empty; the code and subject are the cause's.
+  std::shared_ptr<const Error> cause;
 
   Error() = default;
   Error(std::string path, std::string message,
@@ -69,20 +75,70 @@ struct Error {
       : path(std::move(path)), message(std::move(message)), code(code),
         source(std::move(source)), subject(std::move(subject)) {}
 
-  /// "<source>: <path>: <message>", leaving out what is empty.
+  /// "<source>: <path>: <message>", leaving out what is empty; with a cause,
+  /// "<source>: <path>: " then the cause's own str().
   std::string str() const {
     std::string where = source;
     if (!path.empty())
       where += (where.empty() ? "" : ": ") + path;
-    return where.empty() ? message : where + ": " + message;
+    const std::string what = cause ? cause->str() : message;
+    return where.empty() ? what : where + ": " + what;
   }
+
+  /// What the error says, without source and path: the message, or the
+  /// cause's str() for an error made by within().
+  std::string text() const { return cause ? cause->str() : message; }
 
   /// The same error, said to come from input `name` ("a", "b", a file).
   Error from(std::string name) && {
     source = std::move(name);
     return std::move(*this);
   }
+
+  /// The same error seen from where the caller was, e.g. a capture directory
+  /// or a `.file` member: this one becomes the cause, and its code and
+  /// subject stay (callers branch on them). str() reads "<where>: " then
+  /// this error's str().
+  Error within(std::string where) && {
+    Error outer(std::move(where), "", code, "", subject);
+    outer.cause = std::make_shared<const Error>(std::move(*this));
+    return outer;
+  }
+
+  /// The same error with `what` said before its message ("CompileOptionsProto:
+  /// malformed protobuf …"), keeping path, code, source and subject.
+  Error about(const std::string &what) && {
+    message = what + ": " + message;
+    return std::move(*this);
+  }
 };
+
+/// Success, or the Error that prevented it: what a fallible step with no
+/// value returns. True on success, like Expected.
+class [[nodiscard]] Status {
+public:
+  Status() = default; ///< success
+  Status(Error error) : failure(std::move(error)) {}
+
+  explicit operator bool() const { return !failure; }
+  const Error &error() const { return *failure; }
+  /// Moves the error out, giving it `defaultPath` when it has none.
+  Error takeError(const std::string &defaultPath = "") {
+    Error e = std::move(*failure);
+    if (e.path.empty() && !e.cause)
+      e.path = defaultPath;
+    return e;
+  }
+
+private:
+  std::optional<Error> failure;
+};
+
+/// Returns the Error of a failed Status or Expected from the enclosing
+/// function (which returns Status or Expected<T>).
+#define CACHEKEY_TRY(expr)                                                     \
+  if (auto cachekey_status_ = (expr); !cachekey_status_)                       \
+    return cachekey_status_.takeError();
 
 /// A value of type T, or the Error that prevented computing it.
 template <typename T> class Expected {
@@ -99,7 +155,7 @@ public:
   /// Moves the error out, prefixing its path when the callee had none.
   Error takeError(const std::string &defaultPath = "") {
     Error e = std::get<1>(std::move(storage));
-    if (e.path.empty())
+    if (e.path.empty() && !e.cause)
       e.path = defaultPath;
     return e;
   }

@@ -30,7 +30,7 @@ Expected<std::string> getString(const Json &obj, const char *key,
 }
 
 /// Reads the string members `fields` of `obj` (at JSON path `path`).
-Expected<bool> readStrings(
+Status readStrings(
     const Json &obj, const std::string &path,
     std::initializer_list<std::pair<const char *, std::string *>> fields) {
   for (auto [field, dest] : fields) {
@@ -39,18 +39,18 @@ Expected<bool> readStrings(
       return v.takeError();
     *dest = std::move(*v);
   }
-  return true;
+  return {};
 }
 
 /// Calls `each(element, path)` for every element of the array member `key`
 /// of `obj`, which must hold objects; stops at the first error.
 template <typename F>
-Expected<bool> forEachObject(const Json &obj, const char *key,
+Status forEachObject(const Json &obj, const char *key,
                              const std::string &path, bool required, F each) {
   auto it = obj.find(key);
   std::string arrayPath = path + "." + key;
   if (it == obj.end() && !required)
-    return true;
+    return {};
   if (it == obj.end() || !it->is_array())
     return Error{arrayPath, "missing or not an array"};
   for (size_t i = 0; i < it->size(); ++i) {
@@ -61,7 +61,7 @@ Expected<bool> forEachObject(const Json &obj, const char *key,
     if (!r)
       return r.takeError();
   }
-  return true;
+  return {};
 }
 
 const Json *getObject(const Json &obj, const char *key) {
@@ -104,7 +104,7 @@ Expected<Bytes> zstdDecompress(const Bytes &data, size_t size,
 }
 
 /// Loads entry 1 as described by `capture.entry1` into `program`.
-Expected<bool> loadEntry1(CapturedProgram &program, const Json &info,
+Status loadEntry1(CapturedProgram &program, const Json &info,
                           const CaptureFileReader &read) {
   const std::string path = "$.capture.entry1";
   auto sha = getString(info, "sha256", path);
@@ -125,12 +125,12 @@ Expected<bool> loadEntry1(CapturedProgram &program, const Json &info,
     if (!module.contains("entry1_b64"))
       return Error{"$.module.entry1_b64",
                    "missing, but $.capture.entry1.storage is \"inline\""};
-    return true;
+    return {};
   }
   if (*storage == "omitted") {
     program.entry1Omitted = true;
     module["entry1_b64"] = ""; // a placeholder; see computeCapturedKey
-    return true;
+    return {};
   }
   if (*storage != "sidecar")
     return Error{path + ".storage", "expected \"inline\", \"sidecar\" or "
@@ -145,7 +145,7 @@ Expected<bool> loadEntry1(CapturedProgram &program, const Json &info,
     return Error{path + ".bytes", "larger than 1 GiB; refused"};
   auto raw = read(*file);
   if (!raw)
-    return Error{path + ".file", raw.error().str()};
+    return raw.takeError().within(path + ".file");
   Bytes bytes;
   if (*encoding == "zstd") {
     auto d = zstdDecompress(*raw, size, path + ".file (" + *file + ")");
@@ -167,7 +167,7 @@ Expected<bool> loadEntry1(CapturedProgram &program, const Json &info,
     return Error{path + ".sha256",
                  "the sidecar " + *file + "'s bytes do not have this SHA-256"};
   module["entry1_b64"] = base64Encode(bytes);
-  return true;
+  return {};
 }
 
 } // namespace
@@ -214,7 +214,7 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
   p.expectedKey = *key;
   auto entries = forEachObject(
       *expected, "entries", "$.expected", false,
-      [&](const Json &e, const std::string &path) -> Expected<bool> {
+      [&](const Json &e, const std::string &path) -> Status {
         CapturedEntry ce;
         auto ok = readStrings(e, path, {{"name", &ce.name},
                                         {"digest", &ce.digest},
@@ -226,7 +226,7 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
         if (!isHexDigest(ce.digest) || !isHexDigest(ce.running))
           return Error{path, "digests must be 64 lowercase hex digits"};
         p.entries.push_back(std::move(ce));
-        return true;
+        return {};
       });
   if (!entries)
     return fail(entries.takeError());
@@ -265,10 +265,12 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
 Expected<std::vector<CaptureIndexRow>> readCaptureIndex(
     const CaptureFileReader &read) {
   auto text = read("index.json");
-  if (!text)
-    return Error{"index.json", "not a capture directory (python -m "
-                               "cachekey.capture writes index.json): " +
-                                   text.error().message};
+  if (!text) {
+    Error e = text.takeError().about("not a capture directory (python -m "
+                                     "cachekey.capture writes index.json)");
+    e.path = "index.json";
+    return e;
+  }
   auto index = parseJsonText(*text, "index.json");
   if (!index)
     return inFile("index.json", index.takeError());
@@ -283,7 +285,7 @@ Expected<std::vector<CaptureIndexRow>> readCaptureIndex(
   std::vector<CaptureIndexRow> out;
   auto rows = forEachObject(
       *index, "programs", "$", true,
-      [&](const Json &row, const std::string &path) -> Expected<bool> {
+      [&](const Json &row, const std::string &path) -> Status {
         CaptureIndexRow r;
         auto ok = readStrings(row, path, {{"file", &r.file},
                                           {"program", &r.program},
@@ -306,7 +308,7 @@ Expected<std::vector<CaptureIndexRow>> readCaptureIndex(
             *dest = it->get<std::string>();
         }
         out.push_back(std::move(r));
-        return true;
+        return {};
       });
   if (!rows)
     return fail(rows.takeError());

@@ -141,7 +141,7 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
   auto pa = readCaptureIndex(readA);
   auto pb = readCaptureIndex(readB);
   if (!pa || !pb)
-    return !pa ? Error{nameA, pa.error().str()} : Error{nameB, pb.error().str()};
+    return !pa ? pa.takeError().within(nameA) : pb.takeError().within(nameB);
   // 1. By key: a program of B whose key A also holds is the same program,
   //    whatever its name or place (real JAX would have hit on it).
   // 2. The rest by name, then by order within a name.
@@ -199,10 +199,10 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                      const std::string &dir) -> Expected<Side> {
         auto p = readIndexedProgram(row, read);
         if (!p)
-          return Error{dir, p.error().str()};
+          return p.takeError().within(dir);
         auto r = computeCapturedKey(*p);
         if (!r)
-          return Error{dir, r.error().str()};
+          return r.takeError().within(dir);
         return Side{std::move(*p), std::move(*r)};
       };
       auto sa = load(*la[i], readA, nameA);

@@ -26,7 +26,7 @@ inline Expected<WireMessage> parseNamed(const Bytes &bytes,
                                         const std::string &what) {
   auto m = WireMessage::parse(bytes);
   if (!m)
-    return Error{"", what + ": " + m.error().message, m.error().code};
+    return m.takeError().about(what);
   m->sortByNumber();
   return m;
 }

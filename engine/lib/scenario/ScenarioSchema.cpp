@@ -35,7 +35,7 @@ const Json *member(const Json &obj, const char *key) {
   return it == obj.end() ? nullptr : &*it;
 }
 
-std::optional<Error> checkKeys(const Json &obj, const std::string &path,
+Status checkKeys(const Json &obj, const std::string &path,
                                const std::vector<const char *> &allowed) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool ok = false;
@@ -50,10 +50,10 @@ std::optional<Error> checkKeys(const Json &obj, const std::string &path,
                    ErrorCode::UnknownKey};
     }
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> checkSchemaVersion(const Json &document) {
+Status checkSchemaVersion(const Json &document) {
   const Json *schema = member(document, "schema");
   if (!schema)
     return Error{"$.schema", "missing (this engine reads schema 1)",
@@ -64,10 +64,10 @@ std::optional<Error> checkSchemaVersion(const Json &document) {
                      dumpJson(*schema) +
                      " (this engine reads schema 1)",
                  ErrorCode::Unsupported};
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> readString(const Json &obj, const char *key,
+Status readString(const Json &obj, const char *key,
                                 const std::string &path, std::string &out,
                                 bool required) {
   const Json *v = member(obj, key);
@@ -75,43 +75,43 @@ std::optional<Error> readString(const Json &obj, const char *key,
     if (required)
       return Error{keyPath(path, key), "missing (a string is required)",
                    ErrorCode::Missing};
-    return std::nullopt;
+    return {};
   }
   if (!v->is_string())
     return typeError(keyPath(path, key), "a string", *v);
   out = v->get_ref<const std::string &>();
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> readOptString(const Json &obj, const char *key,
+Status readOptString(const Json &obj, const char *key,
                                    const std::string &path,
                                    std::optional<std::string> &out) {
   const Json *v = member(obj, key);
   if (!v || v->is_null())
-    return std::nullopt;
+    return {};
   if (!v->is_string())
     return typeError(keyPath(path, key), "a string or null", *v);
   out = v->get_ref<const std::string &>();
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> readBool(const Json &obj, const char *key,
+Status readBool(const Json &obj, const char *key,
                               const std::string &path, bool &out) {
   const Json *v = member(obj, key);
   if (!v)
-    return std::nullopt;
+    return {};
   if (!v->is_boolean())
     return typeError(keyPath(path, key), "a boolean", *v);
   out = v->get<bool>();
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> readStringArray(const Json &obj, const char *key,
+Status readStringArray(const Json &obj, const char *key,
                                      const std::string &path,
                                      std::vector<std::string> &out) {
   const Json *v = member(obj, key);
   if (!v || v->is_null())
-    return std::nullopt;
+    return {};
   std::string p = keyPath(path, key);
   if (!v->is_array())
     return typeError(p, "an array of strings", *v);
@@ -120,18 +120,18 @@ std::optional<Error> readStringArray(const Json &obj, const char *key,
       return typeError(indexPath(p, i), "a string", (*v)[i]);
     out.push_back((*v)[i].get<std::string>());
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<Error> readBase64(const Json &obj, const char *key,
+Status readBase64(const Json &obj, const char *key,
                                 const std::string &path, Bytes &out) {
   std::string text;
   CACHEKEY_TRY(readString(obj, key, path, text, true));
   auto bytes = base64Decode(text);
   if (!bytes)
-    return Error{keyPath(path, key), bytes.error().message, bytes.error().code};
+    return bytes.takeError(keyPath(path, key));
   out = std::move(*bytes);
-  return std::nullopt;
+  return {};
 }
 
 } // namespace cachekey::schema

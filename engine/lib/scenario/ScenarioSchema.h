@@ -7,8 +7,8 @@
 // exceptions are off) and reports a problem as an Error whose path is the
 // member's JSON path, e.g. `$.flags.argv[2]`.
 //
-// The reads return `std::optional<Error>`: empty on success, the Error
-// otherwise; CACHEKEY_TRY returns it from the enclosing function.
+// The reads return a Status; CACHEKEY_TRY (Support.h) returns its Error from
+// the enclosing function.
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_LIB_SCENARIOSCHEMA_H
@@ -20,12 +20,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-/// Returns the Error from the enclosing function when `expr` (a
-/// `std::optional<Error>`) holds one.
-#define CACHEKEY_TRY(expr)                                                     \
-  if (auto cachekey_err_ = (expr))                                             \
-    return *cachekey_err_;
 
 namespace cachekey::schema {
 
@@ -60,34 +54,34 @@ const Json *member(const Json &obj, const char *key);
 
 /// Code UnknownKey at the first member of `obj` (at `path`) that is not in
 /// `allowed`, listing `allowed` in order.
-std::optional<Error> checkKeys(const Json &obj, const std::string &path,
+Status checkKeys(const Json &obj, const std::string &path,
                                const std::vector<const char *> &allowed);
 
 /// Checks `document.schema` (at "$.schema"): code Missing when absent,
 /// Unsupported when it is not the integer kScenarioSchema. The version
 /// belongs to each document: a patch never inherits it from its base.
-std::optional<Error> checkSchemaVersion(const Json &document);
+Status checkSchemaVersion(const Json &document);
 
 /// Reads string member `key` of `obj` into `out`. Absent: code Missing when
 /// `required`, else `out` is left as is. Not a string: code Type.
-std::optional<Error> readString(const Json &obj, const char *key,
+Status readString(const Json &obj, const char *key,
                                 const std::string &path, std::string &out,
                                 bool required);
 
 /// Reads member `key` (a string, null or absent) into `out`; null and absent
 /// leave it unset.
-std::optional<Error> readOptString(const Json &obj, const char *key,
+Status readOptString(const Json &obj, const char *key,
                                    const std::string &path,
                                    std::optional<std::string> &out);
 
 /// Reads boolean member `key` into `out` when present.
-std::optional<Error> readBool(const Json &obj, const char *key,
+Status readBool(const Json &obj, const char *key,
                               const std::string &path, bool &out);
 
 /// Reads an integer in [lo, hi] at `path` into `out`; code Type when `v` is
 /// not an integer, code Invalid when it is out of range.
 template <typename Int>
-std::optional<Error> readInt(const Json &v, const std::string &path, Int &out,
+Status readInt(const Json &v, const std::string &path, Int &out,
                              int64_t lo, int64_t hi) {
   if (!v.is_number_integer())
     return typeError(path, "an integer", v);
@@ -98,18 +92,18 @@ std::optional<Error> readInt(const Json &v, const std::string &path, Int &out,
     return Error{path, "integer " + std::to_string(x) + " out of range [" +
                            std::to_string(lo) + ", " + std::to_string(hi) + "]"};
   out = static_cast<Int>(x);
-  return std::nullopt;
+  return {};
 }
 
 /// Appends the strings of array member `key` (absent or null: none) to `out`;
 /// a non-string element is a Type error at its index path.
-std::optional<Error> readStringArray(const Json &obj, const char *key,
+Status readStringArray(const Json &obj, const char *key,
                                      const std::string &path,
                                      std::vector<std::string> &out);
 
 /// Reads required member `key` as strict standard base64 (Support.h's
 /// base64Decode) into `out`; a decoding problem names the member's path.
-std::optional<Error> readBase64(const Json &obj, const char *key,
+Status readBase64(const Json &obj, const char *key,
                                 const std::string &path, Bytes &out);
 
 } // namespace cachekey::schema

@@ -58,15 +58,23 @@ std::string dumpJson(const Json &json, int indent) {
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
-Json errorToJson(const Error &error) {
+namespace {
+
+Json errorMembers(const Error &error) {
   Json e = {{"code", errorCodeName(error.code)},
             {"path", error.path},
-            {"message", error.message}};
+            {"message", error.text()}};
   if (!error.source.empty())
     e["source"] = error.source;
   if (!error.subject.empty())
     e["subject"] = error.subject;
-  return Json{{"error", std::move(e)}};
+  if (error.cause)
+    e["cause"] = errorMembers(*error.cause);
+  return e;
 }
+
+} // namespace
+
+Json errorToJson(const Error &error) { return Json{{"error", errorMembers(error)}}; }
 
 } // namespace cachekey

@@ -32,7 +32,7 @@ Expected<Bytes> base64UrlDecode(const std::string &text) {
   // Offsets are the same in both alphabets; the message names the link's.
   auto bytes = base64Decode(s, "base64url");
   if (!bytes)
-    return Error{"", bytes.error().message, ErrorCode::Syntax};
+    return bytes.takeError();
   return bytes;
 }
 
@@ -66,7 +66,7 @@ Expected<std::string> decodePermalink(const std::string &fragment,
                                   "this page makes", ErrorCode::TooLarge, "permalink"};
   auto raw = base64UrlDecode(f.substr(prefix.size()));
   if (!raw)
-    return Error{"", raw.error().message, ErrorCode::Syntax, "permalink"};
+    return raw.takeError().from("permalink");
   // ZSTD_MAGICNUMBER 0xFD2FB528, little-endian.
   if (raw->size() < 4 || raw->compare(0, 4, "\x28\xb5\x2f\xfd") != 0)
     return Error{"", "the data is not a zstd frame", ErrorCode::Syntax, "permalink"};

@@ -42,14 +42,14 @@ std::string describeOp(mlir::Operation *op, size_t ordinal) {
   return s;
 }
 
-std::optional<Error> removeCallbacks(mlir::ModuleOp module,
+Status removeCallbacks(mlir::ModuleOp module,
                                      CallbackRemoval mode) {
   if (mode == CallbackRemoval::None)
-    return std::nullopt;
+    return {};
   mlir::MLIRContext *context = module.getContext();
   mlir::StringAttr removed = mlir::StringAttr::get(context, "REMOVED");
   std::unordered_map<std::string, size_t> seen;
-  std::optional<Error> error;
+  Status error;
   module->walk([&](mlir::Operation *op) {
     size_t ordinal = ++seen[op->getName().getStringRef().str()];
     mlir::Attribute target = op->getAttr("call_target_name");

@@ -14,8 +14,7 @@ static Expected<Bytes> serialize(mlir::ModuleOp module, CallbackRemoval mode) {
   if (mode == CallbackRemoval::None)
     return writeMlirBytecode(module);
   mlir::OwningOpRef<mlir::ModuleOp> copy = cloneModule(module);
-  if (auto e = removeCallbacks(*copy, mode))
-    return *e;
+  CACHEKEY_TRY(removeCallbacks(*copy, mode));
   return writeMlirBytecode(*copy);
 }
 
@@ -43,12 +42,9 @@ Expected<ComputationEntry> canonicalize(const ModuleSpec &module,
     bytes = serialize(original, removal);
   } else {
     mlir::OwningOpRef<mlir::ModuleOp> canonical = cloneModule(original);
-    if (auto e = stripDebugInfo(*canonical))
-      return *e;
+    CACHEKEY_TRY(stripDebugInfo(*canonical));
     MosaicReport report;
-    if (auto e = stripMosaicKernels(*canonical, profileSpec(profile).mosaic,
-                                    &report))
-      return *e;
+    CACHEKEY_TRY(stripMosaicKernels(*canonical, profileSpec(profile).mosaic, &report));
     entry.unreadableKernels = report.unreadableKernels;
     entry.unreadableDetail = report.firstError;
     bytes = serialize(*canonical, removal);

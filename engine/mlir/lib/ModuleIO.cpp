@@ -63,7 +63,7 @@ namespace {
 /// literals are not counted.
 constexpr int kMaxTextNesting = 256;
 
-std::optional<Error> checkNesting(const std::string &text) {
+Status checkNesting(const std::string &text) {
   int depth = 0, line = 1;
   bool inString = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -90,7 +90,7 @@ std::optional<Error> checkNesting(const std::string &text) {
     } else if (c == '}' || c == ']' || c == ')')
       depth = depth > 0 ? depth - 1 : 0;
   }
-  return std::nullopt;
+  return {};
 }
 } // namespace
 
@@ -99,8 +99,7 @@ parseMlirModule(mlir::MLIRContext &context, const std::string &source) {
   DiagnosticCapture diagnostics(context);
   bool bytecode = isMlirBytecode(source);
   if (!bytecode)
-    if (auto e = checkNesting(source))
-      return *e;
+    CACHEKEY_TRY(checkNesting(source));
   // A copy: null-terminated for the lexer and suitably aligned for bytecode
   // resources, whatever the caller's string.
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(

@@ -35,10 +35,8 @@ Expected<bool> stripBody(PyJson &body, const KernelStripper &strip) {
   if (!kernel) {
     // A str with a character outside ASCII fails before decoding (ValueError);
     // bad padding or length is binascii.Error.
-    const std::string &why = kernel.error().message;
-    bool ascii = why.find("ASCII") != std::string::npos;
-    return raised(std::string(ascii ? "ValueError" : "binascii.Error") +
-                  ": custom_call_config.body: " + why);
+    return raised(kernel.error().subject + ": custom_call_config.body: " +
+                  kernel.error().message);
   }
   Expected<std::optional<Bytes>> stripped = strip(*kernel);
   if (!stripped)
@@ -136,17 +134,17 @@ rewriteMosaicBackendConfig(const std::string &config,
   return skipMissingBody(*parsed, strip);
 }
 
-std::optional<Error> stripMosaicKernels(mlir::ModuleOp module, MosaicRule rule,
+Status stripMosaicKernels(mlir::ModuleOp module, MosaicRule rule,
                                         MosaicReport *report) {
   if (rule == MosaicRule::None)
-    return std::nullopt;
+    return {};
   llvm::SmallVector<mlir::Operation *> calls;
   module->walk([&](mlir::Operation *op) {
     if (op->getName().getStringRef() == "stablehlo.custom_call")
       calls.push_back(op);
   });
   if (calls.empty())
-    return std::nullopt;
+    return {};
 
   mlir::MLIRContext *context = module.getContext();
   KernelStripper strip =
@@ -164,8 +162,8 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module, MosaicRule rule,
       }
       return std::optional<Bytes>();
     }
-    if (auto e = stripDebugInfo(**parsed))
-      return Error{"", "the kernel body: " + e->message};
+    if (auto s = stripDebugInfo(**parsed); !s)
+      return s.takeError().about("the kernel body");
     return std::optional<Bytes>(writeMlirBytecode(**parsed));
   };
 
@@ -210,7 +208,7 @@ std::optional<Error> stripMosaicKernels(mlir::ModuleOp module, MosaicRule rule,
     if (*rewritten)
       op->setAttr("backend_config", mlir::StringAttr::get(context, **rewritten));
   }
-  return std::nullopt;
+  return {};
 }
 
 } // namespace cachekey

@@ -20,7 +20,8 @@ static int base64Value(unsigned char c) {
 Expected<Bytes> pyB64Decode(const std::string &s) {
   for (unsigned char c : s)
     if (c >= 0x80)
-      return Error{"", "string argument should contain only ASCII characters"};
+      return Error{"", "string argument should contain only ASCII characters",
+                   ErrorCode::Invalid, "", "ValueError"};
 
   Bytes out;
   out.reserve(s.size() / 4 * 3 + 3);
@@ -64,9 +65,10 @@ Expected<Bytes> pyB64Decode(const std::string &s) {
   if (quadPos == 1)
     return Error{"", "Invalid base64-encoded string: number of data characters (" +
                          std::to_string(out.size() / 3 * 4 + 1) +
-                         ") cannot be 1 more than a multiple of 4"};
+                         ") cannot be 1 more than a multiple of 4",
+                 ErrorCode::Invalid, "", "binascii.Error"};
   if (quadPos != 0)
-    return Error{"", "Incorrect padding"};
+    return Error{"", "Incorrect padding", ErrorCode::Invalid, "", "binascii.Error"};
   return out;
 }
 

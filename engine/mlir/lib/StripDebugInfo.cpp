@@ -11,7 +11,7 @@
 
 namespace cachekey {
 
-std::optional<Error> stripDebugInfo(mlir::ModuleOp module) {
+Status stripDebugInfo(mlir::ModuleOp module) {
   // The textual pipeline names the pass, so it must be in the (process-wide)
   // registry. Registering is idempotent; once is enough.
   static std::once_flag registered;
@@ -33,7 +33,7 @@ std::optional<Error> stripDebugInfo(mlir::ModuleOp module) {
   if (mlir::failed(pm.run(module)))
     return Error{"", "strip-debuginfo failed: " +
                          diagnostics.joined("pass manager failure")};
-  return std::nullopt;
+  return {};
 }
 
 } // namespace cachekey

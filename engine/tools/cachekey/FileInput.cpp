@@ -152,10 +152,14 @@ Expected<ComputedFile> computeFromFile(const std::string &path,
   std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   auto c = computeDocument(name, *doc, resolver, captureReader(dir));
+  if (!c && isCapturedScenario(*doc)) {
+    // A captured program's paths name its files, from its directory.
+    Error e = c.takeError();
+    e.path = dir + "/" + e.path;
+    return e;
+  }
   if (!c)
-    return isCapturedScenario(*doc)
-               ? Error{dir + "/" + c.error().path, c.error().message}
-               : c.takeError().from(path);
+    return c.takeError().from(path);
   return c;
 }
 

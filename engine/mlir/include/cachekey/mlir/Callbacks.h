@@ -41,7 +41,7 @@ CallbackRemoval callbackRemovalFor(const ModuleSpec &module, Profile profile);
 /// `stablehlo.custom_call` selected by `mode` gets `backend_config` set to
 /// StringAttr "REMOVED", replacing or adding it (`op.attributes[...] = ...`).
 /// `mode == None` changes nothing.
-std::optional<Error> removeCallbacks(mlir::ModuleOp module,
+Status removeCallbacks(mlir::ModuleOp module,
                                      CallbackRemoval mode);
 
 /// "op 'stablehlo.custom_call' #2 in @main": an op named for messages by its

@@ -84,7 +84,7 @@ struct MosaicReport {
 /// module's context (unregistered dialects allowed), stripped with
 /// `stripDebugInfo` and written as bytecode. Errors name the op. `report`,
 /// when given, counts the kernels MLIR could not read.
-std::optional<Error> stripMosaicKernels(mlir::ModuleOp module,
+Status stripMosaicKernels(mlir::ModuleOp module,
                                         MosaicRule rule = MosaicRule::SkipMissingBody,
                                         MosaicReport *report = nullptr);
 

@@ -27,6 +27,8 @@ namespace cachekey {
 ///    CPython's "number of data characters (N) cannot be 1 more than a
 ///    multiple of 4", two or three give "Incorrect padding".
 /// Unused low bits of the last character are ignored, as CPython does.
+/// The Error's subject is the class CPython raises: "ValueError" or
+/// "binascii.Error".
 Expected<Bytes> pyB64Decode(const std::string &s);
 
 } // namespace cachekey

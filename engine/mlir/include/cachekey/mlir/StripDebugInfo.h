@@ -27,7 +27,7 @@ constexpr const char *kStripPipeline = "builtin.module(strip-debuginfo)";
 /// it and strip nothing.
 ///
 /// Errors: a pipeline or verification failure, with its diagnostics.
-std::optional<Error> stripDebugInfo(mlir::ModuleOp module);
+Status stripDebugInfo(mlir::ModuleOp module);
 
 } // namespace cachekey
 
