@@ -53,11 +53,13 @@ def _installed_command() -> Optional[str]:
 def binary() -> str:
     """Path of the wheel's ``cachekey`` executable.
 
-    Found through this distribution's install record (so a ``--user`` or
+    ``$CACHEKEY_ENGINE`` when set (a source checkout: ``build/native/bin/cachekey``);
+    else found through this distribution's install record (so a ``--user`` or
     venv install finds its own), else in the interpreter's scripts directory.
     Raises ``EngineError`` (code "no-engine") when there is none.
     """
-    candidates = [_installed_command(), os.path.join(sysconfig.get_path("scripts"), "cachekey")]
+    candidates = [os.environ.get("CACHEKEY_ENGINE"), _installed_command(),
+                  os.path.join(sysconfig.get_path("scripts"), "cachekey")]
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
