@@ -211,9 +211,9 @@ class Watch(Capture):
         scenario, row = pend.pop(key, (None, None))
         self._seen.add(module_name)
         executable = result[0] if isinstance(result, tuple) else result
-        index = self._index()
         if executable is not None:
             self.hits += 1
+            index = self._index()
             if index is not None:
                 index.touch(key)
             return
@@ -221,14 +221,15 @@ class Watch(Capture):
         if scenario is None:
             self.causes["not captured"] += 1
             return
+        stack = getattr(self._pending, "stack", None)
+        if stack:  # recorded in the index once JAX has written (or skipped) the entry
+            stack[-1]["misses"].append((scenario, row))
+        index = self._index()
         finding = self.explain(scenario, row, index)
         self.findings.append(finding)
         self.causes[watch_words.cause_label(finding)] += 1
         finding["text"] = watch_words.miss_text(finding)
         log.warning("%s", finding["text"], extra={"cachekey": finding})
-        stack = getattr(self._pending, "stack", None)
-        if stack:
-            stack[-1]["misses"].append((scenario, row))
 
     def _compiled(self, frame: dict, elapsed: float) -> None:
         self.compile_seconds_on_misses += elapsed

@@ -108,7 +108,7 @@ class Index:
         self._loaded = True
         try:
             names = sorted(os.listdir(self.entries_dir))
-        except FileNotFoundError:
+        except OSError:  # none yet (or not a folder: writing will say so)
             return self
         for name in names:
             full = os.path.join(self.entries_dir, name)
