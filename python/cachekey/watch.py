@@ -50,9 +50,9 @@ import collections
 import json
 import logging
 import os
+import queue
 import socket
 import sys
-import tempfile
 import threading
 import time
 import types
@@ -92,6 +92,9 @@ class Watch(Capture):
         self.findings: list[dict] = []
         self.failures = 0
         self.last_index: str | None = None
+        self._queue = None
+        self._worker = None
+        self._count_lock = threading.Lock()
 
     # -- life cycle -------------------------------------------------------
 
@@ -130,6 +133,9 @@ class Watch(Capture):
             self._outcomes.detach()
         if _active is self:
             _active = None
+        if self._worker is not None:  # the misses still being explained
+            self._queue.put(None)
+            self._worker.join(timeout=120)
         if self.show_summary:
             try:
                 print(watch_words.summary_text(self.summary()), file=sys.stderr)
@@ -226,10 +232,39 @@ class Watch(Capture):
             stack[-1]["misses"].append((scenario, row))
         index = self._index()
         finding = self.explain(scenario, row, index)
-        self.findings.append(finding)
-        self.causes[watch_words.cause_label(finding)] += 1
+        if finding.pop("_diff", None) is not None:
+            self._diffs().put((finding, scenario))  # the engine runs beside the compile
+        else:
+            self._tell(finding)
+
+    def _tell(self, finding: dict) -> None:
+        """Logs the miss's one warning and counts its cause."""
         finding["text"] = watch_words.miss_text(finding)
+        with self._count_lock:
+            self.findings.append(finding)
+            self.causes[watch_words.cause_label(finding)] += 1
         log.warning("%s", finding["text"], extra={"cachekey": finding})
+
+    def _diffs(self):
+        """The queue of the thread that runs ``cachekey diff`` for misses (started once)."""
+        if self._queue is None:
+            self._queue = queue.Queue()
+            self._worker = threading.Thread(target=self._diff_loop, name="cachekey.watch",
+                                            daemon=True)
+            self._worker.start()
+        return self._queue
+
+    def _diff_loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            finding, scenario = item
+            try:
+                self._engine_diff(finding, finding["record"], scenario)
+                self._tell(finding)
+            except Exception as exc:
+                self._failed(f"{type(exc).__name__}: {exc}", "explaining a miss")
 
     def _compiled(self, frame: dict, elapsed: float) -> None:
         self.compile_seconds_on_misses += elapsed
@@ -326,7 +361,7 @@ class Watch(Capture):
                  inputs_before=nearest.get("inputs"), inputs_after=inputs)
         if other_dir:
             f["other_directory"] = watch_index.cache_dir_of(other_dir) or other_dir
-        self._engine_diff(f, nearest, scenario)
+        f["_diff"] = True  # the engine's words are added by _engine_diff
         return f
 
     def _nearest(self, index, program, inputs, others):
@@ -350,19 +385,12 @@ class Watch(Capture):
                  (e["digest"] for e in scenario["expected"]["entries"]))) if a != b]
         f["first_moved"] = moved[0] if moved else None
         f["first_moved_name"] = nearest["names"][moved[0] - 1] if moved else None
-        fd, tmp = tempfile.mkstemp(prefix="cachekey-watch-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(scenario, out)
-            doc = _engine.diff(nearest["file"], tmp)
+        try:  # the new side on the engine's stdin ("-")
+            doc = _engine.run(["diff", nearest["file"], "-", "--json"],
+                              stdin=json.dumps(scenario).encode("utf-8"))
         except _engine.EngineError as exc:
             f["engine_error"] = str(exc)
             return
-        finally:
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
         f["cause"], f["cause_name"] = doc.get("cause"), doc.get("cause_name")
         f["sentence"] = doc.get("sentence")
         advice = doc.get("advice") or {}
