@@ -93,6 +93,7 @@ class Watch(Capture):
         self.failures = 0
         self.last_index: str | None = None
         self._queue = None
+        self._others: dict[str, watch_index.Index] = {}  # other directories' indexes, read
         self._worker = None
         self._count_lock = threading.Lock()
 
@@ -371,8 +372,11 @@ class Watch(Capture):
         for folder in others[:20]:
             pools.append((None, folder))
         for idx, folder in pools:
-            if idx is None:
-                idx = watch_index.Index(folder, watch_index.cache_dir_of(folder) or "").load()
+            if idx is None:  # read once per run
+                idx = self._others.get(folder)
+                if idx is None:
+                    idx = watch_index.Index(folder, watch_index.cache_dir_of(folder) or "").load()
+                    self._others[folder] = idx
             found = idx.candidates(program)
             if found:
                 same = [r for r in found if r.get("inputs") == inputs]
