@@ -131,6 +131,15 @@ class WatchRunsTest(unittest.TestCase):
         r3 = run(cache, xdg="xdg-runs", env={"XLA_FLAGS": FLAG})
         self.assertEqual(summary(r3.stderr), (4, 0))
         self.assertEqual(misses(r3.stderr), {})
+        # The same from code: cachekey.watch() at the top of a script.
+        code = ("import cachekey, runpy, sys; cachekey.watch(); sys.argv = [sys.argv[1]]; "
+                "runpy.run_path(sys.argv[0], run_name='__main__')")
+        r3b = subprocess.run([VENV_PY, "-c", code, PROGRAM], capture_output=True, text=True,
+                             timeout=300, env=env_for({"JAX_COMPILATION_CACHE_DIR": cache,
+                                                       "XDG_CACHE_HOME": os.path.join(TMP, "xdg-runs"),
+                                                       "XLA_FLAGS": FLAG}))
+        self.assertEqual(r3b.returncode, 0, r3b.stderr[-2000:])
+        self.assertEqual(summary(r3b.stderr), (4, 0))
 
         # A compile option (entry 5) of one function: that function misses,
         # the others hit.
