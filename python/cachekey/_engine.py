@@ -53,11 +53,13 @@ def _installed_command() -> Optional[str]:
 def binary() -> str:
     """Path of the wheel's ``cachekey`` executable.
 
-    Found through this distribution's install record (so a ``--user`` or
+    ``$CACHEKEY_ENGINE`` when set (a source checkout: ``build/native/bin/cachekey``);
+    else found through this distribution's install record (so a ``--user`` or
     venv install finds its own), else in the interpreter's scripts directory.
     Raises ``EngineError`` (code "no-engine") when there is none.
     """
-    candidates = [_installed_command(), os.path.join(sysconfig.get_path("scripts"), "cachekey")]
+    candidates = [os.environ.get("CACHEKEY_ENGINE"), _installed_command(),
+                  os.path.join(sysconfig.get_path("scripts"), "cachekey")]
     for path in candidates:
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
             return path
@@ -67,8 +69,10 @@ def binary() -> str:
                       "build/native/bin/cachekey")
 
 
-def run(args: Sequence[str], *, check_json: bool = True) -> Any:
+def run(args: Sequence[str], *, check_json: bool = True, stdin: Optional[bytes] = None) -> Any:
     """Runs the bundled CLI with ``args`` (which should include ``--json``).
+
+    ``stdin``: bytes for its standard input (a scenario argument of ``-``).
 
     Returns the parsed JSON it wrote to stdout when it exits 0 or 1 (1 means
     "the keys differ", a finding, not an error).  Raises ``EngineError`` with
@@ -76,7 +80,8 @@ def run(args: Sequence[str], *, check_json: bool = True) -> Any:
     code "engine-failed" for any other exit or output that is not JSON.
     """
     exe = binary()
-    p = subprocess.run([exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.run([exe, *args], input=stdin if stdin is not None else b"",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out, err = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
     if not check_json:
         if p.returncode not in (0, 1):

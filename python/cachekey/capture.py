@@ -64,12 +64,11 @@ import logging
 import os
 import platform as _platform
 import re
-import runpy
 import sys
 import threading
 import time
 
-from cachekey import ref
+from cachekey import _run, ref
 from cachekey.outcomes import OutcomeTracker
 from cachekey.scenario import argv_flags, make_scenario
 
@@ -181,7 +180,7 @@ class Capture:
     def __init__(self, out_dir: str, *, module_text: bool = True, entry1_bytes: bool = True,
                  cache_dir: str | None = None, quiet: bool = False, command: list[str] | None = None,
                  force: bool = False):
-        self.out_dir = os.path.abspath(out_dir)
+        self.out_dir = os.path.abspath(out_dir) if out_dir is not None else None
         self.force = force
         self.module_text = module_text
         self.entry1_bytes = entry1_bytes
@@ -198,6 +197,8 @@ class Capture:
         self._pending_cpu: dict[int, tuple] = {}
         self._compress, self._compress_name = _zstd_compress()
         self._running = False
+        self._attached = False
+        self._jax = None
         # Seconds inside the real cache_key.get, and spent by the capture
         # itself around it (reading arguments, text, files): the capture's
         # cost to a compilation is the second, plus the recorder's share of
@@ -208,19 +209,59 @@ class Capture:
 
     # -- life cycle -------------------------------------------------------
 
-    def start(self) -> "Capture":
-        """Patches ``jax._src.cache_key`` and taps the compiler's loggers."""
+    def start(self, *, wait_for_jax: bool = False) -> "Capture":
+        """Prepares ``out_dir``, then patches ``jax._src.cache_key`` and taps
+        the compiler's loggers.
+
+        ``wait_for_jax``: when jax is not imported yet, patch right after the
+        program's own ``import jax`` has finished (``_run.after_import``)
+        instead of importing it now, so that the program configures logging
+        before jax logs its first record (``jax._src.path``, while it
+        imports).  Either way the tool's frames are put on JAX's exclusion
+        list (``_run.exclude_tool_frames``), so that locations, and keys with
+        metadata in them, are a plain run's.
+        """
         global _active
         if _active is not None:
             raise RuntimeError("a cachekey capture is already running in this process")
+        if self.out_dir is not None:
+            removed = prepare_out_dir(self.out_dir, self.force)
+            if removed:
+                self.notes.append(f"--force: removed {len(removed)} files of an earlier capture "
+                                  "from this directory")
+        _active = self
+        atexit.register(self.stop)
+        self._running = True
+        if wait_for_jax:
+            _run.after_import("jax", self._attach_safely)
+        else:
+            try:
+                self._attach()
+            except BaseException:
+                self._running = False
+                _active = None
+                atexit.unregister(self.stop)
+                raise
+        return self
+
+    def _attach_safely(self) -> None:
+        """``_attach`` from an import hook: a failure becomes a note, never the program's."""
+        try:
+            self._attach()
+        except Exception as exc:
+            self._failed(f"could not attach to jax: {type(exc).__name__}: {exc}")
+
+    def _failed(self, message: str) -> None:
+        """The tool could not do something; the program goes on. Overridden by watch."""
+        self.notes.append(message)
+
+    def _attach(self) -> None:
+        """Patches ``jax._src.cache_key.get`` (jax imported now if it is not)."""
         import jax
         from jax._src import cache_key
         if not callable(getattr(cache_key, "get", None)):
             raise RuntimeError(f"jax {jax.__version__}: jax._src.cache_key.get not found")
-        removed = prepare_out_dir(self.out_dir, self.force)
-        if removed:
-            self.notes.append(f"--force: removed {len(removed)} files of an earlier capture "
-                              "from this directory")
+        _run.exclude_tool_frames()
         self._jax = jax
         self._cache_key = cache_key
         self._real_get = cache_key.get
@@ -234,13 +275,10 @@ class Capture:
         self._outcomes = OutcomeTracker()
         self._outcomes.attach()
         cache_key.get = self._get
-        self._running = True
-        _active = self
-        atexit.register(self.stop)
+        self._attached = True
         if self._compress is None and self.entry1_bytes:
             self.notes.append("entry-1 sidecars are written uncompressed: " + self._compress_name)
         self._say(f"capturing into {self.out_dir}; {PRIVACY_NOTE}")
-        return self
 
     def stop(self) -> None:
         """Restores JAX, writes ``index.json`` and prints a summary. Idempotent."""
@@ -248,11 +286,15 @@ class Capture:
         if not self._running:
             return
         self._running = False
-        if self._cache_key.get is self._get:
-            self._cache_key.get = self._real_get
-        self._outcomes.detach()
-        self._rebuild_cpu_topologies()
-        self.notes += [f"log record of no captured program: {m}" for m in self._outcomes.unmatched]
+        if not self._attached:  # the program never imported jax
+            self._jax = None
+        else:
+            if self._cache_key.get is self._get:
+                self._cache_key.get = self._real_get
+            self._outcomes.detach()
+            self._rebuild_cpu_topologies()
+        if self._attached:
+            self.notes += [f"log record of no captured program: {m}" for m in self._outcomes.unmatched]
         if _active is self:
             _active = None
         self.write_index()
@@ -282,7 +324,7 @@ class Capture:
             "command": self.command,
             "started": self.started,
             "finished": _utc_now(),
-            "jax": jax.__version__,
+            "jax": jax.__version__ if jax is not None else None,
             "python": _platform.python_version(),
             "options": {"module_text": self.module_text, "entry1_bytes": self.entry1_bytes,
                         "entry1_sidecar_compression": (self._compress_name if self._compress
@@ -337,6 +379,7 @@ class Capture:
             sym_name = ir.StringAttr(module.operation.attributes["sym_name"]).value
             # The text always feeds the digest; it is written only when asked.
             text = module.operation.get_asm(enable_debug_info=False)
+            inputs = _input_types(module, ir)
 
         shim = _HashlibShim()
         bounds: list[tuple[str, int, str]] = []
@@ -360,13 +403,14 @@ class Capture:
                 cache_key._log_cache_key_hash = self._real_log
         try:
             self._write_program(key, sym_name, text, shim, bounds, module, devices, co_bytes,
-                                backend, compression, callbacks, env, argv, prefixes, hook)
+                                backend, compression, callbacks, env, argv, prefixes, hook,
+                                inputs)
         except Exception as exc:  # never break the user's compilation
-            self.notes.append(f"{sym_name}: not captured: {type(exc).__name__}: {exc}")
+            self._failed(f"{sym_name}: not captured: {type(exc).__name__}: {exc}")
         return key
 
     def _write_program(self, key, sym_name, text, shim, bounds, module, devices, co_bytes,
-                       backend, compression, callbacks, env, argv, prefixes, hook):
+                       backend, compression, callbacks, env, argv, prefixes, hook, inputs=None):
         jax = self._jax
         from jax._src import config as jax_config
         occurrence = self._occurrences.get(sym_name, 0) + 1
@@ -395,6 +439,8 @@ class Capture:
 
         capture: dict = {"format": FORMAT, "program": sym_name, "sequence": seq,
                          "occurrence": occurrence, "time": _utc_now()}
+        if inputs is not None:
+            capture["inputs"] = inputs
         module_obj: dict = {"sym_name": sym_name}
         info = {"bytes": len(entry1), "sha256": hashlib.sha256(entry1).hexdigest()}
         if not self.entry1_bytes:
@@ -472,11 +518,15 @@ class Capture:
                       "entries": [{k: e[k] for k in ("name", "digest", "running")}
                                   for e in entries]},
         )
-        _write_json(os.path.join(self.out_dir, stem + ".json"), scenario)
         token = self._outcomes.expect(key, sym_name)
-        self.programs.append({"file": stem + ".json", "program": sym_name,
-                              "occurrence": occurrence, "key": key, "_token": token,
-                              "_client": id(next(iter(devices.flat)).client)})
+        self._keep(stem, scenario, {"file": stem + ".json", "program": sym_name,
+                                    "occurrence": occurrence, "key": key, "_token": token,
+                                    "_client": id(next(iter(devices.flat)).client)})
+
+    def _keep(self, stem: str, scenario: dict, row: dict) -> None:
+        """Writes one program's scenario and lists it (``cachekey.watch`` keeps it instead)."""
+        _write_json(os.path.join(self.out_dir, stem + ".json"), scenario)
+        self.programs.append(row)
         # Keep index.json current should the process end without stop()
         # (os._exit, a crash); at most every INDEX_EVERY_SECONDS.
         if time.monotonic() - self._index_written >= INDEX_EVERY_SECONDS:
@@ -647,6 +697,20 @@ def _gpu_topology(serialized: bytes, fingerprint: int | None, hashed_serialized:
     return None, None
 
 
+def _input_types(module, ir) -> list[str] | None:
+    """The argument types of the module's public ``main`` function, as MLIR prints
+    them (``"tensor<4x8xf32>"``), or None when there is no such function."""
+    for op in module.body.operations:
+        if op.operation.name != "func.func":
+            continue
+        attrs = op.operation.attributes
+        if ir.StringAttr(attrs["sym_name"]).value != "main":
+            continue
+        ftype = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
+        return [str(t) for t in ftype.inputs]
+    return None
+
+
 def _jaxlib_version() -> str:
     from jax._src.lib import version_str
     return version_str
@@ -707,23 +771,21 @@ def main(argv: list[str] | None = None) -> int:
     if not os.path.isfile(path):
         parser.error(f"SCRIPT {path!r}: no such file")
     try:
-        cap = start(args.out, module_text=not args.no_module_text,
-                    entry1_bytes=not args.no_entry1_bytes, cache_dir=args.cache_dir,
-                    quiet=args.quiet, force=args.force,
-                    command=["python", "-m", "cachekey.capture"] + argv)
+        cap = Capture(args.out, module_text=not args.no_module_text,
+                      entry1_bytes=not args.no_entry1_bytes, cache_dir=args.cache_dir,
+                      quiet=args.quiet, force=args.force,
+                      command=["python", "-m", "cachekey.capture"] + argv
+                      ).start(wait_for_jax=True)
     except FileExistsError as exc:
         parser.error(str(exc))
-    sys.argv = list(script)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    status = 0
     try:
-        runpy.run_path(path, run_name="__main__")
-    except SystemExit as exc:
-        status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        return _run.run_script(path, script[1:])
     finally:
         cap.stop()
-    return status
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The logic lives in the module cachekey.capture, not in this __main__
+    # (which the script's own __main__ replaces while it runs).
+    from cachekey.capture import main as _main
+    sys.exit(_main())

@@ -90,6 +90,25 @@ def logged_by(releases: tuple, version: tuple) -> bool:
 
 _BY_FORMAT = {fmt: (outcome, meaning) for outcome, fmt, meaning, _ in FORMATS}
 
+#: Why JAX did not write an entry, as a code, by the words of the line it
+#: logged ("not written" formats above; a write error is "write_error").
+REASON_CODES = {
+    "since cache is disabled/not initialized": "cache_disabled",
+    "cache is disabled/not initialized": "cache_disabled",
+    "is less than threshold": "entry_size",
+    "since process_id != 0": "process_id",
+    "because it uses host callbacks": "host_callbacks",
+    "seconds to compile": "min_compile_time",
+}
+
+
+def reason_code(fmt: str) -> str:
+    """The code of a "not written" format of ``FORMATS`` (see ``REASON_CODES``)."""
+    for words, code in REASON_CODES.items():
+        if words in fmt:
+            return code
+    return "other"
+
 # (kind, the constant start of the f-string JAX warns with, releases).  A
 # read error decides no outcome (JAX compiles and writes again); a write
 # error makes the outcome "not written", although JAX logged "Writing ..."
@@ -167,7 +186,9 @@ class OutcomeTracker:
 
     ``expect(key, name)`` is called once per captured ``cache_key.get`` and
     returns a token; ``outcome_of(key, name, token)`` returns
-    ``{"outcome": ..., "reason": ..., "log": [...]}`` where outcome is one of
+    ``{"outcome": ..., "reason": ..., "log": [...]}`` (and for "not written"
+    ``reason_code``, one of ``REASON_CODES`` or "write_error", and
+    ``reason_values``, the numbers JAX logged) where outcome is one of
     ``hit``, ``written``, ``not written`` (reason: JAX's message; a write
     error's warning outranks the "Writing" line logged before the attempt),
     ``miss`` (a miss with no write logged after it), ``no outcome logged``,
@@ -209,7 +230,7 @@ class OutcomeTracker:
 
     def expect(self, key: str, name: str) -> int:
         """Registers a program whose key JAX just computed; returns its token."""
-        self._tokens.append({"key": key, "name": name, "events": []})
+        self._tokens.append({"key": key, "name": name, "events": [], "facts": []})
         self._thread.latest = self._tokens[-1]
         return len(self._tokens) - 1
 
@@ -254,6 +275,7 @@ class OutcomeTracker:
             self.unmatched.append(message)
             return
         target["events"].append((outcome, message))
+        target["facts"].append((outcome, record.msg, values))
 
     def outcome_of(self, key: str, name: str, token: int) -> dict:
         """The outcome of the program registered as ``token`` (see the class doc)."""
@@ -265,11 +287,15 @@ class OutcomeTracker:
         elif "write error" in kinds:
             outcome = "not written"
             reason = next(m for k, m in events if k == "write error")
+            code, values = "write_error", {}
         elif "written" in kinds:
             outcome = "written"
         elif "not written" in kinds:
             outcome = "not written"
             reason = next(m for k, m in events if k == "not written")
+            fmt, values = next((f, v) for k, f, v in self._tokens[token]["facts"]
+                               if k == "not written")
+            code = reason_code(fmt)
         elif "miss" in kinds:
             outcome = "miss"
             reason = "a miss with no write or skip logged after it (compilation failed or still running?)"
@@ -278,6 +304,9 @@ class OutcomeTracker:
         out = {"outcome": outcome, "log": [m for _, m in events]}
         if reason:
             out["reason"] = reason
+        if outcome == "not written":
+            out["reason_code"] = code
+            out["reason_values"] = {k: v for k, v in values.items() if k != "key"}
         read_error = next((m for k, m in events if k == "read error"), None)
         if read_error:
             out["read_error"] = read_error

@@ -9,6 +9,9 @@ CK_LOGGING chooses how:
   "module"  the two loggers the capture reads (jax._src.compiler,
             jax._src.compilation_cache) get level DEBUG and a handler of
             their own to stdout; the root logger is left alone
+CK_LOG_FIRST=1 configures logging before `import jax` (then JAX's import-time
+record, jax._src.path at DEBUG, reaches the handlers: a tool that imported
+jax first would take it away).
 CK_MIN_SECS sets jax_persistent_cache_min_compile_time_secs (default 0).
 Used by tests/capture/test_capture.py, which runs it with and without
 `python -m cachekey.capture` and compares what it logged.
@@ -18,10 +21,15 @@ import logging
 import os
 import sys
 
-import jax
-import jax.numpy as jnp
-
 mode = os.environ.get("CK_LOGGING", "root")
+if os.environ.get("CK_LOG_FIRST") == "1":
+    logging.basicConfig(level=logging.DEBUG, stream=sys.stdout,
+                        format="%(name)s %(levelname)s %(message)s")
+    mode = "none"
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
 if mode == "root":
     logging.basicConfig(level=logging.DEBUG, stream=sys.stdout,
                         format="%(name)s %(levelname)s %(message)s")

@@ -5,6 +5,8 @@ CK_VARIANT selects one controlled change of the program itself:
   "extra"     one more jitted function (`only_here`) is compiled
   "options"   `scaled` is jitted with compiler_options={CK_OPTION: CK_VALUE}
   "device1"   the arguments live on the second device (needs two devices)
+  "shape"     the arguments are 8x8 instead of 4x8
+CK_MIN_SECS sets jax_persistent_cache_min_compile_time_secs (default 0).
 Everything else (flags, device count, cache directory, jax release) is
 changed from outside by the test.
 """
@@ -14,7 +16,8 @@ import os
 import jax
 import jax.numpy as jnp
 
-jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+jax.config.update("jax_persistent_cache_min_compile_time_secs",
+                  float(os.environ.get("CK_MIN_SECS", "0")))
 variant = os.environ.get("CK_VARIANT", "")
 
 
@@ -34,7 +37,7 @@ if variant == "options":
     parsed = {"true": True, "false": False}.get(value, value)
     options = {os.environ["CK_OPTION"]: int(value) if value.lstrip("-").isdigit() else parsed}
 
-x = jnp.ones((4, 8), jnp.float32)
+x = jnp.ones((8, 8) if variant == "shape" else (4, 8), jnp.float32)
 if variant == "device1":
     x = jax.device_put(x, jax.devices()[1])
 # jax.jit takes compiler_options from jax 0.4.36 on; before that only the

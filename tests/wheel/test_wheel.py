@@ -28,7 +28,9 @@ compiler, no cmake; under 10 s), and runs:
   wheels for that Python are (scripts/setup), a capture of two real JAX runs
   of tests/capture/program.py (the second with its code changed) and the
   installed `cachekey diff` of them (the native CLI's output, keys differ) and
-  `cachekey explain` of each program (the key real JAX computed).
+  `cachekey explain` of each program (the key real JAX computed); then two
+  runs under `python -m cachekey.watch` (the second with one XLA flag added:
+  its misses must name entry 4 and the flag, in the installed engine's words).
 
 Prints one line per check and closes with "N passed, N failed, N skipped".
 """
@@ -299,6 +301,30 @@ def capture_then_diff(minor: str, venv: str, env: dict, cli: str, work: str) -> 
         # engine's against it.
         ok = ok and rc == 0 and "equals the key real JAX computed" in out
     check(ok, f"py{minor}: cachekey explain reproduces the key real JAX computed, for all {len(scen)} captured programs")
+    watch_two_runs(minor, venv, env, work, program)
+
+
+def watch_two_runs(minor: str, venv: str, env: dict, work: str, program: str) -> None:
+    """python -m cachekey.watch from the wheel: run 1 fills a cache, run 2 with
+    one flag added (the change this test makes) must name entry 4 and that
+    flag, in the words of the engine the wheel installed (found through the
+    distribution's record: CACHEKEY_ENGINE is not set)."""
+    flag = "--xla_cpu_enable_fast_math=true"
+    wenv = {k: v for k, v in env.items() if k != "CACHEKEY_ENGINE"}
+    wenv.update(JAX_PLATFORMS="cpu", CK_VARIANT="",
+                JAX_COMPILATION_CACHE_DIR=os.path.join(work, f"watch-{minor}", "cache"))
+    index = os.path.join(work, f"watch-{minor}", "index")
+    errs = []
+    for extra in ({}, {"XLA_FLAGS": flag}):
+        rc, out, err = run([os.path.join(venv, "bin", "python"), "-m", "cachekey.watch", "--index", index,
+                            "--", program], env=dict(wenv, **extra), cwd=work)
+        if not check(rc == 0, f"py{minor}: python -m cachekey.watch ({'XLA_FLAGS=' + flag if extra else 'run 1'})",
+                     err[-1500:]):
+            return
+        errs.append(err)
+    check("entry 4 (XLA flags)" in errs[1] and flag in errs[1] and "hit rate" in errs[1],
+          f"py{minor}: the watched run 2 names entry 4 and {flag} at its misses, and ends with its summary",
+          errs[1][-1500:])
 
 
 def main() -> int:
