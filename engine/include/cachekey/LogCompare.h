@@ -88,6 +88,14 @@ struct KeyMove {
     DevicesChanged,        // entry 6
     Compression,           // entry 7, decoded `before` → `after`
     CustomHook,            // entry 8, decoded `before` → `after`
+    GlobalSetting,         // entry `after` (2…8) of every paired program,
+                           // `before` of them, nothing in the logs naming
+                           // why: one setting outside the programs (where
+                           // entry 1 moved too, the same setting moved it)
+    StaticOrConstant,      // entry 1 of a program compiled `before` times
+                           // in one run with the same argument shapes and
+                           // types, each time with another key: a static
+                           // argument or a captured Python constant
   };
   Code code = Code::None;
   bool both = false;
@@ -295,6 +303,9 @@ struct LogAdvice {
     UnsupportedRuntime,   // this runtime never uses the persistent cache
     SetCacheDir,          // no cache directory in the logs
     LogWrites,            // a miss whose write is not logged
+    StaticOrConstant,     // entry 1 of a program compiled several times in
+                          // one run with the same shapes: a static argument
+                          // or a captured constant changes its program
   };
   Code code = Code::NothingToDo;
   /// What it is about, in order, each once: indices into

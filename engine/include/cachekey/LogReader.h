@@ -376,6 +376,9 @@ struct LogSummary {
   size_t problemCount = 0;
   /// Lines longer than the 1 MiB the reader keeps.
   size_t longLines = 0;
+  /// Lines that repeat the line before them as another handler printed it
+  /// (LogReader::duplicateOfPrevious), read once.
+  size_t duplicateLines = 0;
   /// The input did not end with a line break (often a cut log).
   bool endsMidLine = false;
 
@@ -464,6 +467,15 @@ private:
   LogSummary summary;
   std::vector<Stream> streams{Stream{}};
   std::string partial;
+  /// The last line that may matter (duplicateOfPrevious), empty after a line
+  /// that does not.
+  std::string previousLine;
+  /// True when `line` is the previous line's record printed again by
+  /// another handler (JAX_LOGGING_LEVEL's handler on the "jax" logger and
+  /// a root handler of logging.basicConfig both print each record, in two
+  /// formats): the same message after a different prefix that tags the
+  /// same process (LogPrefix.h streamTag). Remembers `line` otherwise.
+  bool duplicateOfPrevious(std::string_view line);
   bool skippingLongLine = false;
   /// Programs by final digest, for hit/miss and write lines.
   struct ProgramsWithDigest {

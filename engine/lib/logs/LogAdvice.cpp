@@ -10,6 +10,7 @@
 #include "LogFacts.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <unordered_set>
 
 namespace cachekey {
@@ -57,6 +58,13 @@ LogAdvice forMove(const KeyMove &move, int cause) {
     break;
   case KeyMove::Code::EveryProgram:
     a.code = C::SameGlobalSettings;
+    break;
+  case KeyMove::Code::GlobalSetting:
+    a.code = C::SameGlobalSettings;
+    a.entry = std::atoi(move.after.c_str());
+    break;
+  case KeyMove::Code::StaticOrConstant:
+    a.code = C::StaticOrConstant;
     break;
   case KeyMove::Code::CacheDirMoved:
     a.code = C::SameCacheDirInKey;
@@ -118,7 +126,9 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
     x.value = a ? la.writeError(*a) : "";
     break;
   case MissReason::NoCacheYet:
-    x.code = C::ConfigureCacheEarly;
+    // Looked up before a cache was initialised: later in the run (the log
+    // names its directory), or never.
+    x.code = lb.cacheDirs.empty() ? C::SetCacheDir : C::ConfigureCacheEarly;
     break;
   case MissReason::NoFilelock:
     x.code = C::InstallFilelock;
@@ -196,6 +206,18 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
         add(advice(C::NewPrograms), i);
       }
     }
+    else if (p.keys != ProgramPair::Keys::Equal && b.lookupNoCache)
+      // Looked up without a cache: it could not hit whatever its key (a key
+      // made before the cache was set lacks the autotune path under it in
+      // entry 5, jax <= 0.10.2).
+      add(advice(lb.cacheDirs.empty() ? C::SetCacheDir : C::ConfigureCacheEarly), i);
+    else if (p.keys == ProgramPair::Keys::Differ &&
+             a->writeState == WriteState::NotWritten &&
+             a->writeReason == NotWrittenReason::HostCallbacks)
+      // Never cached by this release (jax <= 0.10.2): whether or not its key
+      // moved (jax 0.4.30 puts the callback's address into the program), the
+      // second run could not have read it.
+      add(advice(C::HostCallbacks), i);
     else if (p.keys == ProgramPair::Keys::Differ)
       add(forMove(r.moveOf(p), p.cause), i);
     else if (p.keys == ProgramPair::Keys::Unknown)
@@ -264,8 +286,43 @@ std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
       x.entry = jaxlib ? 2 : first;
       add(std::move(x), i);
     }
+  // A write that failed in a run (a read-only or full cache folder) and
+  // that no later run settled (read or wrote the same key): the next run
+  // misses that key whatever the keys show.
+  for (size_t i = 0; i < r.programs.size(); ++i)
+    for (size_t run = 0; run < r.logs.size(); ++run) {
+      int k = r.programs[i].program[run];
+      if (k < 0)
+        continue;
+      const LoggedProgram &x = r.logs[run].programs[k];
+      if (x.writeState != WriteState::Failed)
+        continue;
+      // Settled when a later run read or wrote the same key.
+      bool settled = false;
+      auto d = x.finalDigest();
+      for (size_t later = run + 1; later < r.logs.size() && d && !settled; ++later) {
+        int j = r.programs[i].program[later];
+        if (j < 0)
+          continue;
+        const LoggedProgram &y = r.logs[later].programs[j];
+        settled = y.finalDigest() == d &&
+                  (y.lookup == Lookup::Hit || y.writeState == WriteState::Written);
+      }
+      if (settled)
+        continue;
+      LogAdvice w = advice(x.atimeError ? C::MissingAtime : C::FixWriteError);
+      w.value = r.logs[run].writeError(x);
+      add(std::move(w), i);
+    }
   if (out.empty())
     out.push_back(advice(C::SharedKeys));
+  // Logs without a cache line were left out: say how to log them.
+  for (const LogSummary &log : r.logs)
+    if (log.comparable().empty()) {
+      LogAdvice x = advice(C::LogOutcomes);
+      x.value = log.name;
+      out.push_back(std::move(x));
+    }
   return out;
 }
 
@@ -301,6 +358,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::UnsupportedRuntime: return "unsupported_runtime";
   case LogAdvice::Code::SetCacheDir: return "set_cache_dir";
   case LogAdvice::Code::LogWrites: return "log_writes";
+  case LogAdvice::Code::StaticOrConstant: return "static_or_constant";
   }
   return "unknown";
 }

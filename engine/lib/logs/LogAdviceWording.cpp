@@ -44,7 +44,9 @@ std::string words(const LogAdvice &a) {
            "and then cached. To reuse one entry, keep the shapes fixed (pad or "
            "bucket the inputs).";
   case C::LogOutcomes:
-    return "Log DEBUG for jax._src.compiler and jax._src.compilation_cache in "
+    return (a.value.empty() ? std::string()
+                            : a.value + " holds no cache line, so it was left out. ") +
+           "Log DEBUG for jax._src.compiler and jax._src.compilation_cache in "
            "both runs (or JAX_DEBUG_LOG_MODULES=jax._src.compiler,"
            "jax._src.compilation_cache) to see each hit, miss and write.";
   case C::LogKeys:
@@ -66,6 +68,21 @@ std::string words(const LogAdvice &a) {
            "operation outside jit, with the shapes and dtypes of your arrays, so "
            "it moves when they do.";
   case C::SameGlobalSettings:
+    if (a.entry == 5)
+      return "One setting outside the programs moved entry 5 (compile_options) "
+             "of every program, and entry 1 of some with it: a jax option JAX "
+             "passes in the compile options (jax_use_shardy_partitioner, "
+             "jax_default_device_assignment…) or an XLA flag parsed into "
+             "DebugOptions. Give every run that shares the cache the same jax "
+             "settings and XLA_FLAGS; the logs do not say which one moved: "
+             "capture both runs (python -m cachekey.capture) and run cachekey "
+             "diff on them.";
+    if (a.entry > 1)
+      return "One setting outside the programs moved entry " +
+             std::to_string(a.entry) + " of every program: give every run "
+             "that shares the cache the same jax settings, XLA_FLAGS and "
+             "devices; to see which moved, capture both runs (python -m "
+             "cachekey.capture) and run cachekey diff on them.";
     return "One setting moved every program, JAX's own small ones too: give "
            "the runs the same jax and jaxlib, jax_enable_x64, "
            "jax_compilation_cache_include_metadata_in_key and "
@@ -153,6 +170,14 @@ std::string words(const LogAdvice &a) {
   case C::LogWrites:
     return "Log DEBUG for jax._src.compilation_cache in both runs: it says "
            "whether and why each entry was written.";
+  case C::StaticOrConstant:
+    return "Each call compiled another program with the same argument shapes: "
+           "a static argument (static_argnums / static_argnames) took a new "
+           "value, or the function captures a Python constant that changed "
+           "(a new closure or a global). Pass such values as traced "
+           "arguments, or keep them the same between runs; to see which, "
+           "compare the programs (jax.jit(f).lower(...).as_text(), or "
+           "JAX_DUMP_IR_TO) or capture both runs (cachekey diff).";
   }
   return "";
 }

@@ -12,8 +12,11 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <string>
 #include <unordered_map>
 
 namespace cachekey {
@@ -230,6 +233,130 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       for (ProgramPair &p : r.pairs)
         if (p.keys == ProgramPair::Keys::Differ)
           p.move = id;
+    }
+  }
+
+  // One setting outside the programs (issue 34): an entry E > 1 moved in
+  // every paired program, and entry 1 moved in some of them too (a sharded
+  // program lowered for other devices, or by another partitioner). The
+  // setting that moved E moved those programs as well: they take the move
+  // of the pairs where entry 1 did not move, when those share one. When
+  // that move is entry 5 with nothing in the logs naming why, it is one
+  // global setting (jax_use_shardy_partitioner, …): GlobalSetting.
+  {
+    auto ownMoved = [&](const ProgramPair &p, int e) {
+      const auto &x = la.programs[p.a].digests().own[e - 1];
+      const auto &y = lb.programs[p.b].digests().own[e - 1];
+      return x && y && *x != *y;
+    };
+    size_t paired = 0, moved = 0;
+    for (const ProgramPair &p : r.pairs)
+      if (p.a >= 0 && p.b >= 0) {
+        ++paired;
+        moved += p.keys == ProgramPair::Keys::Differ && la.programs[p.a].complete() &&
+                 lb.programs[p.b].complete();
+      }
+    // A program whose module carries shardings: its logged compile options
+    // (get_compile_options) partition it. Only those are lowered anew by
+    // another partitioner or device count; an unpartitioned program's entry
+    // 1 moved for a reason of its own.
+    auto partitioned = [&](const LogSummary &log, const LoggedProgram &x) {
+      if (x.compileOptions < 0)
+        return false;
+      const std::string &t = log.texts[x.compileOptions];
+      for (const char *k : {"num_partitions=", "num_replicas="}) {
+        size_t at = t.find(k);
+        if (at != std::string::npos && std::atoi(t.c_str() + at + std::strlen(k)) > 1)
+          return true;
+      }
+      return false;
+    };
+    for (int e = 2; e <= 6 && moved >= 2 && moved == paired; ++e) {
+      bool everywhere = true, withProgram = false, one = true;
+      std::optional<uint32_t> ref;
+      for (const ProgramPair &p : r.pairs) {
+        if (p.a < 0 || p.b < 0)
+          continue;
+        if (!ownMoved(p, e)) {
+          everywhere = false;
+          break;
+        }
+        if (ownMoved(p, 1)) {
+          withProgram = true;
+          if (!partitioned(la, la.programs[p.a]) || !partitioned(lb, lb.programs[p.b]))
+            one = false; // entry 1 moved for a reason of its own
+        } else if (!ref)
+          ref = p.move;
+        else if (*ref != p.move)
+          one = false;
+      }
+      if (!everywhere)
+        continue;
+      if (!withProgram || !ref || !one)
+        break;
+      uint32_t id = *ref;
+      if (r.moves[id].code == KeyMove::Code::CompileOptionsChanged) {
+        KeyMove g;
+        g.code = KeyMove::Code::GlobalSetting;
+        g.before = std::to_string(moved);
+        g.after = std::to_string(e);
+        id = moveId(g);
+      }
+      for (ProgramPair &p : r.pairs)
+        if (p.a >= 0 && p.b >= 0) {
+          p.move = id;
+          p.cause = static_cast<uint8_t>(e);
+        }
+      break;
+    }
+  }
+  // A static argument or a captured constant: a program whose entry 1 moved
+  // ("the program changed") that one run compiled several times under one
+  // name with the same argument shapes and types (the pxla "Compiling …"
+  // line), each time with another key.
+  if (std::any_of(r.pairs.begin(), r.pairs.end(), [&](const ProgramPair &p) {
+        return p.keys == ProgramPair::Keys::Differ &&
+               r.moveOf(p).code == KeyMove::Code::ProgramChanged &&
+               lb.programs[p.b].shapes >= 0;
+      })) {
+    // (name, shapes line) -> the distinct keys of that run.
+    auto compiles = [](const LogSummary &log) {
+      std::unordered_map<std::string, std::vector<Digest>> out;
+      for (const LoggedProgram &x : log.programs) {
+        auto d = x.finalDigest();
+        if (x.shapes < 0 || !d)
+          continue;
+        std::string k(x.name.view());
+        k += '\0';
+        k += log.texts[x.shapes];
+        auto &v = out[k];
+        if (std::find(v.begin(), v.end(), *d) == v.end())
+          v.push_back(*d);
+      }
+      return out;
+    };
+    const auto ca = compiles(la), cb = compiles(lb);
+    auto count = [](const std::unordered_map<std::string, std::vector<Digest>> &c,
+                    const LogSummary &log, const LoggedProgram &x) -> size_t {
+      if (x.shapes < 0)
+        return 0;
+      std::string k(x.name.view());
+      k += '\0';
+      k += log.texts[x.shapes];
+      auto it = c.find(k);
+      return it == c.end() ? 0 : it->second.size();
+    };
+    for (ProgramPair &p : r.pairs) {
+      if (p.keys != ProgramPair::Keys::Differ ||
+          r.moveOf(p).code != KeyMove::Code::ProgramChanged)
+        continue;
+      size_t n = std::max(count(ca, la, la.programs[p.a]), count(cb, lb, lb.programs[p.b]));
+      if (n < 2)
+        continue;
+      KeyMove m;
+      m.code = KeyMove::Code::StaticOrConstant;
+      m.before = std::to_string(n);
+      p.move = moveId(m);
     }
   }
 

@@ -52,6 +52,7 @@ Json logJson(const LogSummary &l) {
   j["problems"] = l.problems;
   j["problem_count"] = l.problemCount;
   j["long_lines"] = l.longLines;
+  j["duplicate_lines"] = l.duplicateLines;
   j["ends_mid_line"] = l.endsMidLine;
   return j;
 }
@@ -84,6 +85,8 @@ const char *keyMoveCode(KeyMove::Code c) {
   case M::DevicesChanged: return "devices_changed";
   case M::Compression: return "compression";
   case M::CustomHook: return "custom_hook";
+  case M::GlobalSetting: return "global_setting";
+  case M::StaticOrConstant: return "static_or_constant";
   }
   return "none";
 }
@@ -216,6 +219,13 @@ Json keyMoveJson(const KeyMove &m) {
     break;
   case KeyMove::Code::EveryProgram:
     j["programs"] = std::atoi(m.before.c_str());
+    break;
+  case KeyMove::Code::GlobalSetting:
+    j["programs"] = std::atoi(m.before.c_str());
+    j["entry"] = std::atoi(m.after.c_str());
+    break;
+  case KeyMove::Code::StaticOrConstant:
+    j["compiles"] = std::atoi(m.before.c_str());
     break;
   default:
     break;

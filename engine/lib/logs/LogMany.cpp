@@ -30,9 +30,16 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   ManyLogComparison r;
   if (logs.size() < 2)
     return Error{"logs", "compare at least two logs"};
+  // A log without any cache line (logged at WARNING only, or with
+  // JAX_DEBUG_LOG_MODULES alone) is left out of the pairing, and named in
+  // the advice (LogOutcomes), as long as two logs can still be compared.
+  size_t usable = 0;
   for (const LogSummary &log : logs)
-    if (log.comparable().empty())
-      return Error{log.name, noKeyMessage(log)};
+    usable += !log.comparable().empty();
+  if (usable < 2 || logs[0].comparable().empty())
+    for (const LogSummary &log : logs)
+      if (log.comparable().empty())
+        return Error{log.name, noKeyMessage(log)};
   r.logs = std::move(logs);
   const size_t n = r.logs.size();
   // Programs of the first run, then those it lacks, by label.
@@ -47,6 +54,8 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
     r.programs.push_back(std::move(p));
   }
   for (size_t run = 1; run < n; ++run) {
+    if (r.logs[run].comparable().empty())
+      continue; // a quiet log: its programs are unknown, not absent
     PairedBy how;
     auto pairs = pairPrograms(r.logs[0], r.logs[run], how);
     const LogSummary &first = r.logs[0], &other = r.logs[run];
@@ -87,7 +96,8 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
     std::vector<std::pair<Digest, std::vector<int>>> groups;
     for (size_t run = 0; run < n; ++run) {
       if (p.program[run] < 0) {
-        p.absent.push_back(static_cast<int>(run));
+        if (!r.logs[run].comparable().empty())
+          p.absent.push_back(static_cast<int>(run));
         continue;
       }
       auto d = r.logs[run].programs[p.program[run]].finalDigest();

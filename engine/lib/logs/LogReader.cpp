@@ -217,6 +217,39 @@ std::vector<int> LogSummary::comparable() const {
 
 LogReader::LogReader(std::string name) { summary.name = std::move(name); }
 
+bool LogReader::duplicateOfPrevious(std::string_view line) {
+  const std::string &prev = previousLine;
+  if (!line.empty() && line.back() == '\r')
+    line.remove_suffix(1);
+  std::string_view before = prev;
+  if (!before.empty() && before.back() == '\r')
+    before.remove_suffix(1);
+  // The longest common tail, which must hold a whole message (at least 24
+  // characters) and start where a prefix can end.
+  size_t n = 0;
+  while (n < line.size() && n < before.size() &&
+         line[line.size() - 1 - n] == before[before.size() - 1 - n])
+    ++n;
+  bool dup = false;
+  if (n >= 24 && n < line.size() && n < before.size()) {
+    std::string_view pa = before.substr(0, before.size() - n), pb = line.substr(0, line.size() - n);
+    auto boundary = [](std::string_view p) {
+      char c = p.back();
+      return c == ':' || c == ' ' || c == ']' || c == '\t';
+    };
+    // The tail starts at a word (a prefix ends in ':' or a blank, and
+    // the tail does not continue a word of it).
+    std::string_view tail = line.substr(line.size() - n);
+    dup = pa != pb && boundary(pa) && boundary(pb) && tail.front() != ':' &&
+          streamTag(pa) == streamTag(pb);
+  }
+  if (!dup)
+    previousLine.assign(line);
+  else
+    previousLine.clear(); // a third copy is a record of its own
+  return dup;
+}
+
 void LogReader::feed(std::string_view chunk) {
   size_t start = 0;
   while (start < chunk.size()) {
@@ -227,12 +260,20 @@ void LogReader::feed(std::string_view chunk) {
       // A whole line: a digest line like the one before, or one that is not
       // about the cache, is read where it lies (no copy).
       std::string_view whole = chunk.substr(start, end - start);
+      if (!previousLine.empty() && duplicateOfPrevious(whole)) {
+        ++summary.lines;
+        ++summary.duplicateLines;
+        start = nl + 1;
+        continue;
+      }
       if (readDigestLine(whole)) {
+        previousLine.assign(whole);
         start = nl + 1;
         continue;
       }
       if (!mayMatter(whole)) {
         ++summary.lines;
+        previousLine.clear();
         start = nl + 1;
         continue;
       }
@@ -511,13 +552,28 @@ void LogReader::onWrite(int streamId, const std::string &name,
         index = w;
         summary.programs[w].lookup = Lookup::Miss;
         summary.programs[w].lookupInferred = true;
+        // jax 0.4.30 logs "cache is disabled/not initialized" and no miss
+        // line: the inferred lookup is the one made without a cache.
+        if (streams[streamId].noCacheLookup) {
+          summary.programs[w].lookupNoCache = true;
+          streams[streamId].noCacheLookup = false;
+        }
         summary.programs[w].name = summary.keepName(name);
         named(w);
         lastMiss = w;
       }
     }
   } else {
-    index = lastMiss; // "since process_id != 0" names nothing
+    // "since process_id != 0" names nothing: it is about the last miss of
+    // its own process (its prefix's stream) when several write one log.
+    index = lastMiss;
+    if (streamId >= 0 && lastMiss >= 0 && summary.programs[lastMiss].stream != streamId)
+      for (auto i = recentNamed.rbegin(); i != recentNamed.rend(); ++i)
+        if (summary.programs[*i].stream == streamId &&
+            summary.programs[*i].lookup == Lookup::Miss) {
+          index = *i;
+          break;
+        }
   }
   if (index < 0)
     return;
@@ -566,6 +622,10 @@ int LogReader::inferMiss(const Digest &d, const std::string &name) {
   LoggedProgram &p = summary.programs[i];
   p.lookup = Lookup::Miss;
   p.lookupInferred = true;
+  if (streams[p.stream].noCacheLookup) {
+    p.lookupNoCache = true;
+    streams[p.stream].noCacheLookup = false;
+  }
   p.name = summary.keepName(name);
   p.keyDigest = internKeyDigest(d);
   p.setLookupLine(summary.lines);

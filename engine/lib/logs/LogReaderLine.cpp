@@ -68,8 +68,15 @@ bool LogReader::readDigestLine(std::string_view line) {
 void LogReader::readLine(std::string &line) {
   ++summary.lines;
   stripTerminalCodes(line);
-  if (!mayMatter(line))
+  if (!mayMatter(line)) {
+    previousLine.clear();
     return;
+  }
+  if (!previousLine.empty() && previousLine != line && duplicateOfPrevious(line)) {
+    ++summary.duplicateLines;
+    return;
+  }
+  previousLine.assign(line);
   // "line N: ", made only for a line that has a problem.
   auto where = [&] { return "line " + std::to_string(summary.lines) + ": "; };
   size_t pos;

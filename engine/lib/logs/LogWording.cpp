@@ -363,6 +363,13 @@ std::string keyMoveText(const KeyMove &m) {
     return "compression " + m.before + " \u2192 " + m.after;
   case M::CustomHook:
     return "custom_hook " + m.before + " \u2192 " + m.after;
+  case M::GlobalSetting:
+    return "one setting outside the programs moved entry " + m.after +
+           " of all " + m.before + " programs";
+  case M::StaticOrConstant:
+    return "the program changed with the same argument shapes (compiled " +
+           m.before + " times in one run, each time with another key: a "
+           "static argument or a captured constant)";
   }
   return "";
 }
