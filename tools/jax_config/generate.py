@@ -166,26 +166,38 @@ def run_probe(python: str, option: str | None, value, timeout: float) -> dict:
     return json.loads(lines[-1])
 
 
-def program_digests(prog: dict) -> dict | None:
-    """The last key computation of one program: entry names, per-entry
-    digests, the final running digest and the key; None when none was made."""
+def program_digests(prog: dict, module: str | None = None) -> dict | None:
+    """One key computation of one program: entry names, per-entry digests,
+    the final running digest and the key; None when none was made.  It is
+    the last computation, or, when each logged a key, the last whose key's
+    module is `module` (a probe's own program, "jit_<kind>")."""
     comps = prog.get("computations") or []
     if not comps:
         return None
-    c = comps[-1]
+    keys = prog.get("keys") or []
+    i = len(comps) - 1
+    if module and len(keys) == len(comps):
+        own = [j for j, k in enumerate(keys) if module_of(k) == module]
+        i = own[-1] if own else i
+    c = comps[i]
     return {"names": [n for n, _ in c["entries"]], "digests": [d for _, d in c["entries"]],
             "running": c["running"][-1] if c["running"] else None,
-            "key": prog["keys"][-1] if prog.get("keys") else None,
+            "key": keys[i] if len(keys) == len(comps) else (keys[-1] if keys else None),
             "computations": len(comps)}
+
+
+def module_of(key: str) -> str:
+    """The module name of a cache key "<module>-<64 hex>"."""
+    return key.rsplit("-", 1)[0]
 
 
 def compare(base: dict, got: dict, unstable: dict) -> dict:
     """Per program: outcome and the 1-based entries whose digest moved."""
     out = {}
     for kind in PROGRAMS:
-        b = program_digests(base["programs"][kind])
+        b = program_digests(base["programs"][kind], "jit_" + kind)
         g_prog = got["programs"].get(kind, {})
-        g = program_digests(g_prog) if g_prog else None
+        g = program_digests(g_prog, "jit_" + kind) if g_prog else None
         if g_prog.get("error") and g is None:
             out[kind] = {"outcome": "error", "error": g_prog["error"]}
             continue
@@ -193,6 +205,12 @@ def compare(base: dict, got: dict, unstable: dict) -> dict:
             out[kind] = {"outcome": "no_key"}
             if g_prog.get("error"):
                 out[kind]["error"] = g_prog["error"]
+            continue
+        modules = sorted({module_of(k) for k in g_prog.get("keys", [])})
+        if b["key"] and modules and module_of(b["key"]) not in modules:
+            # JAX compiled other programs in its place (e.g. op by op under
+            # jax_disable_jit): their digests say nothing of this one's.
+            out[kind] = {"outcome": "other_program", "modules": modules}
             continue
         if g["names"] != b["names"]:
             out[kind] = {"outcome": "entries_differ", "entries": g["names"]}
@@ -267,7 +285,7 @@ def main(argv=None) -> int:
                 d["programs"] = compare(base, res, unstable)
                 moved = sorted({e for p in d["programs"].values() for e in p.get("moved", [])})
                 d["moves"] = moved
-                for outcome in ("no_key", "error", "entries_differ"):
+                for outcome in ("no_key", "error", "other_program", "entries_differ"):
                     kinds = [k for k, p in d["programs"].items() if p["outcome"] == outcome]
                     if kinds:
                         d[outcome] = kinds

@@ -51,6 +51,8 @@ struct ProbeEffect {
     NoKey,         ///< no key was computed (the cache was not used)
     Error,         ///< the program raised and computed no key
     EntriesDiffer, ///< the logged entry names differ from the baseline's
+    OtherProgram,  ///< JAX compiled other programs in its place (`modules`),
+                   ///< e.g. one per primitive under jax_disable_jit
   };
   Outcome outcome = Outcome::Key;
   EntrySet moved;    ///< Key: entries whose digest differs from the baseline
@@ -59,6 +61,7 @@ struct ProbeEffect {
   /// its DEBUG log line "get_cache_key hash of serialized …" shows it.
   std::map<int, std::string> after;
   std::string error; ///< JAX's exception (Error; sometimes with Key)
+  std::vector<std::string> modules; ///< OtherProgram: the modules compiled instead
 };
 
 /// One option of the release's config registry.

@@ -139,6 +139,8 @@ Expected<ProbeEffect> readEffect(const Json &j, const std::string &path, size_t 
     e.outcome = ProbeEffect::Outcome::Error;
   else if (*outcome == "entries_differ")
     e.outcome = ProbeEffect::Outcome::EntriesDiffer;
+  else if (*outcome == "other_program")
+    e.outcome = ProbeEffect::Outcome::OtherProgram;
   else
     return Error(member(path, "outcome"), "unknown outcome \"" + *outcome + "\"",
                  ErrorCode::Invalid, "", *outcome);
@@ -146,6 +148,18 @@ Expected<ProbeEffect> readEffect(const Json &j, const std::string &path, size_t 
   if (!error)
     return error.takeError();
   e.error = *error;
+  if (e.outcome == ProbeEffect::Outcome::OtherProgram) {
+    auto m = j.find("modules");
+    if (m == j.end())
+      return Error(member(path, "modules"), "required member is missing", ErrorCode::Missing);
+    if (!m->is_array())
+      return typeError(member(path, "modules"), "an array of module names", *m);
+    for (size_t i = 0; i < m->size(); ++i) {
+      if (!(*m)[i].is_string())
+        return typeError(element(member(path, "modules"), i), "a module name", (*m)[i]);
+      e.modules.push_back((*m)[i].get<std::string>());
+    }
+  }
   if (e.outcome != ProbeEffect::Outcome::Key)
     return e;
   auto moved = j.find("moved");
