@@ -22,8 +22,8 @@ it).  Every fact in the table is measured, none is written by hand:
    process (tools/jax_config/probe.py) that then compiles the probe set
    (unsharded elementwise, dot, random bits, a program sharded over 4
    host-platform devices, a program with donation, a program with a Python
-   float constant) with the persistent cache on (an empty directory per
-   process).  The per-entry digests JAX's cache_key.py logs ("get_cache_key
+   float constant) with the persistent cache on, in one directory for the
+   whole run (its path reaches entry 5 in jax 0.10.2: see run_probe).  The per-entry digests JAX's cache_key.py logs ("get_cache_key
    hash of serialized ...") and the final key the compiler logs are compared,
    program by program, with those of a process that set nothing (measured
    twice: an entry that differs between the two baseline processes is
@@ -140,9 +140,14 @@ def describe(name: str, holder) -> dict:
     return {**out, "skip": f"a {type(default).__name__} option: no other value whose meaning is known"}
 
 
-def run_probe(python: str, option: str | None, value, timeout: float) -> dict:
-    """One fresh process of probe.py; its JSON, or {"ok": False, "error"}."""
-    cache = tempfile.mkdtemp(prefix="jax-config-table-")
+def run_probe(python: str, cache: str, option: str | None, value, timeout: float) -> dict:
+    """One fresh process of probe.py with the persistent cache in `cache`;
+    its JSON, or {"ok": False, "error"}.
+
+    Every process of a run gets the same `cache` path: jax 0.10.2 writes a
+    path under it into DebugOptions (xla_gpu_per_fusion_autotune_cache_dir,
+    jax_persistent_cache_enable_xla_caches) and hashes it into entry 5, so a
+    directory per process would move entry 5 in every measurement."""
     env = dict(os.environ)
     env["JAX_PLATFORMS"] = "cpu"
     env["XLA_FLAGS"] = f"--xla_force_host_platform_device_count={DEVICES}"
@@ -154,11 +159,10 @@ def run_probe(python: str, option: str | None, value, timeout: float) -> dict:
     if option:
         cmd += ["--option", option, "--value-json", json.dumps(value)]
     try:
-        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout, cwd=cache)
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout,
+                           cwd=os.path.dirname(cache))
     except subprocess.TimeoutExpired:
         return {"ok": False, "error": f"timed out after {timeout:.0f} s"}
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
     lines = [ln for ln in p.stdout.splitlines() if ln.startswith("{")]
     if not lines:
         tail = (p.stderr or "").strip().splitlines()[-3:]
@@ -254,8 +258,20 @@ def main(argv=None) -> int:
             d["skip"] = ROUTING[name]
         options[name] = d
     python = sys.executable
+    work = tempfile.mkdtemp(prefix="jax-config-table-")
+    cache = os.path.join(work, "cache")
+    try:
+        base, unstable = run(args, python, cache, options, log)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return write(args, t0, jax, jaxlib, holders, options, base, unstable)
+
+
+def run(args, python: str, cache: str, options: dict, log) -> tuple[dict, dict]:
+    """Measures every option of `options` that has a value (in place);
+    returns the baseline process's output and the unstable entries."""
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        bases = list(pool.map(lambda _: run_probe(python, None, None, args.timeout), range(2)))
+        bases = list(pool.map(lambda _: run_probe(python, cache, None, None, args.timeout), range(2)))
         for b in bases:
             if not b.get("ok"):
                 raise SystemExit(f"jax-config-table: the baseline process failed: {b.get('error')}")
@@ -269,7 +285,8 @@ def main(argv=None) -> int:
                 unstable[kind] = bad
         base = bases[0]
         todo = [n for n, d in options.items() if "skip" not in d]
-        futures = {n: pool.submit(run_probe, python, n, options[n]["value"], args.timeout) for n in todo}
+        futures = {n: pool.submit(run_probe, python, cache, n, options[n]["value"], args.timeout)
+                   for n in todo}
         for n in todo:
             res = futures[n].result()
             d = options[n]
@@ -290,6 +307,11 @@ def main(argv=None) -> int:
                     if kinds:
                         d[outcome] = kinds
             print(f"{n}: {d['status']} {d.get('moves', d.get('reason', ''))}", file=log)
+    return base, unstable
+
+
+def write(args, t0, jax, jaxlib, holders: dict, options: dict, base: dict, unstable: dict) -> int:
+    """Writes the table to args.out."""
     for n, d in options.items():
         if "skip" in d:
             d["status"] = "skipped"
@@ -309,6 +331,7 @@ def main(argv=None) -> int:
             "platform": " ".join(platform.uname()),
             "backend": "cpu",
             "xla_flags": f"--xla_force_host_platform_device_count={DEVICES}",
+            "cache_dir": "one empty directory for every process of the run, removed after it",
             "jobs": args.jobs,
             "options_in_registry": len(holders),
             "measured": sum(1 for d in options.values() if d["status"] == "measured"),
@@ -332,7 +355,7 @@ def main(argv=None) -> int:
     moving = [n for n, d in options.items() if d.get("moves")]
     print(f"{len(options)} options: {table['provenance']['measured']} measured "
           f"({len(moving)} move an entry), {table['provenance']['skipped']} skipped, "
-          f"{table['provenance']['failed']} failed, in {time.time() - t0:.0f} s -> {args.out}", file=log)
+          f"{table['provenance']['failed']} failed, in {time.time() - t0:.0f} s -> {args.out}", file=sys.stderr)
     return 0
 
 
