@@ -5,8 +5,8 @@
 //   jax/_src/cache_key.py (read upstream), the six probe kinds of
 //   tools/jax_config/probe.py, 64-hex digests;
 // - digests recomputed here with SHA-256 from what cache_key.py hashes for
-//   entries 2, 7 and 8 (the jaxlib version string, "zstandard", the empty
-//   custom hook), which shows the table's digests are the per-entry ones;
+//   entries 2, 7 and 8 (the jaxlib version string, "zlib": the venvs have
+//   no zstandard module, the empty custom hook), which shows the table's digests are the per-entry ones;
 // - facts from JAX's documented behaviour: jax_use_shardy_partitioner is a
 //   field of the CompileOptionsProto's ExecutableBuildOptions (entry 5 of
 //   every program) and changes how shardings are lowered (entry 1 of the
@@ -28,6 +28,8 @@ using namespace cachekey::test;
 
 namespace {
 
+// Releases with a table; kReleases have shardy on by default (0.10.2+).
+const char *kAllReleases[] = {"0.10.2", "0.12.0.1"};
 const char *kReleases[] = {"0.10.2", "0.12.0.1"};
 
 std::string sha256Hex(const std::string &s) {
@@ -50,37 +52,54 @@ bool contains(const std::vector<const JaxOption *> &v, const std::string &name) 
 }
 
 TEST(JaxConfigTable, EveryReleaseHasACompiledInTable) {
-  std::vector<std::string> want(std::begin(kReleases), std::end(kReleases));
+  std::vector<std::string> want(std::begin(kAllReleases), std::end(kAllReleases));
   EXPECT_EQ(jaxConfigTableVersions(), want);
   EXPECT_EQ(jaxConfigTable("0.9.2"), nullptr);
 }
 
-TEST(JaxConfigTable, ShapeMatchesCacheKeyPyAndTheProbeSet) {
-  // jax/_src/cache_key.py get(): the eight entries, in hashing order.
-  const std::vector<std::string> names = {
+/// The entry names of `release`'s jax/_src/cache_key.py get(), in hashing
+/// order: 0.4.30 hashes no backend version (seven entries).
+std::vector<std::string> entryNames(const std::string &release) {
+  std::vector<std::string> names = {
       "computation", "jax_lib version", "backend version", "XLA flags",
       "compile_options", "accelerator_config", "compression", "custom_hook"};
-  for (const char *release : kReleases) {
+  if (release == "0.4.30")
+    names.erase(names.begin() + 2);
+  return names;
+}
+
+size_t indexOf(const std::vector<std::string> &names, const std::string &name) {
+  return static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+TEST(JaxConfigTable, ShapeMatchesCacheKeyPyAndTheProbeSet) {
+  for (const std::string &release : jaxConfigTableVersions()) {
     SCOPED_TRACE(release);
     const JaxConfigTable *t = jaxConfigTable(release);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->jax, release);
     EXPECT_EQ(t->jaxlib, release);
+    const std::vector<std::string> names = entryNames(release);
     EXPECT_EQ(t->entries, names);
     EXPECT_EQ(t->programs.size(), allProbeKinds().size());
     for (ProbeKind k : allProbeKinds()) {
       SCOPED_TRACE(probeKindCode(k));
       ASSERT_EQ(t->programs.count(k), 1u);
       const ProbeBaseline &b = t->programs.at(k);
-      ASSERT_EQ(b.digests.size(), 8u);
+      ASSERT_EQ(b.digests.size(), names.size());
       for (const auto &d : b.digests)
         EXPECT_TRUE(isHex64(d)) << d;
-      // Entries 2, 7 and 8 recomputed from what cache_key.py hashes.
-      EXPECT_EQ(b.digests[1], sha256Hex(t->jaxlib));
-      EXPECT_EQ(b.digests[6], sha256Hex("zstandard"));
-      EXPECT_EQ(b.digests[7], sha256Hex(""));
-      // The final key is "<module name>-<64 hex>", the module jit_<kind>.
-      EXPECT_EQ(b.key.rfind(std::string("jit_") + probeKindCode(k) + "-", 0), 0u) << b.key;
+      // Entries jax_lib version, compression and custom_hook recomputed
+      // from what cache_key.py hashes. The release venvs hold no
+      // `zstandard` module, so compilation_cache.py compresses with zlib
+      // and passes "zlib".
+      EXPECT_EQ(b.digests[indexOf(names, "jax_lib version")], sha256Hex(t->jaxlib));
+      EXPECT_EQ(b.digests[indexOf(names, "compression")], sha256Hex("zlib"));
+      EXPECT_EQ(b.digests[indexOf(names, "custom_hook")], sha256Hex(""));
+      // The final key is "<module name>-<64 hex>", the module jit_<kind>
+      // (0.4.30's compiler logs no key on a miss).
+      if (release != "0.4.30")
+        EXPECT_EQ(b.key.rfind(std::string("jit_") + probeKindCode(k) + "-", 0), 0u) << b.key;
     }
     size_t measured = 0;
     for (const auto &[name, o] : t->options) {
@@ -127,7 +146,7 @@ TEST(JaxConfigTable, ShardyMovesCompileOptionsEverywhereAndTheShardedProgram) {
 }
 
 TEST(JaxConfigTable, DisablingTheCacheComputesNoKey) {
-  for (const char *release : kReleases) {
+  for (const std::string &release : jaxConfigTableVersions()) {
     SCOPED_TRACE(release);
     const JaxOption &o = jaxConfigTable(release)->options.at("jax_enable_compilation_cache");
     ASSERT_EQ(o.status, JaxOption::Status::Measured);
@@ -138,7 +157,7 @@ TEST(JaxConfigTable, DisablingTheCacheComputesNoKey) {
 }
 
 TEST(JaxConfigTable, PrngImplementationMovesOnlyTheRandomProgram) {
-  for (const char *release : kReleases) {
+  for (const std::string &release : jaxConfigTableVersions()) {
     SCOPED_TRACE(release);
     const JaxConfigTable *t = jaxConfigTable(release);
     const JaxOption &o = t->options.at("jax_default_prng_impl");
@@ -156,7 +175,7 @@ TEST(JaxConfigTable, X64MovesTheProgramOnlyWhereA64BitTypeAppears) {
   // The probes' arrays are float32 and their Python scalars weakly typed,
   // so x64 leaves their lowering alone (JAX's type promotion rules); the
   // random probe's PRNGKey(seed) splits a 64-bit seed under x64.
-  for (const char *release : kReleases) {
+  for (const std::string &release : jaxConfigTableVersions()) {
     SCOPED_TRACE(release);
     const JaxOption &o = jaxConfigTable(release)->options.at("jax_enable_x64");
     ASSERT_EQ(o.status, JaxOption::Status::Measured);
@@ -167,7 +186,7 @@ TEST(JaxConfigTable, X64MovesTheProgramOnlyWhereA64BitTypeAppears) {
 }
 
 TEST(JaxConfigTable, NoOptionMovesTheEntriesNoOptionFeeds) {
-  for (const char *release : kReleases) {
+  for (const std::string &release : jaxConfigTableVersions()) {
     SCOPED_TRACE(release);
     for (const auto &[name, o] : jaxConfigTable(release)->options)
       for (int n : o.moves())
@@ -215,6 +234,18 @@ TEST(JaxConfigTable, QueryMatchesExactlyPerKind) {
   EXPECT_TRUE(settingsMovingExactly(*t, std::map<ProbeKind, EntrySet>{}).empty());
   EXPECT_EQ(t->options.at("opt_c").status, JaxOption::Status::Skipped);
   EXPECT_EQ(t->options.at("opt_a").programs.at(ProbeKind::Dot).after.at(2), "x");
+
+  // A program compiled in another's place never matches, even for no move.
+  Json j = smallTable();
+  j["options"]["opt_b"]["programs"]["dot"] = {{"outcome", "other_program"},
+                                              {"modules", {"jit_sin"}}};
+  auto t2 = readJaxConfigTable(dumpJson(j));
+  ASSERT_TRUE(static_cast<bool>(t2)) << t2.error().str();
+  const ProbeEffect &e = t2->options.at("opt_b").programs.at(ProbeKind::Dot);
+  EXPECT_EQ(e.outcome, ProbeEffect::Outcome::OtherProgram);
+  EXPECT_EQ(e.modules, (V{"jit_sin"}));
+  EXPECT_EQ(names(settingsMovingExactly(*t2, {2}, {ProbeKind::Dot})), (V{"opt_a"}));
+  EXPECT_TRUE(settingsMovingExactly(*t2, EntrySet{}, {ProbeKind::Dot}).empty());
 }
 
 TEST(JaxConfigTable, BadTablesAreErrorsWithTheirPath) {
@@ -244,6 +275,8 @@ TEST(JaxConfigTable, BadTablesAreErrorsWithTheirPath) {
        "$.options.opt_c.reason"},
       {[](Json &j) { j["options"]["opt_b"].erase("programs"); }, ErrorCode::Missing,
        "$.options.opt_b.programs"},
+      {[](Json &j) { j["options"]["opt_b"]["programs"]["dot"] = {{"outcome", "other_program"}}; },
+       ErrorCode::Missing, "$.options.opt_b.programs.dot.modules"},
   };
   for (size_t i = 0; i < cases.size(); ++i) {
     SCOPED_TRACE(i);
