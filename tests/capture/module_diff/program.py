@@ -10,7 +10,7 @@ made here (one per class):
   donate     jit without (a) / with donate_argnums=0 (b)
   callback   without (a) / with a jax.pure_callback (b)
   static     a static step argument: step=1 (a) / step=2 (b)
-  locations  metadata in the key, the function defined one line lower in (b)
+  locations  metadata in the key; the same lambda on another source line
 """
 import sys
 
@@ -50,8 +50,8 @@ elif cls == "static":
     f(x, 2 if b else 1).block_until_ready()
 elif cls == "locations":
     jax.config.update("jax_compilation_cache_include_metadata_in_key", True)
+    # The same lambda on two source lines: only its location differs.
     if b:
-        pass  # this branch moves the lambda below one line down in (b) only
         f = jax.jit(lambda x: jnp.tanh(x) + 1.0)
     else:
         f = jax.jit(lambda x: jnp.tanh(x) + 1.0)
