@@ -23,7 +23,7 @@ using K = ModuleChange::Kind;
 constexpr size_t kShortLength = 80;
 /// Largest edit distance searched per function (memory is O(D²)); beyond it
 /// the unmatched middle counts as removed and added.
-constexpr int kMaxEdits = 3000;
+constexpr int kMaxEdits = 2000;
 
 /// MLIR's printed form, cut to about kShortLength characters (elided
 /// large elements attributes, as the printer's own flag does).
@@ -74,7 +74,8 @@ size_t keyOf(mlir::Operation *op) {
 }
 
 /// Pairs (i, j) of a longest common subsequence of `a` and `b` (Myers'
-/// O((N+M)·D) greedy algorithm, common head and tail first).
+/// O((N+M)·D) greedy algorithm, common head and tail first; the search
+/// keeps each round's diagonals [-d-1, d+1], O(D²) ints in all).
 std::vector<std::pair<size_t, size_t>> align(const std::vector<size_t> &a,
                                              const std::vector<size_t> &b) {
   std::vector<std::pair<size_t, size_t>> out;
@@ -94,10 +95,11 @@ std::vector<std::pair<size_t, size_t>> align(const std::vector<size_t> &a,
     const int max = std::min(N + M, kMaxEdits);
     const int off = max + 1;
     std::vector<int> v(2 * max + 3, 0);
+    // trace[d][k + d + 1]: v[k] at the start of round d, k in [-d-1, d+1].
     std::vector<std::vector<int>> trace;
     int found = -1;
     for (int d = 0; d <= max && found < 0; ++d) {
-      trace.push_back(v);
+      trace.emplace_back(v.begin() + (off - d - 1), v.begin() + (off + d + 2));
       for (int k = -d; k <= d; k += 2) {
         int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1]))
                     ? v[off + k + 1]
@@ -115,12 +117,11 @@ std::vector<std::pair<size_t, size_t>> align(const std::vector<size_t> &a,
     if (found >= 0) {
       int x = N, y = M;
       for (int d = found; d > 0; --d) {
-        const std::vector<int> &pv = trace[d];
+        const std::vector<int> &trow = trace[d];
+        auto pv = [&](int k) { return trow[k + d + 1]; };
         int k = x - y;
-        int pk = (k == -d || (k != d && pv[off + k - 1] < pv[off + k + 1]))
-                     ? k + 1
-                     : k - 1;
-        int px = pv[off + pk], py = px - pk;
+        int pk = (k == -d || (k != d && pv(k - 1) < pv(k + 1))) ? k + 1 : k - 1;
+        int px = pv(pk), py = px - pk;
         while (x > px && y > py)
           middle.emplace_back(head + --x, head + --y);
         x = px, y = py;
@@ -164,6 +165,20 @@ struct Differ {
         onChange(name, ab.first, ab.second);
   }
 
+  /// The discardable and inherent attributes, and the properties of an op
+  /// whose dialect is not loaded (kept as one dictionary), in one dictionary.
+  static mlir::DictionaryAttr allAttributes(mlir::Operation *op) {
+    mlir::DictionaryAttr attrs = op->getAttrDictionary();
+    auto props =
+        llvm::dyn_cast_or_null<mlir::DictionaryAttr>(op->getPropertiesAsAttribute());
+    if (!props || props.empty())
+      return attrs;
+    mlir::NamedAttrList all(props);
+    for (auto na : attrs)
+      all.set(na.getName(), na.getValue());
+    return all.getDictionary(op->getContext());
+  }
+
   void compareOps(mlir::Operation *a, mlir::Operation *b,
                   const std::string &func) {
     std::string op = a->getName().getStringRef().str();
@@ -171,7 +186,7 @@ struct Differ {
                     op == "mhlo.constant" || op == "chlo.constant";
     bool customCall = op == "stablehlo.custom_call" || op == "mhlo.custom_call";
     compareDicts(
-        a->getAttrDictionary(), b->getAttrDictionary(), {},
+        allAttributes(a), allAttributes(b), {},
         [&](const std::string &name, mlir::Attribute x, mlir::Attribute y) {
           if (constant && name == "value") {
             auto &c = add(K::ConstantChanged, func);
@@ -217,8 +232,21 @@ struct Differ {
     for (size_t j = 0; j < b.size(); ++j)
       posB[b[j]] = j;
     std::vector<long> matchOfA(a.size(), -1);
+    std::vector<bool> matchedB(b.size(), false);
     for (auto [i, j] : pairs)
-      matchOfA[i] = static_cast<long>(j);
+      matchOfA[i] = static_cast<long>(j), matchedB[j] = true;
+    // An operand defined by an added or removed operation moved with it:
+    // that is the addition or removal, not a rewiring.
+    auto unmatchedA = [&](mlir::Value v) {
+      auto *d = v.getDefiningOp();
+      auto it = d ? posA.find(d) : posA.end();
+      return d && it != posA.end() && matchOfA[it->second] < 0;
+    };
+    auto unmatchedB = [&](mlir::Value v) {
+      auto *d = v.getDefiningOp();
+      auto it = d ? posB.find(d) : posB.end();
+      return d && it != posB.end() && !matchedB[it->second];
+    };
     // Where a value comes from, in the other side's numbering.
     auto sourceA = [&](mlir::Value v) -> std::pair<long, long> {
       if (auto *d = v.getDefiningOp()) {
@@ -253,8 +281,12 @@ struct Differ {
         opChange(K::OpAdded, b[j]);
       compareOps(a[pi], b[pj], func);
       bool wired = a[pi]->getNumOperands() == b[pj]->getNumOperands();
-      for (unsigned k = 0; wired && k < a[pi]->getNumOperands(); ++k)
-        wired = sourceA(a[pi]->getOperand(k)) == sourceB(b[pj]->getOperand(k));
+      for (unsigned k = 0; wired && k < a[pi]->getNumOperands(); ++k) {
+        mlir::Value va = a[pi]->getOperand(k), vb = b[pj]->getOperand(k);
+        if (unmatchedA(va) || unmatchedB(vb))
+          continue;
+        wired = sourceA(va) == sourceB(vb);
+      }
       if (!wired)
         opChange(K::OperandsChanged, a[pi]);
       i = pi + 1, j = pj + 1;
