@@ -178,8 +178,10 @@ std::string moduleFindingText(const ModuleFinding &f) {
            "): a Python value (a static argument, a closure or a global) was "
            "baked in at trace time";
   case C::MetadataInKey:
-    return "only locations differ (" + examples(f, 1) +
-           "): metadata is in the key, so moved source lines change it";
+    return "only locations differ (" +
+           std::to_string(f.changes.empty() ? 0 : f.changes[0].count) +
+           " operations or functions moved in the source, nothing else): "
+           "metadata is in the key, so moved source lines change it";
   case C::Structural: {
     std::vector<std::string> parts;
     for (auto [kind, verb] :
