@@ -7,7 +7,7 @@
 // whole printed as text (~2 MB per function); the second module is the same
 // with one attribute (`bench.mutated`) set on the middle operation of the
 // middle copy. Prints one JSON line: the sizes, the medians over RUNS of
-// diffModules (parse both + diff, ms) and the diff's findings, which must be
+// diffModules (parse both + diff, ms), of parsing alone, and the diff's findings, which must be
 // exactly one structural finding naming that attribute (exit 1 otherwise).
 //
 // Usage: module_diff_bench [RUNS] [COPIES] [FIXTURE.json]
@@ -103,6 +103,19 @@ int main(int argc, char **argv) {
     last = std::move(*d);
   }
   std::sort(ms.begin(), ms.end());
+  // Parsing alone (both modules, one fresh context), for the share of it.
+  std::vector<double> parseMs;
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto ctx = makeMlirContext();
+    auto pa = parseMlirModule(*ctx, a);
+    auto pb = parseMlirModule(*ctx, b);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!pa || !pb)
+      return 2;
+    parseMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  std::sort(parseMs.begin(), parseMs.end());
   bool ok = last.findings.size() == 1 &&
             last.findings[0].code == ModuleFinding::Code::Structural &&
             last.changes.size() == 1 && last.changes[0].attr == "bench.mutated";
@@ -113,6 +126,7 @@ int main(int argc, char **argv) {
            {"runs", runs},
            {"median_ms", ms[ms.size() / 2]},
            {"min_ms", ms.front()},
+           {"parse_median_ms", parseMs[parseMs.size() / 2]},
            {"budget_ms", 1000},
            {"findings_as_expected", ok},
            {"findings", moduleDiffToJson(last)["findings"]}};
