@@ -27,6 +27,10 @@ constexpr int kMaxEdits = 2000;
 
 /// MLIR's printed form, cut to about kShortLength characters (elided
 /// large elements attributes, as the printer's own flag does).
+std::string shortPrint(const std::string &s) {
+  return s.size() > kShortLength ? s.substr(0, kShortLength - 3) + "..." : s;
+}
+
 template <typename T> std::string shortPrint(T value) {
   if (!value)
     return "";
@@ -42,15 +46,27 @@ template <typename T> std::string shortPrint(T value) {
 /// True for a location the text parser made from its own position (no
 /// source file): it says where the text was, not where the program was.
 bool isParserPosition(mlir::Location loc) {
+  // The parser names its unnamed buffer "-" (MLIR 19) or "".
   if (auto f = llvm::dyn_cast<mlir::FileLineColLoc>(loc))
-    return f.getFilename().empty();
+    return f.getFilename().empty() || f.getFilename() == "-";
   return false;
 }
+
+/// The first differing locations of the diff under way (one diff at a
+/// time: the engine is single-threaded).
+std::string firstLocBefore, firstLocAfter;
 
 bool locationsDiffer(mlir::Location a, mlir::Location b) {
   if (a == b)
     return false;
-  return !(isParserPosition(a) && isParserPosition(b));
+  if (isParserPosition(a) && isParserPosition(b))
+    return false;
+  if (firstLocBefore.empty() && firstLocAfter.empty()) {
+    llvm::raw_string_ostream oa(firstLocBefore), ob(firstLocAfter);
+    a.print(oa);
+    b.print(ob);
+  }
+  return true;
 }
 
 std::string targetOf(mlir::Operation *op) {
@@ -411,6 +427,7 @@ struct Differ {
 
 Expected<ModuleDiff> diffModules(const std::string &before,
                                  const std::string &after) {
+  firstLocBefore.clear(), firstLocAfter.clear();
   auto context = makeMlirContext();
   auto a = parseMlirModule(*context, before);
   if (!a)
@@ -423,7 +440,9 @@ Expected<ModuleDiff> diffModules(const std::string &before,
   if (d.locations) {
     auto &c = d.add(K::Locations, "");
     c.count = d.locations;
+    c.before = shortPrint(firstLocBefore), c.after = shortPrint(firstLocAfter);
   }
+  firstLocBefore.clear(), firstLocAfter.clear();
   ModuleDiff out;
   out.opsBefore = d.opsBefore, out.opsAfter = d.opsAfter;
   out.changes = std::move(d.changes);
