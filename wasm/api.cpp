@@ -24,6 +24,7 @@
 
 #ifdef CACHEKEY_WITH_MLIR
 #include "cachekey/mlir/Canonicalize.h"
+#include "cachekey/mlir/ModuleDiff.h"
 #endif
 
 #include <emscripten/bind.h>
@@ -477,11 +478,27 @@ std::string readCacheFolder(const emscripten::val &listing, const emscripten::va
 }
 #endif // CACHEKEY_WASM_KEY_ONLY
 
+#ifdef CACHEKEY_WITH_MLIR
+/// diffModules(before, after): two modules (MLIR text, or bytecode as a
+/// binary string) → moduleDiffToJson (ModuleDiff.h): {"same", "ops_before",
+/// "ops_after", "findings": [{code, changes, total, x64, advice, text}],
+/// "changes": [...]}, or an error object naming the module that did not
+/// parse. Only in the MLIR module: the key-only module links no MLIR.
+std::string diffModulesJson(const std::string &before, const std::string &after) {
+  auto d = diffModules(before, after);
+  if (!d)
+    return errorText(d.takeError());
+  return dump(moduleDiffToJson(*d));
+}
+#endif
+
 } // namespace
 
 EMSCRIPTEN_BINDINGS(cachekey) {
 #ifdef CACHEKEY_WITH_MLIR
   registerMlirCanonicalizer(); // module text is canonicalised live
+  registerMlirModuleDiffer();  // a moved entry 1 is diffed structurally
+  emscripten::function("diffModules", &diffModulesJson);
 #endif
   emscripten::function("version", &version);
   emscripten::function("registerFixture", &registerFixture);

@@ -15,12 +15,15 @@
 #include "cachekey/Key.h"
 #include "cachekey/RootCause.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <tuple>
 #include <vector>
 
 namespace cachekey {
+
+struct ModuleFinding; // ModuleDiff.h
 
 /// One change among the kept flags (entry 4), as a fact; the words are
 /// `flagChangeText` (Wording.h).
@@ -115,6 +118,8 @@ struct EntryChange {
     StrippedEqual,        // 2–8: part `subject` given as `before` and
                           //    `after`, equal once hash-string strips them
     Entry1DigestOnly,     // 1: captured as digests: short `before` → `after`
+    ModuleFinding,        // 1: `module`, what the structural module diff
+                          //    (ModuleDiff.h) found, in JAX's terms
   };
   Code code = Code::ModuleBytes;
   int entry = 0;
@@ -124,6 +129,8 @@ struct EntryChange {
   bool firstSide = false, standInBefore = false, standInAfter = false;
   FlagChange flag;
   FieldChange field;
+  /// For Code::ModuleFinding: the finding (shared: comparisons are copied).
+  std::shared_ptr<const ModuleFinding> module;
 };
 
 /// What to do about a comparison of two keys: a code, worded by adviceText

@@ -1,5 +1,6 @@
 //===- Diff.cpp - Which ingredient moved ----------------------------------===//
 #include "cachekey/Diff.h"
+#include "cachekey/ModuleDiff.h"
 
 #include "cachekey/PyText.h"
 #include "cachekey/Wording.h"
@@ -261,6 +262,16 @@ std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
     size_t n = std::min(ea.bytes.size(), eb.bytes.size()), k = 0;
     while (k < n && ea.bytes[k] == eb.bytes[k])
       ++k;
+    // What changed inside, in JAX's terms, first (ModuleDiff.h).
+    if (ModuleDiffer differ = moduleDiffer();
+        differ && !ea.bytes.empty() && !eb.bytes.empty()) {
+      if (auto d = differ(ea.bytes, eb.bytes))
+        for (auto &f : d->findings) {
+          EntryChange m = change(C::ModuleFinding, 1);
+          m.module = std::make_shared<const ModuleFinding>(std::move(f));
+          out.push_back(std::move(m));
+        }
+    }
     EntryChange c = change(C::ModuleBytes, 1);
     c.sizeBefore = ea.bytes.size();
     c.sizeAfter = eb.bytes.size();
@@ -525,6 +536,10 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
              : c.unhashedInputs.empty() ? Advice::NothingToDo
                                         : Advice::OnlyUnhashed;
   c.adviceText = adviceText(c.advice);
+  // A moved module whose structural diff names the change: its advice.
+  if (c.cause == 1 && !c.changes.empty() &&
+      c.changes.front().code == EntryChange::Code::ModuleFinding)
+    c.adviceText = moduleFindingAdvice(*c.changes.front().module);
   return c;
 }
 

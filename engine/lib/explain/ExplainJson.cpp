@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Diff.h"
+#include "cachekey/ModuleDiff.h"
 #include "cachekey/Wording.h"
 
 namespace cachekey {
@@ -46,6 +47,7 @@ const char *entryChangeCode(EntryChange::Code c) {
   case C::ModuleOptionsCaptured: return "module_options_captured";
   case C::OnlySymName: return "only_sym_name";
   case C::StrippedEqual: return "stripped_equal";
+  case C::ModuleFinding: return "module_finding";
   case C::Entry1DigestOnly: return "entry1_digest_only";
   }
   return "entry_change";
@@ -166,6 +168,10 @@ Json entryChangeToJson(const EntryChange &c, const std::string &text) {
   j["code"] = entryChangeCode(c.code);
   j["entry"] = c.entry;
   switch (c.code) {
+  case C::ModuleFinding:
+    if (c.module)
+      j["finding"] = moduleFindingToJson(*c.module);
+    break;
   case C::ModuleBytes:
     j["size_before"] = c.sizeBefore;
     j["size_after"] = c.sizeAfter;
@@ -259,6 +265,12 @@ Json comparisonToJson(const Comparison &c) {
   j["findings"] = findingsJson(c);
   if (c.advice != Advice::None)
     j["advice"] = {{"code", adviceName(c.advice)}, {"text", c.adviceText}};
+  // The advice of the module finding that leads the cause's details.
+  if (c.cause == 1 && !c.changes.empty() &&
+      c.changes.front().code == EntryChange::Code::ModuleFinding &&
+      c.changes.front().module)
+    j["advice"]["module_finding"] =
+        moduleFindingCodeName(c.changes.front().module->code);
   return j;
 }
 

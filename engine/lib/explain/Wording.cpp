@@ -1,5 +1,6 @@
 //===- Wording.cpp - The words of the explanations ------------------------===//
 #include "cachekey/Wording.h"
+#include "cachekey/ModuleDiff.h"
 
 #include "../key/CompileOptionsDetail.h"
 
@@ -365,6 +366,8 @@ std::string entryChangeText(const EntryChange &c) {
     return hex + (standIn ? " (stand-in)" : "");
   };
   switch (c.code) {
+  case C::ModuleFinding:
+    return c.module ? moduleFindingText(*c.module) : "";
   case C::ModuleBytes:
     return "the module bytecode differs (" + std::to_string(c.sizeBefore) +
            arrow + std::to_string(c.sizeAfter) +

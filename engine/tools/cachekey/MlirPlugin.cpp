@@ -2,6 +2,7 @@
 #include "MlirPlugin.h"
 
 #include "cachekey/Computation.h"
+#include "cachekey/ModuleDiff.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -14,7 +15,8 @@
 namespace cachekey {
 namespace {
 
-using PluginEntry = void (*)(Canonicalizer *);
+using PluginEntryV1 = void (*)(Canonicalizer *);
+using PluginEntryV2 = void (*)(MlirPluginV2 *);
 
 /// `<dir of /proc/self/exe>/../lib/libcachekey-mlir.so`, or "" if the
 /// executable's path cannot be read.
@@ -28,13 +30,13 @@ std::string defaultPluginPath() {
   return dir + "/../lib/libcachekey-mlir.so";
 }
 
-/// The plugin's canonicaliser, or the error that loading it gave. Loaded
-/// once per process.
-const Expected<Canonicalizer> &loadedPlugin() {
-  static const Expected<Canonicalizer> loaded = []() -> Expected<Canonicalizer> {
+/// The plugin's entry points (version 2, or version 1's canonicaliser
+/// alone), or the error that loading it gave. Loaded once per process.
+const Expected<MlirPluginV2> &loadedPlugin() {
+  static const Expected<MlirPluginV2> loaded = []() -> Expected<MlirPluginV2> {
     const char *env = std::getenv("CACHEKEY_MLIR_PLUGIN");
     std::string path = env && *env ? env : defaultPluginPath();
-    auto fail = [&](const std::string &why) -> Expected<Canonicalizer> {
+    auto fail = [&](const std::string &why) -> Expected<MlirPluginV2> {
       return Error{"",
                    "module text needs the MLIR 19 canonicaliser, which could "
                    "not be loaded from " +
@@ -59,29 +61,49 @@ const Expected<Canonicalizer> &loadedPlugin() {
         why.erase(0, path.size() + 2);
       return fail(why);
     }
-    auto entry = reinterpret_cast<PluginEntry>(
-        dlsym(handle, "cachekey_mlir_plugin_v1"));
-    if (!entry)
-      return fail("it has no cachekey_mlir_plugin_v1");
-    Canonicalizer canonicalizer = nullptr;
-    entry(&canonicalizer);
-    if (!canonicalizer)
-      return fail("its cachekey_mlir_plugin_v1 gave no canonicaliser");
-    return canonicalizer; // the handle stays open for the process's life
+    MlirPluginV2 plugin;
+    if (auto v2 = reinterpret_cast<PluginEntryV2>(
+            dlsym(handle, "cachekey_mlir_plugin_v2"))) {
+      v2(&plugin);
+    } else {
+      auto v1 = reinterpret_cast<PluginEntryV1>(
+          dlsym(handle, "cachekey_mlir_plugin_v1"));
+      if (!v1)
+        return fail("it has neither cachekey_mlir_plugin_v2 nor "
+                    "cachekey_mlir_plugin_v1");
+      v1(&plugin.canonicalize);
+    }
+    if (!plugin.canonicalize)
+      return fail("its plugin entry gave no canonicaliser");
+    return plugin; // the handle stays open for the process's life
   }();
   return loaded;
 }
 
 Expected<ComputationEntry> lazyCanonicalize(const ModuleSpec &module,
                                             Profile profile) {
-  const Expected<Canonicalizer> &plugin = loadedPlugin();
+  const Expected<MlirPluginV2> &plugin = loadedPlugin();
   if (!plugin)
     return plugin.error();
-  return (*plugin)(module, profile);
+  return plugin->canonicalize(module, profile);
+}
+
+Expected<ModuleDiff> lazyDiffModules(const std::string &before,
+                                     const std::string &after) {
+  const Expected<MlirPluginV2> &plugin = loadedPlugin();
+  if (!plugin)
+    return plugin.error();
+  if (!plugin->diffModules)
+    return Error{"", "the MLIR plugin is version 1: it has no module diff",
+                 ErrorCode::NoMlir};
+  return plugin->diffModules(before, after);
 }
 
 } // namespace
 
-void registerLazyMlirCanonicalizer() { setCanonicalizer(&lazyCanonicalize); }
+void registerLazyMlirCanonicalizer() {
+  setCanonicalizer(&lazyCanonicalize);
+  setModuleDiffer(&lazyDiffModules);
+}
 
 } // namespace cachekey
