@@ -70,6 +70,8 @@ test('while the MLIR module is built: the panel says so and how long is left, th
   const asked = page.status.asked;
   await page.click(BUTTON);
   await page.waitForSelector('html[data-mlir="ready"]', { timeout: 30000 });
+  // The editor opens on its text's keys (controls/module.mjs openEditor).
+  await page.waitForFunction(() => !document.querySelector('[data-testid="module-text"]').disabled);
   assert.equal(await page.inputValue('[data-testid="module-text"]'), fixture('add_1x1').capture.module_generic);
   assert.ok(page.paths.some((p) => p.endsWith('/mlir/cachekey_engine_mlir.wasm')), page.paths.join(','));
   assert.ok(asked >= 3, `the status was read at least three times (${asked})`);
@@ -102,7 +104,7 @@ test('a failed background build is said as such, with its log', async () => {
 
 test('the site as built says its module is ready, and the README screenshot of the first view', async () => {
   await env.ready;
-  const page = await newPage(env.browser, { viewport: { width: 960, height: 600 } });
+  const page = await newPage(env.browser, { viewport: { width: 960, height: 780 } });
   await open(page, env.server.url);
   await page.waitForSelector('html[data-mlir-build="ready"]', { timeout: POLLED });
   await animationsDone(page);
