@@ -107,6 +107,9 @@ async function boot() {
   }
   if (embed === null || EXHIBITS.includes(embed)) setStatus('');
   document.documentElement.setAttribute('data-ready', 'true');
+  // After the first view: is the MLIR module there, or still being built
+  // (scripts/run builds it in the background)? Polls build-status.json.
+  loader.watchBuild();
   document.documentElement.setAttribute('data-boot-ms', String(Math.round(performance.now() - t0)));
   document.documentElement.setAttribute('data-ready-ms', String(Math.round(performance.now())));
   if (postHeight) postHeight();

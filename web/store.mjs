@@ -103,6 +103,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {boolean} tracePrefix show Python's logging prefix in the trace
  * @property {'off'|'loading'|'ready'|'failed'} mlir the live MLIR canonicaliser
  * @property {string} mlirError why loading it failed
+ * @property {?import('./canonicaliser.mjs').MlirBuild} mlirBuild the last build-status.json read (null before)
  * @property {?Job} pending a scenario being computed in the engine's worker (it becomes presetId and patch when done)
  * @property {string} cancelled what the last cancel stopped ('' after the next computed change)
  */
@@ -133,6 +134,7 @@ import { patchValue, clone } from './state.mjs';
  *   | {type: 'recompute'}
  *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean}
  *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}
+ *   | {type: 'mlirBuild', build: import('./canonicaliser.mjs').MlirBuild}
  *   | {type: 'computed', seq: number, answer: Answer}
  *   | {type: 'cancelled', seq: number, label: string}} Action
  */
@@ -159,7 +161,7 @@ export function createStore(catalog, presetId, worker) {
   /** @type {PageState} */
   let state = {
     presetId, patch: {}, cmp: null, resolved: null, liveBaseline: false, error: null,
-    fullDigests: false, tracePrefix: false, mlir: 'off', mlirError: '', pending: null, cancelled: '',
+    fullDigests: false, tracePrefix: false, mlir: 'off', mlirError: '', mlirBuild: null, pending: null, cancelled: '',
   };
   /** @type {Set<(state: PageState, change: Change) => void>} */
   const subscribers = new Set();
@@ -259,6 +261,8 @@ export function createStore(catalog, presetId, worker) {
       }
       case 'mlir':
         return [{ ...s, mlir: action.status, mlirError: action.error || '' }, {}];
+      case 'mlirBuild':
+        return [{ ...s, mlirBuild: action.build }, {}];
       case 'edit': {
         // An edit made while another scenario is computed applies to that one.
         const from = s.pending || s;

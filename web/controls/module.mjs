@@ -10,6 +10,7 @@ import { el, setText, setAttr } from '../dom.mjs';
 import { deepEqual, getPath, moduleOf } from '../state.mjs';
 import { Catalog } from '../catalog.mjs';
 import { TextHandle, isTextValue } from '../transfer.mjs';
+import { mlirBuildingText } from '../canonicaliser.mjs';
 
 // The fixtures captured with and without locations (include_metadata on and
 // off): lines_a_meta / lines_a_nometa, lines_b_meta / lines_b_nometa.
@@ -150,7 +151,8 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
   ui.text.disabled = true;
   ui.text.value = '';
   ui.text.placeholder = 'Open module text to edit it';
-  setText(ui.why, 'Editing module text needs the live MLIR canonicaliser, which the first view\u2019s engine does not include (it reports mlir: false). “Open module text” loads it (about 0.7 MB gzipped) with the presets\u2019 module texts. The presets carry the exact bytes jaxlib hashed, so their keys match real JAX; keys computed from text do not.');
+  const WHY_OFF = 'Editing module text needs the live MLIR canonicaliser, which the first view\u2019s engine does not include (it reports mlir: false). “Open module text” loads it (about 0.7 MB gzipped) with the presets\u2019 module texts. The presets carry the exact bytes jaxlib hashed, so their keys match real JAX; keys computed from text do not.';
+  setText(ui.why, WHY_OFF);
   ui.load.hidden = false;
 
   ui.source.addEventListener('change', (e) => { if (ui.source.value !== '__custom') setFrom(ui.source.value, e.target); });
@@ -222,6 +224,8 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
   });
 
   let mlirShown = 'off';
+  /** @type {?import('../canonicaliser.mjs').MlirBuild} */
+  let buildShown = null;
   let opening = false; // openEditor() shows the editor itself, once its text is computed
   return {
     entry: 1,
@@ -237,6 +241,26 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
         mlirShown = state.mlir;
         if (state.mlir === 'ready' && !opening) mlirReady();
         if (state.mlir === 'failed') mlirFailed(state.mlirError);
+      }
+      // The module still being built (build-status.json): the button waits,
+      // and the sentence says how far the build is; once built, it is the
+      // usual button again.
+      const b = state.mlirBuild;
+      if (b !== buildShown && state.mlir === 'off') {
+        const was = buildShown;
+        buildShown = b;
+        if (b && b.state === 'building') {
+          ui.load.disabled = true;
+          ui.load.setAttribute('data-mlir-build', 'building');
+          setText(ui.why, mlirBuildingText(b));
+        } else if (b && b.state === 'ready' && was && was.state === 'building') {
+          ui.load.disabled = false;
+          ui.load.removeAttribute('data-mlir-build');
+          setText(ui.why, 'The live MLIR canonicaliser is built now. ' + WHY_OFF);
+        } else if (b && b.state === 'failed') {
+          ui.load.removeAttribute('data-mlir-build');
+          mlirFailed(`its background build failed${b.log ? `; see ${b.log}` : ''}`);
+        }
       }
     },
   };
