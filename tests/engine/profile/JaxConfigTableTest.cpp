@@ -98,8 +98,9 @@ TEST(JaxConfigTable, ShapeMatchesCacheKeyPyAndTheProbeSet) {
       EXPECT_EQ(b.digests[indexOf(names, "custom_hook")], sha256Hex(""));
       // The final key is "<module name>-<64 hex>", the module jit_<kind>
       // (0.4.30's compiler logs no key on a miss).
-      if (release != "0.4.30")
+      if (release != "0.4.30") {
         EXPECT_EQ(b.key.rfind(std::string("jit_") + probeKindCode(k) + "-", 0), 0u) << b.key;
+      }
     }
     size_t measured = 0;
     for (const auto &[name, o] : t->options) {
