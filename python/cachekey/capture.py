@@ -34,7 +34,9 @@ Output: one scenario per program (``docs/scenario.md``, schema 1), named
 ``NNNN-<sym_name>.json`` in compilation order, with sidecars
 ``NNNN-<sym_name>.entry1`` (``.entry1.zst`` when compressed) for an entry 1
 larger than ``INLINE_ENTRY1_BYTES`` and ``NNNN-<sym_name>.mlir`` for the
-module text without locations; and ``index.json`` listing every program,
+module text without locations (with ``NNNN-<sym_name>.generic.mlir``, the
+same module in MLIR's generic form, which ``cachekey diff`` reads for its
+structural module diff); and ``index.json`` listing every program,
 its key and outcome.  The real key is under ``"expected"``, what only the
 capture knows under ``"capture"`` (annotation keys the engine ignores).
 ``DIR`` must be new or empty: a directory that already holds files is refused,
@@ -379,6 +381,12 @@ class Capture:
             sym_name = ir.StringAttr(module.operation.attributes["sym_name"]).value
             # The text always feeds the digest; it is written only when asked.
             text = module.operation.get_asm(enable_debug_info=False)
+            # The same module in generic form, for the engine's module diff:
+            # its MLIR reads this with JAX's dialects unregistered, while
+            # jaxlib's entry-1 bytecode (a newer MLIR's) it cannot.
+            generic = (module.operation.get_asm(enable_debug_info=False,
+                                                print_generic_op_form=True)
+                       if self.module_text else None)
             inputs = _input_types(module, ir)
 
         shim = _HashlibShim()
@@ -404,13 +412,14 @@ class Capture:
         try:
             self._write_program(key, sym_name, text, shim, bounds, module, devices, co_bytes,
                                 backend, compression, callbacks, env, argv, prefixes, hook,
-                                inputs)
+                                inputs, generic)
         except Exception as exc:  # never break the user's compilation
             self._failed(f"{sym_name}: not captured: {type(exc).__name__}: {exc}")
         return key
 
     def _write_program(self, key, sym_name, text, shim, bounds, module, devices, co_bytes,
-                       backend, compression, callbacks, env, argv, prefixes, hook, inputs=None):
+                       backend, compression, callbacks, env, argv, prefixes, hook, inputs=None,
+                       generic=None):
         jax = self._jax
         from jax._src import config as jax_config
         occurrence = self._occurrences.get(sym_name, 0) + 1
@@ -477,6 +486,11 @@ class Capture:
             text_info.update(storage="sidecar", file=stem + ".mlir")
             with open(os.path.join(self.out_dir, text_info["file"]), "w", encoding="utf-8") as f:
                 f.write(text)
+            if generic is not None:
+                text_info["generic_file"] = stem + ".generic.mlir"
+                with open(os.path.join(self.out_dir, text_info["generic_file"]), "w",
+                          encoding="utf-8") as f:
+                    f.write(generic)
         else:
             text_info["storage"] = "omitted"
         capture["module_text"] = text_info
@@ -742,11 +756,6 @@ def main(argv: list[str] | None = None) -> int:
     returns normally; 2 for bad usage.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--" in argv:
-        split = argv.index("--")
-        own, script = argv[:split], argv[split + 1:]
-    else:
-        own, script = argv, []
     parser = argparse.ArgumentParser(
         prog="python -m cachekey.capture",
         description="Run a JAX program and write every compilation's cache-key scenario. "
@@ -764,12 +773,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true",
                         help="capture into a directory that holds files, removing an earlier "
                              "capture's files from it (others are kept)")
-    args = parser.parse_args(own)
-    if not script:
-        parser.error("give the program after --: -- SCRIPT [ARGS...]")
-    path = script[0]
-    if not os.path.isfile(path):
-        parser.error(f"SCRIPT {path!r}: no such file")
+    args, path, script_args = _run.parse_tool_argv(parser, argv)
     try:
         cap = Capture(args.out, module_text=not args.no_module_text,
                       entry1_bytes=not args.no_entry1_bytes, cache_dir=args.cache_dir,
@@ -779,7 +783,7 @@ def main(argv: list[str] | None = None) -> int:
     except FileExistsError as exc:
         parser.error(str(exc))
     try:
-        return _run.run_script(path, script[1:])
+        return _run.run_script(path, script_args)
     finally:
         cap.stop()
 

@@ -208,6 +208,17 @@ class CaptureTest(unittest.TestCase):
         self.assertRegex(d["text_diff"], r"\n-.*1\.000000e\+00")
         self.assertRegex(d["text_diff"], r"\n\+.*2\.000000e\+00")
         self.assertEqual(d["module_text"]["code"], "diff")
+        # The engine's own words name it too: the structural diff of the
+        # .generic.mlir texts finds the constant, 1.0 then 2.0, and the
+        # advice is the baked-in constant's, not a generic one.
+        found = [f["finding"] for f in d["comparison"]["findings"]["details"]
+                 if f["code"] == "module_finding"]
+        self.assertTrue(found, out)
+        self.assertEqual(found[0]["code"], "baked_constant", out)
+        changed = [(c.get("before", ""), c.get("after", "")) for c in found[0]["changes"]]
+        self.assertTrue(any("1.0" in x and "2.0" in y for x, y in changed), changed)
+        self.assertEqual(d["comparison"]["advice"]["module_finding"], "baked_constant", out)
+        self.assertIn("traced argument", d["comparison"]["advice"]["text"], out)
         self.assertEqual([x["program"] for x in report["differing"]], ["jit_scaled"])
         self.assert_explained(b)
 

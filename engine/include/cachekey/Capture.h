@@ -50,6 +50,11 @@ struct CapturedProgram {
   std::string entry1Sha256;              // hex, always present
   std::optional<std::string> textFile;   // the .mlir sidecar, when kept
   std::string textSha256;                // hex, always present
+  /// The generic-form text of the same module (`.generic.mlir` sidecar,
+  /// `get_asm(print_generic_op_form=True, enable_debug_info=False)`), when
+  /// kept: MLIR 19 parses it with the JAX dialects unregistered, while
+  /// jaxlib's entry-1 bytecode, written by a newer MLIR, it cannot read.
+  std::optional<std::string> genericTextFile;
   /// The scenario document, with a sidecar entry 1 inlined as entry1_b64;
   /// with entry 1 omitted, an empty placeholder stands in for it.
   Json scenario;

@@ -255,6 +255,11 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
     if (!f)
       return fail(f.takeError());
     p.textFile = *f;
+    if (auto g = text->find("generic_file"); g != text->end()) {
+      if (!g->is_string())
+        return fail({"$.capture.module_text.generic_file", "expected a string"});
+      p.genericTextFile = g->get<std::string>();
+    }
   } else if (*storage != "omitted") {
     return fail({"$.capture.module_text.storage",
                  "expected \"sidecar\" or \"omitted\", got \"" + *storage + "\""});
