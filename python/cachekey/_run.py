@@ -175,3 +175,26 @@ def run_script(path: str, args: list[str]) -> int:
         print(exc.code, file=sys.stderr)
         return 1
     return 0
+
+
+def parse_tool_argv(parser, argv: list[str]) -> tuple[object, str, list[str]]:
+    """Splits ``TOOL-OPTIONS -- SCRIPT [ARGS...]`` as both tools take it.
+
+    ``argv`` is the tool's own arguments (``sys.argv[1:]``).  Everything
+    before the first ``--`` goes to ``parser`` (an ``argparse.ArgumentParser``);
+    everything after it is the user's command line, whose first element must
+    be an existing file.  Returns ``(options, script_path, script_args)``.
+    Errors go through ``parser.error`` (usage on stderr, ``SystemExit(2)``):
+    no ``--`` or nothing after it, or a script that is not a file.
+    """
+    if "--" in argv:
+        split = argv.index("--")
+        own, script = argv[:split], argv[split + 1:]
+    else:
+        own, script = argv, []
+    options = parser.parse_args(own)
+    if not script:
+        parser.error("give the program after --: -- SCRIPT [ARGS...]")
+    if not os.path.isfile(script[0]):
+        parser.error(f"SCRIPT {script[0]!r}: no such file")
+    return options, script[0], script[1:]

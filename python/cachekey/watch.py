@@ -425,11 +425,6 @@ def start(index: str | None = None, **options) -> Watch:
 def main(argv: list[str] | None = None) -> int:
     """``python -m cachekey.watch``: runs SCRIPT watched; returns its exit status (2: bad usage)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--" in argv:
-        split = argv.index("--")
-        own, script = argv[:split], argv[split + 1:]
-    else:
-        own, script = argv, []
     parser = argparse.ArgumentParser(
         prog="python -m cachekey.watch",
         description="Run a JAX program and explain each persistent-cache miss as it happens.",
@@ -437,15 +432,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", help="the ingredients index folder (default: "
                                         "$XDG_CACHE_HOME/cachekey/watch/<cache directory's sha>)")
     parser.add_argument("--quiet", action="store_true", help="no summary at exit")
-    args = parser.parse_args(own)
-    if not script:
-        parser.error("give the program after --: -- SCRIPT [ARGS...]")
-    path = script[0]
-    if not os.path.isfile(path):
-        parser.error(f"SCRIPT {path!r}: no such file")
+    args, path, script_args = _run.parse_tool_argv(parser, argv)
     w = start(args.index, quiet=args.quiet, command=["python", "-m", "cachekey.watch"] + argv)
     try:
-        return _run.run_script(path, script[1:])
+        return _run.run_script(path, script_args)
     finally:
         w.stop()
 

@@ -258,7 +258,8 @@ class OutDirTest(unittest.TestCase):
         from cachekey.capture import prepare_out_dir
         with tempfile.TemporaryDirectory() as tmp:
             own = ["index.json", "0001-jit_f.json", "0001-jit_f.entry1.zst",
-                   "0002-jit_g.entry1", "0002-jit_g.mlir", "0003-jit_h.json.tmp",
+                   "0002-jit_g.entry1", "0002-jit_g.mlir", "0002-jit_g.generic.mlir",
+                   "0003-jit_h.json.tmp",
                    "12345-jit_many.json"]
             other = ["notes.txt", "12-jit_short.json", "0004-jit_i.json.bak"]
             for name in own + other:
@@ -273,6 +274,41 @@ class OutDirTest(unittest.TestCase):
             removed = prepare_out_dir(tmp, force=True)
             self.assertEqual(sorted(removed), sorted(own))
             self.assertEqual(sorted(os.listdir(tmp)), sorted(other + ["0005-jit_dir.json"]))
+
+
+class ToolArgvTest(unittest.TestCase):
+    """_run.parse_tool_argv, the command line both capture and watch take."""
+
+    def parser(self):
+        import argparse
+        p = argparse.ArgumentParser(prog="tool")
+        p.add_argument("--out")
+        p.add_argument("--quiet", action="store_true")
+        return p
+
+    def test_split_at_the_first_double_dash(self):
+        from cachekey import _run
+        with tempfile.NamedTemporaryFile(suffix=".py") as script:
+            opts, path, args = _run.parse_tool_argv(
+                self.parser(), ["--out", "d", "--quiet", "--", script.name, "--out", "--", "x"])
+            self.assertEqual((opts.out, opts.quiet), ("d", True))
+            self.assertEqual(path, script.name)
+            # The script's own arguments pass untouched, a second -- among them.
+            self.assertEqual(args, ["--out", "--", "x"])
+
+    def test_errors_name_the_problem(self):
+        from cachekey import _run
+        cases = [(["--out", "d"], "give the program after --"),
+                 (["--out", "d", "--"], "give the program after --"),
+                 (["--", "/nonexistent/train.py"], "'/nonexistent/train.py': no such file")]
+        for argv, words in cases:
+            err = io.StringIO()
+            with self.subTest(argv=argv), self.assertRaises(SystemExit) as ctx:
+                import contextlib
+                with contextlib.redirect_stderr(err):
+                    _run.parse_tool_argv(self.parser(), argv)
+            self.assertEqual(ctx.exception.code, 2)
+            self.assertIn(words, err.getvalue())
 
 
 class FixtureCaptureTest(unittest.TestCase):

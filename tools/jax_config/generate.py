@@ -38,11 +38,9 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
-import datetime
 import enum
 import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
@@ -50,6 +48,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # tools/, for fixture_capture
+from fixture_capture.provenance import run_provenance  # noqa: E402
+
 PROBE = os.path.join(HERE, "probe.py")
 DEVICES = 4
 PROGRAMS = {
@@ -322,24 +323,18 @@ def write(args, t0, jax, jaxlib, holders: dict, options: dict, base: dict, unsta
                         "fresh process, and which cache-key entries moved in which probe programs, measured "
                         "by tools/jax_config/generate.py (module docstring; schema in "
                         "fixtures/jax_config/README.md)."),
-        "provenance": {
-            "command": args.command,
-            "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-            "python": platform.python_version(),
-            "jax": jax.__version__,
-            "jaxlib": jaxlib.__version__,
-            "platform": " ".join(platform.uname()),
-            "backend": "cpu",
-            "xla_flags": f"--xla_force_host_platform_device_count={DEVICES}",
-            "cache_dir": "one empty directory for every process of the run, removed after it",
-            "jobs": args.jobs,
-            "options_in_registry": len(holders),
-            "measured": sum(1 for d in options.values() if d["status"] == "measured"),
-            "skipped": sum(1 for d in options.values() if d["status"] == "skipped"),
-            "failed": sum(1 for d in options.values() if d["status"] == "failed"),
-            "partial": bool(args.only),
-            "seconds": round(time.time() - t0, 1),
-        },
+        "provenance": run_provenance(
+            args.command, jax.__version__, jaxlib.__version__,
+            backend="cpu",
+            xla_flags=f"--xla_force_host_platform_device_count={DEVICES}",
+            cache_dir="one empty directory for every process of the run, removed after it",
+            jobs=args.jobs,
+            options_in_registry=len(holders),
+            measured=sum(1 for d in options.values() if d["status"] == "measured"),
+            skipped=sum(1 for d in options.values() if d["status"] == "skipped"),
+            failed=sum(1 for d in options.values() if d["status"] == "failed"),
+            partial=bool(args.only),
+            seconds=round(time.time() - t0, 1)),
         "jax": jax.__version__,
         "entries": first["names"],
         "programs": {k: {"description": v, "key": program_digests(base["programs"][k])["key"],

@@ -38,10 +38,8 @@ The output is JSON (``fixtures/xla_flags/<jaxlib>.json``) with provenance.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
-import platform
 import re
 import struct
 import sys
@@ -58,6 +56,7 @@ from probe import Prober, cpu_topology, usage_listing  # noqa: E402
 
 from cachekey import ref as ckref  # noqa: E402
 from fixture_capture.debug_options import MESSAGE, text_fields  # noqa: E402
+from fixture_capture.provenance import run_provenance  # noqa: E402
 
 BOOL_SPELLINGS = ["true", "false", "1", "0", "True", "FALSE", "yes", "no"]
 # Candidate values for a string flag whose field is no enum and which took
@@ -507,23 +506,17 @@ def main(argv=None) -> int:
         "description": ("XLA_FLAGS as this jaxlib parses them: for each flag XLA registers, its type, "
                         "and the DebugOptions field and value a setting gives, measured by "
                         "tools/xla_flags/generate.py (module docstring)."),
-        "provenance": {
-            "command": args.command,
-            "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
-            "python": platform.python_version(),
-            "jax": jax.__version__,
-            "jaxlib": jaxlib.__version__,
-            "platform": " ".join(platform.uname()),
-            "host_cpu": topology.get("base", {}).get("target_machine", {}).get("cpu"),
-            "usage_listing_flags": len(listing),
-            "usage_listing_cut": cut,
-            "descriptor_files": len(schema["files"]),
-            "debug_options_fields": len(schema["messages"].get(".xla.DebugOptions", {})),
-            "library_candidates": len(candidates),
-            "not_flags": len(rejected),
-            "probes": gen.probes,
-            "seconds": round(time.time() - t0, 1),
-        },
+        "provenance": run_provenance(
+            args.command, jax.__version__, jaxlib.__version__,
+            host_cpu=topology.get("base", {}).get("target_machine", {}).get("cpu"),
+            usage_listing_flags=len(listing),
+            usage_listing_cut=cut,
+            descriptor_files=len(schema["files"]),
+            debug_options_fields=len(schema["messages"].get(".xla.DebugOptions", {})),
+            library_candidates=len(candidates),
+            not_flags=len(rejected),
+            probes=gen.probes,
+            seconds=round(time.time() - t0, 1)),
         "jaxlib": jaxlib.__version__,
         "default_compile_options_b64": ckref.b64(gen.base_bytes),
         "default_debug_fields": {str(k): v for k, v in sorted(gen.base.items())},
