@@ -106,10 +106,15 @@ export function renderCaptureComparison(ui, r, names) {
   if ((r.only_a || []).length) parts.push(`Only in ${names[0]}: ${one(r.only_a)}.`);
   if ((r.only_b || []).length) parts.push(`Only in ${names[1]}: ${one(r.only_b)}.`);
   ui.summary.hidden = false;
-  ui.summary.dataset.identical = String(differing.length === 0 && !(r.only_a || []).length && !(r.only_b || []).length);
+  const unreadable = r.unreadable || [];
+  ui.summary.dataset.identical = String(differing.length === 0 && !(r.only_a || []).length && !(r.only_b || []).length && !unreadable.length);
   setText(ui.summary, parts.join(' '));
-  put(ui.notes, ...(r.notes || []).map((n) => el('li', { 'data-code': n.code }, n.text)));
-  ui.notes.hidden = !(r.notes || []).length;
+  // A damaged program file is one line here (the engine's words, its code
+  // and its error's code); every other program is still compared.
+  const lines = [...unreadable.map((u) => el('li', { 'data-code': u.code, 'data-error-code': (u.error && u.error.code) || '', 'data-testid': 'capture-unreadable' }, u.text)),
+    ...(r.notes || []).map((n) => el('li', { 'data-code': n.code }, n.text))];
+  put(ui.notes, ...lines);
+  ui.notes.hidden = !lines.length;
   put(ui.programs, ...differing.map(differingCard));
   setText(ui.text, r.text || '');
   ui.textWrap.hidden = !r.text;

@@ -111,6 +111,19 @@ struct CaptureNote {
   std::string side, file;
 };
 
+/// A program whose scenario file could not be read or its key computed (a
+/// damaged or cut file, a sidecar that is missing or does not match): it
+/// is left out, with `error` (the engine's code, path and message), and
+/// every other program is compared. `side` is the folder's label (nameA
+/// or nameB of compareCaptures).
+struct UnreadableProgram {
+  std::string side;
+  std::string program;
+  int occurrence = 1;
+  std::string file;
+  Error error;
+};
+
 struct CaptureComparison {
   size_t paired = 0;
   size_t sameKey = 0;
@@ -120,9 +133,13 @@ struct CaptureComparison {
   std::vector<ProgramDifference> differing;
   std::vector<UnpairedProgram> onlyA, onlyB;
   std::vector<CaptureNote> notes;
+  /// Programs left out because their files could not be read: a partial
+  /// result, never a refusal of the whole comparison.
+  std::vector<UnreadableProgram> unreadable;
 
   bool identical() const {
-    return differing.empty() && onlyA.empty() && onlyB.empty();
+    return differing.empty() && onlyA.empty() && onlyB.empty() &&
+           unreadable.empty();
   }
 };
 
@@ -134,6 +151,10 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                                             const std::string &nameB = "B");
 
 // The words (CaptureDiffWording.cpp) and the JSON (CaptureDiffJson.cpp).
+
+/// "Not compared: jit_f #1 (B/0003-jit_f.json): $: malformed … JSON: …. The
+/// other programs are compared."
+std::string unreadableProgramText(const UnreadableProgram &program);
 
 /// A CPU topology change as a clause, e.g. "CPU device count 1 → 4",
 /// "CPU features added: +avx2; removed: +sse4.2".

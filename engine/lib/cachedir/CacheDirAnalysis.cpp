@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
+#include "cachekey/StringExtras.h"
 
 #include <algorithm>
 #include <map>
@@ -114,7 +115,7 @@ const LinkTarget *linkOf(const std::vector<LinkTarget> &links, const std::string
 }
 
 bool endsWithCache(const std::string &n) {
-  return n.size() >= 6 && n.compare(n.size() - 6, 6, "-cache") == 0;
+  return endsWith(n, "-cache");
 }
 
 /// Whether the eviction pass of `rule` stats the link `f`: 0.4.30 every

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDirLookup.h"
+#include "cachekey/StringExtras.h"
 
 #include "cachekey/LogReader.h"
 #include "cachekey/Sha256.h"
@@ -57,9 +58,9 @@ std::string_view keyOfName(const CacheFile &f) {
   if (f.kind != FileKind::Symlink)
     return {};
   std::string_view n = f.name;
-  if (n.size() > 6 && (n.substr(n.size() - 6) == "-cache" || n.substr(n.size() - 6) == "-atime"))
+  if (n.size() > 6 && (endsWith(n, "-cache") || endsWith(n, "-atime")))
     n.remove_suffix(6);
-  if (n.rfind("_temp_", 0) == 0)
+  if (startsWith(n, "_temp_"))
     n.remove_prefix(6);
   if (n.size() < 66 || n[n.size() - 65] != '-' || !isHex64(n.substr(n.size() - 64)))
     return {};

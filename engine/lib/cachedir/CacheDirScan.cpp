@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
+#include "cachekey/StringExtras.h"
 #include "cachekey/Parallel.h"
 
 #include <algorithm>
@@ -59,10 +60,6 @@ bool isKey(std::string_view s) {
   return true;
 }
 
-bool endsWith(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
 struct FdSource : ByteSource {
   int fd;
   uint64_t len;
@@ -100,7 +97,7 @@ void classify(CacheFile &f) {
     f.kind = FileKind::Foreign;
   } else if (n == ".lockfile") {
     f.kind = FileKind::Lockfile;
-  } else if (n.rfind("_temp_", 0) == 0 && isKey(n.substr(6))) {
+  } else if (startsWith(n, "_temp_") && isKey(n.substr(6))) {
     f.kind = FileKind::Temp;
     setKey(n.substr(6));
   } else if (endsWith(n, "-cache") && isKey(n.substr(0, n.size() - 6))) {
@@ -273,7 +270,7 @@ bool examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &
     return done();
   }
   if (S_ISDIR(st.st_mode)) {
-    f.kind = f.name.rfind("xla_", 0) == 0 ? FileKind::SubCache : FileKind::Foreign;
+    f.kind = startsWith(f.name, "xla_") ? FileKind::SubCache : FileKind::Foreign;
     return done();
   }
   classify(f);
@@ -404,7 +401,7 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
     l.state = S_ISREG(st.st_mode) ? LinkTarget::State::File : LinkTarget::State::Other;
     l.size = static_cast<uint64_t>(st.st_size);
     l.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    std::string t = l.target.rfind("./", 0) == 0 ? l.target.substr(2) : l.target;
+    std::string t = startsWith(l.target, "./") ? l.target.substr(2) : l.target;
     if (!t.empty() && t.find('/') == std::string::npos)
       l.inside = t;
     return l;
@@ -453,7 +450,7 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
       t.name = l.name; // a picker gives no target: Unknown
       scan.links.push_back(std::move(t));
     } else if (l.type == ListedFile::Type::Directory) {
-      f.kind = l.name.rfind("xla_", 0) == 0 ? FileKind::SubCache : FileKind::Foreign;
+      f.kind = startsWith(l.name, "xla_") ? FileKind::SubCache : FileKind::Foreign;
     } else {
       classify(f);
       f.regular = l.type == ListedFile::Type::Regular;

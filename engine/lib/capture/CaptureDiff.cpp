@@ -1,6 +1,7 @@
 //===- CaptureDiff.cpp - Why keys differ between two captured runs --------===//
 #include "cachekey/CaptureDiff.h"
 
+#include "cachekey/ModuleDiff.h"
 #include "cachekey/Wording.h"
 
 #include "cachekey/TextDiff.h"
@@ -83,6 +84,45 @@ std::vector<FlagChange> excludedFlagChange(const KeyResult &a,
     return {};
   return flagChanges(loggedFlags(a.flags), loggedFlags(b.flags),
                      /*excluded=*/true);
+}
+
+/// True when `changes` already name what changed inside entry 1.
+bool hasModuleFinding(const std::vector<EntryChange> &changes) {
+  return std::any_of(changes.begin(), changes.end(), [](const EntryChange &c) {
+    return c.entry == 1 && c.code == EntryChange::Code::ModuleFinding;
+  });
+}
+
+/// The structural diff (ModuleDiff.h) of the generic-form texts both sides
+/// kept, as ModuleFinding changes of entry 1; empty when a side kept none,
+/// a file cannot be read, no differ is installed (a build without MLIR) or
+/// the differ finds nothing. The entry-1 bytes are tried first, in
+/// entryChanges; these texts are for the bytecode of a newer MLIR, which
+/// the engine's MLIR cannot read.
+std::vector<EntryChange> genericTextFindings(const CapturedProgram &a,
+                                             const CapturedProgram &b,
+                                             const CaptureFileReader &readA,
+                                             const CaptureFileReader &readB) {
+  std::vector<EntryChange> out;
+  ModuleDiffer differ = moduleDiffer();
+  if (!differ || !a.genericTextFile || !b.genericTextFile)
+    return out;
+  auto ta = readA(*a.genericTextFile);
+  auto tb = readB(*b.genericTextFile);
+  if (!ta || !tb)
+    return out;
+  auto d = differ(std::string(ta->begin(), ta->end()),
+                  std::string(tb->begin(), tb->end()));
+  if (!d)
+    return out;
+  for (auto &f : d->findings) {
+    EntryChange m;
+    m.code = EntryChange::Code::ModuleFinding;
+    m.entry = 1;
+    m.module = std::make_shared<const ModuleFinding>(std::move(f));
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 } // namespace
@@ -190,7 +230,6 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
     const auto &la = byA[name], &lb = byB[name];
     size_t n = std::min(la.size(), lb.size());
     for (size_t i = 0; i < n; ++i) {
-      ++c.paired;
       struct Side {
         CapturedProgram program;
         KeyResult result;
@@ -205,12 +244,19 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
           return r.takeError().within(dir);
         return Side{std::move(*p), std::move(*r)};
       };
+      // A damaged file leaves its pair out, with its error; the others
+      // are still compared (a partial result, not a refusal).
       auto sa = load(*la[i], readA, nameA);
-      if (!sa)
-        return sa.takeError();
       auto sb = load(*lb[i], readB, nameB);
-      if (!sb)
-        return sb.takeError();
+      if (!sa || !sb) {
+        for (auto [side, row, label] :
+             {std::tuple{&sa, la[i], &nameA}, {&sb, lb[i], &nameB}})
+          if (!*side)
+            c.unreadable.push_back(
+                {*label, name, row->occurrence, row->file, side->error()});
+        continue;
+      }
+      ++c.paired;
       const CapturedProgram &a = sa->program, &b = sb->program;
       const KeyResult *ra = &sa->result, *rb = &sb->result;
       for (auto [p, r, dir] : {std::tuple{&a, ra, &nameA}, {&b, rb, &nameB}})
@@ -251,8 +297,11 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
           f.change.after = shortDigest(b.entry1Sha256);
           continue;
         }
-        for (auto &ch : entryChanges(*ra, *rb, i2))
-          also(AC::EntryChange, i2).change = std::move(ch);
+        // compareResults already worked these out (with entry 1's module
+        // diff, which is not cheap): take them, in order.
+        for (const auto &ch : cmp.otherChanges)
+          if (ch.entry == i2)
+            also(AC::EntryChange, i2).change = ch;
       }
       for (auto &f : excludedFlagChange(*ra, *rb))
         also(AC::ExcludedFlagChange, 4).flag = std::move(f);
@@ -268,6 +317,40 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                                                  cmp.alsoChanged.end(), 1);
       if (moved1)
         d.textDiff = moduleTextDiff(a, b, readA, readB, nameA, nameB);
+      // Entry 1 moved and its bytes named nothing (jaxlib's bytecode is of a
+      // newer MLIR): the generic texts the capture kept, diffed the same way.
+      if (cmp.cause == 1 && !hasModuleFinding(cmp.changes)) {
+        auto found = genericTextFindings(a, b, readA, readB);
+        if (!found.empty()) {
+          std::vector<std::string> words;
+          for (const auto &f : found)
+            words.push_back(entryChangeText(f));
+          cmp.details.insert(cmp.details.begin(), words.begin(), words.end());
+          cmp.changes.insert(cmp.changes.begin(), found.begin(), found.end());
+          writeSentence(cmp);
+          cmp.adviceText = moduleFindingAdvice(*cmp.changes.front().module);
+        }
+      } else if (cmp.cause != 1 && moved1) {
+        bool named = std::any_of(d.also.begin(), d.also.end(), [](const AlsoFinding &f) {
+          return f.code == AC::EntryChange && f.change.entry == 1 &&
+                 f.change.code == EntryChange::Code::ModuleFinding;
+        });
+        if (!named) {
+          auto found = genericTextFindings(a, b, readA, readB);
+          auto at = std::find_if(d.also.begin(), d.also.end(), [](const AlsoFinding &f) {
+            return f.entry == 1;
+          });
+          std::vector<AlsoFinding> add;
+          for (auto &f : found) {
+            AlsoFinding af;
+            af.code = AC::EntryChange;
+            af.entry = 1;
+            af.change = std::move(f);
+            add.push_back(std::move(af));
+          }
+          d.also.insert(at, add.begin(), add.end());
+        }
+      }
       c.differing.push_back(std::move(d));
     }
     for (size_t i = n; i < la.size(); ++i)

@@ -121,6 +121,16 @@ Json captureComparisonToJson(const CaptureComparison &c) {
                      {"file", u.file}});
     j[key] = std::move(arr);
   }
+  Json unreadable = Json::array();
+  for (const auto &u : c.unreadable)
+    unreadable.push_back({{"code", "program_unreadable"},
+                          {"side", u.side},
+                          {"program", u.program},
+                          {"occurrence", u.occurrence},
+                          {"file", u.file},
+                          {"error", errorToJson(u.error.cause ? *u.error.cause : u.error)["error"]},
+                          {"text", unreadableProgramText(u)}});
+  j["unreadable"] = std::move(unreadable);
   Json notes = Json::array();
   for (const auto &n : c.notes)
     notes.push_back({{"code", "capture_not_reproduced"}, {"side", n.side},
@@ -133,6 +143,7 @@ Json captureComparisonToJson(const CaptureComparison &c) {
                   {"differing", c.differing.size()},
                   {"only_a", c.onlyA.size()},
                   {"only_b", c.onlyB.size()},
+                  {"unreadable", c.unreadable.size()},
                   {"text", captureSummaryText(c)}};
   return j;
 }

@@ -124,7 +124,21 @@ std::string captureSummaryText(const CaptureComparison &c) {
               : std::string()) +
          ", " + std::to_string(c.differing.size()) + " with different keys; " +
          std::to_string(c.onlyA.size()) + " only in A, " +
-         std::to_string(c.onlyB.size()) + " only in B.";
+         std::to_string(c.onlyB.size()) + " only in B" +
+         (c.unreadable.empty()
+              ? std::string()
+              : "; " + plural(c.unreadable.size(), "program file", "program files") +
+                    " could not be read, so " +
+                    agree(c.unreadable.size(), "its pair was", "their pairs were") +
+                    " left out") +
+         ".";
+}
+
+std::string unreadableProgramText(const UnreadableProgram &u) {
+  return "Not compared: " + u.program + " #" + std::to_string(u.occurrence) +
+         " (" + u.side + "/" + u.file + "): " +
+         (u.error.cause ? u.error.cause->str() : u.error.str()) +
+         ". The other programs are compared.";
 }
 
 std::string captureComparisonText(const CaptureComparison &c) {
@@ -166,6 +180,8 @@ std::string captureComparisonText(const CaptureComparison &c) {
   for (const auto &u : c.onlyB)
     out += "Only in B: " + u.program + " #" + std::to_string(u.occurrence) +
            " (" + u.file + ")\n";
+  for (const auto &u : c.unreadable)
+    out += unreadableProgramText(u) + "\n";
   for (const auto &n : c.notes)
     out += "note: " + captureNoteText(n) + "\n";
   std::map<int, size_t> causes;

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/ModuleDiff.h"
+#include "cachekey/StringExtras.h"
 
 #include <algorithm>
 
@@ -56,10 +57,6 @@ const char *moduleFindingCodeName(ModuleFinding::Code code) {
 }
 
 namespace {
-
-bool startsWith(const std::string &s, const char *prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
 
 bool isShardingAttr(const std::string &name) {
   return name == "mhlo.sharding" || name == "mhlo.num_partitions" ||

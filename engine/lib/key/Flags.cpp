@@ -1,5 +1,6 @@
 //===- Flags.cpp - Entry 4: XLA flags -------------------------------------===//
 #include "cachekey/Flags.h"
+#include "cachekey/StringExtras.h"
 
 #include "cachekey/PyText.h"
 
@@ -15,10 +16,6 @@ const char *flagSourceName(FlagSource source) {
   case FlagSource::Argv: return "argv";
   }
   return "?";
-}
-
-static bool startsWith(const std::string &s, const std::string &prefix) {
-  return s.compare(0, prefix.size(), prefix) == 0;
 }
 
 std::vector<FlagStep> collectFlags(const FlagInputs &in, Profile profile) {

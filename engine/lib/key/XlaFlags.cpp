@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/English.h"
+#include "cachekey/StringExtras.h"
 #include "cachekey/XlaFlags.h"
 
 #include "CompileOptionsDetail.h"
@@ -232,7 +233,7 @@ Expected<XlaFlagEffects> parseXlaFlags(const XlaFlagTable &table,
   for (const std::string &flag : xlaArgv(xlaFlags)) {
     ParsedXlaFlag p;
     p.flag = flag;
-    std::string body = flag.rfind("--", 0) == 0 ? flag.substr(2) : "";
+    std::string body = startsWith(flag, "--") ? flag.substr(2) : "";
     size_t eq = body.find('=');
     p.name = body.substr(0, eq);
     if (eq != std::string::npos)

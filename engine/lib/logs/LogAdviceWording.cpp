@@ -54,6 +54,20 @@ std::string words(const LogAdvice &a) {
            "the entry that moved.";
   case C::KeyMoved:
   {
+    if (a.entry == 1)
+      // A log holds entry 1's digest only, never the module: say what can
+      // move it, and the two ways to see inside (capture + diff, the
+      // structural module diff; or jax_dump_ir_to, interpreters/mlir.py).
+      return "The program itself changed (entry 1, the module JAX hashes): "
+             "its code, the shapes or dtypes of its arguments, or a Python "
+             "value baked in at trace time (a static argument, a closure, a "
+             "global). A log carries only the module's digest. To see what "
+             "changed inside, capture both runs (python -m cachekey.capture "
+             "--out DIR -- SCRIPT) and run cachekey diff on the two "
+             "directories: it names the change in JAX's terms (a baked-in "
+             "constant, matmul precision, donation, shardings, argument "
+             "types). Or set JAX_DUMP_IR_TO=DIR in both runs and compare "
+             "these programs' dumped modules.";
     static const Advice byEntry[] = {
         Advice::Program,        Advice::JaxlibVersion, Advice::Backend,
         Advice::Flags,          Advice::CompileOptions, Advice::Accelerator,

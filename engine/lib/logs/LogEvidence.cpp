@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
+#include "cachekey/StringExtras.h"
 
 #include "cachekey/KnownDigests.h"
 #include "cachekey/Wording.h"
@@ -219,7 +220,7 @@ bool isJaxOwnProgram(std::string_view name) {
       "jit_dot_general", "jit_random_bits", "jit_random_wrap",
       "jit_random_unwrap", "jit_random_seed", "jit_random_split",
       "jit_threefry2x32", "jit_ravel"};
-  if (name.rfind("jit__", 0) == 0)
+  if (startsWith(name, "jit__"))
     return true;
   for (const char *p : kPrimitives)
     if (name == p)

@@ -1,5 +1,6 @@
 //===- LogPrefix.cpp - What a log handler puts before JAX's message -------===//
 #include "cachekey/LogPrefix.h"
+#include "cachekey/StringExtras.h"
 
 #include <cctype>
 
@@ -99,9 +100,9 @@ bool isLevel(std::string_view w) {
 /// A logger name of JAX or a Python source file, which differ between the
 /// lines of one process (jax._src.cache_key vs jax._src.compiler).
 bool isSourceName(std::string_view w) {
-  if (w.rfind("jax.", 0) == 0 || w.rfind("jaxlib.", 0) == 0)
+  if (startsWith(w, "jax.") || startsWith(w, "jaxlib."))
     return true;
-  return w.size() > 3 && w.substr(w.size() - 3) == ".py";
+  return w.size() > 3 && endsWith(w, ".py");
 }
 
 bool isSeparator(char c) {

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/LogReader.h"
+#include "cachekey/StringExtras.h"
 
 #include "cachekey/KnownDigests.h"
 #include "cachekey/LogPrefix.h"
@@ -272,7 +273,7 @@ void LogReader::readLine(std::string &line) {
     std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
     size_t f = rest.find(kFileSize);
     std::string key = unquote(rest.substr(0, f));
-    if (oldEvict && key.size() > 6 && key.compare(key.size() - 6, 6, "-cache") == 0)
+    if (oldEvict && key.size() > 6 && endsWith(key, "-cache"))
       key.resize(key.size() - 6);
     auto d = keyDigest(key);
     if (f == std::string::npos || !d) {

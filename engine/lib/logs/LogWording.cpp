@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
+#include "cachekey/StringExtras.h"
 
 #include "cachekey/KnownDigests.h"
 #include "cachekey/PyText.h"
@@ -33,7 +34,7 @@ std::string seconds(double s) {
 
 /// A program label at the start of a sentence: "key 4 …" → "Key 4 …".
 std::string upperFirst(std::string s) {
-  return s.rfind("key ", 0) == 0 ? capitalised(std::move(s)) : s;
+  return startsWith(s, "key ") ? capitalised(std::move(s)) : s;
 }
 
 static std::string ordinalWord(int n) {

@@ -21,7 +21,14 @@ struct ErrorSax : nlohmann::json_sax<Json> {
   bool end_array() override { return true; }
   bool parse_error(std::size_t, const std::string &,
                    const nlohmann::detail::exception &ex) override {
+    // Without the library's own tag ("[json.exception.parse_error.101] "):
+    // what the user reads is where and what, not nlohmann's class name.
     message = ex.what();
+    if (message.size() > 1 && message.front() == '[') {
+      size_t close = message.find("] ");
+      if (close != std::string::npos)
+        message.erase(0, close + 2);
+    }
     return false;
   }
 };

@@ -1,5 +1,6 @@
 //===- MlirPlugin.cpp - Loading the MLIR canonicaliser on demand ----------===//
 #include "MlirPlugin.h"
+#include "cachekey/StringExtras.h"
 
 #include "cachekey/Computation.h"
 #include "cachekey/ModuleDiff.h"
@@ -57,7 +58,7 @@ const Expected<MlirPluginV2> &loadedPlugin() {
       // dlerror() starts with the path, which the message names already.
       const char *e = dlerror();
       std::string why = e ? e : "dlopen failed";
-      if (why.rfind(path + ": ", 0) == 0)
+      if (startsWith(why, path + ": "))
         why.erase(0, path.size() + 2);
       return fail(why);
     }

@@ -223,11 +223,60 @@ TEST(CaptureDiff, IndexAndFileMustAgreeOnTheKey) {
   index["programs"][0]["key"] = "jit__lambda-listed";
   b.files["index.json"] = index.dump();
   auto c = compareCaptures(a.reader(), b.reader());
-  ASSERT_FALSE(c);
-  EXPECT_NE(c.error().str().find("0001.json: $.expected.key: is jit__lambda-other, "
-                                 "but index.json lists jit__lambda-listed"),
+  // The pair is left out with its error; the comparison itself stands.
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->paired, 0u);
+  ASSERT_EQ(c->unreadable.size(), 1u);
+  EXPECT_EQ(c->unreadable[0].side, "B");
+  EXPECT_EQ(c->unreadable[0].file, "0001.json");
+  EXPECT_NE(c->unreadable[0].error.str().find(
+                "0001.json: $.expected.key: is jit__lambda-other, "
+                "but index.json lists jit__lambda-listed"),
             std::string::npos)
-      << c.error().str();
+      << c->unreadable[0].error.str();
+  EXPECT_FALSE(c->identical());
+}
+
+TEST(CaptureDiff, ADamagedFileLeavesOnlyItsPairOut) {
+  // B's second program file is cut in half (a copy that did not finish):
+  // its pair is one finding, with the file, the engine's error code and no
+  // JSON library jargon; the first pair is still compared and differs.
+  MemoryDir a, b;
+  addToIndex(a, "0001.json", capturedFromFixture("add_1x1", "0001", "inline", a));
+  addToIndex(a, "0002.json", capturedFromFixture("mul_2x2", "0002", "inline", a));
+  Json moved = capturedFromFixture("add_1x1", "0001", "inline", b);
+  moved["flags"]["XLA_FLAGS"] = "--xla_gpu_autotune_level=1";
+  moved["expected"]["key"] = "jit__lambda-changed";
+  addToIndex(b, "0001.json", moved);
+  Json second = capturedFromFixture("mul_2x2", "0002", "inline", b);
+  second["expected"]["key"] = "jit_mul-changed"; // keys differ: the file is read
+  addToIndex(b, "0002.json", second);
+  Bytes &cut = b.files["0002.json"];
+  cut.resize(cut.size() / 2);
+  auto c = compareCaptures(a.reader(), b.reader(), "A", "B");
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_EQ(c->paired, 1u);
+  ASSERT_EQ(c->differing.size(), 1u);
+  EXPECT_EQ(c->differing[0].comparison.cause, 4);
+  ASSERT_EQ(c->unreadable.size(), 1u);
+  const UnreadableProgram &u = c->unreadable[0];
+  EXPECT_EQ(u.side, "B");
+  EXPECT_EQ(u.file, "0002.json");
+  EXPECT_EQ(u.program, "jit_mul");
+  EXPECT_EQ(u.error.code, ErrorCode::Syntax);
+  std::string text = unreadableProgramText(u);
+  EXPECT_EQ(text.find("Not compared: jit_mul #1 (B/0002.json): "), 0u) << text;
+  EXPECT_EQ(text.find("json.exception"), std::string::npos) << text;
+  EXPECT_NE(captureComparisonText(*c).find(text), std::string::npos);
+  EXPECT_NE(captureSummaryText(*c).find("1 program file could not be read"),
+            std::string::npos)
+      << captureSummaryText(*c);
+  Json j = captureComparisonToJson(*c);
+  ASSERT_EQ(j["unreadable"].size(), 1u);
+  EXPECT_EQ(j["unreadable"][0]["code"], "program_unreadable");
+  EXPECT_EQ(j["unreadable"][0]["error"]["code"], "syntax");
+  EXPECT_EQ(j["unreadable"][0]["text"], text);
+  EXPECT_EQ(j["summary"]["unreadable"], 1);
 }
 
 TEST(CaptureDiff, CpuTopologyFields) {

@@ -14,6 +14,23 @@ TEST(LogCompare, TheFirstDifferingPairIsExplained) {
   EXPECT_TRUE(c.keysDiffer());
 }
 
+TEST(LogCompare, AMovedProgramSaysHowToSeeInsideIt) {
+  // Case 23 (real runs): only jit_step's entry 1 moved. The logs hold its
+  // digest, not the module, so the advice names the program and the two
+  // ways to get its text: a capture with cachekey diff, or JAX_DUMP_IR_TO.
+  auto c = compareCase("23-one-program-changed", "run1.log", "run2.log");
+  const LogAdvice *moved = nullptr;
+  for (const auto &a : c.advice)
+    if (a.code == LogAdvice::Code::KeyMoved && a.entry == 1)
+      moved = &a;
+  ASSERT_NE(moved, nullptr);
+  std::string text = c.adviceText(*moved);
+  EXPECT_EQ(text.rfind("jit_step", 0), 0u) << text;
+  EXPECT_NE(text.find("python -m cachekey.capture"), std::string::npos) << text;
+  EXPECT_NE(text.find("cachekey diff"), std::string::npos) << text;
+  EXPECT_NE(text.find("JAX_DUMP_IR_TO"), std::string::npos) << text;
+}
+
 TEST(LogCompare, EqualKeysExplainTheFirstPairInBothRuns) {
   auto c = compareCase("01-equal-keys-never-written", "run1.log", "run2.log");
   EXPECT_FALSE(c.keysDiffer());
