@@ -30,7 +30,19 @@ export function setLogFile(ui, side, file) {
 }
 
 function hideResult(ui) {
-  for (const n of [ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs, ui.runs, ui.runsH, ui.many, ui.manyH, ui.advice, ui.adviceH]) n.hidden = true;
+  for (const n of [ui.verdict, ui.how, ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs, ui.runs, ui.runsH, ui.many, ui.manyH, ui.advice, ui.adviceH]) n.hidden = true;
+}
+
+/**
+ * The answer first: the engine's verdict (two logs: `verdict`, its code and
+ * words; more runs: the summary) in a box at the top, with what to do
+ * right under it. The pairing and the per-run sums are folded below it.
+ */
+function renderVerdict(ui, r, text, code) {
+  ui.verdict.hidden = false;
+  ui.verdict.dataset.verdict = code || '';
+  setText(ui.verdictText, text || '');
+  renderAdvice(ui, r);
 }
 
 /** What to do: the engine's advice (its codes and words), one item each. */
@@ -101,22 +113,23 @@ export function renderLogComparison(ui, r) {
     return;
   }
   renderRuns(ui, r);
+  ui.how.hidden = false;
   if (!r.pairs && Array.isArray(r.programs)) {
     // three or more runs: per program, which runs share a key and the odd ones out
+    renderVerdict(ui, r, r.summary, 'runs');
     ui.summary.hidden = false;
     setText(ui.summary, r.summary);
-    renderAdvice(ui, r);
     put(ui.notes, ...noteTexts(r).map((n) => el('li', null, n)));
     ui.notes.hidden = !noteTexts(r).length;
     put(ui.many, ...r.programs.map((p, i) => el('li', { 'data-testid': `log-many-${i}`, 'data-groups': String((p.groups || []).length) }, p.text)));
     ui.many.hidden = ui.manyH.hidden = r.programs.length === 0;
     return;
   }
+  renderVerdict(ui, r, r.verdict ? r.verdict.text : r.summary, r.verdict ? r.verdict.code : '');
   ui.sentence.hidden = false;
   setText(ui.sentence, r.sentence);
   ui.summary.hidden = false;
   setText(ui.summary, r.summary);
-  renderAdvice(ui, r);
   put(ui.notes, ...noteTexts(r).map((n) => el('li', null, n)));
   ui.notes.hidden = !noteTexts(r).length;
   renderPrograms(ui, r);
@@ -219,6 +232,7 @@ export function fixtureLog(catalog, id) {
 export function mountLogs(catalog, { embed }) {
   const ui = {
     root: $('#exhibit-logs'), a: $('#log-a'), b: $('#log-b'), sentence: $('#logs-sentence'), summary: $('#logs-summary'), advice: $('#logs-advice'), adviceH: $('#logs-advice-h'),
+    verdict: $('#logs-verdict'), verdictText: $('#logs-verdict-text'), how: /** @type {HTMLDetailsElement} */ ($('#logs-how')),
     notes: $('#logs-notes'), error: $('#logs-error'), status: $('#logs-status'), table: $('#logs-table'), tbody: $('#logs-tbody'),
     pairCaption: $('#logs-pair'), programs: $('#logs-programs'), programsBody: $('#logs-programs-tbody'),
     programsCaption: $('#logs-programs-caption'),

@@ -35,7 +35,7 @@ for (const colorScheme of ['light', 'dark']) test(`axe: the main view (${colorSc
   await page.fill('[data-testid="xla-flags"]', '--xla_dump_to=/tmp/x --xla_gpu_autotune_level=1');
   await waitForText(page, '[data-testid="entry-4"]', /./);
   await page.click('[data-testid="logs-example"]');
-  await page.waitForSelector('[data-testid="logs-sentence"]:not([hidden])');
+  await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden])');
   await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
   assert.deepEqual(await violations(page), []);
   await page.close();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { root, shot, useOpenPage, waitForText } from './helpers.mjs';
+import { root, shot, useOpenPage, waitForText, newPage, open } from './helpers.mjs';
 
 const env = useOpenPage({ before, after });
 let page;
@@ -25,7 +25,7 @@ async function paste(c, a, b) {
   await page.fill('[data-testid="log-a"]', caseLog(c, a));
   await page.fill('[data-testid="log-b"]', caseLog(c, b));
   await page.click('[data-testid="logs-compare"]');
-  await page.waitForSelector('[data-testid="logs-sentence"]:not([hidden]), [data-testid="logs-error"]:not([hidden])');
+  await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden]), [data-testid="logs-error"]:not([hidden])');
   return page.textContent('[data-testid="logs-sentence"]');
 }
 
@@ -95,6 +95,46 @@ test('outcomes: the same sentence and summary as the CLI, for two chosen log fil
   await shot(page, 'logs-outcomes.png', '#exhibit-logs');
 });
 
+// Issue 36: the answer first. After a comparison the verdict (the engine's
+// own, the CLI's --json "verdict") and "What to do" start within half a
+// screen of the result's top, on a phone and on a laptop; the pairing is
+// folded below them.
+for (const [width, height] of [[390, 844], [1280, 800]]) test(`the verdict and what to do come first (${width} px)`, async (t) => {
+  if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');
+  const dir = path.join(cases, '23-one-program-changed');
+  const p = await newPage(env.browser, { viewport: { width, height } });
+  try {
+    await open(p, env.server.url);
+    await p.setInputFiles('[data-testid="log-file-a"]', path.join(dir, 'run1.log'));
+    await waitForText(p, '[data-testid="log-file-a-name"]', /run1\.log/);
+    await p.setInputFiles('[data-testid="log-file-b"]', path.join(dir, 'run2.log'));
+    await p.waitForSelector('[data-testid="logs-verdict"]:not([hidden])');
+    const want = cliJson(['compare-logs', 'run1.log', 'run2.log', '--json'], dir);
+    assert.equal(await p.textContent('[data-testid="logs-verdict-text"]'), want.verdict.text);
+    assert.equal(await p.getAttribute('[data-testid="logs-verdict"]', 'data-verdict'), want.verdict.code);
+    // The change the case made: only jit_step's program changed, so one of
+    // its three programs missed, and the verdict names it.
+    assert.equal(want.verdict.code, 'missed');
+    assert.equal(want.verdict.missed, 1);
+    assert.deepEqual(want.verdict.named, ['jit_step']);
+    const top = await p.$eval('#logs-result', (n) => n.getBoundingClientRect().top);
+    const verdict = await p.$eval('[data-testid="logs-verdict-text"]', (n) => n.getBoundingClientRect().top);
+    const todo = await p.$eval('[data-testid="log-advice-0"]', (n) => n.getBoundingClientRect().top);
+    assert.ok(verdict - top <= height / 2, `verdict ${verdict - top} px below the result's top`);
+    assert.ok(todo - top <= height / 2, `what to do ${todo - top} px below the result's top (viewport ${height})`);
+    // The pairing and the per-run sums are folded, and open on request.
+    assert.equal(await p.$eval('[data-testid="logs-how"]', (d) => d.open), false);
+    assert.equal(await p.isVisible('[data-testid="logs-sentence"]'), false);
+    await p.click('[data-testid="logs-how-summary"]');
+    assert.equal(await p.textContent('[data-testid="logs-sentence"]'), want.sentence);
+    assert.equal(await p.isVisible('[data-testid="logs-sentence"]'), true);
+    await shot(p, `logs-verdict-${width}.png`, '#exhibit-logs');
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await p.close();
+  }
+});
+
 test('a log file dropped on its box is read; typing goes back to text', async () => {
   await page.click('#logs-clear');
   const a = caseLog('01-equal-keys-never-written', 'run1.log');
@@ -158,7 +198,7 @@ test('the real-miss cases: the page says what the CLI says, and each case\u2019s
       await page.setInputFiles('[data-testid="log-file-a"]', path.join(dir, cmp.a));
       await waitForText(page, '[data-testid="log-file-a-name"]', new RegExp(cmp.a.replace(/\./g, '\\.')));
       await page.setInputFiles('[data-testid="log-file-b"]', path.join(dir, cmp.b));
-      await page.waitForSelector('[data-testid="logs-summary"]:not([hidden]), [data-testid="logs-error"]:not([hidden])');
+      await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden]), [data-testid="logs-error"]:not([hidden])');
       const want = cliJson(['compare-logs', cmp.a, cmp.b, '--json'], dir);
       const summary = await page.textContent('[data-testid="logs-summary"]');
       assert.equal(summary, want.summary, c);

@@ -230,7 +230,7 @@ test('the trace is JAX\u2019s DEBUG lines and can be copied', async () => {
 
 test('two pasted real logs: the computation is named; a truncated log is reported', async () => {
   await page.click('[data-testid="logs-example"]');
-  await page.waitForSelector('[data-testid="logs-sentence"]:not([hidden])');
+  await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden])');
   assert.match(await page.textContent('[data-testid="logs-sentence"]'), /entry 1 \(computation\)/);
   const logRoles = await page.$$eval('[data-testid^="log-row-"]', (rs) => rs.map((r) => r.getAttribute('data-role')));
   assert.deepEqual(logRoles, expectedRoles(1));

@@ -67,7 +67,7 @@ test('under /tools/cachekey/: the key, the worker, the walk, MLIR, a permalink a
   assert.ok(link.startsWith(base), link);
   // the worker: the example logs are compared there
   await page.click('[data-testid="logs-example"]');
-  await page.waitForSelector('[data-testid="logs-sentence"]:not([hidden])', { timeout: 20000 });
+  await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden])', { timeout: 20000 });
   // the walk loads its data lazily, from under the sub-path
   await page.locator('#exhibit-walk').scrollIntoViewIfNeeded();
   await page.waitForSelector('#exhibit-walk[data-walk="ready"]', { timeout: 20000 });

@@ -330,6 +330,41 @@ const char *logAdviceName(LogAdvice::Code code);
 /// count.
 std::string logAdviceText(const LogAdvice &advice, const NameSample &labels);
 
+/// The answer to "why did the second run recompile?", as facts: how many
+/// of its programs missed the persistent cache, which, and whether one way
+/// of moving explains every miss whose key moved. Made by logVerdict from a
+/// finished comparison (LogVerdict.cpp); worded by logVerdictText
+/// (LogSummaryWording.cpp). The page shows it first, above the pairing.
+struct LogVerdict {
+  enum class Code : uint8_t {
+    AllHit,     // every program of the second run that logged an outcome hit
+    Missed,     // `missed` of `programs` missed
+    NoOutcomes, // no hit or miss lines: `pairedMoved` of `paired` keys moved
+  };
+  Code code = Code::AllHit;
+  /// The second run's programs, and of them those that logged a hit or a
+  /// miss.
+  size_t programs = 0, hits = 0, missed = 0;
+  /// The misses by kind: the key moved since the first run, new in this run,
+  /// the same key as in the first run (not found, evicted, not written), or
+  /// keys that cannot be compared.
+  size_t moved = 0, fresh = 0, sameKey = 0, unknown = 0;
+  /// Programs in both runs, and those whose keys differ (for NoOutcomes).
+  size_t paired = 0, pairedMoved = 0;
+  /// The first NameSample::kKept pairs it names (indices into
+  /// LogComparison::pairs): the misses, or the moved pairs for NoOutcomes.
+  std::vector<uint32_t> named;
+  /// The move every moved miss shares (index into LogComparison::moves),
+  /// or -1 when they moved in several ways or none moved.
+  int oneMove = -1;
+  /// Why every same-key miss missed, when they share one reason.
+  std::optional<MissReason> sameKeyReason;
+  /// Seconds the misses spent compiling, summed over `timedMisses` of them
+  /// (from the logged compile times).
+  double compileSeconds = 0;
+  size_t timedMisses = 0;
+};
+
 /// The comparison of two logs.
 struct LogComparison {
   LogSummary logs[2];
@@ -356,6 +391,8 @@ struct LogComparison {
   std::string summary;
   /// What to do, one item per kind of miss (never empty once compared).
   std::vector<LogAdvice> advice;
+  /// The answer in facts (logVerdict), worded by logVerdictText.
+  LogVerdict verdict;
   /// Each run's stats, and their words ("7 programs: 5 hits, 2 misses …").
   RunStats stats[2];
   std::string statsText[2];
@@ -379,6 +416,18 @@ struct LogComparison {
   /// The words of one of `advice`, naming its pairs.
   std::string adviceText(const LogAdvice &advice) const;
 };
+
+/// The verdict of a finished two-log comparison (all but `verdict`).
+LogVerdict logVerdict(const LogComparison &comparison);
+
+/// The verdict in one or two sentences, e.g. "run2.log: 2 of 5 programs
+/// missed the cache and compiled again (3.1 s): jit_a, jit_b. Their keys
+/// moved the same way: flag --xla_a=1 added.".
+std::string logVerdictText(const LogComparison &comparison);
+
+/// The stable snake_case name of a verdict code ("all_hit", "missed",
+/// "no_outcomes").
+const char *logVerdictCode(LogVerdict::Code code);
 
 /// A run whose key of one program is not the common one.
 struct OddRun {

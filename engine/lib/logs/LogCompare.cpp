@@ -396,6 +396,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   r.sentence = comparisonSentence(r);
   r.summary = runSummary(r);
   r.advice = adviseLogComparison(r);
+  r.verdict = logVerdict(r);
   return r;
 }
 

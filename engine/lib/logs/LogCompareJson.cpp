@@ -520,6 +520,28 @@ Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
     notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
   j["findings"]["notes"] = std::move(notes);
   j["paired_by"] = {{"code", pairedByCode(r.pairedBy)}, {"text", pairedByName(r.pairedBy)}};
+  {
+    // The answer first: what the second run recompiled, and why.
+    const LogVerdict &v = r.verdict;
+    Json named = Json::array();
+    for (uint32_t i : v.named)
+      named.push_back(r.labelOf(r.pairs[i]));
+    j["verdict"] = {{"code", logVerdictCode(v.code)},
+                    {"programs", v.programs},
+                    {"hits", v.hits},
+                    {"missed", v.missed},
+                    {"moved", v.moved},
+                    {"new", v.fresh},
+                    {"same_key", v.sameKey},
+                    {"unknown", v.unknown},
+                    {"paired", v.paired},
+                    {"paired_moved", v.pairedMoved},
+                    {"named", std::move(named)},
+                    {"move", v.oneMove >= 0 ? keyMoveJson(r.moves[v.oneMove]) : Json()},
+                    {"compile_seconds", v.timedMisses ? Json(v.compileSeconds) : Json()},
+                    {"timed_misses", v.timedMisses},
+                    {"text", logVerdictText(r)}};
+  }
   j["logs"] = Json::array({logJson(r.logs[0]), logJson(r.logs[1])});
   for (int side = 0; side < 2; ++side) {
     j["logs"][side]["stats"] = statsJson(r.stats[side], r.statsText[side]);

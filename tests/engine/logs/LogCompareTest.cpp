@@ -31,6 +31,48 @@ TEST(LogCompare, AMovedProgramSaysHowToSeeInsideIt) {
   EXPECT_NE(text.find("JAX_DUMP_IR_TO"), std::string::npos) << text;
 }
 
+TEST(LogVerdict, CountsWhatTheSecondRunRecompiledAndWhy) {
+  // The cases' real runs, each with the one change its README names.
+  {
+    // 23: only jit_step's program changed; the run's other two hit.
+    auto c = compareCase("23-one-program-changed", "run1.log", "run2.log");
+    const LogVerdict &v = c.verdict;
+    EXPECT_EQ(v.code, LogVerdict::Code::Missed);
+    EXPECT_EQ(v.programs, 3u);
+    EXPECT_EQ(v.hits, 2u);
+    EXPECT_EQ(v.missed, 1u);
+    EXPECT_EQ(v.moved, 1u);
+    ASSERT_EQ(v.named.size(), 1u);
+    EXPECT_EQ(c.labelOf(c.pairs[v.named[0]]), "jit_step");
+    ASSERT_GE(v.oneMove, 0);
+    EXPECT_EQ(c.moves[v.oneMove].code, KeyMove::Code::ProgramChanged);
+    std::string text = logVerdictText(c);
+    EXPECT_EQ(text.rfind("run2.log: 1 of 3 programs missed the cache", 0), 0u) << text;
+    EXPECT_NE(text.find(": jit_step."), std::string::npos) << text;
+  }
+  {
+    // 11: the resumed run compiles one program the fresh run never did.
+    auto c = compareCase("11-extra-program-in-resumed-run", "fresh.log", "resumed.log");
+    EXPECT_EQ(c.verdict.missed, 1u);
+    EXPECT_EQ(c.verdict.fresh, 1u);
+    EXPECT_EQ(c.verdict.hits, 3u);
+    EXPECT_NE(logVerdictText(c).find("It is new in this run."), std::string::npos);
+  }
+  {
+    // 01: the same keys, never written (under the minimum compile time).
+    auto c = compareCase("01-equal-keys-never-written", "run1.log", "run2.log");
+    EXPECT_EQ(c.verdict.missed, 3u);
+    EXPECT_EQ(c.verdict.sameKey, 3u);
+    ASSERT_TRUE(c.verdict.sameKeyReason);
+    EXPECT_EQ(*c.verdict.sameKeyReason, MissReason::NotWritten);
+    EXPECT_NE(logVerdictText(c).find("never wrote them"), std::string::npos);
+    Json j = logComparisonToJson(c);
+    EXPECT_EQ(j["verdict"]["code"], "missed");
+    EXPECT_EQ(j["verdict"]["same_key"], 3);
+    EXPECT_EQ(j["verdict"]["text"], logVerdictText(c));
+  }
+}
+
 TEST(LogCompare, EqualKeysExplainTheFirstPairInBothRuns) {
   auto c = compareCase("01-equal-keys-never-written", "run1.log", "run2.log");
   EXPECT_FALSE(c.keysDiffer());
