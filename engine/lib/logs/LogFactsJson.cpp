@@ -1,0 +1,348 @@
+//===- LogFactsJson.cpp - The log facts as JSON objects -------------------===//
+//
+// The codes and objects of the facts a log comparison holds (LogCompare.h,
+// LogFacts.h): key moves, findings, outcomes, run stats, and the stable
+// snake_case names of their codes. logComparisonToJson and
+// manyLogComparisonToJson (LogCompareJson.cpp) assemble them.
+//
+//===----------------------------------------------------------------------===//
+#include "LogFactsJson.h"
+
+#include "cachekey/KnownDigests.h"
+#include "cachekey/Wording.h"
+
+namespace cachekey::logs {
+
+Json digestsJson(const std::array<std::optional<Digest>, kNumEntries> &d) {
+  Json j = Json::array();
+  for (const auto &x : d)
+    j.push_back(x ? Json(toHex(*x)) : Json());
+  return j;
+}
+
+Json logJson(const LogSummary &l) {
+  Json j;
+  j["name"] = l.name;
+  j["lines"] = l.lines;
+  size_t hits = 0, misses = 0;
+  for (const auto &p : l.programs) {
+    hits += p.lookup == Lookup::Hit;
+    misses += p.lookup == Lookup::Miss;
+  }
+  j["programs"] = l.comparable().size();
+  j["hits"] = hits;
+  j["misses"] = misses;
+  auto v = jaxlibOf(l);
+  j["jaxlib"] = v ? Json(*v) : Json();
+  j["cache_dirs"] = l.cacheDirs;
+  j["autotune_caches"] = l.autotuneCaches;
+  j["kernel_caches"] = l.kernelCaches;
+  j["cache_disabled"] = l.cacheDisabled;
+  j["streams"] = l.streams;
+  j["incomplete"] = l.incomplete;
+  j["problems"] = l.problems;
+  j["problem_count"] = l.problemCount;
+  j["long_lines"] = l.longLines;
+  j["duplicate_lines"] = l.duplicateLines;
+  j["ends_mid_line"] = l.endsMidLine;
+  return j;
+}
+
+const char *keysName(ProgramPair::Keys k) {
+  return k == ProgramPair::Keys::Equal    ? "equal"
+         : k == ProgramPair::Keys::Differ ? "differ"
+                                          : "unknown";
+}
+
+const char *keyMoveCode(KeyMove::Code c) {
+  using M = KeyMove::Code;
+  switch (c) {
+  case M::None: return "none";
+  case M::Inconsistent: return "inconsistent";
+  case M::TraceMissing: return "trace_missing";
+  case M::ProgramChanged: return "program_changed";
+  case M::ArgTypes: return "arg_types";
+  case M::EnableX64: return "enable_x64";
+  case M::JaxOwnProgram: return "jax_own_program";
+  case M::EveryProgram: return "every_program";
+  case M::JaxlibUpgrade: return "jaxlib_upgrade";
+  case M::JaxlibChanged: return "jaxlib_changed";
+  case M::BackendChanged: return "backend_changed";
+  case M::FlagsNotLogged: return "flags_not_logged";
+  case M::Flags: return "flags";
+  case M::CacheDirMoved: return "cache_dir_moved";
+  case M::KernelCacheChanged: return "kernel_cache_changed";
+  case M::CompileOptionsChanged: return "compile_options_changed";
+  case M::DevicesChanged: return "devices_changed";
+  case M::Compression: return "compression";
+  case M::CustomHook: return "custom_hook";
+  case M::GlobalSetting: return "global_setting";
+  case M::StaticOrConstant: return "static_or_constant";
+  }
+  return "none";
+}
+
+const char *logFindingCode(LogFinding::Code c) {
+  using C = LogFinding::Code;
+  switch (c) {
+  case C::ProgramChanged: return "program_changed";
+  case C::ArgTypes: return "arg_types";
+  case C::EnableX64: return "enable_x64";
+  case C::JaxOwnProgram: return "jax_own_program";
+  case C::EveryProgram: return "every_program";
+  case C::JaxlibVersions: return "jaxlib_versions";
+  case C::JaxlibNotRelease: return "jaxlib_not_release";
+  case C::BackendDecoded: return "backend_decoded";
+  case C::BackendOneSide: return "backend_one_side";
+  case C::BackendPlatform: return "backend_platform";
+  case C::FlagsNotLogged: return "flags_not_logged";
+  case C::Flag: return "flag";
+  case C::CacheDirMoved: return "cache_dir_moved";
+  case C::KernelCacheOneSide: return "kernel_cache_one_side";
+  case C::KernelCacheMoved: return "kernel_cache_moved";
+  case C::CompileOptionsLogged: return "compile_options_logged";
+  case C::ExcludedFlagHashed: return "excluded_flag_hashed";
+  case C::CompileOptionsUnknown: return "compile_options_unknown";
+  case C::DeviceCount: return "device_count";
+  case C::DeviceKindFallback: return "device_kind_fallback";
+  case C::DevicesUnknown: return "devices_unknown";
+  case C::Compression: return "compression";
+  case C::CustomHook: return "custom_hook";
+  }
+  return "finding";
+}
+
+const char *missReasonCode(MissReason m) {
+  switch (m) {
+  case MissReason::NotWritten: return "not_written";
+  case MissReason::WriteFailed: return "write_failed";
+  case MissReason::OtherDir: return "other_cache_dir";
+  case MissReason::Gone: return "gone";
+  case MissReason::MaybeNoCache: return "maybe_no_cache";
+  case MissReason::NoCacheYet: return "no_cache_yet";
+  case MissReason::Damaged: return "damaged";
+  case MissReason::NoFilelock: return "no_filelock";
+  case MissReason::Evicted: return "evicted";
+  case MissReason::TooLarge: return "too_large";
+  case MissReason::RelativeDir: return "relative_cache_dir";
+  case MissReason::UnsupportedRuntime: return "unsupported_runtime";
+  case MissReason::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+const char *notWrittenCode(NotWrittenReason r) {
+  switch (r) {
+  case NotWrittenReason::None: return "none";
+  case NotWrittenReason::CompileTime: return "compile_time";
+  case NotWrittenReason::HostCallbacks: return "host_callbacks";
+  case NotWrittenReason::NotProcessZero: return "not_process_zero";
+  case NotWrittenReason::EntrySize: return "entry_size";
+  case NotWrittenReason::CacheDisabled: return "cache_disabled";
+  case NotWrittenReason::TooLarge: return "too_large";
+  }
+  return "none";
+}
+
+/// An empty object with room for `members` (ordered_json keeps members in
+/// a vector whose keys are const: growing it copies every member).
+Json objectFor(size_t members) {
+  Json j = Json::object();
+  j.get_ref<Json::object_t &>().reserve(members);
+  return j;
+}
+
+/// A run's outcome for a program: {"code", "reason"? (not written),
+/// "text"}.
+Json outcomeJson(const LoggedProgram &p, const std::string &text,
+                 const std::vector<std::string> *logTexts) {
+  Json j = objectFor(10);
+  const char *code = "missed_write_unknown";
+  if (p.lookup == Lookup::Hit)
+    code = "hit";
+  else if (p.lookup == Lookup::Unknown)
+    code = "no_lookup_logged";
+  else
+    switch (p.writeState) {
+    case WriteState::Written: code = "missed_written"; break;
+    case WriteState::Attempted: code = "missed_write_attempted"; break;
+    case WriteState::NotWritten: code = "missed_not_written"; break;
+    case WriteState::Failed: code = "missed_write_failed"; break;
+    case WriteState::Unknown: break;
+    }
+  j["code"] = code;
+  if (p.lookup == Lookup::Miss && p.writeState == WriteState::NotWritten)
+    j["reason"] = notWrittenCode(p.writeReason);
+  if (p.lookup == Lookup::Miss) {
+    j["lookup_without_cache"] = p.lookupNoCache;
+    j["read_error"] = p.readError() >= 0 ? Json(logTexts->at(p.readError())) : Json();
+    j["lookup_inferred"] = p.lookupInferred;
+    if (p.write().compileSeconds >= 0)
+      j["compile_seconds"] = p.write().compileSeconds;
+    if (p.writeState == WriteState::Failed)
+      j["error"] = logTexts->at(p.write().error);
+    if (p.write().entryBytes >= 0)
+      j["entry_bytes"] = p.write().entryBytes;
+    if (p.write().maxCacheBytes >= 0)
+      j["max_cache_bytes"] = p.write().maxCacheBytes;
+  }
+  j["text"] = text;
+  return j;
+}
+
+Json keyMoveJson(const KeyMove &m) {
+  Json j = objectFor(4);
+  j["code"] = keyMoveCode(m.code);
+  switch (m.code) {
+  case KeyMove::Code::TraceMissing:
+    j["both"] = m.both;
+    break;
+  case KeyMove::Code::JaxlibUpgrade:
+  case KeyMove::Code::ArgTypes:
+  case KeyMove::Code::EnableX64:
+  case KeyMove::Code::Compression:
+  case KeyMove::Code::CustomHook:
+    j["before"] = m.before;
+    j["after"] = m.after;
+    break;
+  case KeyMove::Code::Flags:
+    j["flag"] = flagChangeToJson(m.flag);
+    break;
+  case KeyMove::Code::EveryProgram:
+    j["programs"] = std::atoi(m.before.c_str());
+    break;
+  case KeyMove::Code::GlobalSetting:
+    j["programs"] = std::atoi(m.before.c_str());
+    j["entry"] = std::atoi(m.after.c_str());
+    break;
+  case KeyMove::Code::StaticOrConstant:
+    j["compiles"] = std::atoi(m.before.c_str());
+    break;
+  default:
+    break;
+  }
+  j["text"] = keyMoveText(m);
+  return j;
+}
+
+Json logFindingJson(const LogFinding &f, const std::string &text) {
+  using C = LogFinding::Code;
+  Json j;
+  j["code"] = logFindingCode(f.code);
+  j["entry"] = f.entry;
+  switch (f.code) {
+  case C::Flag:
+    j["flag"] = flagChangeToJson(f.flag);
+    break;
+  case C::ExcludedFlagHashed:
+    j["flag"] = f.subject;
+    break;
+  case C::CompileOptionsUnknown:
+    j["autotune_path_hashed"] = f.hashesAutotune;
+    break;
+  case C::KernelCacheOneSide:
+  case C::DeviceKindFallback:
+    j["in"] = f.subject;
+    if (f.code == C::DeviceKindFallback) {
+      j["message"] = f.after;
+      break;
+    }
+    j["before"] = f.before;
+    j["after"] = f.after;
+    break;
+  case C::ArgTypes:
+  case C::EnableX64:
+    j["dtypes"] = f.subject;
+    j["before"] = f.before;
+    j["after"] = f.after;
+    break;
+  case C::JaxOwnProgram:
+    j["program"] = f.subject;
+    break;
+  case C::EveryProgram:
+    j["programs"] = std::atoi(f.subject.c_str());
+    break;
+  case C::ProgramChanged:
+  case C::BackendOneSide:
+  case C::FlagsNotLogged:
+  case C::DevicesUnknown:
+    break;
+  default:
+    j["before"] = f.before;
+    j["after"] = f.after;
+    break;
+  }
+  j["text"] = text;
+  return j;
+}
+
+/// The facts beside `words`, one each ([] when they do not match).
+Json findingsBeside(const std::vector<LogFinding> &facts,
+                    const std::vector<std::string> &words) {
+  Json out = Json::array();
+  if (facts.size() != words.size())
+    return out;
+  for (size_t i = 0; i < facts.size(); ++i)
+    out.push_back(logFindingJson(facts[i], words[i]));
+  return out;
+}
+
+const char *verdictCode(const ProgramPair &p) {
+  if (p.a < 0)
+    return "only_in_b";
+  if (p.b < 0)
+    return "only_in_a";
+  switch (p.keys) {
+  case ProgramPair::Keys::Unknown: return "keys_unknown";
+  case ProgramPair::Keys::Differ: return "key_moved";
+  case ProgramPair::Keys::Equal: break;
+  }
+  return p.miss ? "same_key_missed" : "same_key";
+}
+
+const char *matchCode(PairMatch m) {
+  switch (m) {
+  case PairMatch::None: return "none";
+  case PairMatch::Key: return "key";
+  case PairMatch::Shapes: return "shapes";
+  case PairMatch::Name: return "name";
+  case PairMatch::Order: return "order";
+  }
+  return "none";
+}
+
+const char *notCachedCode(NotCached n) {
+  switch (n) {
+  case NotCached::CompileTime: return "compile_time";
+  case NotCached::EntrySize: return "entry_size";
+  case NotCached::HostCallbacks: return "host_callbacks";
+  case NotCached::NotProcessZero: return "not_process_zero";
+  case NotCached::NoCache: return "no_cache";
+  case NotCached::TooLarge: return "too_large";
+  case NotCached::WriteFailed: return "write_failed";
+  case NotCached::ReadFailed: return "read_failed";
+  case NotCached::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+Json statsJson(const RunStats &s, const std::string &text) {
+  Json j;
+  j["programs"] = s.programs;
+  j["hits"] = s.hits;
+  j["misses"] = s.misses;
+  j["no_outcome"] = s.noOutcome;
+  j["hit_rate"] = s.hits + s.misses ? Json(double(s.hits) / double(s.hits + s.misses)) : Json();
+  j["miss_compile_seconds"] = s.missCompileSeconds;
+  j["timed_misses"] = s.timedMisses;
+  j["written"] = s.written;
+  j["evictions"] = s.evictions;
+  Json nc = Json::array();
+  for (auto [why, n] : s.notCached)
+    nc.push_back({{"code", notCachedCode(why)}, {"count", n}});
+  j["not_cached"] = std::move(nc);
+  j["text"] = text;
+  return j;
+}
+
+} // namespace cachekey::logs
