@@ -36,10 +36,18 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   size_t usable = 0;
   for (const LogSummary &log : logs)
     usable += !log.comparable().empty();
-  if (usable < 2 || logs[0].comparable().empty())
+  if (usable < 2)
     for (const LogSummary &log : logs)
       if (log.comparable().empty())
         return Error{log.name, noKeyMessage(log)};
+  // The first run orders the programs: when it is the quiet one, the first
+  // log that can be compared takes its place (the others keep their order).
+  if (logs[0].comparable().empty()) {
+    auto first = std::find_if(logs.begin(), logs.end(), [](const LogSummary &l) {
+      return !l.comparable().empty();
+    });
+    std::rotate(logs.begin(), first, first + 1);
+  }
   r.logs = std::move(logs);
   const size_t n = r.logs.size();
   // Programs of the first run, then those it lacks, by label.

@@ -112,6 +112,19 @@ TEST(DiagOracleLogs, AQuietLogAmongThreeIsLeftOutNotFatal) {
   EXPECT_TRUE(named);
   for (const auto &p : m->programs)
     EXPECT_TRUE(p.absent.empty()) << p.label; // unknown in c.log, not absent
+  // The quiet log given first: the same comparison, the first log that can
+  // be compared ordering the programs, the quiet one still named.
+  std::vector<LogSummary> quietFirst;
+  for (const char *n : {"c.log", "a.log", "b.log"})
+    quietFirst.push_back(oracleLog(kind, n));
+  auto q = compareManyLogSummaries(std::move(quietFirst));
+  ASSERT_TRUE(q) << q.error().str();
+  EXPECT_EQ(q->logs[0].name, "a.log");
+  EXPECT_EQ(q->programs.size(), m->programs.size());
+  bool namedFirst = false;
+  for (const auto &a : q->advice)
+    namedFirst = namedFirst || (a.code == LogAdvice::Code::LogOutcomes && a.value == "c.log");
+  EXPECT_TRUE(namedFirst);
   // Two quiet logs of three: nothing left to compare, an error naming one.
   std::vector<LogSummary> two;
   for (const char *n : {"a.log", "c.log", "c.log"})
