@@ -24,6 +24,14 @@ namespace cachekey {
 namespace logs {
 
 std::string noKeyMessage(const LogSummary &log) {
+  // Silence: an empty file is most often stderr that was not kept (JAX logs
+  // through Python's logging, to stderr), not a run without compilations.
+  if (log.lines == 0)
+    return "the log is empty (not one line). JAX writes its cache lines to "
+           "stderr through Python's logging: keep stderr (2>&1 or a "
+           "logging.FileHandler) and enable DEBUG for jax._src.cache_key and "
+           "jax._src.compiler (or JAX_DEBUG_LOG_MODULES=jax._src.cache_key,"
+           "jax._src.compiler)";
   std::string msg =
       log.programs.empty() && log.problems.empty()
           ? "no cache-key lines found. Enable them with "

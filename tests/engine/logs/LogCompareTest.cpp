@@ -87,6 +87,15 @@ TEST(LogCompare, ALogWithoutKeysIsAnErrorNamingIt) {
   EXPECT_EQ(c.error().path, "a.log");
 }
 
+TEST(LogCompare, AnEmptyLogSaysWhatItsSilenceMostLikelyMeans) {
+  auto c = compareLogs("", readText(sourcePath("tests/cases/23-one-program-changed/run2.log")),
+                       "run1.log", "run2.log");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().path, "run1.log");
+  EXPECT_NE(c.error().message.find("the log is empty"), std::string::npos) << c.error().message;
+  EXPECT_NE(c.error().message.find("stderr"), std::string::npos) << c.error().message;
+}
+
 TEST(LogCompare, ACutKeyNamesItsLineAndWhatIsWrong) {
   // The real log of case 23, cut 40 hex digits into its first running
   // digest (line 5): at the end of the input, then with the log going on.
