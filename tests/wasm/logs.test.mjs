@@ -56,6 +56,8 @@ test('log readers report misuse as errors and are bounded', () => {
   assert.ok(engine.call('feedLogReader', ids[0], 'x').error);
   assert.deepEqual(engine.call('feedLogReader', ids[11], 'x'), { ok: true });
   assert.ok(engine.call('compareLogReaders', ids[11], ids[11]).error);
+  // l10 was fed nothing: an empty log, said so; l11 one line without a key.
   const r = engine.call('compareLogReaders', ids[10], ids[11]);
-  assert.match(r.error.message, /no cache-key lines/);
+  assert.match(r.error.message, /the log is empty/);
+  assert.match(engine.call('compareLogReaders', ids[11], ids[10]).error.message, /no cache-key lines/);
 });

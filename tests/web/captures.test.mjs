@@ -80,3 +80,47 @@ test('a folder that is not a capture gets an error naming it, and the pane stays
   assert.equal(await page.isHidden('[data-testid="captures-error"]'), true);
   assert.deepEqual(page.errors, []);
 });
+
+// Issue 36, item 4: one damaged file never refuses the comparison. The test
+// cuts one program file of B in half (a copy that did not finish): that
+// pair is one line, in the engine's words, and the other pairs are compared.
+test('a capture file cut in half leaves out only its pair', async () => {
+  const cut = fs.mkdtempSync(path.join(root, 'build', 'captures-cut-'));
+  for (const f of fs.readdirSync(path.join(folders, 'run128'))) fs.copyFileSync(path.join(folders, 'run128', f), path.join(cut, f));
+  const ka = new Map(index('run64').map((p) => [`${p.program}#${p.occurrence}`, p.key]));
+  const keysA = new Set(ka.values());
+  // A program whose key differs from A's, so its file is read.
+  const victim = index('run128').find((p) => !keysA.has(p.key) && ka.has(`${p.program}#${p.occurrence}`));
+  assert.ok(victim, 'a differing program to damage');
+  const file = path.join(cut, victim.file);
+  const body = fs.readFileSync(file);
+  fs.writeFileSync(file, body.subarray(0, body.length >> 1));
+  await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(folders, 'run64'));
+  await page.setInputFiles('[data-testid="capture-dir-b"]', cut);
+  await page.click('[data-testid="captures-compare"]');
+  await waitForText(page, '[data-testid="captures-status"]', /^Compared run64 \(A\)/, 30000);
+  assert.equal(await page.isHidden('[data-testid="captures-error"]'), true);
+  const lines = await page.$$eval('[data-testid="capture-unreadable"]', (ls) => ls.map((l) => ({ text: l.textContent, code: l.getAttribute('data-code'), error: l.getAttribute('data-error-code') })));
+  let want;
+  try {
+    want = JSON.parse(execFileSync(CLI, ['diff', 'run64', cut, '--json'], { cwd: folders, encoding: 'utf8' }));
+  } catch (e) {
+    want = JSON.parse(e.stdout);
+  }
+  assert.equal(lines.length, 1);
+  assert.equal(lines[0].code, 'program_unreadable');
+  assert.equal(lines[0].error, 'syntax');
+  assert.ok(lines[0].text.includes(victim.file), lines[0].text);
+  assert.equal(lines[0].text.includes('json.exception'), false, lines[0].text);
+  // The same line as the CLI's (the folder label differs: the page names the
+  // folder by its own name, the CLI by the path it was given).
+  assert.equal(want.unreadable.length, 1);
+  assert.equal(want.unreadable[0].file, victim.file);
+  // The other differing programs are still compared.
+  const cards = await page.$$eval('[data-testid^="capture-program-"]', (cs) => cs.map((c) => c.getAttribute('data-program')));
+  assert.deepEqual(cards.sort(), want.differing.map((d) => d.program).sort());
+  assert.ok(!cards.includes(victim.program) || index('run128').filter((p) => p.program === victim.program).length > 1);
+  assert.match(await page.textContent('[data-testid="captures-summary"]'), /1 program file could not be read, so its pair was left out/);
+  assert.deepEqual(page.errors, []);
+  fs.rmSync(cut, { recursive: true, force: true });
+});

@@ -476,6 +476,13 @@ private:
   /// formats): the same message after a different prefix that tags the
   /// same process (LogPrefix.h streamTag). Remembers `line` otherwise.
   bool duplicateOfPrevious(std::string_view line);
+  /// A digest line came twice in a row, byte for byte: every record of this
+  /// log is printed twice (two handlers of one format), so each identical
+  /// second copy is dropped.
+  bool doubledRecords = false;
+  /// The line readLine is given was already compared with the one before
+  /// (feed's whole-line path), which it now is itself.
+  bool lineChecked = false;
   bool skippingLongLine = false;
   /// Programs by final digest, for hit/miss and write lines.
   struct ProgramsWithDigest {

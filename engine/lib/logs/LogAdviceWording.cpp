@@ -47,8 +47,10 @@ std::string words(const LogAdvice &a) {
     return (a.value.empty() ? std::string()
                             : a.value + " holds no cache line, so it was left out. ") +
            "Log DEBUG for jax._src.compiler and jax._src.compilation_cache in "
-           "both runs (or JAX_DEBUG_LOG_MODULES=jax._src.compiler,"
-           "jax._src.compilation_cache) to see each hit, miss and write.";
+           "both runs (logging.basicConfig() and setLevel(logging.DEBUG) on "
+           "each; JAX_DEBUG_LOG_MODULES=jax._src.compiler,"
+           "jax._src.compilation_cache prints them only with JAX_LOGGING_LEVEL "
+           "set too) to see each hit, miss and write.";
   case C::LogKeys:
     return "Log DEBUG for jax._src.cache_key in both runs: its trace names "
            "the entry that moved.";

@@ -77,6 +77,21 @@ bool LogReader::duplicateOfPrevious(std::string_view line) {
   std::string_view before = prev;
   if (!before.empty() && before.back() == '\r')
     before.remove_suffix(1);
+  // A byte-identical copy: one record printed by two handlers of the same
+  // format (JAX_LOGGING_LEVEL's handler on the "jax" logger and the one
+  // JAX_DEBUG_LOG_MODULES adds, or two root handlers). JAX itself repeats a
+  // line identically only for entry 4's flags (logged once for the key and
+  // once for its digest), never a digest line; so the first digest line
+  // seen twice in a row says the log doubles every record, and from then on
+  // each second copy is dropped (of four flag lines, two are kept).
+  if (line == before) {
+    if (line.find(kOwn) != std::string_view::npos ||
+        line.find(kRunning) != std::string_view::npos)
+      doubledRecords = true;
+    if (doubledRecords)
+      previousLine.clear(); // a third copy is a record of its own
+    return doubledRecords;
+  }
   // The longest common tail, which must hold a whole message (at least 24
   // characters) and start where a prefix can end.
   size_t n = 0;
@@ -108,16 +123,20 @@ void LogReader::feed(std::string_view chunk) {
   while (start < chunk.size()) {
     size_t nl = chunk.find('\n', start);
     size_t end = nl == std::string_view::npos ? chunk.size() : nl;
+    lineChecked = false;
     if (partial.empty() && !skippingLongLine && nl != std::string_view::npos &&
         end - start <= kMaxLine) {
       // A whole line: a digest line like the one before, or one that is not
       // about the cache, is read where it lies (no copy).
       std::string_view whole = chunk.substr(start, end - start);
-      if (!previousLine.empty() && duplicateOfPrevious(whole)) {
-        ++summary.lines;
-        ++summary.duplicateLines;
-        start = nl + 1;
-        continue;
+      if (!previousLine.empty()) {
+        if (duplicateOfPrevious(whole)) {
+          ++summary.lines;
+          ++summary.duplicateLines;
+          start = nl + 1;
+          continue;
+        }
+        lineChecked = true; // readLine must not compare it with itself
       }
       if (readDigestLine(whole)) {
         previousLine.assign(whole);
@@ -151,6 +170,7 @@ void LogReader::feed(std::string_view chunk) {
 LogSummary LogReader::finish() {
   if (!partial.empty()) {
     summary.endsMidLine = true;
+    lineChecked = false;
     readLine(partial);
     partial.clear();
   }

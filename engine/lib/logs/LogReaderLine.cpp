@@ -73,7 +73,7 @@ void LogReader::readLine(std::string &line) {
     previousLine.clear();
     return;
   }
-  if (!previousLine.empty() && previousLine != line && duplicateOfPrevious(line)) {
+  if (!lineChecked && !previousLine.empty() && duplicateOfPrevious(line)) {
     ++summary.duplicateLines;
     return;
   }

@@ -29,9 +29,9 @@ std::string noKeyMessage(const LogSummary &log) {
   if (log.lines == 0)
     return "the log is empty (not one line). JAX writes its cache lines to "
            "stderr through Python's logging: keep stderr (2>&1 or a "
-           "logging.FileHandler) and enable DEBUG for jax._src.cache_key and "
-           "jax._src.compiler (or JAX_DEBUG_LOG_MODULES=jax._src.cache_key,"
-           "jax._src.compiler)";
+           "logging.FileHandler), call logging.basicConfig() and set "
+           "jax._src.cache_key and jax._src.compiler to DEBUG "
+           "(JAX_DEBUG_LOG_MODULES alone prints nothing)";
   std::string msg =
       log.programs.empty() && log.problems.empty()
           ? "no cache-key lines found. Enable them with "

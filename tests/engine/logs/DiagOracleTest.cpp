@@ -49,6 +49,42 @@ TEST(DiagOracleLogs, TwoHandlersPrintingEveryRecordCountEachProgramOnce) {
   EXPECT_EQ(codes(c.advice), std::vector<LogAdvice::Code>{LogAdvice::Code::NothingToDo});
 }
 
+TEST(DiagOracleLogs, TwoHandlersOfOneFormatCountEachProgramOnce) {
+  // tests/logs/doubled_records (real runs, its README): JAX_LOGGING_LEVEL
+  // and JAX_DEBUG_LOG_MODULES both put a handler of one format on the "jax"
+  // logger, so every record is printed twice, byte for byte. Run b changed
+  // the constant f closes over: JAX logged one miss (jit_f) and four hits.
+  auto read = [](const char *f) {
+    return readLog(readText(sourcePath(std::string("tests/logs/doubled_records/") + f)), f);
+  };
+  auto c = compareLogSummaries(read("a.log"), read("b.log"));
+  ASSERT_TRUE(c) << c.error().str();
+  const LogVerdict &v = c->verdict;
+  EXPECT_EQ(v.programs, 5u);
+  EXPECT_EQ(v.hits, 4u);
+  EXPECT_EQ(v.missed, 1u);
+  ASSERT_EQ(v.named.size(), 1u);
+  EXPECT_EQ(c->labelOf(c->pairs[v.named[0]]), "jit_f");
+  ASSERT_GE(v.oneMove, 0);
+  EXPECT_EQ(c->moves[v.oneMove].code, KeyMove::Code::ProgramChanged);
+  EXPECT_GT(c->logs[1].duplicateLines, 0u);
+  // Entry 4's flag lines, which JAX itself logs twice, are still read.
+  for (const auto &p : c->pairs)
+    EXPECT_TRUE(c->logs[1].programs[p.b].complete()) << c->labelOf(p);
+  // The same in chunks of any size (lines split across chunks take the
+  // reader's other path).
+  std::string text = readText(sourcePath("tests/logs/doubled_records/b.log"));
+  for (size_t chunk : {size_t(1), size_t(7), size_t(4096)}) {
+    LogReader r("b.log");
+    for (size_t at = 0; at < text.size(); at += chunk)
+      r.feed(std::string_view(text).substr(at, chunk));
+    LogSummary s = r.finish();
+    EXPECT_EQ(s.comparable().size(), 5u) << chunk;
+    EXPECT_EQ(runStats(s).hits, 4u) << chunk;
+    EXPECT_EQ(s.duplicateLines, c->logs[1].duplicateLines) << chunk;
+  }
+}
+
 TEST(DiagOracleLogs, ShardyOffIsOneGlobalSettingNotTwoCauses) {
   // Run B sets jax_use_shardy_partitioner=False: entry 5 of every program
   // and entry 1 of the sharded one move, for one reason.
