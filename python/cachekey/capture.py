@@ -513,6 +513,7 @@ class Capture:
             "argv": "sys.argv elements starting with --xla or an extra prefix",
             "extra_prefixes": "cache_key.add_flag_prefixes"}
         capture["python"] = _platform.python_version()
+        capture["settings"] = _program_settings(jax_config)
 
         scenario = make_scenario(
             id=stem,
@@ -709,6 +710,34 @@ def _gpu_topology(serialized: bytes, fingerprint: int | None, hashed_serialized:
         return ({"gpu_topology": fields},
                 "DeviceTopology.serialize() (GpuTopologyProto), checked against what entry 6 fed")
     return None, None
+
+
+#: JAX options that change the lowered program of every jit (its dtypes, its
+#: dot precision, its partitioner, its random bits, its locations) while no
+#: entry names them: recorded with each program, read where JAX reads them
+#: (``jax/_src/config.py`` holders, each one's ``.value`` in this thread), so
+#: ``cachekey diff`` can say which one moved rather than infer it.
+PROGRAM_SETTINGS = ("enable_x64", "default_matmul_precision", "use_shardy_partitioner",
+                    "threefry_partitionable", "default_prng_impl",
+                    "compilation_cache_include_metadata_in_key")
+
+
+def _program_settings(jax_config) -> dict:
+    """``{"jax_<name>": value}`` for each of PROGRAM_SETTINGS this release has.
+
+    Values are JSON as they are (bool, None, str, int); any other value is
+    its ``str()``. A release without a holder leaves its name out."""
+    out = {}
+    for name in PROGRAM_SETTINGS:
+        holder = getattr(jax_config, name, None)
+        if holder is None or not hasattr(holder, "value"):
+            continue
+        try:
+            v = holder.value
+        except Exception:  # a holder that cannot be read here: leave it out
+            continue
+        out["jax_" + name] = v if v is None or isinstance(v, (bool, int, str)) else str(v)
+    return out
 
 
 def _input_types(module, ir) -> list[str] | None:

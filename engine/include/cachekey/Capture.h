@@ -55,6 +55,10 @@ struct CapturedProgram {
   /// kept: MLIR 19 parses it with the JAX dialects unregistered, while
   /// jaxlib's entry-1 bytecode, written by a newer MLIR, it cannot read.
   std::optional<std::string> genericTextFile;
+  /// The JAX options the capture read when the program was compiled
+  /// (`capture.settings`, e.g. {"jax_enable_x64": false}); empty for a
+  /// capture made before it recorded them.
+  Json settings = Json::object();
   /// The scenario document, with a sidecar entry 1 inlined as entry1_b64;
   /// with entry 1 omitted, an empty placeholder stands in for it.
   Json scenario;

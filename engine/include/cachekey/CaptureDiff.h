@@ -57,12 +57,16 @@ struct AlsoFinding {
                         // digest: `change.before` → `change.after` (short)
     ExcludedFlagChange, // `flag`: a flag on the exclusion list (entry 4)
     CpuTopology,        // `cpu`: entry 6's CPU topology
+    JaxSetting,         // a JAX option the captures recorded moved:
+                        // `setting`, `before` → `after` (JSON values)
   };
   Code code = Code::EntryChange;
   int entry = 0;
   EntryChange change;
   FlagChange flag;
   CpuTopologyChange cpu;
+  std::string setting;
+  Json before, after;
 };
 
 /// Why the module texts of a pair whose entry 1 moved do or do not diff.
@@ -96,6 +100,9 @@ struct ProgramDifference {
   std::vector<AlsoFinding> also;
   /// The module texts when entry 1 moved.
   ModuleTextDiff textDiff;
+  /// Why the generic-form texts both sides kept gave no structural diff
+  /// (a file that cannot be read or does not parse), when they did not.
+  std::optional<Error> genericError;
 };
 
 /// A program present on one side only.
@@ -155,6 +162,10 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
 /// "Not compared: jit_f #1 (B/0003-jit_f.json): $: malformed … JSON: …. The
 /// other programs are compared."
 std::string unreadableProgramText(const UnreadableProgram &program);
+
+/// "the generic module texts could not be diffed (…), so what changed
+/// inside the program is not named".
+std::string genericErrorText(const Error &error);
 
 /// A CPU topology change as a clause, e.g. "CPU device count 1 → 4",
 /// "CPU features added: +avx2; removed: +sse4.2".

@@ -240,6 +240,11 @@ Expected<CapturedProgram> readCapturedProgram(const std::string &file,
     return fail({"$.expected.entries",
                  "needed when entry 1 is omitted, but missing"});
 
+  if (auto st = capture->find("settings"); st != capture->end()) {
+    if (!st->is_object())
+      return fail({"$.capture.settings", "expected an object"});
+    p.settings = *st;
+  }
   const Json *text = getObject(*capture, "module_text");
   if (!text)
     return fail({"$.capture.module_text", "missing or not an object"});

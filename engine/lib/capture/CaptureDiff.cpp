@@ -102,19 +102,26 @@ bool hasModuleFinding(const std::vector<EntryChange> &changes) {
 std::vector<EntryChange> genericTextFindings(const CapturedProgram &a,
                                              const CapturedProgram &b,
                                              const CaptureFileReader &readA,
-                                             const CaptureFileReader &readB) {
+                                             const CaptureFileReader &readB,
+                                             const std::string &nameA,
+                                             const std::string &nameB,
+                                             std::optional<Error> &why) {
   std::vector<EntryChange> out;
   ModuleDiffer differ = moduleDiffer();
   if (!differ || !a.genericTextFile || !b.genericTextFile)
     return out;
   auto ta = readA(*a.genericTextFile);
   auto tb = readB(*b.genericTextFile);
-  if (!ta || !tb)
+  if (!ta || !tb) {
+    why = !ta ? ta.takeError().within(nameA) : tb.takeError().within(nameB);
     return out;
+  }
   auto d = differ(std::string(ta->begin(), ta->end()),
                   std::string(tb->begin(), tb->end()));
-  if (!d)
+  if (!d) {
+    why = d.error();
     return out;
+  }
   for (auto &f : d->findings) {
     EntryChange m;
     m.code = EntryChange::Code::ModuleFinding;
@@ -123,6 +130,51 @@ std::vector<EntryChange> genericTextFindings(const CapturedProgram &a,
     out.push_back(std::move(m));
   }
   return out;
+}
+
+/// What the recorded JAX options say about a differing pair: each option
+/// both captures recorded with another value is an also-finding; and when
+/// both recorded jax_enable_x64 with one value, a widening of every float
+/// argument is not put down to it (ModuleFinding::x64 cleared, so its words
+/// and advice are about the arguments).
+void correctWithSettings(const CapturedProgram &a, const CapturedProgram &b,
+                         ProgramDifference &d) {
+  for (const auto &[name, va] : a.settings.items()) {
+    auto vb = b.settings.find(name);
+    if (vb == b.settings.end() || *vb == va)
+      continue;
+    AlsoFinding f;
+    f.code = AlsoFinding::Code::JaxSetting;
+    f.setting = name;
+    f.before = va;
+    f.after = *vb;
+    d.also.push_back(std::move(f));
+  }
+  auto x64a = a.settings.find("jax_enable_x64"), x64b = b.settings.find("jax_enable_x64");
+  if (x64a == a.settings.end() || x64b == b.settings.end() || *x64a != *x64b)
+    return;
+  auto clear = [](EntryChange &ch) {
+    if (ch.code != EntryChange::Code::ModuleFinding || !ch.module || !ch.module->x64)
+      return false;
+    ModuleFinding f = *ch.module;
+    f.x64 = false;
+    ch.module = std::make_shared<const ModuleFinding>(std::move(f));
+    return true;
+  };
+  Comparison &cmp = d.comparison;
+  bool changed = false;
+  for (size_t i = 0; i < cmp.changes.size(); ++i)
+    if (clear(cmp.changes[i]) && cmp.changes[i].entry == cmp.cause &&
+        i < cmp.details.size())
+      cmp.details[i] = entryChangeText(cmp.changes[i]), changed = true;
+  for (auto &f : d.also)
+    if (f.code == AlsoFinding::Code::EntryChange)
+      clear(f.change);
+  if (changed) {
+    writeSentence(cmp);
+    if (cmp.cause == 1 && cmp.changes.front().code == EntryChange::Code::ModuleFinding)
+      cmp.adviceText = moduleFindingAdvice(*cmp.changes.front().module);
+  }
 }
 
 } // namespace
@@ -320,7 +372,7 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
       // Entry 1 moved and its bytes named nothing (jaxlib's bytecode is of a
       // newer MLIR): the generic texts the capture kept, diffed the same way.
       if (cmp.cause == 1 && !hasModuleFinding(cmp.changes)) {
-        auto found = genericTextFindings(a, b, readA, readB);
+        auto found = genericTextFindings(a, b, readA, readB, nameA, nameB, d.genericError);
         if (!found.empty()) {
           std::vector<std::string> words;
           for (const auto &f : found)
@@ -336,7 +388,7 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                  f.change.code == EntryChange::Code::ModuleFinding;
         });
         if (!named) {
-          auto found = genericTextFindings(a, b, readA, readB);
+          auto found = genericTextFindings(a, b, readA, readB, nameA, nameB, d.genericError);
           auto at = std::find_if(d.also.begin(), d.also.end(), [](const AlsoFinding &f) {
             return f.entry == 1;
           });
@@ -351,6 +403,7 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
           d.also.insert(at, add.begin(), add.end());
         }
       }
+      correctWithSettings(a, b, d);
       c.differing.push_back(std::move(d));
     }
     for (size_t i = n; i < la.size(); ++i)

@@ -65,6 +65,9 @@ Json alsoFindingToJson(const AlsoFinding &f) {
   case C::CpuTopology:
     return {{"code", "cpu_topology"}, {"entry", f.entry},
             {"change", cpuChangeToJson(f.cpu)}, {"text", text}};
+  case C::JaxSetting:
+    return {{"code", "jax_setting"}, {"setting", f.setting},
+            {"before", f.before}, {"after", f.after}, {"text", text}};
   }
   return {};
 }
@@ -111,6 +114,11 @@ Json captureComparisonToJson(const CaptureComparison &c) {
     x["also_findings"] = std::move(findings);
     x["text_diff"] = moduleTextDiffText(d.textDiff);
     x["module_text"] = moduleTextToJson(d.textDiff);
+    if (d.genericError)
+      x["generic_text_error"] = {
+          {"code", "generic_text_not_diffed"},
+          {"error", errorToJson(*d.genericError)["error"]},
+          {"text", genericErrorText(*d.genericError)}};
     diffs.push_back(std::move(x));
   }
   j["differing"] = std::move(diffs);

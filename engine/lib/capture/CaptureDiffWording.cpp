@@ -66,6 +66,17 @@ std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
   return out;
 }
 
+/// A recorded option's value as Python writes it: True, None, 'highest'.
+std::string settingValueText(const Json &v) {
+  if (v.is_boolean())
+    return v.get<bool>() ? "True" : "False";
+  if (v.is_null())
+    return "None";
+  if (v.is_string())
+    return pyRepr(v.get<std::string>());
+  return v.dump();
+}
+
 std::string alsoFindingText(const AlsoFinding &f) {
   using C = AlsoFinding::Code;
   switch (f.code) {
@@ -79,6 +90,11 @@ std::string alsoFindingText(const AlsoFinding &f) {
            flagChangeText(f.flag);
   case C::CpuTopology:
     return entryLabel(6) + ": " + cpuTopologyChangeText(f.cpu);
+  case C::JaxSetting:
+    return "JAX option " + f.setting + " " + settingValueText(f.before) +
+           " → " + settingValueText(f.after) +
+           " (as the captures read it at this compile; no entry hashes it, "
+           "but it changes the program it lowers)";
   }
   return "";
 }
@@ -134,6 +150,11 @@ std::string captureSummaryText(const CaptureComparison &c) {
          ".";
 }
 
+std::string genericErrorText(const Error &e) {
+  return "the generic module texts could not be diffed (" + e.str() +
+         "), so what changed inside the program is not named";
+}
+
 std::string unreadableProgramText(const UnreadableProgram &u) {
   return "Not compared: " + u.program + " #" + std::to_string(u.occurrence) +
          " (" + u.side + "/" + u.file + "): " +
@@ -161,6 +182,8 @@ std::string captureComparisonText(const CaptureComparison &c) {
     out += "  B: " + d.keyB + "  (" + d.fileB + outcome(d.outcomeB) + ")\n";
     for (const auto &n : d.comparison.notes)
       out += "  note: " + n + "\n";
+    if (d.genericError)
+      out += "  note: " + genericErrorText(*d.genericError) + "\n";
     if (!d.comparison.adviceText.empty())
       out += "  What to do: " + d.comparison.adviceText + "\n";
     std::string textDiff = moduleTextDiffText(d.textDiff);

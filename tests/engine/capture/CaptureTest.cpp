@@ -4,6 +4,7 @@
 
 #include "cachekey/Capture.h"
 #include "cachekey/CaptureDiff.h"
+#include "cachekey/ModuleDiff.h"
 #include "cachekey/Sha256.h"
 
 #include <zstd.h>
@@ -315,4 +316,94 @@ TEST(CaptureDiff, CpuTopologyFields) {
   EXPECT_EQ(f[0].code, CpuTopologyChange::Code::DeviceIds);
   EXPECT_EQ(cpuTopologyChangeText(f[0]),
             "CPU device 0 (process_index, local_hardware_id) (0, 0) → (0, 3)");
+}
+
+namespace {
+
+/// A module differ that finds every float argument widened, as
+/// jax_enable_x64 would (ModuleFinding::x64), whatever the modules.
+Expected<ModuleDiff> widenedDiffer(const std::string &, const std::string &) {
+  ModuleDiff d;
+  ModuleFinding f;
+  f.code = ModuleFinding::Code::ArgumentTypes;
+  f.x64 = true;
+  d.findings.push_back(f);
+  return d;
+}
+
+Expected<ModuleDiff> failingDiffer(const std::string &, const std::string &) {
+  return Error{"$", "does not parse", ErrorCode::Syntax};
+}
+
+/// Captures of add_1x1 whose entry 1 differs (B's bytes end in one more
+/// byte), with the given recorded settings and generic-text sidecars.
+std::pair<MemoryDir, MemoryDir> movedPair(const Json &settingsA, const Json &settingsB) {
+  MemoryDir a, b;
+  Json da = capturedFromFixture("add_1x1", "0001", "inline", a);
+  Json db = capturedFromFixture("add_1x1", "0001", "inline", b);
+  Bytes e1 = *base64Decode(db["module"]["entry1_b64"].get<std::string>()) + "x";
+  db["module"]["entry1_b64"] = base64Encode(e1);
+  db["capture"]["entry1"]["bytes"] = e1.size();
+  db["capture"]["entry1"]["sha256"] = toHex(Sha256::of(e1));
+  db["expected"]["key"] = "jit__lambda-moved";
+  da["capture"]["settings"] = settingsA;
+  db["capture"]["settings"] = settingsB;
+  for (auto [doc, dir] : {std::pair{&da, &a}, {&db, &b}}) {
+    (*doc)["capture"]["module_text"]["generic_file"] = "0001.generic.mlir";
+    dir->files["0001.generic.mlir"] = "\"builtin.module\"() ({}) : () -> ()\n";
+  }
+  addToIndex(a, "0001.json", da);
+  addToIndex(b, "0001.json", db);
+  return {std::move(a), std::move(b)};
+}
+
+} // namespace
+
+TEST(CaptureDiff, RecordedSettingsNameTheOptionAndClearAnX64Guess) {
+  // Both runs had jax_enable_x64 on; only the matmul precision moved.
+  auto [a, b] = movedPair({{"jax_enable_x64", true}, {"jax_default_matmul_precision", nullptr}},
+                          {{"jax_enable_x64", true}, {"jax_default_matmul_precision", "highest"}});
+  setModuleDiffer(&widenedDiffer);
+  auto c = compareCaptures(a.reader(), b.reader());
+  setModuleDiffer(nullptr);
+  ASSERT_TRUE(c) << c.error().str();
+  ASSERT_EQ(c->differing.size(), 1u);
+  const ProgramDifference &d = c->differing[0];
+  EXPECT_EQ(d.comparison.cause, 1);
+  ASSERT_FALSE(d.comparison.changes.empty());
+  ASSERT_EQ(d.comparison.changes.front().code, EntryChange::Code::ModuleFinding);
+  // x64 was the same in both runs: the widening is not put down to it.
+  EXPECT_FALSE(d.comparison.changes.front().module->x64);
+  EXPECT_EQ(d.comparison.adviceText, moduleFindingAdvice(*d.comparison.changes.front().module));
+  EXPECT_EQ(d.comparison.adviceText.find("jax_enable_x64"), std::string::npos) << d.comparison.adviceText;
+  const AlsoFinding *setting = nullptr;
+  for (const auto &f : d.also)
+    if (f.code == AlsoFinding::Code::JaxSetting)
+      setting = &f;
+  ASSERT_NE(setting, nullptr);
+  EXPECT_EQ(setting->setting, "jax_default_matmul_precision");
+  EXPECT_EQ(alsoFindingText(*setting).rfind("JAX option jax_default_matmul_precision None → 'highest'", 0), 0u)
+      << alsoFindingText(*setting);
+  Json j = captureComparisonToJson(*c);
+  bool found = false;
+  for (const auto &f : j["differing"][0]["also_findings"])
+    found = found || (f["code"] == "jax_setting" && f["after"] == "highest");
+  EXPECT_TRUE(found);
+}
+
+TEST(CaptureDiff, AGenericTextThatDoesNotDiffIsSaid) {
+  // x64 moved (recorded), so a widening stays x64's; and the generic texts
+  // do not parse, which the pair says instead of dropping the diff silently.
+  auto [a, b] = movedPair({{"jax_enable_x64", false}}, {{"jax_enable_x64", true}});
+  setModuleDiffer(&failingDiffer);
+  auto c = compareCaptures(a.reader(), b.reader());
+  setModuleDiffer(nullptr);
+  ASSERT_TRUE(c) << c.error().str();
+  ASSERT_EQ(c->differing.size(), 1u);
+  const ProgramDifference &d = c->differing[0];
+  ASSERT_TRUE(d.genericError);
+  EXPECT_NE(captureComparisonText(*c).find("the generic module texts could not be diffed"),
+            std::string::npos);
+  EXPECT_EQ(captureComparisonToJson(*c)["differing"][0]["generic_text_error"]["error"]["code"],
+            "syntax");
 }
