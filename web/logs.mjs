@@ -195,10 +195,28 @@ export function setupLogInputs(ui, onChange) {
   }
 }
 
-/** Uses `files` as the runs after A and B. */
+/**
+ * Uses `files` as the runs after A and B, each listed with a button that
+ * removes that run alone (and compares again when a result is shown).
+ */
 export function setMoreLogFiles(ui, files) {
   moreLogFiles.splice(0, moreLogFiles.length, ...files);
-  setText(ui.moreName, files.length ? `Also: ${files.map((f, i) => `run ${String.fromCharCode(67 + i)} ${f.name}`).join(', ')}.` : '');
+  if (!files.length) {
+    put(ui.moreName);
+    return;
+  }
+  const runName = (i) => `run ${String.fromCharCode(67 + i)}`;
+  put(ui.moreName, 'Also: ', ...files.flatMap((f, i) => [
+    i ? ', ' : '',
+    el('span', { class: 'more-run', 'data-testid': `log-more-${i}` }, `${runName(i)} ${f.name} `,
+      el('button', { type: 'button', class: 'secondary small', 'data-testid': `log-more-remove-${i}`, 'aria-label': `Remove ${runName(i)} (${f.name})` }, 'Remove')),
+  ]), '.');
+  ui.moreName.querySelectorAll('button[data-testid^="log-more-remove-"]').forEach((b, i) => b.addEventListener('click', () => {
+    const rest = moreLogFiles.filter((_, j) => j !== i);
+    ui.more.value = '';
+    setMoreLogFiles(ui, rest);
+    if (!ui.verdict.hidden && ui.onRunsChanged) ui.onRunsChanged();
+  }));
 }
 
 /** Clears both sides and the result. */
@@ -243,6 +261,7 @@ export function mountLogs(catalog, { embed }) {
   };
   ui.more.addEventListener('change', () => setMoreLogFiles(ui, [...(ui.more.files || [])]));
   const compare = () => compareLogsUi(catalog.worker, ui);
+  ui.onRunsChanged = compare;
   const loadExample = (focus) => {
     ui.more.value = '';
     setMoreLogFiles(ui, []);

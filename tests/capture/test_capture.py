@@ -230,6 +230,19 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("Only in B: jit_only_here", out)
         self.assertEqual(report["differing"], [])
 
+    def test_settings_recorded(self):
+        # The capture records the options JAX read at each compile: the run
+        # the test made sets JAX_DEFAULT_MATMUL_PRECISION=highest, the base
+        # run leaves it unset (None). jax_enable_x64 is left at its default.
+        b = capture("precision", env={"JAX_DEFAULT_MATMUL_PRECISION": "highest"})
+        for run, want in ((self.base, None), (b, "highest")):
+            docs = [read_json(f) for f in sorted(glob.glob(os.path.join(run, "0*.json")))]
+            self.assertTrue(docs)
+            for doc in docs:
+                settings = doc["capture"]["settings"]
+                self.assertIs(settings["jax_enable_x64"], False)
+                self.assertEqual(settings["jax_default_matmul_precision"], want, run)
+
     def test_digests_only(self):
         opts = ["--no-entry1-bytes", "--no-module-text"]
         a = capture("dig_a", extra=opts)

@@ -59,5 +59,9 @@ test('log readers report misuse as errors and are bounded', () => {
   // l10 was fed nothing: an empty log, said so; l11 one line without a key.
   const r = engine.call('compareLogReaders', ids[10], ids[11]);
   assert.match(r.error.message, /the log is empty/);
-  assert.match(engine.call('compareLogReaders', ids[11], ids[10]).error.message, /no cache-key lines/);
+  // (a comparison closes its readers: two new ones, one line without a key first)
+  const line = engine.call('openLogReader', 'line.log').reader;
+  assert.deepEqual(engine.call('feedLogReader', line, 'x'), { ok: true });
+  const empty = engine.call('openLogReader', 'empty.log').reader;
+  assert.match(engine.call('compareLogReaders', line, empty).error.message, /no cache-key lines/);
 });

@@ -244,6 +244,14 @@ test('three logs: per program, which runs share a key and which is the odd one o
   }
   assert.equal(await page.$$eval('[data-testid^="log-run-"]', (ls) => ls.length), 3);
   assert.deepEqual(await page.$$eval('[data-testid^="log-advice-"]', (ls) => ls.map((l) => l.textContent)), want.what_to_do.map((a) => a.text));
+  // Issue 36: one run is removed without Clear, and the two left are
+  // compared again: the two-log verdict, the CLI's for those two logs.
+  await page.click('[data-testid="log-more-remove-0"]');
+  await page.waitForSelector('[data-testid="logs-many"]', { state: 'hidden' });
+  await page.waitForFunction(() => document.querySelector('[data-testid="logs-verdict"]').dataset.verdict !== 'runs');
+  const two = cliJson(['compare-logs', 'workstation-a.log', 'workstation-b.log', '--json'], dir);
+  await page.waitForFunction((t) => document.querySelector('[data-testid="logs-verdict-text"]').textContent === t, two.verdict.text);
+  assert.equal(await page.textContent('[data-testid="log-file-more-name"]'), '');
   await page.click('#logs-clear');
   fs.rmSync(path.dirname(copy), { recursive: true, force: true });
 });

@@ -13,6 +13,7 @@
 #include "cachekey/Parallel.h"
 #include "cachekey/Wording.h"
 
+#include <cmath>
 #include <cstring>
 #include <ostream>
 #include <unordered_map>
@@ -207,7 +208,8 @@ Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
                     {"paired_moved", v.pairedMoved},
                     {"named", std::move(named)},
                     {"move", v.oneMove >= 0 ? keyMoveJson(r.moves[v.oneMove]) : Json()},
-                    {"compile_seconds", v.timedMisses ? Json(v.compileSeconds) : Json()},
+                    // To the microsecond: a sum of logged times, not 0.12000000000000001.
+                    {"compile_seconds", v.timedMisses ? Json(std::round(v.compileSeconds * 1e6) / 1e6) : Json()},
                     {"timed_misses", v.timedMisses},
                     {"text", logVerdictText(r)}};
   }
