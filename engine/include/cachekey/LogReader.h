@@ -285,6 +285,52 @@ struct Eviction {
 };
 
 /// Everything kept from one log.
+/// A line the reader could not use, or a key it could not finish, as facts
+/// (worded by logReadNoteText, LogSummaryWording.cpp). `line` is the
+/// 1-based line the note is about.
+struct LogReadNote {
+  enum class Code : uint8_t {
+    // Lines that look like JAX's but cannot be read (LogSummary::problems):
+    DigestNotSha256,  // `entry`'s own (`fresh`) or running digest is not 64
+                      // lowercase hex digits: `badChar` (1-based, 0: the
+                      // length `hexDigits` is wrong), `shown` (its start),
+                      // `cut` (the log ends in it)
+    UnknownEntry,     // "get_cache_key hash" before an unknown entry name
+    ReadErrorLine,    // "Error reading …" without the module name and error
+    LruKey,           // an lru_cache line's key is not "<name>-<64 hex>":
+                      // `shown` (its first 100 bytes)
+    EvictingLine,     // "Evicting cache entry" without a whole key and size
+    NotWritingReason, // "Not writing persistent cache entry" with a reason
+                      // this reader does not know
+    DigestsMissing,   // digest lines are missing before this one
+    // Keys left out (LogSummary::incomplete):
+    KeyStops,         // the key starting at `line` stops after `digests` of
+                      // its 16 digest lines, because `why`
+    StartsMidKey,     // the log starts in the middle of a key
+  };
+  /// Why a key stopped (KeyStops).
+  enum class Why : uint8_t { None, NewKeyStarts, LinesRepeat, LineCut, MissingInMiddle, LogEnds };
+  Code code = Code::DigestsMissing;
+  Why why = Why::None;
+  size_t line = 0;
+  int entry = 0;         // 1…8 (DigestNotSha256)
+  bool fresh = false;    // own digest (true) or running (DigestNotSha256)
+  bool cut = false;      // the log ends in the line (DigestNotSha256)
+  int digests = 0;       // digest lines read (KeyStops)
+  size_t badChar = 0;    // DigestNotSha256: 1-based position, 0: none
+  char badByte = 0;      // DigestNotSha256: the character at `badChar`
+  size_t hexDigits = 0;  // DigestNotSha256
+  std::string shown;     // DigestNotSha256, LruKey
+};
+
+/// The note in words, starting "line N: " or "the key starting at line N",
+/// e.g. "line 3: the log starts in the middle of a key (no \"computation\"
+/// line before it)".
+std::string logReadNoteText(const LogReadNote &note);
+
+/// The stable snake_case name of a note's code ("digest_not_sha256", …).
+const char *logReadNoteCode(LogReadNote::Code code);
+
 struct LogSummary {
   LogSummary() = default;
   /// Programs point into the summary's own tables: it moves, never copies.
@@ -368,11 +414,11 @@ struct LogSummary {
   /// skipped the cache, and the first message.
   size_t keyErrors = 0;
   std::string firstKeyError;
-  /// Keys whose digest lines stop early, as sentences naming their line.
-  std::vector<std::string> incomplete;
-  /// Lines that look like JAX's but could not be read, naming their line;
-  /// at most 20 are kept, `problemCount` counts them all.
-  std::vector<std::string> problems;
+  /// Keys whose digest lines stop early (KeyStops, StartsMidKey).
+  std::vector<LogReadNote> incomplete;
+  /// Lines that look like JAX's but could not be read; at most 20 are kept,
+  /// `problemCount` counts them all.
+  std::vector<LogReadNote> problems;
   size_t problemCount = 0;
   /// Lines longer than the 1 MiB the reader keeps.
   size_t longLines = 0;
@@ -460,8 +506,11 @@ private:
   std::array<std::pair<std::string, int>, 8> recentPrefixes{};
   size_t nextRecent = 0;
   int programAwaitingEntry(int streamId, int slot);
-  void closePending(Stream &s, const char *why);
-  void problem(std::string text);
+  void closePending(Stream &s, LogReadNote::Why why);
+  /// Keeps `note` (about the line being read) among the problems.
+  void problem(LogReadNote note);
+  /// A note of `code` about the line being read.
+  LogReadNote noteHere(LogReadNote::Code code) const;
   int intern(std::vector<std::string> &texts, std::string text);
 
   LogSummary summary;

@@ -39,8 +39,25 @@ Json logJson(const LogSummary &l) {
   j["kernel_caches"] = l.kernelCaches;
   j["cache_disabled"] = l.cacheDisabled;
   j["streams"] = l.streams;
-  j["incomplete"] = l.incomplete;
-  j["problems"] = l.problems;
+  // What could not be read, each {code, line, …its fields, text}.
+  auto notes = [](const std::vector<LogReadNote> &list) {
+    Json out = Json::array();
+    for (const LogReadNote &n : list) {
+      Json x = {{"code", logReadNoteCode(n.code)}, {"line", n.line}};
+      if (n.code == LogReadNote::Code::DigestNotSha256) {
+        x["entry"] = n.entry;
+        x["own"] = n.fresh;
+        x["cut"] = n.cut;
+      }
+      if (n.code == LogReadNote::Code::KeyStops)
+        x["digest_lines"] = n.digests;
+      x["text"] = logReadNoteText(n);
+      out.push_back(std::move(x));
+    }
+    return out;
+  };
+  j["incomplete"] = notes(l.incomplete);
+  j["problems"] = notes(l.problems);
   j["problem_count"] = l.problemCount;
   j["long_lines"] = l.longLines;
   j["duplicate_lines"] = l.duplicateLines;

@@ -176,14 +176,21 @@ LogSummary LogReader::finish() {
   }
   for (auto &s : streams)
     if (s.pending >= 0)
-      closePending(s, "the log ends there");
+      closePending(s, LogReadNote::Why::LogEnds);
   return std::move(summary);
 }
 
-void LogReader::problem(std::string text) {
+void LogReader::problem(LogReadNote note) {
   if (summary.problems.size() < kMaxProblems)
-    summary.problems.push_back(std::move(text));
+    summary.problems.push_back(std::move(note));
   ++summary.problemCount;
+}
+
+LogReadNote LogReader::noteHere(LogReadNote::Code code) const {
+  LogReadNote n;
+  n.code = code;
+  n.line = summary.lines;
+  return n;
 }
 
 int LogReader::intern(std::vector<std::string> &texts, std::string text) {
@@ -250,14 +257,15 @@ int LogReader::programAwaitingEntry(int streamId, int slot) {
   return best;
 }
 
-void LogReader::closePending(Stream &s, const char *why) {
+void LogReader::closePending(Stream &s, LogReadNote::Why why) {
   endTrace(s);
   const LoggedProgram &p = summary.programs[s.pending];
-  summary.incomplete.push_back("the key starting at line " +
-                               std::to_string(p.firstLine) +
-                               " is incomplete: it stops after " +
-                               std::to_string(p.digestLines()) +
-                               " of its 16 digest lines: " + why);
+  LogReadNote n;
+  n.code = LogReadNote::Code::KeyStops;
+  n.why = why;
+  n.line = p.firstLine;
+  n.digests = p.digestLines();
+  summary.incomplete.push_back(std::move(n));
   s.pending = -1;
   s.flags.clear();
 }
@@ -268,16 +276,15 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
   bool start = slot == 0;
   if (start) {
     if (s->pending >= 0)
-      closePending(*s, "a new key starts before it ends");
+      closePending(*s, LogReadNote::Why::NewKeyStarts);
   } else if (int other = programAwaitingEntry(streamId, slot); other >= 0) {
     s = &streams[other];
   } else if (s->pending >= 0 &&
              !(fresh ? s->digests.own : s->digests.running)[entry]) {
-    problem("line " + std::to_string(summary.lines) +
-            ": digest lines are missing before this one");
+    problem(noteHere(LogReadNote::Code::DigestsMissing));
   } else {
     if (s->pending >= 0)
-      closePending(*s, "its lines repeat");
+      closePending(*s, LogReadNote::Why::LinesRepeat);
     start = true;
   }
   if (start) {
@@ -286,10 +293,7 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
     p.firstLine = summary.lines;
     p.startsMidKey = slot != 0;
     if (p.startsMidKey)
-      summary.incomplete.push_back(
-          "line " + std::to_string(summary.lines) +
-          ": the log starts in the middle of a key (no \"computation\" line "
-          "before it)");
+      summary.incomplete.push_back(noteHere(LogReadNote::Code::StartsMidKey));
     p.compileOptions = s->compileOptions;
     s->compileOptions = -1;
     p.shapes = s->shapes;
@@ -316,7 +320,7 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
   if (entry == 7 && !fresh) {
     int index = s->pending;
     if (!completeTrace(s->digests)) {
-      closePending(*s, "lines are missing in the middle");
+      closePending(*s, LogReadNote::Why::MissingInMiddle);
     } else {
       endTrace(*s);
       s->pending = -1;

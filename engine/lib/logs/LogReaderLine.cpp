@@ -78,8 +78,6 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   previousLine.assign(line);
-  // "line N: ", made only for a line that has a problem.
-  auto where = [&] { return "line " + std::to_string(summary.lines) + ": "; };
   size_t pos;
   auto after = [&](size_t n) { return line.substr(pos + n); };
 
@@ -109,26 +107,23 @@ void LogReader::readLine(std::string &line) {
         // Say what is wrong with it: its length, or the first character
         // that is not a lowercase hex digit.
         size_t bad = hex.find_first_not_of("0123456789abcdef");
-        std::string what =
-            bad != std::string::npos
-                ? "character " + std::to_string(bad + 1) + " ('" + std::string(hex.substr(bad, 1)) +
-                      "') is not a lowercase hex digit"
-                : std::to_string(hex.size()) + " hex digits instead of 64";
-        std::string shown = hex.size() > 16 ? std::string(hex.substr(0, 16)) + "\u2026"
-                                             : std::string(hex);
-        problem(where() + "the " + (fresh ? "own digest of " : "running digest after ") +
-                kEntryNames[i] + " is not a whole SHA-256 (" + what + ": \"" +
-                shown + "\"); " +
-                (summary.endsMidLine ? "the log is cut in the middle of it"
-                             : "the line looks cut or altered") +
-                "; the rest of that key is skipped");
+        LogReadNote n = noteHere(LogReadNote::Code::DigestNotSha256);
+        n.entry = i + 1;
+        n.fresh = fresh;
+        n.cut = summary.endsMidLine;
+        n.badChar = bad != std::string::npos ? bad + 1 : 0;
+        n.badByte = bad != std::string::npos ? hex[bad] : 0;
+        n.hexDigits = hex.size();
+        n.shown = hex.size() > 16 ? std::string(hex.substr(0, 16)) + "\u2026"
+                                  : std::string(hex);
+        problem(std::move(n));
         if (streams[sid].pending >= 0)
-          closePending(streams[sid], "one of its lines is cut");
+          closePending(streams[sid], LogReadNote::Why::LineCut);
         streams[sid].broken = true;
       }
       return;
     }
-    problem(where() + "unknown entry name after \"get_cache_key hash\"");
+    problem(noteHere(LogReadNote::Code::UnknownEntry));
     return;
   }
   bool kept = false;
@@ -244,8 +239,7 @@ void LogReader::readLine(std::string &line) {
     std::string rest = after(len(kReadError));
     size_t q = rest.find("': ");
     if (q == std::string::npos) {
-      problem(where() + "an \"Error reading persistent compilation cache "
-                      "entry\" line without the module name and error");
+      problem(noteHere(LogReadNote::Code::ReadErrorLine));
       return;
     }
     summary.needsFilelock = summary.needsFilelock ||
@@ -259,8 +253,9 @@ void LogReader::readLine(std::string &line) {
     std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
     auto d = keyDigest(key);
     if (!d) {
-      problem(where() + "the key of an lru_cache line is not \"<name>-<64 hex "
-                      "digits>\": " + key.substr(0, 100));
+      LogReadNote n = noteHere(LogReadNote::Code::LruKey);
+      n.shown = key.substr(0, 100);
+      problem(std::move(n));
       return;
     }
     if (!lruHit)
@@ -277,8 +272,7 @@ void LogReader::readLine(std::string &line) {
       key.resize(key.size() - 6);
     auto d = keyDigest(key);
     if (f == std::string::npos || !d) {
-      problem(where() + "an \"Evicting cache entry\" line without a whole key "
-                      "and file size");
+      problem(noteHere(LogReadNote::Code::EvictingLine));
       return;
     }
     Eviction e;
@@ -340,8 +334,7 @@ void LogReader::readLine(std::string &line) {
     } else if ((b = rest.find(kBecauseCallbacks)) != std::string::npos) {
       w.reason = NotWrittenReason::HostCallbacks;
     } else {
-      problem(where() + "a \"Not writing persistent cache entry\" line with a "
-                      "reason this reader does not know");
+      problem(noteHere(LogReadNote::Code::NotWritingReason));
       return;
     }
     onWrite(s, rest.substr(0, b), "", w);

@@ -115,11 +115,22 @@ TEST(LogCompare, ACutKeyNamesItsLineAndWhatIsWrong) {
   std::string middle = log.substr(0, at + 40) + log.substr(at + 64);
   LogSummary s = readLog(middle, "cut.log");
   ASSERT_FALSE(s.problems.empty());
-  EXPECT_NE(s.problems[0].find("line 5: the running digest after computation"),
+  // A fact (its code, line and entry), worded at the edge.
+  EXPECT_EQ(s.problems[0].code, LogReadNote::Code::DigestNotSha256);
+  EXPECT_EQ(s.problems[0].line, 5u);
+  EXPECT_EQ(s.problems[0].entry, 1);
+  EXPECT_FALSE(s.problems[0].fresh);
+  EXPECT_NE(logReadNoteText(s.problems[0]).find("line 5: the running digest after computation"),
             std::string::npos)
-      << s.problems[0];
+      << logReadNoteText(s.problems[0]);
+  auto both = compareLogSummaries(readLog(log, "whole.log"), readLog(middle, "cut.log"));
+  ASSERT_TRUE(both) << both.error().str();
+  Json j = logComparisonToJson(*both);
+  EXPECT_EQ(j["logs"][1]["problems"][0]["code"], "digest_not_sha256");
+  EXPECT_EQ(j["logs"][1]["problems"][0]["line"], 5);
+  EXPECT_EQ(j["logs"][1]["problems"][0]["text"], logReadNoteText(s.problems[0]));
   // One problem for the cut key, not one per line after it.
-  EXPECT_EQ(s.problemCount, 1u) << s.problems.back();
+  EXPECT_EQ(s.problemCount, 1u) << logReadNoteText(s.problems.back());
 }
 
 TEST(LogCompareJson, StreamedIsTheWholeDocument) {

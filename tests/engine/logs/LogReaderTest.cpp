@@ -285,7 +285,7 @@ TEST(LogReader, EveryCacheMessageOfEveryReleaseIsRead) {
     bool needsMiss = kind.rfind("not-written", 0) == 0 || kind == "attempted" ||
                      kind == "written" || kind == "write-failed";
     LogSummary s = readLog(trace + (needsMiss ? miss : "") + line);
-    EXPECT_TRUE(s.problems.empty()) << s.problems.front();
+    EXPECT_TRUE(s.problems.empty()) << logReadNoteText(s.problems.front());
     ASSERT_EQ(s.programs.size(), 1u);
     const LoggedProgram &p = s.programs[0];
     const WriteOutcome w = p.write();
@@ -455,9 +455,9 @@ std::string summaryText(const LogSummary &s) {
         << (p.digests().running[i] ? toHex(*p.digests().running[i]) : "-") << "\n";
   }
   for (const auto &x : s.problems)
-    o << "problem " << x << "\n";
+    o << "problem " << logReadNoteText(x) << "\n";
   for (const auto &x : s.incomplete)
-    o << "incomplete " << x << "\n";
+    o << "incomplete " << logReadNoteText(x) << "\n";
   for (const auto &f : s.flagSets)
     o << "flags " << f.size() << "\n";
   return o.str();
