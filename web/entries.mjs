@@ -145,7 +145,7 @@ export function renderEntries(list, cmp, { full, animate }) {
     setDigest(r.ra, ea.running, full, ea.running !== eb.running);
     setDigest(r.rb, eb.running, full, ea.running !== eb.running);
     r.also.hidden = !(also.has(n) && role !== 'cause');
-    setText(r.also, engineRole === 'with cause'
+    setText(r.also, engineRole.code === 'with_cause'
       ? 'Its own digest differs too, moved by the same change as the cause.'
       : 'Its own digest differs too: another ingredient moved as well.');
     r.li.toggleAttribute('data-own-changed', bytesDiffer);

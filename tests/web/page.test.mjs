@@ -480,6 +480,22 @@ test('captured files open in the page: one is checked against real JAX, two are 
   assert.deepEqual(page.errors, []);
 });
 
+// A flag XLA also parses into DebugOptions moves entry 4 (the cause) and
+// entry 5 with it: entry 5's row says it moved by the same change, not that
+// another ingredient moved (the engine's role code, with_cause).
+test('an entry moved with the cause says so, by its role code', async () => {
+  await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
+  // (the row shows a moved-with entry as a consequence, with the note)
+  await page.waitForFunction(() => document.querySelector('[data-testid="entry-5"]').getAttribute('data-role') === 'consequence'
+    && !document.querySelector('[data-testid="entry-5"] .also').hidden);
+  assert.equal(await page.getAttribute('[data-testid="entry-4"]', 'data-role'), 'cause');
+  assert.match(await page.textContent('[data-testid="entry-5"] .role-badge'), /with/);
+  assert.equal(await page.textContent('[data-testid="entry-5"] .also'), 'Its own digest differs too, moved by the same change as the cause.');
+  assert.equal(await page.isVisible('[data-testid="entry-5"] .also'), true);
+  await page.fill('[data-testid="xla-flags"]', '');
+  await page.waitForFunction(() => document.querySelector('[data-testid="entry-5"]').getAttribute('data-role') === 'same');
+});
+
 test('the perturbed side is described in words, not as the JSON merge patch', async () => {
   await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1');
   const desc = await waitForText(page, '[data-testid="perturbed-desc"]', /XLA_FLAGS/);
