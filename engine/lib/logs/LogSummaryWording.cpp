@@ -624,6 +624,9 @@ void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
 }
 
 void writeLogComparison(std::ostream &os, const LogComparison &r) {
+  // The answer first (LogVerdict), as the page shows it; how the programs
+  // were paired and explained follows.
+  os << "Verdict: " << logVerdictText(r) << "\n";
   os << r.sentence << "\n";
   bool byKey = std::any_of(r.pairs.begin(), r.pairs.end(), [](const ProgramPair &p) {
     return p.match == PairMatch::Key;

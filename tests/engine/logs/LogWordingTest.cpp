@@ -55,6 +55,11 @@ TEST(LogWording, AVerdictForEachKindOfPair) {
 TEST(LogWording, TheTextTheCliPrints) {
   auto c = compareCase("23-one-program-changed", "run1.log", "run2.log");
   std::string text = formatLogComparison(c);
-  EXPECT_EQ(text.rfind(c.sentence + "\nPrograms (paired by key and name):\n", 0), 0u);
+  // The verdict first, then the pairing sentence and the programs.
+  EXPECT_EQ(text.rfind("Verdict: " + logVerdictText(c) + "\n" + c.sentence +
+                           "\nPrograms (paired by key and name):\n", 0),
+            0u)
+      << text;
+  EXPECT_EQ(text.rfind("Verdict: run2.log: 1 of 3 programs missed the cache", 0), 0u) << text;
   EXPECT_NE(text.find("\nSummary: " + c.summary + "\n"), std::string::npos);
 }
