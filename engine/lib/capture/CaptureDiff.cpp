@@ -119,7 +119,12 @@ std::vector<EntryChange> genericTextFindings(const CapturedProgram &a,
   auto d = differ(std::string(ta->begin(), ta->end()),
                   std::string(tb->begin(), tb->end()));
   if (!d) {
-    why = d.error();
+    // A build without MLIR (the pip wheel) says so in the same words
+    // wherever it is installed (the plugin's path is not part of them).
+    why = d.error().code == ErrorCode::NoMlir
+              ? Error{"", "this build has no MLIR module diff: the pip wheel is built without it",
+                      ErrorCode::NoMlir}
+              : d.error();
     return out;
   }
   for (auto &f : d->findings) {
