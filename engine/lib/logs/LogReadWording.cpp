@@ -1,0 +1,110 @@
+//===- LogReadWording.cpp - The words of what a log could not give -------===//
+//
+// The only place that words a read log's notes (LogReadNote, LogReader.h)
+// and the error for a log without one complete key (noKeyMessage).
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include "cachekey/English.h"
+
+#include <string>
+
+namespace cachekey {
+
+std::string logReadNoteText(const LogReadNote &n) {
+  using C = LogReadNote::Code;
+  const std::string at = "line " + std::to_string(n.line) + ": ";
+  switch (n.code) {
+  case C::DigestNotSha256:
+    return at + "the " + (n.fresh ? "own digest of " : "running digest after ") +
+           (n.entry >= 1 && n.entry <= kNumEntries ? kEntryNames[n.entry - 1] : "?") +
+           " is not a whole SHA-256 (" +
+           (n.badChar ? "character " + std::to_string(n.badChar) + " ('" +
+                            std::string(1, n.badByte) + "') is not a lowercase hex digit"
+                      : std::to_string(n.hexDigits) + " hex digits instead of 64") +
+           ": \"" + n.shown + "\"); " +
+           (n.cut ? "the log is cut in the middle of it" : "the line looks cut or altered") +
+           "; the rest of that key is skipped";
+  case C::UnknownEntry:
+    return at + "unknown entry name after \"get_cache_key hash\"";
+  case C::ReadErrorLine:
+    return at + "an \"Error reading persistent compilation cache entry\" line "
+                "without the module name and error";
+  case C::LruKey:
+    return at + "the key of an lru_cache line is not \"<name>-<64 hex digits>\": " +
+           n.shown;
+  case C::EvictingLine:
+    return at + "an \"Evicting cache entry\" line without a whole key and file size";
+  case C::NotWritingReason:
+    return at + "a \"Not writing persistent cache entry\" line with a reason this "
+                "reader does not know";
+  case C::DigestsMissing:
+    return at + "digest lines are missing before this one";
+  case C::KeyStops: {
+    using W = LogReadNote::Why;
+    const char *why = n.why == W::NewKeyStarts      ? "a new key starts before it ends"
+                      : n.why == W::LinesRepeat     ? "its lines repeat"
+                      : n.why == W::LineCut         ? "one of its lines is cut"
+                      : n.why == W::MissingInMiddle ? "lines are missing in the middle"
+                      : n.why == W::LogEnds         ? "the log ends there"
+                                                    : "it stops";
+    return "the key starting at line " + std::to_string(n.line) +
+           " is incomplete: it stops after " + std::to_string(n.digests) +
+           " of its 16 digest lines: " + why;
+  }
+  case C::StartsMidKey:
+    return at + "the log starts in the middle of a key (no \"computation\" line "
+                "before it)";
+  }
+  return at + "unreadable";
+}
+
+const char *logReadNoteCode(LogReadNote::Code code) {
+  using C = LogReadNote::Code;
+  switch (code) {
+  case C::DigestNotSha256: return "digest_not_sha256";
+  case C::UnknownEntry: return "unknown_entry";
+  case C::ReadErrorLine: return "read_error_line";
+  case C::LruKey: return "lru_key";
+  case C::EvictingLine: return "evicting_line";
+  case C::NotWritingReason: return "not_writing_reason";
+  case C::DigestsMissing: return "digests_missing";
+  case C::KeyStops: return "key_stops";
+  case C::StartsMidKey: return "starts_mid_key";
+  }
+  return "unknown";
+}
+
+namespace logs {
+
+std::string noKeyMessage(const LogSummary &log) {
+  // Silence: an empty file is most often stderr that was not kept (JAX logs
+  // through Python's logging, to stderr), not a run without compilations.
+  if (log.lines == 0)
+    return "the log is empty (not one line). JAX writes its cache lines to "
+           "stderr through Python's logging: keep stderr (2>&1 or a "
+           "logging.FileHandler), call logging.basicConfig() and set "
+           "jax._src.cache_key and jax._src.compiler to DEBUG "
+           "(JAX_DEBUG_LOG_MODULES alone prints nothing)";
+  std::string msg =
+      log.programs.empty() && log.problems.empty()
+          ? "no cache-key lines found. Enable them with "
+            "logging.getLogger(\"jax._src.cache_key\").setLevel(logging.DEBUG) "
+            "(and jax._src.compiler for the hits and misses) and give the "
+            "whole log"
+          : "no complete key: " +
+                (!log.incomplete.empty() ? logReadNoteText(log.incomplete.front())
+                 : !log.problems.empty()
+                     ? logReadNoteText(log.problems.front())
+                     : std::string("its keys' digest lines were not all "
+                                   "read (every program lacks some of its 16 "
+                                   "get_cache_key lines and no hit or miss "
+                                   "line names its key)"));
+  if (!log.problems.empty() && !log.incomplete.empty())
+    msg += " (" + logReadNoteText(log.problems.front()) + ")";
+  return msg;
+}
+
+} // namespace logs
+} // namespace cachekey

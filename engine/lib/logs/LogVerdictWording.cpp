@@ -1,0 +1,103 @@
+//===- LogVerdictWording.cpp - The words of a log comparison's verdict ---===//
+//
+// The only place that words LogVerdict (LogCompare.h): the answer first,
+// in the vocabulary the CLI and the page share ("missed", "hit", "moved").
+//
+//===----------------------------------------------------------------------===//
+#include "LogFacts.h"
+
+#include "cachekey/English.h"
+
+#include <string>
+#include <vector>
+
+namespace cachekey {
+
+std::string logVerdictText(const LogComparison &r) {
+  using namespace logs;
+  const LogVerdict &v = r.verdict;
+  const LogSummary &la = r.logs[0], &lb = r.logs[1];
+  NameSample names;
+  for (uint32_t i : v.named)
+    names.push_back(r.labelOf(r.pairs[i]));
+  names.count = v.code == LogVerdict::Code::NoOutcomes ? v.pairedMoved : v.missed;
+  switch (v.code) {
+  case LogVerdict::Code::AllHit:
+    return lb.name + ": " +
+           (v.hits == v.programs
+                ? "every program hit the cache (" + std::to_string(v.hits) +
+                      " of " + std::to_string(v.programs) +
+                      "), so nothing compiled again."
+                : "no program missed the cache (" + std::to_string(v.hits) +
+                      " of " + plural(v.programs, "program", "programs") +
+                      " hit; the others logged no outcome).");
+  case LogVerdict::Code::NoOutcomes:
+    if (v.pairedMoved == 0)
+      return lb.name + " logs no hit or miss lines; " +
+             (v.paired == 1 ? std::string("its paired program has")
+                            : "all " + std::to_string(v.paired) + " paired programs have") +
+             " the same key as in " + la.name + ".";
+    return lb.name + " logs no hit or miss lines; " +
+           std::to_string(v.pairedMoved) + " of " +
+           plural(v.paired, "paired program", "paired programs") +
+           agree(v.pairedMoved, " has", " have") + " another key than in " +
+           la.name + ": " + nameList(names) + ".";
+  case LogVerdict::Code::Missed:
+    break;
+  }
+  std::string s = lb.name + ": " + std::to_string(v.missed) + " of " +
+                  plural(v.programs, "program", "programs") +
+                  " missed the cache and compiled again";
+  if (v.timedMisses)
+    s += " (" + seconds(v.compileSeconds) + " of compiling" +
+         (v.timedMisses < v.missed
+              ? ", logged for " + std::to_string(v.timedMisses) + " of them"
+              : std::string()) +
+         ")";
+  s += ": " + nameList(names) + ".";
+  const std::string theirs = v.missed == 1 ? "Its key" : "Their keys";
+  if (v.moved == v.missed)
+    return s + " " + theirs +
+           (v.oneMove >= 0 ? (v.missed == 1 ? " moved: " : " moved the same way: ") +
+                                 keyMoveText(r.moves[v.oneMove]) + "."
+                           : " moved in several ways (each program below).");
+  std::vector<std::string> parts;
+  if (v.moved)
+    parts.push_back(std::to_string(v.moved) + " with another key" +
+                    (v.oneMove >= 0 ? " (" + keyMoveText(r.moves[v.oneMove]) + ")"
+                                    : std::string()));
+  if (v.fresh)
+    parts.push_back(std::to_string(v.fresh) + " new in this run");
+  if (v.sameKey)
+    parts.push_back(std::to_string(v.sameKey) + " with the same key as in " +
+                    la.name + ", so not found in the cache");
+  if (v.unknown)
+    parts.push_back(std::to_string(v.unknown) + " whose keys cannot be compared");
+  if (parts.size() == 1 && v.fresh == v.missed)
+    return s + " " + (v.missed == 1 ? std::string("It is") : "All are") +
+           " new in this run.";
+  if (parts.size() == 1 && v.sameKey == v.missed) {
+    s += " " + theirs + (v.missed == 1 ? " is" : " are") + " the same as in " +
+         la.name;
+    if (!v.sameKeyReason)
+      return s + ", yet " + (v.missed == 1 ? "it was" : "they were") +
+             " not found in the cache (why, for each, below).";
+    // The reason they share, as the summary words it for its groups.
+    std::vector<const LoggedProgram *> inA, inB;
+    for (const ProgramPair &p : r.pairs)
+      if (p.a >= 0 && p.b >= 0 && p.keys == ProgramPair::Keys::Equal &&
+          p.miss == v.sameKeyReason && lb.programs[p.b].lookup == Lookup::Miss) {
+        inA.push_back(&la.programs[p.a]);
+        inB.push_back(&lb.programs[p.b]);
+      }
+    if (inA.empty())
+      return s + ".";
+    return s + ", " + missClause(*v.sameKeyReason, ClauseForm::Relative, la, lb, inA, inB) + ".";
+  }
+  std::string list;
+  for (size_t i = 0; i < parts.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  return s + " Of them, " + list + ".";
+}
+
+} // namespace cachekey
