@@ -107,9 +107,18 @@ std::vector<EntryChange> genericTextFindings(const CapturedProgram &a,
                                              const std::string &nameB,
                                              std::optional<Error> &why) {
   std::vector<EntryChange> out;
-  ModuleDiffer differ = moduleDiffer();
-  if (!differ || !a.genericTextFile || !b.genericTextFile)
+  if (!a.genericTextFile || !b.genericTextFile)
     return out;
+  // A build without MLIR (the pip wheel, a wasm module without it) says so,
+  // in the same words wherever it runs.
+  auto noMlir = [] {
+    return Error{"", "this build has no MLIR module diff", ErrorCode::NoMlir};
+  };
+  ModuleDiffer differ = moduleDiffer();
+  if (!differ) {
+    why = noMlir();
+    return out;
+  }
   auto ta = readA(*a.genericTextFile);
   auto tb = readB(*b.genericTextFile);
   if (!ta || !tb) {
@@ -119,12 +128,7 @@ std::vector<EntryChange> genericTextFindings(const CapturedProgram &a,
   auto d = differ(std::string(ta->begin(), ta->end()),
                   std::string(tb->begin(), tb->end()));
   if (!d) {
-    // A build without MLIR (the pip wheel) says so in the same words
-    // wherever it is installed (the plugin's path is not part of them).
-    why = d.error().code == ErrorCode::NoMlir
-              ? Error{"", "this build has no MLIR module diff: the pip wheel is built without it",
-                      ErrorCode::NoMlir}
-              : d.error();
+    why = d.error().code == ErrorCode::NoMlir ? noMlir() : d.error();
     return out;
   }
   for (auto &f : d->findings) {
