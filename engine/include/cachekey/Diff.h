@@ -80,46 +80,8 @@ struct UnhashedInput {
 /// jaxlib version, a flag, a CPU name), except where the field says.
 struct EntryChange {
   enum class Code : uint8_t {
-    ModuleBytes,          // 1: `sizeBefore` → `sizeAfter` bytes, first
-                          //    difference at byte `firstDifference`
-    SymName,              // 1: `before` → `after`
-    JaxlibVersion,        // 2
-    BackendHashedOneSide, // 3: hashed on the first side only if `firstSide`
-    BackendPart,          // 3: part `subject` ("platform", …) bytes
-    BackendJoined,        // 3: the same bytes joined differently
-    Flag,                 // 4: `flag`
-    CompileOption,        // 5: `field`
-    AcceleratorKind,      // 6: `before` → `after` are spec kinds
-                          //    ("fingerprint", "cpu_topology",
-                          //    "gpu_topology", "device_kinds")
-    CpuModel,             // 6
-    TargetTriple,         // 6
-    CpuFeaturesAdded,     // 6: `names`
-    CpuFeaturesRemoved,   // 6: `names`
-    CpuFeaturesRewritten, // 6: the same features, written differently
-    DeviceCount,          // 6: `sizeBefore` → `sizeAfter` devices, ids
-                          //    `namesBefore` → `names`
-    DeviceIds,            // 6: ids `namesBefore` → `names`
-    GpuPlatformVersion,   // 6
-    GpuCount,             // 6: GPU topology field `subject`, `before` →
-                          //    `after` (decimal or "unset")
-    DeviceKinds,          // 6: kinds `namesBefore` → `names`
-    Fingerprint,          // 6: hex `before` → `after`, stand-in flags
-    FingerprintToFallback,// 6: hex `before` → the device_kind fallback
-    FallbackToFingerprint,// 6: the device_kind fallback → hex `after`
-    AcceleratorBytes,     // 6: other bytes, nothing else differs
-    Compression,          // 7
-    CustomHook,           // 8
-    // Why equal keys still differ in their inputs (cause 0):
-    PlatformCollision,    // 3: parts `namesBefore` (2) and `names` (2)
-    FlagsCollision,       // 4
-    ModuleOptionsCaptured,// 1: module options `before` → `after`
-    OnlySymName,          // 1: `before` → `after`
-    StrippedEqual,        // 2–8: part `subject` given as `before` and
-                          //    `after`, equal once hash-string strips them
-    Entry1DigestOnly,     // 1: captured as digests: short `before` → `after`
-    ModuleFinding,        // 1: `module`, what the structural module diff
-                          //    (ModuleDiff.h) found, in JAX's terms
+#define ENTRY_CHANGE(Name, code) Name,
+#include "cachekey/EntryChanges.def"
   };
   Code code = Code::ModuleBytes;
   int entry = 0;

@@ -26,6 +26,10 @@ inline const char *agree(size_t n, const char *one, const char *many) {
 /// "1 program" / "2 programs": `n` in decimal, a space and agree(n, one, many).
 std::string plural(size_t n, const char *one, const char *many);
 
+/// "its paired program has" / "all 3 paired programs have": `one` when `n`
+/// is 1, else "all N " and `many`.
+std::string everyOf(size_t n, const char *one, const char *many);
+
 /// "a, b and c": at most `max` names, then " and N more".
 std::string nameList(const std::vector<std::string> &names, size_t max = 5);
 

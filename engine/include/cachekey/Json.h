@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace cachekey {
 
@@ -57,6 +59,76 @@ public:
 private:
   nlohmann::detail::serializer<Json> serializer;
   int indent;
+};
+
+/// Writes one JSON document as a stream of events, in the style of LLVM's
+/// `json::OStream`: objectBegin / attribute / objectEnd, arrayBegin / value
+/// / arrayEnd, with the bytes dumpJson(tree, indent) would write for the
+/// same tree (an empty object is "{}", an empty array "[]"; with `indent`
+/// -1, one line with no spaces). The text goes to `out`; a writer may start
+/// `depth` levels deep (a piece of a longer document made on another
+/// thread, the items of an array that is open elsewhere), and then writes
+/// the separators of items it continues after `items` earlier ones.
+///
+/// Values given whole (`value(const Json &)`) are written by nlohmann's
+/// serializer at the current depth; `raw` inserts text made elsewhere at the
+/// same depth (a finding written once and reused). Misuse (a member outside
+/// an object, an end without a begin) is a programming error: the writer
+/// asserts in debug builds and writes what it was told otherwise.
+class JsonWriter {
+public:
+  explicit JsonWriter(std::string &out, int indent = 2, int depth = 0,
+                      size_t items = 0);
+
+  /// Opens an object or array: as a member's value after `key`, as an item
+  /// of the enclosing array, or as the document.
+  void objectBegin();
+  void objectEnd();
+  void arrayBegin();
+  void arrayEnd();
+
+  /// Starts member `name` of the open object; the next value, begin or raw
+  /// is its value.
+  void key(std::string_view name);
+
+  /// A whole value (an item of the open array, a member's value after
+  /// key, or the document).
+  void value(const Json &v);
+
+  /// `text`, already JSON written at this writer's current depth (as
+  /// JsonAppender(…, indent).append(v, depth) writes it), as a value.
+  void raw(std::string_view text);
+
+  /// key(name) then value(v).
+  void attribute(std::string_view name, const Json &v) {
+    key(name);
+    value(v);
+  }
+
+  /// Counts `n` items of the open array as written: another writer wrote
+  /// them (started at this depth(), with the count of items before them),
+  /// so that the separators and the array's end come out right.
+  void itemsWrittenElsewhere(size_t n);
+
+  /// The nesting depth now (0: the document's own level).
+  int depth() const { return static_cast<int>(levels.size()) + base; }
+
+private:
+  void beforeValue();
+  void newline(int level);
+
+  std::string &out;
+  JsonAppender appender;
+  int indent;
+  int base;
+  struct Level {
+    bool object;
+    size_t items;
+  };
+  std::vector<Level> levels;
+  /// An array continued from elsewhere (`items` given): its separators.
+  size_t continued;
+  bool afterKey = false;
 };
 
 /// An Error (Support.h) as JSON: {"error": {"code", "path", "message",

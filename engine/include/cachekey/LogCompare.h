@@ -492,6 +492,12 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
 /// "programs", "entry"?, "text"}], "findings": {"notes": [{"code", "text"}]}, "keys_differ"}; each odd run also has "cause" and "move" (as a pair's).
 Json manyLogComparisonToJson(const ManyLogComparison &comparison);
 
+/// Writes manyLogComparisonToJson(comparison) to `os` as the CLI prints it,
+/// indented as two logs are (writeLogComparisonJson), with the members of
+/// `trailing` (an object) last.
+void writeLogComparisonJson(std::ostream &os, const ManyLogComparison &comparison,
+                            const Json &trailing = Json::object());
+
 /// The text the CLI prints for N logs: one line per program, "Run: …" per
 /// log, "Summary: …", then "What to do: …".
 void writeManyLogComparison(std::ostream &os, const ManyLogComparison &comparison);

@@ -144,51 +144,69 @@ Json cacheReportToJson(const CacheReport &r) {
 }
 
 void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
-  // The tree without the entries, dumped, then split at each program's
-  // empty "entries":[] to write the entries there one by one.
-  std::string whole = dumpJson(reportJsonWithoutEntries(r));
-  const std::string marker = "\"entries\":[]";
-  // Simple and exact: write the prefix up to each marker, then the entries.
-  size_t from = 0;
-  size_t search = whole.find("\"programs\":[");
-  for (const ProgramSummary &p : r.programs) {
-    size_t m = whole.find(marker, search);
-    out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
-    // The entries are made on every core, a block at a time, and written
-    // in order (the bytes one thread would write).
-    out << "\"entries\":[";
+  // The tree without the entries, written member by member through one
+  // JsonWriter (one line, as dumpJson(tree) writes it); each program's
+  // "entries" and the eviction's "evicted" are written there one by one:
+  // made on every core, a block at a time, in order (the bytes one thread
+  // would write).
+  std::string text;
+  JsonWriter w(text, -1);
+  const auto flush = [&] {
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    text.clear();
+  };
+  const auto stream = [&](size_t n, size_t block, const auto &item) {
+    w.arrayBegin();
+    flush();
+    const int depth = w.depth();
     makeInOrder(
-        workerThreads(), p.entries.size(), 2048,
-        [&](size_t i, std::string &text) {
-          if (i)
-            text += ',';
-          JsonAppender(text, -1).append(entryJson(r, p.entries[i]));
-        },
+        workerThreads(), n, block,
+        [&](size_t i, std::string &piece) { JsonWriter(piece, -1, depth, i).value(item(i)); },
         [&](const std::string &piece) {
           out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
         });
-    out << ']';
-    from = search = m + marker.size();
+    w.itemsWrittenElsewhere(n);
+    w.arrayEnd();
+  };
+  const Json tree = reportJsonWithoutEntries(r);
+  w.objectBegin();
+  for (const auto &[name, value] : tree.items()) {
+    if (name == "programs") {
+      w.key(name);
+      w.arrayBegin();
+      for (size_t k = 0; k < value.size(); ++k) {
+        const ProgramSummary &p = r.programs[k];
+        w.objectBegin();
+        for (const auto &[member, v] : value[k].items()) {
+          if (member != "entries") {
+            w.attribute(member, v);
+            continue;
+          }
+          w.key(member);
+          stream(p.entries.size(), 2048, [&](size_t i) { return entryJson(r, p.entries[i]); });
+        }
+        w.objectEnd();
+      }
+      w.arrayEnd();
+    } else if (name == "eviction" && r.eviction) {
+      w.key(name);
+      w.objectBegin();
+      for (const auto &[member, v] : value.items()) {
+        if (member != "evicted") {
+          w.attribute(member, v);
+          continue;
+        }
+        w.key(member);
+        stream(r.eviction->evicted.size(), 4096,
+               [&](size_t i) { return evictedJson(r.eviction->evicted[i]); });
+      }
+      w.objectEnd();
+    } else {
+      w.attribute(name, value);
+    }
   }
-  if (r.eviction) {
-    const std::string evicted = "\"evicted\":[]";
-    size_t m = whole.find(evicted, search);
-    out.write(whole.data() + from, static_cast<std::streamsize>(m - from));
-    out << "\"evicted\":[";
-    makeInOrder(
-        workerThreads(), r.eviction->evicted.size(), 4096,
-        [&](size_t i, std::string &text) {
-          if (i)
-            text += ',';
-          JsonAppender(text, -1).append(evictedJson(r.eviction->evicted[i]));
-        },
-        [&](const std::string &piece) {
-          out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
-        });
-    out << ']';
-    from = m + evicted.size();
-  }
-  out.write(whole.data() + from, static_cast<std::streamsize>(whole.size() - from));
+  w.objectEnd();
+  flush();
 }
 
 void writeCacheReport(std::ostream &out, const CacheReport &r) {

@@ -15,40 +15,11 @@ namespace cachekey {
 namespace {
 
 const char *entryChangeCode(EntryChange::Code c) {
-  using C = EntryChange::Code;
   switch (c) {
-  case C::ModuleBytes: return "module_bytes";
-  case C::SymName: return "sym_name";
-  case C::JaxlibVersion: return "jaxlib_version";
-  case C::BackendHashedOneSide: return "backend_hashed_one_side";
-  case C::BackendPart: return "backend_part";
-  case C::BackendJoined: return "backend_joined";
-  case C::Flag: return "flag";
-  case C::CompileOption: return "compile_option";
-  case C::AcceleratorKind: return "accelerator_kind";
-  case C::CpuModel: return "cpu_model";
-  case C::TargetTriple: return "target_triple";
-  case C::CpuFeaturesAdded: return "cpu_features_added";
-  case C::CpuFeaturesRemoved: return "cpu_features_removed";
-  case C::CpuFeaturesRewritten: return "cpu_features_rewritten";
-  case C::DeviceCount: return "device_count";
-  case C::DeviceIds: return "device_ids";
-  case C::GpuPlatformVersion: return "gpu_platform_version";
-  case C::GpuCount: return "gpu_count";
-  case C::DeviceKinds: return "device_kinds";
-  case C::Fingerprint: return "fingerprint";
-  case C::FingerprintToFallback: return "fingerprint_to_fallback";
-  case C::FallbackToFingerprint: return "fallback_to_fingerprint";
-  case C::AcceleratorBytes: return "accelerator_bytes";
-  case C::Compression: return "compression";
-  case C::CustomHook: return "custom_hook";
-  case C::PlatformCollision: return "platform_collision";
-  case C::FlagsCollision: return "flags_collision";
-  case C::ModuleOptionsCaptured: return "module_options_captured";
-  case C::OnlySymName: return "only_sym_name";
-  case C::StrippedEqual: return "stripped_equal";
-  case C::ModuleFinding: return "module_finding";
-  case C::Entry1DigestOnly: return "entry1_digest_only";
+#define ENTRY_CHANGE(Name, code)                                               \
+  case EntryChange::Code::Name:                                                \
+    return code;
+#include "cachekey/EntryChanges.def"
   }
   return "entry_change";
 }

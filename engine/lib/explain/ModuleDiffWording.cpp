@@ -4,6 +4,7 @@
 // ModuleChange or a ModuleFinding is written here, from its fields.
 //
 //===----------------------------------------------------------------------===//
+#include "cachekey/English.h"
 #include "cachekey/ModuleDiff.h"
 
 #include <map>
@@ -39,7 +40,7 @@ std::string opSummary(const std::vector<ModuleChange> &changes,
     }
   if (!n)
     return "";
-  std::string s = std::to_string(n) + (n == 1 ? " operation " : " operations ") +
+  std::string s = plural(n, "operation", "operations") + " " +
                   verb + ": ";
   for (size_t i = 0; i < order.size(); ++i) {
     if (i)
@@ -110,8 +111,7 @@ std::string moduleChangeText(const ModuleChange &c) {
     return "module attribute " + c.attr + " " + orAbsent(c.before) + kArrow +
            orAbsent(c.after);
   case K::Locations:
-    return std::to_string(c.count) +
-           (c.count == 1 ? " location differs" : " locations differ") +
+    return plural(c.count, "location", "locations") + agree(c.count, " differs", " differ") +
            " (source file, line or name), nothing else";
   }
   return "";

@@ -24,24 +24,25 @@ using namespace logs;
 
 namespace {
 
-/// One pair as logComparisonToJson lists it, without its last member,
-/// "findings" (pairFindingsJson), which holds the outcomes and the verdict.
-Json pairHeadJson(const LogComparison &r, const ProgramPair &p) {
-  Json q = objectFor(12);
-  q["label"] = r.labelOf(p);
-  q["name"] = r.nameOf(p);
-  q["ordinal"] = p.ordinal;
-  q["in"] = p.a < 0 ? "b" : p.b < 0 ? "a" : "both";
-  q["keys"] = keysName(p.keys);
-  q["matched_by"] = matchCode(p.match);
+/// The members of one pair as logComparisonToJson lists it, without its
+/// last, "findings" (pairFindingsJson), which holds the outcomes and the
+/// verdict: `member(name, value)` once each, in order (into a tree, or
+/// into a JsonWriter).
+template <class Member>
+void pairHeadMembers(const LogComparison &r, const ProgramPair &p, const Member &member) {
+  member("label", r.labelOf(p));
+  member("name", r.nameOf(p));
+  member("ordinal", p.ordinal);
+  member("in", p.a < 0 ? "b" : p.b < 0 ? "a" : "both");
+  member("keys", keysName(p.keys));
+  member("matched_by", matchCode(p.match));
   if (p.b >= 0 && r.logs[1].programs[p.b].shapes >= 0)
-    q["shapes_b"] = r.logs[1].texts[r.logs[1].programs[p.b].shapes];
+    member("shapes_b", r.logs[1].texts[r.logs[1].programs[p.b].shapes]);
   if (p.a >= 0 && r.logs[0].programs[p.a].shapes >= 0)
-    q["shapes_a"] = r.logs[0].texts[r.logs[0].programs[p.a].shapes];
-  q["cause"] = p.cause;
-  q["key_a"] = p.a >= 0 ? r.logs[0].keyOf(r.logs[0].programs[p.a]) : "";
-  q["key_b"] = p.b >= 0 ? r.logs[1].keyOf(r.logs[1].programs[p.b]) : "";
-  return q;
+    member("shapes_a", r.logs[0].texts[r.logs[0].programs[p.a].shapes]);
+  member("cause", p.cause);
+  member("key_a", p.a >= 0 ? r.logs[0].keyOf(r.logs[0].programs[p.a]) : "");
+  member("key_b", p.b >= 0 ? r.logs[1].keyOf(r.logs[1].programs[p.b]) : "");
 }
 
 /// A pair's "findings": {"verdict", "move", "miss", "outcome_a",
@@ -70,7 +71,8 @@ Json pairFindingsJson(const LogComparison &r, const ProgramPair &p,
 Json pairJson(const LogComparison &r, const ProgramPair &p) {
   const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
   const std::string verdict = pairVerdictText(r, p);
-  Json q = pairHeadJson(r, p);
+  Json q = objectFor(13);
+  pairHeadMembers(r, p, [&q](const char *name, Json v) { q[name] = std::move(v); });
   q["findings"] = pairFindingsJson(r, p, outcome, verdict);
   return q;
 }
@@ -110,38 +112,28 @@ struct SameText {
 };
 using WrittenFindings = std::unordered_map<Json, std::string, std::hash<Json>, SameText>;
 
-/// Appends pair `p` as dumpJson(pairJson(r, p), 2) writes it nested two
-/// levels deep. Its "findings" are mostly those of many other pairs (pairs
-/// that moved the same way with the same outcomes): their text is made once
-/// per piece of output and kept in `seen`, by value as written (SameText).
-void appendPair(std::string &out, const LogComparison &r, const ProgramPair &p,
-                WrittenFindings &seen) {
+/// Writes pair `p`, an item of the open "pairs" array, as pairJson gives
+/// it. Its "findings" are mostly those of many other pairs (pairs that
+/// moved the same way with the same outcomes): their text is made once per
+/// piece of output and kept in `seen`, by value as written (SameText).
+void writePair(JsonWriter &w, const LogComparison &r, const ProgramPair &p,
+               WrittenFindings &seen) {
   const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
   const std::string verdict = pairVerdictText(r, p);
-  const size_t start = out.size();
-  JsonAppender(out, 2).append(pairHeadJson(r, p), 2);
-  // The head ends "\n    }": its last member is followed by "findings",
-  // indented as a member of a member of a member.
-  static const std::string close = "\n    }";
-  if (out.size() - start < close.size() ||
-      out.compare(out.size() - close.size(), close.size(), close) != 0) {
-    out.resize(start); // never: a pair always has members
-    JsonAppender(out, 2).append(pairJson(r, p), 2);
-    return;
-  }
-  out.resize(out.size() - close.size());
-  out += ",\n      \"findings\": ";
+  w.objectBegin();
+  pairHeadMembers(r, p, [&w](const char *name, const Json &v) { w.attribute(name, v); });
+  w.key("findings");
   Json f = pairFindingsJson(r, p, outcome, verdict);
   auto it = seen.find(f);
   if (it == seen.end()) {
     if (seen.size() >= 4096)
       seen.clear();
     std::string text;
-    JsonAppender(text, 2).append(f, 3);
+    JsonAppender(text, 2).append(f, w.depth());
     it = seen.emplace(std::move(f), std::move(text)).first;
   }
-  out += it->second;
-  out += close;
+  w.raw(it->second);
+  w.objectEnd();
 }
 
 /// [{"code", "programs", "entry"?, "value"?, "amount"?, "limit"?, "text"}]
@@ -264,66 +256,74 @@ Json logComparisonToJson(const LogComparison &r) {
 
 void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
                             const Json &trailing) {
-  // The head, whose last member is followed by "\n}", then "pairs" written
-  // one pair at a time, each indented as dump(2) would nest it, then the
-  // trailing members.
-  //
-  // The advice's "programs" (a label per pair: 220,000 in a large log) are
-  // not in the head either: each item's empty array is replaced by its
-  // labels as dump(2) writes them there, written a block at a time.
-  std::string head = dumpJson(comparisonHeadJson(r, false), 2);
-  head.resize(head.size() - 2); // drop "\n}"
-  static constexpr std::string_view kEmpty = "\"programs\": []";
-  size_t at = head.find("\n  \"what_to_do\": [");
-  size_t from = 0;
-  for (const LogAdvice &a : r.advice) {
-    size_t hole = head.find(kEmpty, at);
-    if (hole == std::string::npos)
-      break; // not reached: every item has its "programs"
-    at = hole + kEmpty.size();
-    if (a.programs.empty())
-      continue;
-    os.write(head.data() + from, static_cast<std::streamsize>(hole - from));
-    std::string out = "\"programs\": [";
-    JsonAppender labels(out, 2);
-    for (size_t k = 0; k < a.programs.size(); ++k) {
-      out += k ? ",\n        " : "\n        ";
-      labels.append(Json(r.adviceLabel(a.programs[k])), 4);
-      if (out.size() >= (size_t(64) << 10)) {
-        os.write(out.data(), static_cast<std::streamsize>(out.size()));
-        out.clear();
-      }
+  // The head's members, then "pairs" one pair at a time, then the trailing
+  // members, through one JsonWriter: the bytes of dumpJson(whole, 2).
+  // The advice's "programs" (a label per pair: 220,000 in a large log) and
+  // the pairs are written a block at a time and flushed as they go.
+  std::string out;
+  const auto flush = [&](size_t above) {
+    if (out.size() >= above) {
+      os.write(out.data(), static_cast<std::streamsize>(out.size()));
+      out.clear();
     }
-    out += "\n      ]";
-    os.write(out.data(), static_cast<std::streamsize>(out.size()));
-    from = at;
+  };
+  JsonWriter w(out, 2);
+  w.objectBegin();
+  Json head = comparisonHeadJson(r, false);
+  for (auto &[name, value] : head.items()) {
+    if (name != "what_to_do") {
+      w.attribute(name, value);
+      continue;
+    }
+    w.key(name);
+    w.arrayBegin();
+    size_t k = 0;
+    for (auto &item : value) {
+      const LogAdvice &a = r.advice[k++];
+      w.objectBegin();
+      for (auto &[member, v] : item.items()) {
+        if (member != "programs") {
+          w.attribute(member, v);
+          continue;
+        }
+        w.key(member);
+        w.arrayBegin();
+        for (uint32_t i : a.programs) {
+          w.value(Json(r.adviceLabel(i)));
+          flush(size_t(64) << 10);
+        }
+        w.arrayEnd();
+      }
+      w.objectEnd();
+    }
+    w.arrayEnd();
   }
-  os.write(head.data() + from, static_cast<std::streamsize>(head.size() - from));
-  os << ",\n  \"pairs\": [";
+  w.key("pairs");
+  w.arrayBegin();
+  flush(0);
   // The pairs are made on every core, a block at a time, and written in
   // order: the same bytes as one thread, at most a few blocks in memory.
+  const int depth = w.depth();
   makeInOrder(
       workerThreads(), r.pairs.size(), 1024,
-      [&](size_t i, std::string &out) {
+      [&](size_t i, std::string &piece) {
         // Findings already written in this piece, by value; the piece's
         // thread keeps them until its next piece starts.
         thread_local WrittenFindings seen;
-        if (out.empty())
+        if (piece.empty())
           seen.clear();
-        out += i ? ",\n    " : "\n    ";
-        appendPair(out, r, r.pairs[i], seen);
+        JsonWriter items(piece, 2, depth, i);
+        writePair(items, r, r.pairs[i], seen);
       },
       [&](const std::string &piece) {
         os.write(piece.data(), static_cast<std::streamsize>(piece.size()));
       });
-  os << (r.pairs.empty() ? "]" : "\n  ]");
-  std::string nested;
-  for (const auto &[key, value] : trailing.items()) {
-    nested.assign(",\n  " + dumpJson(Json(key)) + ": ");
-    JsonAppender(nested, 2).append(value, 1);
-    os << nested;
-  }
-  os << "\n}";
+  w.itemsWrittenElsewhere(r.pairs.size());
+  w.arrayEnd();
+  for (const auto &[name, value] : trailing.items())
+    w.attribute(name, value);
+  w.objectEnd();
+  flush(0);
 }
 
 Json manyLogComparisonToJson(const ManyLogComparison &r) {
@@ -372,6 +372,20 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
   j["what_to_do"] = adviceJson(r, r.advice);
   j["keys_differ"] = r.keysDiffer();
   return j;
+}
+
+void writeLogComparisonJson(std::ostream &os, const ManyLogComparison &r,
+                            const Json &trailing) {
+  std::string out;
+  JsonWriter w(out, 2);
+  w.objectBegin();
+  const Json whole = manyLogComparisonToJson(r);
+  for (const auto &[name, value] : whole.items())
+    w.attribute(name, value);
+  for (const auto &[name, value] : trailing.items())
+    w.attribute(name, value);
+  w.objectEnd();
+  os.write(out.data(), static_cast<std::streamsize>(out.size()));
 }
 
 } // namespace cachekey

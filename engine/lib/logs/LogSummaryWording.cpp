@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
 
+#include "cachekey/English.h"
 #include "cachekey/KnownDigests.h"
 #include "cachekey/Parallel.h"
 #include "cachekey/PyText.h"
@@ -167,9 +168,7 @@ std::string comparisonSentence(const LogComparison &r) {
       s += " " + upperFirst(nameList(equal)) +
            agree(equal.size(), " has", " have") + " the same key in both runs.";
   } else if (!equal.empty()) {
-    s += (equal.size() == 1 ? std::string("The paired program has")
-                            : "All " + std::to_string(equal.size()) +
-                                  " paired programs have") +
+    s += capitalised(everyOf(equal.size(), "the paired program has", "paired programs have")) +
          " the same key in both runs: nothing moved.";
     if (!r.comparison.unhashed.empty()) {
       s += " Not hashed, so not a cause: ";
@@ -213,8 +212,7 @@ std::string runSummary(const LogComparison &r) {
     if (paired == 0)
       s += "no program pairs with one in " + la.name;
     else if (differing == 0)
-      s += (paired == 1 ? std::string("the paired program has")
-                        : "all " + std::to_string(paired) + " paired programs have") +
+      s += everyOf(paired, "the paired program has", "paired programs have") +
            " the same key as in " + la.name;
     else
       s += std::to_string(differing) + " of " +

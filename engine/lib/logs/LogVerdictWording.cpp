@@ -34,8 +34,7 @@ std::string logVerdictText(const LogComparison &r) {
   case LogVerdict::Code::NoOutcomes:
     if (v.pairedMoved == 0)
       return lb.name + " logs no hit or miss lines; " +
-             (v.paired == 1 ? std::string("its paired program has")
-                            : "all " + std::to_string(v.paired) + " paired programs have") +
+             everyOf(v.paired, "its paired program has", "paired programs have") +
              " the same key as in " + la.name + ".";
     return lb.name + " logs no hit or miss lines; " +
            std::to_string(v.pairedMoved) + " of " +
@@ -55,10 +54,10 @@ std::string logVerdictText(const LogComparison &r) {
               : std::string()) +
          ")";
   s += ": " + nameList(names) + ".";
-  const std::string theirs = v.missed == 1 ? "Its key" : "Their keys";
+  const std::string theirs = agree(v.missed, "Its key", "Their keys");
   if (v.moved == v.missed)
     return s + " " + theirs +
-           (v.oneMove >= 0 ? (v.missed == 1 ? " moved: " : " moved the same way: ") +
+           (v.oneMove >= 0 ? agree(v.missed, " moved: ", " moved the same way: ") +
                                  keyMoveText(r.moves[v.oneMove]) + "."
                            : " moved in several ways (each program below).");
   std::vector<std::string> parts;
@@ -74,13 +73,13 @@ std::string logVerdictText(const LogComparison &r) {
   if (v.unknown)
     parts.push_back(std::to_string(v.unknown) + " whose keys cannot be compared");
   if (parts.size() == 1 && v.fresh == v.missed)
-    return s + " " + (v.missed == 1 ? std::string("It is") : "All are") +
+    return s + " " + agree(v.missed, "It is", "All are") +
            " new in this run.";
   if (parts.size() == 1 && v.sameKey == v.missed) {
-    s += " " + theirs + (v.missed == 1 ? " is" : " are") + " the same as in " +
+    s += " " + theirs + agree(v.missed, " is", " are") + " the same as in " +
          la.name;
     if (!v.sameKeyReason)
-      return s + ", yet " + (v.missed == 1 ? "it was" : "they were") +
+      return s + ", yet " + agree(v.missed, "it was", "they were") +
              " not found in the cache (why, for each, below).";
     // The reason they share, as the summary words it for its groups.
     std::vector<const LoggedProgram *> inA, inB;

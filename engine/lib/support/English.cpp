@@ -9,6 +9,10 @@ std::string plural(size_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + agree(n, one, many);
 }
 
+std::string everyOf(size_t n, const char *one, const char *many) {
+  return n == 1 ? std::string(one) : "all " + std::to_string(n) + " " + many;
+}
+
 namespace {
 /// "a, b and c" of the first min(count, max) of `first`, then " and N more"
 /// up to `count` names.

@@ -1,6 +1,8 @@
 //===- Json.cpp - JSON documents, read without exceptions -----------------===//
 #include "cachekey/Json.h"
 
+#include <cassert>
+
 namespace cachekey {
 namespace {
 
@@ -63,6 +65,89 @@ Expected<Json> parseJsonText(const std::string &text, const std::string &what) {
 
 std::string dumpJson(const Json &json, int indent) {
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+JsonWriter::JsonWriter(std::string &out, int indent, int depth, size_t items)
+    : out(out), appender(out, indent), indent(indent), base(depth),
+      continued(items) {}
+
+void JsonWriter::newline(int level) {
+  if (indent < 0)
+    return;
+  out += '\n';
+  out.append(static_cast<size_t>(indent * level), ' ');
+}
+
+void JsonWriter::beforeValue() {
+  if (afterKey) {
+    afterKey = false;
+    return;
+  }
+  size_t *items = levels.empty() ? (base > 0 ? &continued : nullptr) : &levels.back().items;
+  if (!items)
+    return; // the document itself
+  assert(levels.empty() || !levels.back().object);
+  if (*items)
+    out += ',';
+  newline(depth());
+  ++*items;
+}
+
+void JsonWriter::objectBegin() {
+  beforeValue();
+  out += '{';
+  levels.push_back({true, 0});
+}
+
+void JsonWriter::arrayBegin() {
+  beforeValue();
+  out += '[';
+  levels.push_back({false, 0});
+}
+
+void JsonWriter::objectEnd() {
+  assert(!levels.empty() && levels.back().object && !afterKey);
+  size_t items = levels.back().items;
+  levels.pop_back();
+  if (items)
+    newline(depth());
+  out += '}';
+}
+
+void JsonWriter::arrayEnd() {
+  assert(!levels.empty() && !levels.back().object);
+  size_t items = levels.back().items;
+  levels.pop_back();
+  if (items)
+    newline(depth());
+  out += ']';
+}
+
+void JsonWriter::key(std::string_view name) {
+  assert(!levels.empty() && levels.back().object && !afterKey);
+  Level &l = levels.back();
+  if (l.items)
+    out += ',';
+  newline(depth());
+  ++l.items;
+  appender.append(Json(std::string(name)));
+  out += indent < 0 ? ":" : ": ";
+  afterKey = true;
+}
+
+void JsonWriter::value(const Json &v) {
+  beforeValue();
+  appender.append(v, depth());
+}
+
+void JsonWriter::itemsWrittenElsewhere(size_t n) {
+  assert(!levels.empty() && !levels.back().object);
+  levels.back().items += n;
+}
+
+void JsonWriter::raw(std::string_view text) {
+  beforeValue();
+  out.append(text);
 }
 
 namespace {

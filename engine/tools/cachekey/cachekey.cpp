@@ -23,38 +23,26 @@
 // stdout as {"error": {"code", "path", "message", …}}, bad usage with code
 // "usage".
 //
+// Each command is one *Command.cpp (Command.h): this file reads the options
+// every command shares once, refuses those a command does not take, and
+// dispatches through the table kCommands.
+//
 //===----------------------------------------------------------------------===//
-#include "cachekey/Capture.h"
-#include "cachekey/CaptureDiff.h"
-#include "cachekey/Diff.h"
-#include "cachekey/Key.h"
-#include "cachekey/ProfileInfo.h"
-#include "cachekey/Trace.h"
-#include "cachekey/LogCompare.h"
-#include "cachekey/Run.h"
-
 #include "CacheDirCommand.h"
-#include "FileInput.h"
+#include "Command.h"
 #ifdef CACHEKEY_WITH_MLIR
 #include "MlirPlugin.h"
 #endif
 
-#include <algorithm>
-#include <cstdio>
+#include <cstdlib>
+#include <iostream>
 #include <new>
-#include <optional>
-#include <sys/stat.h>
+#include <string>
+#include <vector>
 #ifdef CACHEKEY_FIXTURES_FROM_EXE
 #include <limits.h>
 #include <unistd.h>
 #endif
-#include <cstring>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
 using namespace cachekey;
 using namespace cachekey::cli;
@@ -63,23 +51,7 @@ using namespace cachekey::cli;
 #define CACHEKEY_DEFAULT_FIXTURES "fixtures"
 #endif
 
-namespace {
-
-/// The fixtures directory a fixture id resolves against unless --fixtures or
-/// CACHEKEY_FIXTURES says otherwise: the source tree's in a build of the
-/// repository; in the pip wheel, CACHEKEY_FIXTURES_FROM_EXE relative to the
-/// executable's directory (the wheel installs them beside its scripts dir).
-std::string defaultFixtures() {
-#ifdef CACHEKEY_FIXTURES_FROM_EXE
-  char buf[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n > 0) {
-    std::string exe(buf, static_cast<size_t>(n));
-    return exe.substr(0, exe.rfind('/')) + "/" CACHEKEY_FIXTURES_FROM_EXE;
-  }
-#endif
-  return CACHEKEY_DEFAULT_FIXTURES;
-}
+namespace cachekey::cli {
 
 int usage() {
   std::cerr
@@ -99,64 +71,54 @@ int usage() {
   return 2;
 }
 
-/// How the CLI reports an error: on standard error, and with --json also
-/// as errorToJson on standard output.
-struct Report {
-  /// --json was given anywhere on the command line.
-  bool json = false;
+int Report::fail(const Error &e) const {
+  if (json)
+    std::cout << dumpJson(errorToJson(e), 2) << "\n";
+  std::cerr << "cachekey: " << e.str() << "\n";
+  return 2;
+}
 
-  /// Prints `e`; exit status 2.
-  int fail(const Error &e) const {
-    if (json)
-      std::cout << dumpJson(errorToJson(e), 2) << "\n";
-    std::cerr << "cachekey: " << e.str() << "\n";
-    return 2;
-  }
+int Report::usageError(const std::string &message) const {
+  fail(Error{"", message, ErrorCode::Usage});
+  return usage();
+}
 
-  /// Bad usage: the message (also as JSON with code "usage" under --json),
-  /// then the usage text; exit status 2.
-  int usageError(const std::string &message) const {
-    fail(Error{"", message, ErrorCode::Usage});
-    return usage();
+} // namespace cachekey::cli
+
+namespace {
+
+/// The fixtures directory a fixture id resolves against unless --fixtures or
+/// CACHEKEY_FIXTURES says otherwise: the source tree's in a build of the
+/// repository; in the pip wheel, CACHEKEY_FIXTURES_FROM_EXE relative to the
+/// executable's directory (the wheel installs them beside its scripts dir).
+std::string defaultFixtures() {
+#ifdef CACHEKEY_FIXTURES_FROM_EXE
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    std::string exe(buf, static_cast<size_t>(n));
+    return exe.substr(0, exe.rfind('/')) + "/" CACHEKEY_FIXTURES_FROM_EXE;
   }
+#endif
+  return CACHEKEY_DEFAULT_FIXTURES;
+}
+
+/// One command of the table: its name, the shared options it takes, and
+/// what runs it.
+struct Command {
+  const char *name;
+  unsigned takes;
+  int (*run)(const CommandLine &);
 };
 
-void printExplain(const KeyResult &r) {
-  std::cout << "profile " << profileName(r.profile) << "\n\n";
-  for (const auto &e : r.entries) {
-    if (!e.hashed) {
-      std::cout << e.index << ". " << e.name << "  (not hashed)\n"
-                << "   " << e.summary << "\n";
-      continue;
-    }
-    std::cout << e.index << ". " << e.name << "  (" << e.bytes.size()
-              << " bytes)\n"
-              << "   hashes:  " << e.summary << "\n"
-              << "   fed:     "
-              << (e.bytes.empty() ? "(nothing)" : hexPreview(e.bytes, 32))
-              << "\n"
-              << "   digest:  " << toHex(e.digest) << "\n"
-              << "   running: " << toHex(e.running) << "\n";
-    if (e.index == 4)
-      for (const auto &f : r.flags)
-        std::cout << "   " << (f.included ? "kept     " : "excluded ") << f.flag
-                  << "  [" << flagSourceName(f.source) << "]\n";
-    if (e.index == 5)
-      for (const auto &c : r.compileOptions.changes)
-        std::cout << "   edit:    " << cacheKeyEditText(c) << "\n";
-    if (e.index == 6)
-      std::cout << "   source:  " << r.accelerator.provenance
-                << (r.accelerator.standIn ? "  [STAND-IN]" : "") << "\n";
-  }
-  std::cout << "\nkey: " << r.key
-            << (r.computation.unreadableKernels
-                    ? "  [NOT JAX'S KEY: a Mosaic kernel MLIR 19 cannot read; "
-                      "see the note]"
-                    : "")
-            << "\n";
-  for (const auto &n : r.notes)
-    std::cout << "note: " << n << "\n";
-}
+const Command kCommands[] = {
+    {"explain", TakesTrace | TakesJson | TakesFixtures, runExplain},
+    {"diff", TakesJson | TakesFixtures, runDiff},
+    {"batch", TakesFixtures, runBatch},
+    {"compare-logs", TakesJson | TakesCache, runCompareLogs},
+    {"canonicalize", TakesProfile | TakesCanonicalize, runCanonicalize},
+    {"profiles", TakesJson, runProfiles},
+};
 
 } // namespace
 
@@ -191,13 +153,12 @@ int run(int argc, char **argv) {
   }
   // --json anywhere asks for JSON errors, also for the usage errors found
   // while the options are read.
-  Report report;
+  CommandLine cl;
   for (const auto &a : args)
-    report.json = report.json || a == "--json";
-  auto fail = [&report](const Error &e) { return report.fail(e); };
-  auto usageError = [&report](const std::string &m) { return report.usageError(m); };
+    cl.report.json = cl.report.json || a == "--json";
+  const Report &report = cl.report;
   if (at >= args.size())
-    return args.empty() ? usage() : usageError("no command");
+    return args.empty() ? usage() : report.usageError("no command");
   std::string cmd = args[at];
   if (cmd == "help") {
     usage();
@@ -206,270 +167,57 @@ int run(int argc, char **argv) {
   args.erase(args.begin() + static_cast<std::ptrdiff_t>(at));
   if (cmd == "cache-dir")
     return runCacheDir(args);
-  std::vector<std::string> files;
-  bool trace = false, json = false, includeMetadata = false, ignoreCp = false;
-  bool usedFixtures = false, usedProfile = false;
-  std::string fixtures = defaultFixtures(), profile = "main";
-  std::optional<std::string> cacheDir; // compare-logs --cache DIR
+  cl.fixtures = defaultFixtures();
   if (const char *env = std::getenv("CACHEKEY_FIXTURES"))
-    fixtures = env;
+    cl.fixtures = env;
+  bool usedCache = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
     if (a == "--trace")
-      trace = true;
+      cl.trace = true;
     else if (a == "--json")
-      json = true;
+      cl.json = true;
     else if (a == "--include-metadata")
-      includeMetadata = true;
+      cl.includeMetadata = true;
     else if (a == "--ignore-custom-partitioning")
-      ignoreCp = true;
+      cl.ignoreCp = true;
     else if (a == "--fixtures" || a == "--profile" || a == "--cache") {
       if (i + 1 >= args.size())
-        return usageError(a + " needs a value");
+        return report.usageError(a + " needs a value");
       if (a == "--cache") {
-        cacheDir = args[++i];
+        cl.cacheDir = args[++i];
+        usedCache = true;
       } else if (a == "--fixtures") {
-        fixtures = args[++i];
-        usedFixtures = true;
+        cl.fixtures = args[++i];
+        cl.usedFixtures = true;
       } else {
-        profile = args[++i];
-        usedProfile = true;
+        cl.profile = args[++i];
+        cl.usedProfile = true;
       }
     }
     else if (a.size() > 1 && a[0] == '-' && a != "-")
-      return usageError("unknown option " + a);
+      return report.usageError("unknown option " + a);
     else
-      files.push_back(a);
+      cl.files.push_back(a);
   }
-  const bool known = cmd == "explain" || cmd == "diff" || cmd == "batch" ||
-                     cmd == "compare-logs" || cmd == "canonicalize" ||
-                     cmd == "profiles";
-  if (!known)
-    return usageError("unknown command \"" + cmd + "\"");
+  const Command *command = nullptr;
+  for (const Command &c : kCommands)
+    if (cmd == c.name)
+      command = &c;
+  if (!command)
+    return report.usageError("unknown command \"" + cmd + "\"");
   // Refuse options the command does not use, rather than ignore them.
-  const bool scenarios = cmd == "explain" || cmd == "diff" || cmd == "batch";
-  const std::pair<bool, const char *> refused[] = {
-      {trace && cmd != "explain", "--trace"},
-      {json && cmd != "explain" && cmd != "diff" && cmd != "compare-logs" &&
-           cmd != "profiles",
-       "--json"},
-      {usedFixtures && !scenarios, "--fixtures"},
-      {cacheDir && cmd != "compare-logs", "--cache"},
-      {usedProfile && cmd != "canonicalize",
-       "--profile (a scenario names its own profile)"},
-      {(includeMetadata || ignoreCp) && cmd != "canonicalize",
-       "--include-metadata / --ignore-custom-partitioning"},
+  const bool canonicalizeOptions = cl.includeMetadata || cl.ignoreCp;
+  const std::pair<bool, std::pair<Takes, const char *>> refused[] = {
+      {cl.trace, {TakesTrace, "--trace"}},
+      {cl.json, {TakesJson, "--json"}},
+      {cl.usedFixtures, {TakesFixtures, "--fixtures"}},
+      {usedCache, {TakesCache, "--cache"}},
+      {cl.usedProfile, {TakesProfile, "--profile (a scenario names its own profile)"}},
+      {canonicalizeOptions, {TakesCanonicalize, "--include-metadata / --ignore-custom-partitioning"}},
   };
   for (const auto &[used, option] : refused)
-    if (used)
-      return usageError(std::string(option) + " does not apply to " + cmd);
-  FixtureResolver resolver = resolverFor(fixtures);
-
-  if (cmd == "profiles") {
-    if (!files.empty())
-      return usageError("profiles takes no file");
-    if (json) {
-      std::cout << dumpJson(profilesToJson(), 2) << "\n";
-      return 0;
-    }
-    for (const ProfileSpec &p : allProfiles()) {
-      std::cout << "profile " << p.id << (p.profile == kNewestProfile ? " (main)" : "")
-                << "\n  releases: ";
-      for (size_t i = 0; i < p.releases.size(); ++i)
-        std::cout << (i ? ", " : "") << p.releases[i];
-      std::cout << "\n  changes:  " << p.changes << "\n  verified: "
-                << p.verified << "\n";
-    }
-    return 0;
-  }
-  if (cmd == "explain") {
-    if (trace && json)
-      return usageError("--trace and --json do not go together");
-    if (files.size() != 1)
-      return usageError("explain takes one scenario file ('-' for standard "
-                        "input)");
-    auto file = computeFromFile(files[0], resolver);
-    if (!file)
-      return fail(file.error());
-    const KeyResult *r = &file->result;
-    std::optional<CaptureCheck> check;
-    if (file->captured)
-      check = checkCapturedKey(*file->captured, *r);
-    if (json) {
-      Json j = resultToJson(*r);
-      if (check)
-        j["capture_check"] = captureCheckToJson(*check, *file->captured);
-      std::cout << dumpJson(j, 2) << "\n";
-    } else if (trace) {
-      for (const auto &line : r->trace)
-        std::cout << line.message << "\n";
-    } else {
-      printExplain(*r);
-      if (check)
-        std::cout << "check: " << check->sentence << "\n";
-    }
-    if (check && !check->matches)
-      std::cerr << "cachekey: " << files[0] << ": " << check->sentence << "\n";
-    return check && !check->matches ? 1 : 0;
-  }
-  if (cmd == "diff") {
-    if (files.size() != 2 || isDirectory(files[0]) != isDirectory(files[1]))
-      return usageError("diff takes two scenario files or two capture "
-                        "directories");
-    if (isDirectory(files[0])) {
-      if (usedFixtures)
-        return usageError("--fixtures does not apply to two capture "
-                          "directories (captures have no base)");
-      auto c = compareCaptures(captureReader(files[0]), captureReader(files[1]),
-                               files[0], files[1]);
-      if (!c)
-        return fail(c.error());
-      if (json)
-        std::cout << dumpJson(captureComparisonToJson(*c), 2) << "\n";
-      else
-        std::cout << captureComparisonText(*c);
-      return c->identical() ? 0 : 1;
-    }
-    auto fa = computeFromFile(files[0], resolver);
-    if (!fa)
-      return fail(fa.error());
-    auto fb = computeFromFile(files[1], resolver);
-    if (!fb)
-      return fail(fb.error());
-    const KeyResult *a = &fa->result, *b = &fb->result;
-    Comparison c = compareResults(*a, *b);
-    if (json) {
-      Json j = comparisonToJson(c);
-      j["key_a"] = a->key;
-      j["key_b"] = b->key;
-      std::cout << dumpJson(j, 2) << "\n";
-    } else {
-      std::cout << c.sentence << "\n";
-      for (const auto &d : c.details)
-        std::cout << "  - " << d << "\n";
-      std::cout << "A: " << a->key << "\nB: " << b->key << "\n";
-      if (!c.adviceText.empty())
-        std::cout << "What to do: " << c.adviceText << "\n";
-      for (const auto &n : c.notes)
-        std::cout << "note: " << n << "\n";
-    }
-    return c.cause == 0 ? 0 : 1;
-  }
-  if (cmd == "batch") {
-    // One output line per input line, in order, so that results pair with
-    // scenarios by position: a blank line is an error line too. An error's
-    // source is "line N" (1-based).
-    std::string line;
-    for (size_t n = 1; std::getline(std::cin, line); ++n) {
-      const std::string where = "line " + std::to_string(n);
-      Json out;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) {
-        out = errorToJson(Error{"$",
-                                "empty line (batch reads one scenario, a "
-                                "JSON object, per line)",
-                                ErrorCode::Syntax, where});
-      } else if (auto r = computeFromText(line, resolver)) {
-        out = resultToJson(*r, 16);
-      } else {
-        Error e = r.takeError();
-        if (e.source.empty())
-          e.source = where;
-        out = errorToJson(e);
-      }
-      std::cout << dumpJson(out) << "\n";
-    }
-    return 0;
-  }
-  if (cmd == "compare-logs") {
-    if (files.size() < 2)
-      return usageError("compare-logs takes two or more log files");
-#ifdef __GLIBC__
-    // A comparison's large temporaries (read buffers, pairing's tables)
-    // are freed long before its end; glibc raises its mmap threshold as
-    // such blocks are freed and then keeps the later ones in its heap,
-    // resident after their free. A fixed threshold (glibc's own initial
-    // 128 KiB) gives them back: about 5 MB less peak RSS on two 1 GB logs
-    // (bench/compare_logs_bench.py), at no cost in time there.
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
-    if (std::count(files.begin(), files.end(), std::string("-")) > 1)
-      return usageError("only one of the logs can be standard input");
-    if (files.size() > 2) {
-      // N logs (hosts, ranks, days): per program, which runs share a key.
-      auto many = readLogFiles(files);
-      if (!many)
-        return fail(many.error());
-      auto m = compareManyLogSummaries(std::move(*many));
-      if (!m)
-        return fail(m.error());
-      std::optional<CacheLookup> lookup;
-      if (cacheDir) {
-        auto l = lookupMissesInDir(*cacheDir, m->logs.back());
-        if (!l)
-          return fail(l.error());
-        lookup = std::move(*l);
-      }
-      if (json) {
-        Json j = manyLogComparisonToJson(*m);
-        if (lookup)
-          j["cache_dir"] = cacheLookupToJson(*lookup);
-        std::cout << dumpJson(j) << "\n";
-      } else {
-        writeManyLogComparison(std::cout, *m);
-        if (lookup)
-          std::cout << "\n", writeCacheLookup(std::cout, *lookup);
-      }
-      return m->keysDiffer() ? 1 : 0;
-    }
-    // Streamed: a log of any size is read in chunks, keeping only
-    // per-program summaries.
-    auto logs = readLogFiles({files[0], files[1]});
-    if (!logs)
-      return fail(logs.error());
-    auto c = compareLogSummaries(std::move((*logs)[0]), std::move((*logs)[1]));
-    if (!c)
-      return fail(c.error());
-    std::optional<CacheLookup> lookup;
-    if (cacheDir) {
-      auto l = lookupMissesInDir(*cacheDir, c->logs[1]);
-      if (!l)
-        return fail(l.error());
-      lookup = std::move(*l);
-    }
-    if (json) {
-      Json trailing = Json::object();
-      if (lookup)
-        trailing["cache_dir"] = cacheLookupToJson(*lookup);
-      writeLogComparisonJson(std::cout, *c, trailing);
-      std::cout << "\n";
-    } else {
-      writeLogComparison(std::cout, *c);
-      if (lookup)
-        std::cout << "\n", writeCacheLookup(std::cout, *lookup);
-    }
-    return c->keysDiffer() ? 1 : 0;
-  }
-  if (cmd == "canonicalize") {
-    if (files.size() != 1)
-      return usageError("canonicalize takes one MLIR file (text or "
-                        "bytecode; '-' for standard input)");
-    auto p = parseProfile(profile);
-    if (!p)
-      return fail(p.takeError("--profile"));
-    auto text = readFile(files[0]);
-    if (!text)
-      return fail(text.error());
-    ModuleSpec m;
-    m.text = *text;
-    m.includeMetadata = includeMetadata;
-    m.ignoreCustomPartitioning = ignoreCp;
-    if (ignoreCp)
-      m.ignoreCallbacks = IgnoreCallbacks::CustomPartitioning;
-    auto e = computationEntry(m, *p);
-    if (!e)
-      return fail(e.takeError().from(files[0]));
-    std::cout.write(e->bytes.data(), static_cast<std::streamsize>(e->bytes.size()));
-    return 0;
-  }
-  return usage();
+    if (used && !(command->takes & option.first))
+      return report.usageError(std::string(option.second) + " does not apply to " + cmd);
+  return command->run(cl);
 }
