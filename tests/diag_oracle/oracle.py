@@ -83,9 +83,17 @@ def _subst(value, paths):
     return value
 
 
-def _before(action: str, cache: str) -> None:
-    """Changes the kind's cache folder between runs: ``empty`` or ``truncate``."""
+def _before(action: str, cache: str, cache2: str = "") -> None:
+    """Changes the kind's cache folder between runs: ``empty``, ``truncate``,
+    ``drop_atime`` (delete every ``-atime`` file, keep the entries: orphan
+    entries), ``copy_r`` / ``copy_a`` (replace the second cache folder by a
+    copy of the first made with ``cp -r`` (new times) or ``cp -a`` (times
+    kept), as a user copies a cache to another machine or job)."""
     if not os.path.isdir(cache):
+        return
+    if action in ("copy_r", "copy_a"):
+        shutil.rmtree(cache2, ignore_errors=True)
+        subprocess.run(["cp", "-r" if action == "copy_r" else "-a", cache, cache2], check=True)
         return
     for name in os.listdir(cache):
         path = os.path.join(cache, name)
@@ -96,19 +104,22 @@ def _before(action: str, cache: str) -> None:
         elif action == "truncate" and not name.endswith("-atime"):
             with open(path, "r+b") as f:
                 f.truncate(10)
+        elif action == "drop_atime":
+            if name.endswith("-atime"):
+                os.remove(path)
         elif action != "truncate":
             raise ValueError(f"unknown before action {action!r}")
 
 
 def make_runs(kind: dict, release: str, work: str) -> dict:
-    """Runs every run of ``kind`` under ``release``; returns {log name: [facts]}."""
-    py = python_for(release)
+    """Runs every run of ``kind`` under ``release`` (a run's own ``release``
+    where it names one); returns {log name: [facts]}."""
     if os.path.exists(work):
         shutil.rmtree(work)
     os.makedirs(work)
     os.chmod(work, 0o755)
     paths = {"$CACHE2": os.path.join(work, "cache2"), "$CACHE": os.path.join(work, "cache"),
-             "$WORK": work}
+             "$WORK": work, **kind.get("vars", {}).get(release, {})}
     for p in ("cache", "cache2"):
         os.makedirs(paths["$" + p.upper()], mode=0o755)
     facts: dict[str, list] = {}
@@ -135,18 +146,30 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
             os.makedirs(cwd, exist_ok=True)
             os.chmod(cwd, 0o777)
             if r.get("before"):
-                _before(r["before"], paths["$CACHE"])
+                _before(r["before"], paths["$CACHE"], paths["$CACHE2"])
             env = {k: v for k, v in os.environ.items() if k not in CLEARED}
             env.update({"JAX_PLATFORMS": "cpu", "HOME": home, "CK_SPEC": json.dumps(spec),
                         "CK_FACTS": os.path.join(home, "facts.json"), "PYTHONUNBUFFERED": "1"})
             env.update(_subst(r.get("env", {}), paths))
-            cmd = [py, PROGRAM]
+            run_release = r.get("release", release)
+            py = python_for(run_release)
+            overlay = pip_overlay(kind, run_release, py)
+            if overlay:
+                env["PYTHONPATH"] = overlay
+            program = PROGRAM
+            if r.get("script") == "copy":
+                # A copy of the program in the run's working directory,
+                # started by its relative path (python program.py).
+                shutil.copy(PROGRAM, os.path.join(cwd, "program.py"))
+                program = "program.py"
+            cmd = [py, program, *_subst(r.get("argv", []), paths)]
             if kind.get("capture"):
                 # The run under the project's capture tool (python/cachekey/capture.py):
                 # every compilation's ingredients, for `cachekey diff`.
-                env["PYTHONPATH"] = os.path.join(ROOT, "python")
+                env["PYTHONPATH"] = os.pathsep.join(
+                    [os.path.join(ROOT, "python")] + ([overlay] if overlay else []))
                 cmd = [py, "-m", "cachekey.capture", "--out", os.path.join(work, "capture-" + log),
-                       "--", PROGRAM]
+                       "--", program, *_subst(r.get("argv", []), paths)]
             if r.get("readonly_cache"):
                 # The cache folder mounted read-only for this run alone (a
                 # private mount namespace): every write fails with EROFS.
@@ -193,6 +216,31 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
             with open(env["CK_FACTS"], encoding="utf-8") as f:
                 facts.setdefault(log, []).append(json.load(f))
     return facts
+
+
+OVERLAY_ROOT = os.environ.get("CACHEKEY_OVERLAY_ROOT", "/var/cache/cachekey/overlays")
+_overlay_lock = threading.Lock()
+
+
+def pip_overlay(kind: dict, release: str, py: str) -> str:
+    """The folder of the kind's ``pip`` packages for ``release``'s Python
+    (``pip install --target``, once, from PyPI), put on the run's PYTHONPATH:
+    the release venv itself stays as it is. Empty when the kind needs none."""
+    pkgs = kind.get("pip")
+    if not pkgs:
+        return ""
+    out = subprocess.run([py, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                         stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+    path = os.path.join(OVERLAY_ROOT, f"py{out}-" + "-".join(sorted(pkgs)))
+    with _overlay_lock:
+        if not os.path.exists(os.path.join(path, ".complete")):
+            shutil.rmtree(path, ignore_errors=True)
+            proc = subprocess.run([py, "-m", "pip", "install", "--quiet", "--target", path, *pkgs],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if proc.returncode != 0:
+                raise Skip(f"pip install {' '.join(pkgs)} failed: {proc.stdout[-300:]}")
+            open(os.path.join(path, ".complete"), "w").close()
+    return path
 
 
 def _free_port() -> int:
@@ -403,12 +451,12 @@ def write_doc(results: list, elapsed: float, reused: bool = False, before: str =
         + (f" ({100.0 * passed / (passed + failed):.1f}%)" if passed + failed else "") + "."
         + (f" {before}" if before else ""),
         "",
-        "| kind | sample | " + " | ".join(catalogue.R3) + " | what changes |",
-        "|---|---|" + "---|" * len(catalogue.R3) + "---|",
+        "| kind | sample | " + " | ".join(catalogue.ALL) + " | what changes |",
+        "|---|---|" + "---|" * len(catalogue.ALL) + "---|",
     ]
     for kind in catalogue.KINDS:
         cells = []
-        for rel in catalogue.R3:
+        for rel in catalogue.ALL:
             if rel not in kind["releases"]:
                 cells.append("–")
                 continue
