@@ -304,7 +304,7 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
     bad = []
     if doc is None:
         return [f"compare-logs gave no JSON (exit {status})"]
-    if "error" in exp or "error" in doc:
+    if exp.get("error") is not None or "error" in doc:
         want = exp.get("error")
         got = doc.get("error")
         if want is None:
@@ -474,12 +474,11 @@ def write_doc(results: list, elapsed: float, reused: bool = False, before: str =
         "## Not in the catalogue yet",
         "",
         "Kinds of issue 34 this catalogue does not make real yet, each a catalogue entry to add:",
-        "deviceless TPU and GPU compile-only clients (entries that cannot be read back), a flag",
-        "given in `sys.argv` against the same flag in `XLA_FLAGS`, `LIBTPU_INIT_ARGS`, a jax or",
-        "jaxlib upgrade and another Python, eviction under `jax_compilation_cache_max_size` with",
-        "`filelock` installed (the venvs have none, so the cap kind is the one without it), `-atime`",
-        "orphans, a copied cache folder, donation, remat, custom partitioning, Pallas kernels,",
-        "`compiler_options`, and jax 0.6.2's line formats.",
+        "deviceless TPU and GPU compile-only clients (entries that cannot be read back; they need",
+        "the libtpu / CUDA plugin venvs of tools/oracle --tpu / --gpu), another Python version for",
+        "one jax release (tests/oracle/venvs.py builds one Python per release), Pallas kernels",
+        "(interpret mode), jax_enable_pgle (its second, profile-guided lookup), and logs that",
+        "combine stdout with stderr.",
         "",
     ]
     with open(DOC, "w", encoding="utf-8") as f:
