@@ -39,7 +39,9 @@ Each kind is a dict:
   kind's: an upgrade between runs; the kind is reported under its own
   release), ``argv`` (arguments after the program, in its ``sys.argv``),
   ``script`` (``"copy"``: the program is copied into the run's working
-  directory and started by its relative path, ``python program.py``);
+  directory and started by its relative path, ``python program.py``),
+  ``stdout`` (True: the run's stdout is merged into its log, as ``2>&1``;
+  with the spec's ``print`` the program prints a line after each program);
 - ``capture``: True to run each run under ``python -m cachekey.capture``
   (captures in ``capture-<log>``) and check ``cachekey diff capture-a
   capture-b --json`` against ``expect["diff"]`` (``cause``: each differing
@@ -88,7 +90,7 @@ ALL = R4  # the columns of docs/diag-oracle.md
 def run(**spec):
     """A run whose program spec is ``spec`` (cache in the kind's directory)."""
     extra = {k: spec.pop(k) for k in ("env", "cwd", "readonly_cache", "label", "log", "before", "together",
-                                      "release", "argv", "script")
+                                      "release", "argv", "script", "stdout")
              if k in spec}
     spec.setdefault("cache", "$CACHE")
     return {"spec": spec, **extra}
@@ -518,5 +520,24 @@ KINDS += [
      "runs": [run(), run(route="warning", config={"jax_log_compiles": True}),
               run(route="warning", config={"jax_log_compiles": True})],
      "compare": ["b", "c"],
+     "expect": HIT_ALL},
+]
+
+FLAGS_AB = "--xla_cpu_enable_fast_math=false --xla_backend_optimization_level=1"
+FLAGS_BA = "  --xla_backend_optimization_level=1   --xla_cpu_enable_fast_math=false "
+
+KINDS += [
+    {"id": "control/xla-flags-order", "sample": False, "releases": R4,
+     "why": "Both runs set the same two kept XLA flags, in another order and with other spaces in run B: cache_key.py _hash_xla_flags splits XLA_FLAGS on whitespace and hashes the flags sorted (entry 4 equal), and XLA parses both into the same DebugOptions (entry 5 equal), so every key is equal.",
+     "runs": [run(env={"XLA_FLAGS": FLAGS_AB}), run(env={"XLA_FLAGS": FLAGS_BA})],
+     "expect": HIT_ALL},
+    {"id": "program/pallas-interpret", "sample": False, "releases": R4,
+     "why": "A Pallas kernel (pallas_call with interpret=True, runnable on CPU) is changed between the runs (y*1 to y*2 in the kernel body): interpret mode lowers the kernel into the program's own HLO (pallas_call.py), so the changed kernel moves entry 1 of jit_pallas_add; jit_step hits.",
+     "runs": [run(programs=["pallas", "step"]), run(programs=["pallas", "step"], kernel="scaled")],
+     "expect": {"cause": 1, "verdict": {"jit_pallas_add": "key_moved", "*": "same_key"},
+                "outcome_b": {"jit_pallas_add": "missed_written", "*": "hit"}}},
+    {"id": "logging/stdout-merged", "sample": False, "releases": R4,
+     "why": "The runs' stdout is merged into their logs (2>&1) and the program prints a line of its own after each program: those lines sit between JAX's log lines (basicConfig at DEBUG) and are not cache lines; run B hits everything.",
+     "runs": [run(print=True, stdout=True), run(print=True, stdout=True)],
      "expect": HIT_ALL},
 ]

@@ -178,8 +178,13 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
                 cmd = ["unshare", "--mount", "sh", "-c",
                        'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
                        paths["$CACHE"]] + cmd
-            p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE)
+            # ``stdout``: the run's stdout goes into its log too (2>&1).
+            if r.get("stdout"):
+                p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+            else:
+                p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
             procs.append((i, r, log, env, p))
         port += 1
         lock = threading.Lock()
@@ -189,7 +194,7 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
             # Each line as it comes, with the run's launcher prefix, appended
             # to its log: processes sharing a log interleave as under srun.
             with open(os.path.join(work, log + ".log"), "a", encoding="utf-8") as f:
-                for raw in p.stderr:
+                for raw in (p.stderr if p.stderr is not None else p.stdout):
                     line = raw.decode("utf-8", "replace")
                     tails.setdefault(i, []).append(line)
                     with lock:
