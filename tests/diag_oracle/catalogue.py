@@ -40,7 +40,8 @@ Each kind is a dict:
   release), ``argv`` (arguments after the program, in its ``sys.argv``),
   ``script`` (``"copy"``: the program is copied into the run's working
   directory and started by its relative path, ``python program.py``),
-  ``stdout`` (True: the run's stdout is merged into its log, as ``2>&1``;
+  ``python`` (``"3.13"``: the run's release on that Python, a venv of its
+  own from tests/oracle/venvs.py), ``stdout`` (True: the run's stdout is merged into its log, as ``2>&1``;
   with the spec's ``print`` the program prints a line after each program);
 - ``capture``: True to run each run under ``python -m cachekey.capture``
   (captures in ``capture-<log>``) and check ``cachekey diff capture-a
@@ -90,7 +91,7 @@ ALL = R4  # the columns of docs/diag-oracle.md
 def run(**spec):
     """A run whose program spec is ``spec`` (cache in the kind's directory)."""
     extra = {k: spec.pop(k) for k in ("env", "cwd", "readonly_cache", "label", "log", "before", "together",
-                                      "release", "argv", "script", "stdout")
+                                      "release", "argv", "script", "stdout", "python")
              if k in spec}
     spec.setdefault("cache", "$CACHE")
     return {"spec": spec, **extra}
@@ -539,5 +540,12 @@ KINDS += [
     {"id": "logging/stdout-merged", "sample": False, "releases": R4,
      "why": "The runs' stdout is merged into their logs (2>&1) and the program prints a line of its own after each program: those lines sit between JAX's log lines (basicConfig at DEBUG) and are not cache lines; run B hits everything.",
      "runs": [run(print=True, stdout=True), run(print=True, stdout=True)],
+     "expect": HIT_ALL},
+]
+
+KINDS += [
+    {"id": "environment/other-python", "sample": False, "releases": ["0.12.0.1"],
+     "why": "Run A runs jax 0.12.0.1 on Python 3.12, run B the same jax and jaxlib release on Python 3.13 (another venv, another jaxlib wheel build): the key hashes the jaxlib version string, the backend's platform version, the module, the flags, the compile options and the devices (cache_key.py), none of which names the Python version, so run B hits every entry run A wrote.",
+     "runs": [run(), run(python="3.13")],
      "expect": HIT_ALL},
 ]

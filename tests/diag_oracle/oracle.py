@@ -59,8 +59,19 @@ class Skip(Exception):
 _pythons: dict[str, str] = {}
 
 
-def python_for(release: str) -> str:
-    """The interpreter of ``release``'s venv (tests/oracle/release-python builds it on first use)."""
+def python_for(release: str, minor: str | None = None) -> str:
+    """The interpreter of ``release``'s venv (tests/oracle/release-python builds it on first use);
+    with ``minor`` ("3.13"), of a venv of that release on that Python (tests/oracle/venvs.py)."""
+    if minor:
+        key = f"{release}@{minor}"
+        if key not in _pythons:
+            sys.path.insert(0, os.path.join(ROOT, "tests", "oracle"))
+            import venvs  # noqa: E402  (standard library only)
+            try:
+                _pythons[key] = venvs.ensure(release, python_minor=minor)["python"]
+            except (venvs.Skip, venvs.InstallError) as e:
+                raise Skip(f"no venv for jax {release} on Python {minor}: {e}") from e
+        return _pythons[key]
     if release not in _pythons:
         out = subprocess.run([RELEASE_PYTHON, release], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, check=False)
@@ -152,7 +163,7 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
                         "CK_FACTS": os.path.join(home, "facts.json"), "PYTHONUNBUFFERED": "1"})
             env.update(_subst(r.get("env", {}), paths))
             run_release = r.get("release", release)
-            py = python_for(run_release)
+            py = python_for(run_release, r.get("python"))
             overlay = pip_overlay(kind, run_release, py)
             if overlay:
                 env["PYTHONPATH"] = overlay
