@@ -261,8 +261,8 @@ KINDS = [
     {"id": "logging/warning-only", "sample": False, "releases": R4,
      "why": "logging.basicConfig() at WARNING: the cache messages are DEBUG, none is printed.",
      "runs": [run(route="warning"), run(route="warning")], "expect": NO_LINES},
-    {"id": "logging/explain-cache-misses", "sample": False, "releases": ["0.12.0.1"],
-     "why": "basicConfig at WARNING with jax_explain_cache_misses: compiler.py logs each persistent-cache miss at WARNING (with its key), hits stay DEBUG; run B changes jit_step, so its log shows that one miss only and no digest lines.",
+    {"id": "logging/explain-cache-misses", "sample": False, "releases": R3N,
+     "why": "basicConfig at WARNING with jax_explain_cache_misses: compiler.py logs each persistent-cache miss at WARNING (with its key), hits stay DEBUG; run B changes jit_step, so its log shows that one miss only and no digest lines. jax 0.6.2 and 0.10.2 do the same (observed; their 'Writing …' line is at WARNING too, beside pjit's TRACING CACHE MISS explanations).",
      "runs": [run(route="warning", explain=True), run(route="warning", explain=True, variant="mul")],
      "expect": {"programs": {"a": 2, "b": 1}, "advice_has": ["log_keys"], "advice_lacks": ["nothing_to_do"]}},
     {"id": "logging/srun-label", "sample": False, "releases": R3N,
@@ -548,4 +548,20 @@ KINDS += [
      "why": "Run A runs jax 0.12.0.1 on Python 3.12, run B the same jax and jaxlib release on Python 3.13 (another venv, another jaxlib wheel build): the key hashes the jaxlib version string, the backend's platform version, the module, the flags, the compile options and the devices (cache_key.py), none of which names the Python version, so run B hits every entry run A wrote.",
      "runs": [run(), run(python="3.13")],
      "expect": HIT_ALL},
+]
+
+KINDS += [
+    {"id": "cache/default-min-compile-time", "sample": False, "releases": R4,
+     "why": "Neither run sets jax_persistent_cache_min_compile_time_secs, so JAX's default (1.0 s, config.py) applies: the small programs compile in well under a second and none is written (compiler.py 'Not writing persistent cache entry … because it took < 1.00 seconds'), so run B misses the same keys: the commonest miss of a first try.",
+     "runs": [run(min_compile_time="default"), run(min_compile_time="default")],
+     "expect": {"cause": 0, "verdict": {"*": "same_key_missed"}, "outcome_b": {"*": "missed_not_written"},
+                "advice": ["lower_min_compile_time"]}},
+    {"id": "control/max-size-with-filelock", "sample": False, "releases": R4, "pip": ["filelock"],
+     "why": "Both runs set jax_compilation_cache_max_size=10**9 with filelock installed: the LRU cache takes its lock around every get and put (filelock's own DEBUG lines 'Attempting to acquire lock …' join the log) and, from 0.4.31, writes an -atime file beside each entry (lru_cache.py); nothing is evicted and run B hits.",
+     "runs": [run(max_size=10**9), run(max_size=10**9)],
+     "expect": HIT_ALL},
+    {"id": "settings/debug-nans-donation", "sample": False, "releases": R4,
+     "why": "Both runs donate jit_step's first argument; run B sets jax_debug_nans=True: with NaN checking on, JAX drops the donation so it can re-run the program on the same inputs (pjit.py / dispatch.py: donated_invars off under debug_nans), so jit_step's module loses its aliasing and entry 1 moves (fixtures/jax_config: jax_debug_nans moves the donation probe only); jit_mlp, without donation, hits.",
+     "runs": [run(donate=True), run(donate=True, config={"jax_debug_nans": True})],
+     "expect": one_moved("jit_step", 1)},
 ]

@@ -77,8 +77,9 @@ def configure_cache():
     if cache is None:
         return
     jax.config.update("jax_compilation_cache_dir", cache)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs",
-                      float(spec.get("min_compile_time", 0)))
+    if spec.get("min_compile_time") != "default":  # "default": JAX's own (1 s)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs",
+                          float(spec.get("min_compile_time", 0)))
     jax.config.update("jax_persistent_cache_min_entry_size_bytes",
                       int(spec.get("min_entry_size", -1)))
     if "max_size" in spec:
