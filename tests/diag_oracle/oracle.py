@@ -59,8 +59,19 @@ class Skip(Exception):
 _pythons: dict[str, str] = {}
 
 
-def python_for(release: str) -> str:
-    """The interpreter of ``release``'s venv (tests/oracle/release-python builds it on first use)."""
+def python_for(release: str, minor: str | None = None) -> str:
+    """The interpreter of ``release``'s venv (tests/oracle/release-python builds it on first use);
+    with ``minor`` ("3.13"), of a venv of that release on that Python (tests/oracle/venvs.py)."""
+    if minor:
+        key = f"{release}@{minor}"
+        if key not in _pythons:
+            sys.path.insert(0, os.path.join(ROOT, "tests", "oracle"))
+            import venvs  # noqa: E402  (standard library only)
+            try:
+                _pythons[key] = venvs.ensure(release, python_minor=minor)["python"]
+            except (venvs.Skip, venvs.InstallError) as e:
+                raise Skip(f"no venv for jax {release} on Python {minor}: {e}") from e
+        return _pythons[key]
     if release not in _pythons:
         out = subprocess.run([RELEASE_PYTHON, release], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, check=False)
@@ -83,9 +94,17 @@ def _subst(value, paths):
     return value
 
 
-def _before(action: str, cache: str) -> None:
-    """Changes the kind's cache folder between runs: ``empty`` or ``truncate``."""
+def _before(action: str, cache: str, cache2: str = "") -> None:
+    """Changes the kind's cache folder between runs: ``empty``, ``truncate``,
+    ``drop_atime`` (delete every ``-atime`` file, keep the entries: orphan
+    entries), ``copy_r`` / ``copy_a`` (replace the second cache folder by a
+    copy of the first made with ``cp -r`` (new times) or ``cp -a`` (times
+    kept), as a user copies a cache to another machine or job)."""
     if not os.path.isdir(cache):
+        return
+    if action in ("copy_r", "copy_a"):
+        shutil.rmtree(cache2, ignore_errors=True)
+        subprocess.run(["cp", "-r" if action == "copy_r" else "-a", cache, cache2], check=True)
         return
     for name in os.listdir(cache):
         path = os.path.join(cache, name)
@@ -96,19 +115,22 @@ def _before(action: str, cache: str) -> None:
         elif action == "truncate" and not name.endswith("-atime"):
             with open(path, "r+b") as f:
                 f.truncate(10)
+        elif action == "drop_atime":
+            if name.endswith("-atime"):
+                os.remove(path)
         elif action != "truncate":
             raise ValueError(f"unknown before action {action!r}")
 
 
 def make_runs(kind: dict, release: str, work: str) -> dict:
-    """Runs every run of ``kind`` under ``release``; returns {log name: [facts]}."""
-    py = python_for(release)
+    """Runs every run of ``kind`` under ``release`` (a run's own ``release``
+    where it names one); returns {log name: [facts]}."""
     if os.path.exists(work):
         shutil.rmtree(work)
     os.makedirs(work)
     os.chmod(work, 0o755)
     paths = {"$CACHE2": os.path.join(work, "cache2"), "$CACHE": os.path.join(work, "cache"),
-             "$WORK": work}
+             "$WORK": work, **kind.get("vars", {}).get(release, {})}
     for p in ("cache", "cache2"):
         os.makedirs(paths["$" + p.upper()], mode=0o755)
     facts: dict[str, list] = {}
@@ -135,18 +157,30 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
             os.makedirs(cwd, exist_ok=True)
             os.chmod(cwd, 0o777)
             if r.get("before"):
-                _before(r["before"], paths["$CACHE"])
+                _before(r["before"], paths["$CACHE"], paths["$CACHE2"])
             env = {k: v for k, v in os.environ.items() if k not in CLEARED}
             env.update({"JAX_PLATFORMS": "cpu", "HOME": home, "CK_SPEC": json.dumps(spec),
                         "CK_FACTS": os.path.join(home, "facts.json"), "PYTHONUNBUFFERED": "1"})
             env.update(_subst(r.get("env", {}), paths))
-            cmd = [py, PROGRAM]
+            run_release = r.get("release", release)
+            py = python_for(run_release, r.get("python"))
+            overlay = pip_overlay(kind, run_release, py)
+            if overlay:
+                env["PYTHONPATH"] = overlay
+            program = PROGRAM
+            if r.get("script") == "copy":
+                # A copy of the program in the run's working directory,
+                # started by its relative path (python program.py).
+                shutil.copy(PROGRAM, os.path.join(cwd, "program.py"))
+                program = "program.py"
+            cmd = [py, program, *_subst(r.get("argv", []), paths)]
             if kind.get("capture"):
                 # The run under the project's capture tool (python/cachekey/capture.py):
                 # every compilation's ingredients, for `cachekey diff`.
-                env["PYTHONPATH"] = os.path.join(ROOT, "python")
+                env["PYTHONPATH"] = os.pathsep.join(
+                    [os.path.join(ROOT, "python")] + ([overlay] if overlay else []))
                 cmd = [py, "-m", "cachekey.capture", "--out", os.path.join(work, "capture-" + log),
-                       "--", PROGRAM]
+                       "--", program, *_subst(r.get("argv", []), paths)]
             if r.get("readonly_cache"):
                 # The cache folder mounted read-only for this run alone (a
                 # private mount namespace): every write fails with EROFS.
@@ -155,8 +189,13 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
                 cmd = ["unshare", "--mount", "sh", "-c",
                        'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
                        paths["$CACHE"]] + cmd
-            p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE)
+            # ``stdout``: the run's stdout goes into its log too (2>&1).
+            if r.get("stdout"):
+                p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+            else:
+                p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
             procs.append((i, r, log, env, p))
         port += 1
         lock = threading.Lock()
@@ -166,7 +205,7 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
             # Each line as it comes, with the run's launcher prefix, appended
             # to its log: processes sharing a log interleave as under srun.
             with open(os.path.join(work, log + ".log"), "a", encoding="utf-8") as f:
-                for raw in p.stderr:
+                for raw in (p.stderr if p.stderr is not None else p.stdout):
                     line = raw.decode("utf-8", "replace")
                     tails.setdefault(i, []).append(line)
                     with lock:
@@ -193,6 +232,31 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
             with open(env["CK_FACTS"], encoding="utf-8") as f:
                 facts.setdefault(log, []).append(json.load(f))
     return facts
+
+
+OVERLAY_ROOT = os.environ.get("CACHEKEY_OVERLAY_ROOT", "/var/cache/cachekey/overlays")
+_overlay_lock = threading.Lock()
+
+
+def pip_overlay(kind: dict, release: str, py: str) -> str:
+    """The folder of the kind's ``pip`` packages for ``release``'s Python
+    (``pip install --target``, once, from PyPI), put on the run's PYTHONPATH:
+    the release venv itself stays as it is. Empty when the kind needs none."""
+    pkgs = kind.get("pip")
+    if not pkgs:
+        return ""
+    out = subprocess.run([py, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                         stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+    path = os.path.join(OVERLAY_ROOT, f"py{out}-" + "-".join(sorted(pkgs)))
+    with _overlay_lock:
+        if not os.path.exists(os.path.join(path, ".complete")):
+            shutil.rmtree(path, ignore_errors=True)
+            proc = subprocess.run([py, "-m", "pip", "install", "--quiet", "--target", path, *pkgs],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if proc.returncode != 0:
+                raise Skip(f"pip install {' '.join(pkgs)} failed: {proc.stdout[-300:]}")
+            open(os.path.join(path, ".complete"), "w").close()
+    return path
 
 
 def _free_port() -> int:
@@ -256,7 +320,7 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
     bad = []
     if doc is None:
         return [f"compare-logs gave no JSON (exit {status})"]
-    if "error" in exp or "error" in doc:
+    if exp.get("error") is not None or "error" in doc:
         want = exp.get("error")
         got = doc.get("error")
         if want is None:
@@ -403,12 +467,12 @@ def write_doc(results: list, elapsed: float, reused: bool = False, before: str =
         + (f" ({100.0 * passed / (passed + failed):.1f}%)" if passed + failed else "") + "."
         + (f" {before}" if before else ""),
         "",
-        "| kind | sample | " + " | ".join(catalogue.R3) + " | what changes |",
-        "|---|---|" + "---|" * len(catalogue.R3) + "---|",
+        "| kind | sample | " + " | ".join(catalogue.ALL) + " | what changes |",
+        "|---|---|" + "---|" * len(catalogue.ALL) + "---|",
     ]
     for kind in catalogue.KINDS:
         cells = []
-        for rel in catalogue.R3:
+        for rel in catalogue.ALL:
             if rel not in kind["releases"]:
                 cells.append("–")
                 continue
@@ -426,12 +490,11 @@ def write_doc(results: list, elapsed: float, reused: bool = False, before: str =
         "## Not in the catalogue yet",
         "",
         "Kinds of issue 34 this catalogue does not make real yet, each a catalogue entry to add:",
-        "deviceless TPU and GPU compile-only clients (entries that cannot be read back), a flag",
-        "given in `sys.argv` against the same flag in `XLA_FLAGS`, `LIBTPU_INIT_ARGS`, a jax or",
-        "jaxlib upgrade and another Python, eviction under `jax_compilation_cache_max_size` with",
-        "`filelock` installed (the venvs have none, so the cap kind is the one without it), `-atime`",
-        "orphans, a copied cache folder, donation, remat, custom partitioning, Pallas kernels,",
-        "`compiler_options`, and jax 0.6.2's line formats.",
+        "deviceless TPU and GPU compile-only clients (entries that cannot be read back; they need",
+        "the libtpu / CUDA plugin venvs of tools/oracle --tpu / --gpu), another Python version for",
+        "one jax release (tests/oracle/venvs.py builds one Python per release), Pallas kernels",
+        "(interpret mode), jax_enable_pgle (its second, profile-guided lookup), and logs that",
+        "combine stdout with stderr.",
         "",
     ]
     with open(DOC, "w", encoding="utf-8") as f:

@@ -77,8 +77,9 @@ def configure_cache():
     if cache is None:
         return
     jax.config.update("jax_compilation_cache_dir", cache)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs",
-                      float(spec.get("min_compile_time", 0)))
+    if spec.get("min_compile_time") != "default":  # "default": JAX's own (1 s)
+        jax.config.update("jax_persistent_cache_min_compile_time_secs",
+                          float(spec.get("min_compile_time", 0)))
     jax.config.update("jax_persistent_cache_min_entry_size_bytes",
                       int(spec.get("min_entry_size", -1)))
     if "max_size" in spec:
@@ -95,7 +96,32 @@ def step(x, y):
 
 
 def mlp(w, x):
+    if spec.get("precision"):
+        # One dot with an explicit precision= (a per-operation setting).
+        prec = getattr(jax.lax.Precision, spec["precision"].upper())
+        return jax.numpy.tanh(jax.numpy.dot(x, w, precision=prec)).sum()
     return jax.numpy.tanh(x @ w).sum()
+
+
+def loss(w, x):
+    # Differentiated below; ``remat`` wraps the inner layer in jax.checkpoint
+    # with that checkpoint policy (jax.checkpoint_policies), which changes
+    # what the backward pass recomputes, hence the program.
+    def layer(w, x):
+        return jax.numpy.sin(x @ w) @ w
+    if spec.get("remat"):
+        layer = jax.checkpoint(layer, policy=getattr(jax.checkpoint_policies, spec["remat"]))
+    return layer(w, x).sum()
+
+
+def random_normal(seed):
+    # The key is made inside the program, so jax_default_prng_impl and
+    # jax_threefry_partitionable shape the program itself.
+    return jax.random.normal(jax.random.PRNGKey(seed), (n,))
+
+
+def scale(x, s):
+    return x * s
 
 
 def sharded_fn(x):
@@ -104,10 +130,30 @@ def sharded_fn(x):
 
 def run_program(kind):
     # float64 NumPy arrays: canonicalised to float32 unless jax_enable_x64.
-    x = np.ones((n,))
-    w = np.ones((n, n))
+    dtype = spec.get("dtype", "float64")
+    x = np.ones((n,), dtype=dtype)
+    w = np.ones((n, n), dtype=dtype)
     if kind == "step":
-        jax.jit(step)(x, x).block_until_ready()
+        # donate: the first argument's buffer is donated (donate_argnums).
+        f = jax.jit(step, donate_argnums=(0,)) if spec.get("donate") else jax.jit(step)
+        f(x, x).block_until_ready()
+    elif kind == "compiled_mlp":
+        # Compiled ahead of time, with compiler_options when the spec has them
+        # (Lowered.compile(compiler_options=...): they go into CompileOptions).
+        lowered = jax.jit(mlp).lower(w, w)
+        opts = spec.get("compiler_options")
+        compiled = lowered.compile(compiler_options=opts) if opts else lowered.compile()
+        compiled(w, w).block_until_ready()
+    elif kind == "grad":
+        jax.jit(jax.grad(loss))(w, w).block_until_ready()
+    elif kind == "random":
+        jax.jit(random_normal)(np.array(0, dtype=np.int32)).block_until_ready()
+    elif kind == "scale":
+        # The scalar argument as a Python float (weakly typed), or as a
+        # NumPy scalar of the spec's ``scalar`` dtype (strongly typed).
+        s = spec.get("scalar", "python")
+        value = 2.0 if s == "python" else np.dtype(s).type(2.0)
+        jax.jit(scale)(np.ones((n,), dtype=np.float32), value).block_until_ready()
     elif kind == "mlp":
         jax.jit(mlp)(w, w).block_until_ready()
     elif kind == "sharded":
@@ -133,6 +179,50 @@ def run_program(kind):
             def offset(x, c=c):
                 return x + c * np.arange(n)
             jax.jit(offset)(x).block_until_ready()
+    elif kind == "custom_partitioning":
+        # A custom_partitioning op on an array split over the devices: its
+        # custom call carries a pointer to the Python callbacks, which
+        # differs from process to process (cache_key.py strips it only with
+        # jax_remove_custom_partitioning_ptr_from_cache_key, or from 0.11).
+        import inspect
+        from jax.experimental.custom_partitioning import custom_partitioning
+        from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+        @custom_partitioning
+        def double(a):
+            return a * 2.0
+
+        def partition(mesh, arg_shapes, result_shape):
+            s = arg_shapes[0].sharding
+            return mesh, (lambda a: a * 2.0), s, (s,)
+
+        def infer(mesh, arg_shapes, result_shape):
+            return arg_shapes[0].sharding
+
+        kw = {}
+        if "sharding_rule" in inspect.signature(double.def_partition).parameters:
+            kw["sharding_rule"] = "i j -> i j"
+        double.def_partition(partition=partition, infer_sharding_from_operands=infer, **kw)
+        mesh = Mesh(np.array(jax.devices()), ("d",))
+        xs = jax.device_put(np.ones((8, n)), NamedSharding(mesh, P("d", None)))
+
+        def cp_double(a):
+            return double(a)
+        jax.jit(cp_double)(xs).block_until_ready()
+    elif kind == "pallas":
+        # A Pallas kernel in interpret mode (runs on CPU): pallas_call is
+        # lowered to ordinary HLO, a program like any other.
+        from jax.experimental import pallas as pl
+
+        def add_kernel(x_ref, y_ref, o_ref):
+            o_ref[...] = x_ref[...] + y_ref[...] * (2.0 if spec.get("kernel") == "scaled" else 1.0)
+
+        def pallas_add(a, b):
+            return pl.pallas_call(add_kernel, out_shape=jax.ShapeDtypeStruct(a.shape, a.dtype),
+                                  interpret=True)(a, b)
+        xf = np.ones((n,), dtype=np.float32)
+        out = jax.jit(pallas_add)(xf, xf)
+        out.block_until_ready()
     elif kind == "callback":
         def with_print(x):
             jax.debug.callback(lambda v: None, x[0])
@@ -140,6 +230,17 @@ def run_program(kind):
         jax.jit(with_print)(x).block_until_ready()
     else:
         raise SystemExit(f"program.py: unknown program {kind!r}")
+
+
+_run_program = run_program
+
+
+def run_program(kind):
+    _run_program(kind)
+    if spec.get("print"):
+        # The program's own output on stdout (the driver merges it into the
+        # log, as 2>&1 does): a line between JAX's log lines.
+        print(f"step done: {kind}", flush=True)
 
 
 if spec.get("cache_late"):

@@ -217,10 +217,12 @@ def ensure_wheels(py: str, reqs: list[str], name: str, log=sys.stderr) -> str:
     return path
 
 
-def ensure(version: str, log=sys.stderr, libtpu: str | None = None, cuda: str | None = None) -> dict:
+def ensure(version: str, log=sys.stderr, libtpu: str | None = None, cuda: str | None = None,
+           python_minor: str | None = None) -> dict:
     """Make sure the venv for jax ``version`` (with libtpu ``libtpu``, or
     with the CUDA plugin build ``cuda``, when given) exists; return its
-    marker.
+    marker. ``python_minor`` ("3.13") builds it on another Python than the
+    release's own (the diagnosis oracle's other-Python kind).
 
     The marker holds ``python`` (the venv's interpreter), ``jax``, ``jaxlib``,
     ``python_version``, ``created`` and ``install_seconds`` (and ``libtpu``).
@@ -228,7 +230,7 @@ def ensure(version: str, log=sys.stderr, libtpu: str | None = None, cuda: str | 
     the import fails.  Concurrent callers for the same venv wait on a lock file.
     """
     info = release_info(version)
-    minor = info["python"]
+    minor = python_minor or info["python"]
     path = venv_path(version, minor, libtpu, cuda)
     marker = read_marker(path)
     if marker:
