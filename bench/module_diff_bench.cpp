@@ -11,6 +11,12 @@
 // exactly one structural finding naming that attribute (exit 1 otherwise).
 //
 // Usage: module_diff_bench [RUNS] [COPIES] [FIXTURE.json]
+//        module_diff_bench --write DIR [COPIES] [FIXTURE.json]
+//          writes the two modules to DIR/a.mlir and DIR/b.mlir and exits
+//        module_diff_bench --files A B [RUNS]
+//          times diffModules on two module files; prints {"ms": [...],
+//          "findings": [...]} (bench/wasm_module_diff.mjs runs this beside
+//          the wasm engine's diffModules on the same files)
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/Json.h"
@@ -39,16 +45,64 @@ static std::string print(mlir::ModuleOp m) {
   return s;
 }
 
+static std::string readFile(const char *path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Runs diffModules(a, b) `runs` times, each timed alone (milliseconds
+/// appended to `ms`); `last` is the last diff. False (the error printed)
+/// when the modules do not diff.
+static bool timeDiffs(const std::string &a, const std::string &b, int runs,
+                      std::vector<double> &ms, ModuleDiff &last) {
+  for (int r = 0; r < runs; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    auto d = diffModules(a, b);
+    auto t1 = std::chrono::steady_clock::now();
+    if (!d) {
+      std::fprintf(stderr, "%s\n", d.error().str().c_str());
+      return false;
+    }
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    last = std::move(*d);
+  }
+  return true;
+}
+
+/// --files A B [RUNS]: diffModules on two files, each run timed alone.
+static int timeFiles(int argc, char **argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: module_diff_bench --files A B [RUNS]\n");
+    return 2;
+  }
+  std::string a = readFile(argv[2]), b = readFile(argv[3]);
+  int runs = argc > 4 ? std::atoi(argv[4]) : 1;
+  std::vector<double> ms;
+  ModuleDiff last;
+  if (!timeDiffs(a, b, runs, ms, last))
+    return 2;
+  std::printf("%s\n", Json{{"ms", ms}, {"findings", moduleDiffToJson(last)["findings"]}}.dump().c_str());
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "--files")
+    return timeFiles(argc, argv);
+  const char *writeDir = nullptr;
+  if (argc > 2 && std::string(argv[1]) == "--write") {
+    writeDir = argv[2];
+    // Then [COPIES] [FIXTURE] sit where the timing form has them.
+    argv += 1, argc -= 1;
+    argv[1] = const_cast<char *>("1");
+  }
   int runs = argc > 1 ? std::atoi(argv[1]) : 5;
   int copies = argc > 2 ? std::atoi(argv[2]) : 2;
   std::string fixture = argc > 3 ? argv[3]
                                  : std::string(CACHEKEY_SOURCE_DIR) +
                                        "/fixtures/large_mlp.json";
-  std::ifstream in(fixture);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  auto parsedDoc = parseJsonText(ss.str(), fixture);
+  auto parsedDoc = parseJsonText(readFile(fixture.c_str()), fixture);
   if (!parsedDoc) {
     std::fprintf(stderr, "%s\n", parsedDoc.error().str().c_str());
     return 2;
@@ -88,20 +142,17 @@ int main(int argc, char **argv) {
   });
   ops[ops.size() / 2]->setAttr("bench.mutated", mlir::UnitAttr::get(context.get()));
   std::string b = print(m);
+  if (writeDir) {
+    std::ofstream(std::string(writeDir) + "/a.mlir", std::ios::binary) << a;
+    std::ofstream(std::string(writeDir) + "/b.mlir", std::ios::binary) << b;
+    std::printf("%s\n", Json{{"bytes_a", a.size()}, {"bytes_b", b.size()}}.dump().c_str());
+    return 0;
+  }
 
   std::vector<double> ms;
   ModuleDiff last;
-  for (int r = 0; r < runs; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    auto d = diffModules(a, b);
-    auto t1 = std::chrono::steady_clock::now();
-    if (!d) {
-      std::fprintf(stderr, "%s\n", d.error().str().c_str());
-      return 2;
-    }
-    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    last = std::move(*d);
-  }
+  if (!timeDiffs(a, b, runs, ms, last))
+    return 2;
   std::sort(ms.begin(), ms.end());
   // Parsing alone (both modules, one fresh context), for the share of it.
   std::vector<double> parseMs;

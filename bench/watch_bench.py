@@ -18,7 +18,8 @@ process with a fresh copy of its starting state; the medians are compared:
   watch's worst case.
 
 Budget (issue 37): the watch adds at most 5 % to the compile time, or 20 ms
-per compile, whichever is larger.  Needs the project's .venv and a built CLI
+per compile, whichever is larger.  Needs the project's .venv (or
+CACHEKEY_PYTHON, a Python with jax) and a built CLI
 (build/native/bin/cachekey, or $CACHEKEY_ENGINE).
 """
 
@@ -36,7 +37,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 CLI = os.environ.get("CACHEKEY_ENGINE") or os.path.join(REPO, "build", "native", "bin", "cachekey")
-VENV_PY = os.path.join(REPO, ".venv", "bin", "python")
+# A Python with jax (the project's .venv, or CACHEKEY_PYTHON: e.g. an
+# oracle venv); the cachekey package comes from python/ on PYTHONPATH.
+VENV_PY = os.environ.get("CACHEKEY_PYTHON") or os.path.join(REPO, ".venv", "bin", "python")
 
 PROGRAM = r'''
 import os, sys, time, json

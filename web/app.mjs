@@ -11,7 +11,7 @@ import { $ } from './dom.mjs';
 import { Catalog } from './catalog.mjs';
 import { createStore } from './store.mjs';
 import { setStatus } from './status.mjs';
-import { setupEmbed, EXHIBITS } from './embed.mjs';
+import { setupEmbed, EXHIBITS, EMBED_PRESET } from './embed.mjs';
 import { createMlirLoader, fetchJson, renderAbout } from './canonicaliser.mjs';
 import { setUpstreamLinks } from './data.mjs';
 import { mountKeyExhibit } from './entries.mjs';
@@ -86,7 +86,7 @@ async function boot() {
   const logs = mountLogs(catalog, { embed: !!embed });
   const share = mountShare(store, catalog, loader, { embed: !!embed, defaultPreset: DEFAULT_PRESET });
   mountScenarioFiles(store, catalog, loader, share);
-  mountCaptures(catalog);
+  mountCaptures(catalog, loader, store);
   mountCacheDir(catalog);
   mountWalk(store, catalog, share, $('#walk'));
 
@@ -97,7 +97,11 @@ async function boot() {
     if (!embed) scrollAndFocus($('#entries-h'));
   };
 
-  if (!(await share.applyHash())) store.dispatch({ type: 'recompute' });
+  if (!(await share.applyHash())) {
+    const opens = embed !== null && EMBED_PRESET[embed];
+    if (opens && catalog.presets.has(opens)) store.dispatch({ type: 'open', presetId: opens, patch: {} });
+    else store.dispatch({ type: 'recompute' });
+  }
   await store.settled();
   if (embed === null) {
     mountCases($('#cases-list'), catalog, loader, show);

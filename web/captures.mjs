@@ -67,15 +67,155 @@ export async function foldersOfDrop(dt) {
   return folders;
 }
 
-/** One program whose keys differ: its cause, keys, outcomes and text diff. */
+// Changed words within a line of the module diff: each run of removed lines
+// is paired, line by line, with the run of added lines after it, and the
+// tokens that differ between the two lines are marked. Presentation only:
+// tokens are runs of word characters (a number with its exponent whole),
+// runs of spaces, or one other character. The work is capped: runs longer
+// than MAX_RUN lines or lines longer than MAX_LINE characters are coloured
+// but not marked, and past MAX_LCS_CELLS the whole changed middle of a line
+// is marked instead of its tokens.
+const TOKEN = /\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\w*|[A-Za-z_][\w.]*|\s+|[^\w\s]/g;
+const MAX_RUN = 200;
+const MAX_LINE = 2000;
+const MAX_LCS_CELLS = 40000;
+
+/**
+ * The tokens of a line (their concatenation is the line).
+ * @param {string} s
+ * @returns {string[]}
+ */
+export function tokens(s) {
+  return s.match(TOKEN) || [];
+}
+
+/**
+ * Which tokens of two lines differ: those outside a longest common
+ * subsequence of their tokens, found between their common prefix and
+ * suffix; the whole middle when that would cost more than MAX_LCS_CELLS.
+ * A space between two changed tokens is changed too (one mark, not two).
+ * @param {string[]} a the removed line's tokens
+ * @param {string[]} b the added line's tokens
+ * @returns {[boolean[], boolean[]]} for each token of a and of b, whether it changed
+ */
+export function changedTokens(a, b) {
+  const ca = a.map(() => false), cb = b.map(() => false);
+  let s = 0;
+  while (s < a.length && s < b.length && a[s] === b[s]) s++;
+  let ea = a.length, eb = b.length;
+  while (ea > s && eb > s && a[ea - 1] === b[eb - 1]) { ea--; eb--; }
+  const n = ea - s, m = eb - s;
+  if (n * m > MAX_LCS_CELLS) {
+    ca.fill(true, s, ea);
+    cb.fill(true, s, eb);
+    return [ca, cb];
+  }
+  // lcs[i * w + j]: the LCS length of a[s+i..ea) and b[s+j..eb).
+  const w = m + 1;
+  const lcs = new Uint32Array((n + 1) * w);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i * w + j] = a[s + i] === b[s + j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
+    }
+  }
+  let i = 0, j = 0;
+  while (i < n && j < m) {
+    if (a[s + i] === b[s + j]) { i++; j++; } else if (lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) ca[s + i++] = true;
+    else cb[s + j++] = true;
+  }
+  ca.fill(true, s + i, ea);
+  cb.fill(true, s + j, eb);
+  for (const [t, c] of /** @type {const} */ ([[a, ca], [b, cb]])) {
+    for (let k = 1; k + 1 < t.length; k++) if (!c[k] && c[k - 1] && c[k + 1] && /^\s+$/.test(t[k])) c[k] = true;
+  }
+  return [ca, cb];
+}
+
+/**
+ * One line of the diff, its changed tokens inside <mark>.
+ * @param {string} cls 'add' or 'del'
+ * @param {string} line the line with its leading sign
+ * @param {string[]} toks the tokens of the line after its sign
+ * @param {boolean[]} changed
+ */
+function markedLine(cls, line, toks, changed) {
+  const parts = [line[0]];
+  for (let k = 0; k < toks.length;) {
+    let e = k;
+    let text = '';
+    while (e < toks.length && changed[e] === changed[k]) text += toks[e++];
+    parts.push(changed[k] ? el('mark', null, text) : text);
+    k = e;
+  }
+  return el('span', { class: cls, 'data-marked': 'true' }, ...parts, '\n');
+}
+
+/**
+ * The lines of a unified diff as spans (add, del, hunk), each line with its
+ * newline, the changed words of paired removed and added lines marked.
+ * @param {string} text the unified diff
+ * @param {boolean} coloured false: the engine's sentence saying why there is no diff
+ * @returns {HTMLElement[]}
+ */
+export function diffLines(text, coloured) {
+  const lines = String(text).split('\n');
+  const kinds = lines.map((line) => (!coloured ? '' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : ''));
+  const plain = (k) => el('span', { class: kinds[k] }, lines[k] + '\n');
+  const out = [];
+  for (let i = 0; i < lines.length;) {
+    if (kinds[i] !== 'del') { out.push(plain(i++)); continue; }
+    let j = i;
+    while (j < lines.length && kinds[j] === 'del') j++;
+    let k = j;
+    while (k < lines.length && kinds[k] === 'add') k++;
+    const paired = j - i <= MAX_RUN && k - j <= MAX_RUN ? Math.min(j - i, k - j) : 0;
+    /** @type {HTMLElement[]} */
+    const dels = [], adds = [];
+    for (let p = 0; p < j - i; p++) {
+      const del = lines[i + p], add = lines[j + p];
+      if (p < paired && del.length <= MAX_LINE && add.length <= MAX_LINE) {
+        const ta = tokens(del.slice(1)), tb = tokens(add.slice(1));
+        const [ca, cb] = changedTokens(ta, tb);
+        dels.push(markedLine('del', del, ta, ca));
+        adds.push(markedLine('add', add, tb, cb));
+      } else {
+        dels.push(plain(i + p));
+        if (p < paired) adds.push(plain(j + p));
+      }
+    }
+    for (let p = adds.length; p < k - j; p++) adds.push(plain(j + p));
+    out.push(...dels, ...adds);
+    i = k;
+  }
+  return out;
+}
+
+/**
+ * The engine's findings about the module for one pair
+ * (comparison.findings.details[] of code 'module_finding'): each finding's
+ * words, its code as a badge and as data-code.
+ * @param {any} c the pair's comparison (comparisonToJson)
+ * @param {number} i the card's index
+ * @param {string} label
+ */
+function moduleFindingList(c, i, label) {
+  const found = ((c.findings && c.findings.details) || []).filter((x) => x && x.code === 'module_finding' && x.finding);
+  if (!found.length) return null;
+  return el('ul', { class: 'module-findings', 'data-testid': `capture-module-findings-${i}`, 'aria-label': `what changed in the module of ${label}` },
+    ...found.map(({ finding: f }) => el('li', { 'data-code': f.code },
+      el('span', { class: 'badge finding-code' }, f.code), ' ', f.text)));
+}
+
+/** One program whose keys differ: its cause, keys, outcomes, the engine's module findings and the text diff. */
 function differingCard(d, i) {
   const c = d.comparison || {};
   const label = `${d.program} #${d.occurrence}${d.occurrence_b && d.occurrence_b !== d.occurrence ? ` (#${d.occurrence_b} in B)` : ''}`;
-  // A unified diff is coloured line by line; the engine's sentence saying why
-  // there is none (module_text.code other than 'diff') is shown as it is.
+  // A unified diff is coloured line by line, its changed words marked; the
+  // engine's sentence saying why there is none (module_text.code other than
+  // 'diff') is shown as it is.
   const isDiff = !d.module_text || d.module_text.code === 'diff';
   const diff = d.text_diff ? el('pre', { class: 'textdiff', 'data-testid': `capture-textdiff-${i}`, tabindex: '0', 'aria-label': `module text diff of ${label}` },
-    ...String(d.text_diff).split('\n').map((line) => el('span', { class: !isDiff ? '' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '' }, line + '\n'))) : null;
+    ...diffLines(d.text_diff, isDiff)) : null;
   return el('article', { class: 'capture-card', 'data-testid': `capture-program-${i}`, 'data-program': d.program, 'data-cause': String(c.cause || '') },
     el('h3', null, label, ': the keys differ'),
     el('p', { class: 'sentence', 'data-testid': `capture-sentence-${i}` }, c.sentence || ''),
@@ -84,6 +224,7 @@ function differingCard(d, i) {
     el('dl', { class: 'capture-keys' },
       el('dt', null, 'A'), el('dd', null, el('code', { title: d.key_a }, abbrev(d.key_a, 24)), ` (${d.file_a}${d.outcome_a ? ', ' + d.outcome_a : ''})`),
       el('dt', null, 'B'), el('dd', null, el('code', { title: d.key_b }, abbrev(d.key_b, 24)), ` (${d.file_b}${d.outcome_b ? ', ' + d.outcome_b : ''})`)),
+    moduleFindingList(c, i, label),
     diff);
 }
 
@@ -121,9 +262,21 @@ export function renderCaptureComparison(ui, r, names) {
 }
 
 /**
- * @param {import('./catalog.mjs').Catalog} catalog
+ * Whether a comparison has a program whose entry 1 (the module) moved: the
+ * engine with MLIR compares such modules structurally (its module findings).
+ * @param {any} r the engine's comparison
  */
-export function mountCaptures(catalog) {
+function moduleMoved(r) {
+  return !!r && !r.error && (r.differing || []).some((d) => d.comparison && d.comparison.cause === 1);
+}
+
+/**
+ * @param {import('./catalog.mjs').Catalog} catalog
+ * @param {?import('./canonicaliser.mjs').MlirLoader} [loader] loads the engine
+ *   with MLIR into the worker, whose comparison names what changed in a module
+ * @param {?import('./store.mjs').Store} [store] for whether the MLIR module is still being built
+ */
+export function mountCaptures(catalog, loader = null, store = null) {
   const root = $('#exhibit-captures');
   if (!root) return null;
   const ui = {
@@ -150,9 +303,28 @@ export function mountCaptures(catalog) {
     setText(ui.status, 'Comparing the captures\u2026');
     const names = [chosen.a.name, chosen.b.name];
     try {
-      const r = await catalog.worker.call('compareCaptureFolders', [chosen.a, chosen.b], { label: 'Comparing the captures' });
+      const call = () => catalog.worker.call('compareCaptureFolders', [chosen.a, chosen.b], { label: 'Comparing the captures' });
+      let r = await call();
+      let note = '';
+      // A moved module is compared structurally by the engine with MLIR:
+      // it is loaded once (unless its build is still running) and the
+      // folders compared again.
+      if (moduleMoved(r) && !catalog.mlir && loader) {
+        const build = store && store.state.mlirBuild;
+        if (build && build.state === 'building') {
+          note = ' The modules are compared as text only: the live MLIR module, which names what changed in them, is still being built.';
+        } else {
+          setText(ui.status, 'Loading the live MLIR module to compare the modules…');
+          try {
+            await loader.load();
+            r = await call();
+          } catch (e) {
+            note = ` The modules are compared as text only: the live MLIR module could not be loaded (${(e && e.message) || e}).`;
+          }
+        }
+      }
       renderCaptureComparison(ui, r, names);
-      setText(ui.status, r && !r.error ? `Compared ${names[0]} (A) and ${names[1]} (B).` : '');
+      setText(ui.status, r && !r.error ? `Compared ${names[0]} (A) and ${names[1]} (B).${note}` : '');
     } catch (e) {
       renderCaptureComparison(ui, engineError(e && e.cancelled ? 'io' : 'internal', e && e.cancelled ? 'the comparison was cancelled' : String((e && e.message) || e)), names);
       setText(ui.status, '');

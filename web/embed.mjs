@@ -10,6 +10,15 @@ import { setStatus } from './status.mjs';
 /** The exhibits that can be embedded. */
 export const EXHIBITS = ['entries', 'walk', 'flags', 'trace', 'logs'];
 
+/**
+ * The scenario an embed opens when its link names none: the flags embed
+ * opens on a captured preset with flags set (fixtures/derived/flags_ab), so
+ * that its steps show flags, not an empty filter. The others open the page's
+ * default scenario.
+ * @type {Record<string, string>}
+ */
+export const EMBED_PRESET = { flags: 'flags_ab' };
+
 /** Whether the page is an embedded exhibit (setupEmbed ran). */
 export const inEmbed = () => document.body.classList.contains('embed');
 
@@ -21,6 +30,7 @@ export const inEmbed = () => document.body.classList.contains('embed');
  */
 export function setupEmbed(name) {
   document.body.classList.add('embed');
+  if (EXHIBITS.includes(name)) document.body.classList.add(`embed-${name}`);
   const known = EXHIBITS.includes(name);
   for (const n of $$('.chrome, .skip')) n.hidden = true;
   for (const s of $$('[data-exhibit]')) s.hidden = known && s.getAttribute('data-exhibit') !== name;
@@ -29,6 +39,14 @@ export function setupEmbed(name) {
     setStatus(`Unknown exhibit “${String(name).slice(0, 40)}”: use ?embed=entries, walk, flags, trace or logs.`, 'error');
   }
   if (name === 'flags') $('#flags-embed-slot').append($('#flags-fieldset'));
+  // The entries embed is compact: the pipeline picture and the final keys
+  // in one column beside the entries (style.css).
+  if (name === 'entries') {
+    const side = document.createElement('div');
+    side.className = 'entries-side';
+    $('#pipeline').before(side);
+    side.append($('#pipeline'), $('#exhibit-entries .final'));
+  }
   // The page's own h1 is chrome, hidden here: the embedded page gets a
   // level-one heading for assistive technology, naming what it shows, so
   // that the exhibit's h2 and its h3s keep their order.

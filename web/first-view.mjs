@@ -27,6 +27,12 @@ export function mountFirstView({ openExampleLogs }) {
   // The shortcut on narrow screens moves to the controls and focuses their heading.
   const to = $('[data-testid="to-controls"]');
   if (to) to.addEventListener('click', (e) => { e.preventDefault(); scrollAndFocus($('#controls-h')); });
+  // It floats over the page: it shows only while the key is in view (where
+  // it leads from), never over the other exhibits' text (the log reader's).
+  const key = $('#exhibit-entries');
+  if (to && key && 'IntersectionObserver' in window) {
+    new IntersectionObserver((es) => { to.hidden = !es[es.length - 1].isIntersecting; }).observe(key);
+  }
   for (const b of $$('[data-try]')) {
     const act = tries[b.getAttribute('data-try') || ''];
     if (act) b.addEventListener('click', act);

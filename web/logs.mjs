@@ -6,6 +6,7 @@
 import { el, put, $, setText, reducedMotion } from './dom.mjs';
 import { abbrev } from './state.mjs';
 import { errorText, engineError } from './engine.mjs';
+import { ProgramTable } from './programs.mjs';
 
 const MAX_PASTE = 4 << 20; // 4 MiB per pasted log: larger logs are opened as files
 
@@ -30,7 +31,8 @@ export function setLogFile(ui, side, file) {
 }
 
 function hideResult(ui) {
-  for (const n of [ui.verdict, ui.how, ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.programs, ui.runs, ui.runsH, ui.many, ui.manyH, ui.advice, ui.adviceH]) n.hidden = true;
+  for (const n of [ui.verdict, ui.how, ui.sentence, ui.summary, ui.notes, ui.error, ui.table, ui.runs, ui.runsH, ui.many, ui.manyH, ui.advice, ui.adviceH]) n.hidden = true;
+  ui.programs.hide();
 }
 
 /**
@@ -73,17 +75,6 @@ function pairCell(x, y) {
   return el('span', { class: 'pair' },
     el('code', { title: x || 'not logged', class: differs ? 'differs' : '' }, x ? abbrev(x, 12) : '\u2014'), ' / ',
     el('code', { title: y || 'not logged', class: differs ? 'differs' : '' }, y ? abbrev(y, 12) : '\u2014'));
-}
-
-function renderPrograms(ui, r) {
-  const [la, lb] = r.logs;
-  setText(ui.programsCaption, `Programs, paired by ${r.paired_by.text}: ${la.name} (A) and ${lb.name} (B)`);
-  put(ui.programsBody, ...r.pairs.map((p, i) => el('tr', { 'data-testid': `log-program-${i}`, 'data-keys': p.keys, 'data-in': p.in, class: 'keys-' + p.keys },
-    el('th', { scope: 'row' }, p.label),
-    el('td', { 'data-label': 'key', 'data-verdict': p.findings.verdict.code }, p.findings.verdict.text),
-    el('td', { 'data-label': la.name === 'run A' ? 'run A' : `run A (${la.name})` }, p.findings.outcome_a ? p.findings.outcome_a.text : '\u2014'),
-    el('td', { 'data-label': lb.name === 'run B' ? 'run B' : `run B (${lb.name})` }, p.findings.outcome_b ? p.findings.outcome_b.text : '\u2014'))));
-  ui.programs.hidden = r.pairs.length === 0;
 }
 
 function renderEntries(ui, r) {
@@ -132,7 +123,7 @@ export function renderLogComparison(ui, r) {
   setText(ui.summary, r.summary);
   put(ui.notes, ...noteTexts(r).map((n) => el('li', null, n)));
   ui.notes.hidden = !noteTexts(r).length;
-  renderPrograms(ui, r);
+  ui.programs.show(r);
   renderEntries(ui, r);
 }
 
@@ -219,6 +210,19 @@ export function setMoreLogFiles(ui, files) {
   }));
 }
 
+/** The mounted exhibit's elements (mountLogs). */
+let mounted = null;
+
+/**
+ * Shows an engine result of compareLogs or compareManyLogs computed
+ * elsewhere (a saved answer, or a page test's) in the mounted exhibit, as
+ * if the worker had just answered.
+ * @param {object} r the engine's JSON result
+ */
+export function showLogResult(r) {
+  if (mounted) renderLogComparison(mounted, r);
+}
+
 /** Clears both sides and the result. */
 export function clearLogs(ui) {
   ui.more.value = '';
@@ -252,13 +256,20 @@ export function mountLogs(catalog, { embed }) {
     root: $('#exhibit-logs'), a: $('#log-a'), b: $('#log-b'), sentence: $('#logs-sentence'), summary: $('#logs-summary'), advice: $('#logs-advice'), adviceH: $('#logs-advice-h'),
     verdict: $('#logs-verdict'), verdictText: $('#logs-verdict-text'), how: /** @type {HTMLDetailsElement} */ ($('#logs-how')),
     notes: $('#logs-notes'), error: $('#logs-error'), status: $('#logs-status'), table: $('#logs-table'), tbody: $('#logs-tbody'),
-    pairCaption: $('#logs-pair'), programs: $('#logs-programs'), programsBody: $('#logs-programs-tbody'),
-    programsCaption: $('#logs-programs-caption'),
+    pairCaption: $('#logs-pair'),
+    // one row per program pair, virtualised, sorted and filtered (programs.mjs)
+    programs: new ProgramTable({
+      box: $('#logs-programs-box'), table: /** @type {HTMLTableElement} */ ($('#logs-programs')), caption: $('#logs-programs-caption'),
+      body: $('#logs-programs-tbody'), scroll: $('#logs-programs-scroll'), count: $('#logs-programs-count'),
+      search: /** @type {HTMLInputElement} */ ($('#logs-programs-search')), misses: /** @type {HTMLInputElement} */ ($('#logs-programs-misses')),
+      move: /** @type {HTMLSelectElement} */ ($('#logs-programs-move')), verdict: /** @type {HTMLSelectElement} */ ($('#logs-programs-verdict')),
+    }),
     file: { a: $('#log-file-a'), b: $('#log-file-b') }, fileName: { a: $('#log-file-a-name'), b: $('#log-file-b-name') },
     drop: { a: $('#log-drop-a'), b: $('#log-drop-b') },
     runs: $('#logs-runs'), runsH: $('#logs-runs-h'), many: $('#logs-many'), manyH: $('#logs-many-h'),
     more: /** @type {HTMLInputElement} */ ($('#log-file-more')), moreName: $('#log-file-more-name'),
   };
+  mounted = ui;
   ui.more.addEventListener('change', () => setMoreLogFiles(ui, [...(ui.more.files || [])]));
   const compare = () => compareLogsUi(catalog.worker, ui);
   ui.onRunsChanged = compare;

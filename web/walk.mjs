@@ -90,7 +90,7 @@ export function mountWalk(store, catalog, share, root) {
       el('span', { class: 'wdg wown' }, el('span', { class: 'lbl' }, 'own '), el('code', { class: 'own' })),
       el('span', { class: 'wdg wrun' }, el('span', { class: 'lbl' }, 'running '), el('code', { class: 'run' }),
         el('span', { class: 'was', hidden: true }, ' was ', el('code', { class: 'run-a' }))));
-    btn.addEventListener('click', () => selectEntry(n, { scroll: true }));
+    btn.addEventListener('click', () => { selectEntry(n, { scroll: true }); bringCodeIntoView(); });
     rows.push({ li, btn, nm: li.querySelector('.nm'), bytes: li.querySelector('.wbytes'), own: li.querySelector('.own'),
       run: li.querySelector('.run'), was: li.querySelector('.was'), runA: li.querySelector('.run-a') });
     list.append(li);
@@ -102,9 +102,13 @@ export function mountWalk(store, catalog, share, root) {
     status,
     el('div', { class: 'walk-grid' },
       el('div', { class: 'walk-side' },
+        // the step slider on its own line, then the player's buttons and
+        // its speed on one line (they never wrap, at 390 px either)
         el('div', { class: 'walk-controls' },
-          el('label', { for: 'walk-step', class: 'walk-step-label' }, 'Step'), stepInput, prev, play, next,
-          el('label', { for: 'walk-speed', class: 'walk-speed-label' }, 'Speed'), speedSelect),
+          el('div', { class: 'walk-step-row' },
+            el('label', { for: 'walk-step', class: 'walk-step-label' }, 'Step'), stepInput),
+          el('div', { class: 'walk-buttons', 'data-testid': 'walk-buttons' }, prev, play, next,
+            el('label', { for: 'walk-speed', class: 'walk-speed-label' }, 'Speed'), speedSelect)),
         stepText, sha, list, note),
       el('div', { class: 'walk-main' },
         el('p', { id: 'walk-keys-help', class: 'visually-hidden' }, 'Up and down arrows move between lines; Enter selects a line.'),
@@ -287,6 +291,14 @@ export function mountWalk(store, catalog, share, root) {
     W.cursor = 0;
     W.anchor = -1;
     W.line = 0;
+    // The file opens on its first annotated line, not on the licence header
+    // (a selection, or a link's, scrolls it elsewhere).
+    const firstAnnotated = doc.anchors.reduce((m, a) => Math.min(m, a.start), Infinity);
+    source.scrollTop = 0;
+    if (Number.isFinite(firstAnnotated)) {
+      const line = W.lines[firstAnnotated - 1];
+      if (line) source.scrollTop = line.offsetTop - source.offsetTop;
+    }
     if (W.entry) selectEntry(W.entry, { scroll: false, quiet: true });
     // another file: a note on a line of the last one does not hold
     if (W.note) setNote(W.entry ? () => entryNote(W.entry) : null);
@@ -436,7 +448,8 @@ export function mountWalk(store, catalog, share, root) {
     e.preventDefault();
     const n = Number(a.getAttribute('data-go-entry'));
     selectEntry(n, { scroll: true });
-    rows[n - 1].btn.focus();
+    rows[n - 1].btn.focus({ preventScroll: true });
+    bringCodeIntoView();
   });
 
   function selectLine(n, { fromKeyboard = false } = {}) {
@@ -476,6 +489,21 @@ export function mountWalk(store, catalog, share, root) {
     setAttr(line, 'aria-selected', 'true');
     setAttr(source, 'aria-activedescendant', line.id);
     if (scroll) scrollToLine(n, true);
+  }
+
+  /**
+   * Where the file sits below the entries (a phone: one column), brings the
+   * selected entry's first lit block into the viewport, so that choosing an
+   * entry shows its lines; beside the entries only the box scrolls.
+   */
+  function bringCodeIntoView() {
+    if (!W.doc || !W.entry) return;
+    const side = list.getBoundingClientRect();
+    const box = source.getBoundingClientRect();
+    if (box.top < side.bottom) return; // side by side
+    const blocks = blocksOf(W.entry);
+    const line = blocks.length ? W.lines[blocks[W.block || 0][0] - 1] : null;
+    if (line) line.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
   }
 
   /** Scrolls the source box (not the page) so line n is in view. */

@@ -7,7 +7,7 @@
 // were running or waiting reject with {cancelled: true}. Long strings (a
 // module text) cross in pieces (transfer.mjs); texts longer than LARGE stay
 // in the worker and come back as TextHandles.
-import { takeLongStrings, putLongStrings, putHandles, pieces, nextTask, TextHandle } from './transfer.mjs';
+import { takeLongStrings, putLongStrings, putLongArrays, putHandles, pieces, nextTask, TextHandle } from './transfer.mjs';
 
 /** One TextHandle per id, so that the same kept text is the same value on the page. */
 const handles = new Map();
@@ -19,7 +19,7 @@ const handleOf = (m) => {
 /**
  * A job the page waits for.
  * @typedef {{id: number, op: string, label: string, started: number,
- *   progress: ?{done: number, total: number}, resolve: Function, reject: Function, parts?: string[][],
+ *   progress: ?{done: number, total: number}, resolve: Function, reject: Function, parts?: string[][], rows?: any[][][],
  *   onProgress?: (p: {done: number, total: number}) => void}} Job
  */
 
@@ -80,13 +80,22 @@ export class EngineWorker {
       (job.parts[n] = job.parts[n] || []).push(text);
       return;
     }
+    if (data.rows) {
+      // A slice of a long array of the answer (transfer.mjs ROWS), its long
+      // strings already here: made whole in this task, joined at the end.
+      const [n, slice] = data.rows;
+      job.rows = job.rows || [];
+      (job.rows[n] = job.rows[n] || []).push(putHandles(putLongStrings(slice, job.parts || []), handleOf));
+      return;
+    }
     if (data.progress) {
       job.progress = data.progress;
       if (job.onProgress) job.onProgress(data.progress);
       this.notify();
       return;
     }
-    this.finish(data.id, data.error ? { error: data.error } : putHandles(putLongStrings(data.result, job.parts || []), handleOf));
+    this.finish(data.id, data.error ? { error: data.error }
+      : putLongArrays(putHandles(putLongStrings(data.result, job.parts || []), handleOf), job.rows || []));
   }
 
   finish(id, result) {

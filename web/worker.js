@@ -313,12 +313,19 @@ const ops = {
 // before the next job starts.
 let queue = ready.catch((e) => { loadError = e; });
 let loadError = null;
-/** Posts a result, its long strings in pieces first. */
+/**
+ * Posts a result: its long strings in pieces first, then its long arrays
+ * (a comparison's pairs) in slices, each a message the page copies in a task
+ * of its own, then the rest.
+ */
 async function reply(id, result) {
-  const { takeLongStrings, pieces } = await transfer;
+  const { takeLongStrings, pieces, takeLongArrays, rowSlices } = await transfer;
   const long = [];
-  const r = takeLongStrings(result, long);
+  const arrays = [];
+  const r = takeLongStrings(takeLongArrays(result, arrays), long);
+  const slices = [...rowSlices(arrays)].map(([n, slice]) => [n, takeLongStrings(slice, long)]);
   for (const piece of pieces(long)) postMessage({ id, piece });
+  for (const rows of slices) postMessage({ id, rows });
   postMessage({ id, result: r });
 }
 

@@ -19,13 +19,23 @@ Each kind is a dict:
   ``filelock``): installed once per Python with ``pip install --target``
   under /var/cache/cachekey/overlays and put on the runs' PYTHONPATH, so the
   release venv itself stays as tests/oracle/venvs.py built it;
+- ``skip``: ``{release: why}``, releases of ``releases`` the kind cannot run on
+  (no libtpu or CUDA plugin for them): reported as skipped with that reason;
 - ``sample``: True when ``tools/diag-oracle --sample`` (scripts/test) runs it;
+- ``cap``: ``"one_entry"``: ``$MAXSIZE`` is a cache size cap that holds the
+  largest entry of the first run alone and not with the smallest, from the
+  entries of a probe run of it (oracle.py ``_cap_for_one_entry``);
 - ``runs``: the runs, in order. A run is a dict with ``spec`` (program.py's
   CK_SPEC: ``route`` the logging route, ``programs``, ``cache`` (``$CACHE``
   is the kind's cache directory, ``$CACHE2`` a second one, a relative path
   stays relative), ``config`` (jax.config.update calls), ``min_compile_time``,
   ``min_entry_size``, ``max_size``, ``cache_late``, ``variant``, ``n``,
-  ``static_values``, ``const_values``, ``explain``), and optionally ``env``
+  ``threads`` (that many functions compiled at once, one thread each;
+  ``changed`` the one whose body run B changes), ``static_values``,
+  ``private_rate``, ``const_values``, ``explain``, ``deviceless`` (``{"platform":
+  "tpu", "topology": "v5e:2x2"}`` or ``{"platform": "gpu", "target": "NVIDIA H100 80GB
+  HBM3", "topology": "1x1x1"}``: the programs are compiled ahead of time for that
+  deviceless topology, in the release's TPU or GPU venv)), and optionally ``env``
   (added to the environment: XLA_FLAGS, JAX_LOGGING_LEVEL, …), ``cwd`` (a
   folder of the kind's work dir), ``readonly_cache`` (True: the run sees the
   cache folder through a read-only bind mount, so every write fails),
@@ -57,6 +67,11 @@ Each kind is a dict:
   - ``verdict`` / ``outcome_a`` / ``outcome_b``: ``{program name or "*":
     code}`` for each pair's ``findings.verdict.code`` / ``outcome_a.code`` /
     ``outcome_b.code`` ("*" is every pair not named);
+  - ``miss``: ``{program name or "*": code}`` for each pair's
+    ``findings.miss.code`` (why the second run missed a key it shares);
+  - ``details_has``: codes that must be among the root cause's
+    ``findings.details`` / ``findings.other_details`` (e.g.
+    ``backend_decoded``: entry 3 read back to its platform and version);
   - ``advice``: the exact set of ``what_to_do[].code``; ``advice_has`` /
     ``advice_lacks``: codes that must / must not be among them;
     ``advice_any``: at least one of these (where the logs cannot tell two
@@ -66,8 +81,9 @@ Each kind is a dict:
     not what JAX counted (the oracle otherwise checks every log's program
     and hit counts against the ``jax.monitoring`` cache_hits / cache_misses
     events the runs counted);
-  - ``error``: ``{"code", "path"}``: compare-logs must refuse the logs with
-    this error code, naming this log (exit status 2);
+  - ``error``: ``{"code", "path", "subject"?}``: compare-logs must refuse
+    the logs with this error code (and subject, when given), naming this log
+    (exit status 2);
   - ``by_release``: ``{release: {…}}`` members that replace the above on one
     release (JAX changed the behaviour).
 
@@ -116,6 +132,12 @@ KINDS = [
      "runs": [run(), run(env={"XLA_FLAGS": "--xla_dump_to=$WORK/dump"})], "expect": HIT_ALL},
 
     # --- settings: global JAX settings ---------------------------------------
+    {"id": "settings/xla-caches-none", "sample": False, "releases": R3N,
+     "why": "Run B sets jax_persistent_cache_enable_xla_caches='none' (from 0.6.2; default 'xla_gpu_per_fusion_autotune_cache_dir', config.py): compiler.py's get_compile_options then leaves DebugOptions.xla_gpu_per_fusion_autotune_cache_dir empty and logs no 'Enabling XLA autotuning cache' line, with the same cache directory. Before 0.11.0 cache_key.py hashes that field, so entry 5 of every program moves (observed on 0.10.2); from 0.11.0 it zeroes the field and run B hits (observed on 0.12.0.1).",
+     "runs": [run(), run(config={"jax_persistent_cache_enable_xla_caches": "none"})],
+     "expect": {"cause": 5, "verdict": {"*": "key_moved"}, "outcome_b": {"*": "missed_written"},
+                "advice": ["same_xla_caches"],
+                "by_release": {"0.12.0.1": HIT_ALL}}},
     {"id": "settings/x64", "sample": True, "releases": R4,
      "why": "Run B sets jax_enable_x64: the float64 NumPy inputs keep 64 bits instead of being canonicalised to float32 (dtypes.py), so every program's entry 1 moves.",
      "runs": [run(), run(config={"jax_enable_x64": True})], "capture": True,
@@ -160,6 +182,11 @@ KINDS = [
               run(programs=["static"], static_values=[4, 5, 6])],
      "expect": {"cause": 1, "verdict": {"*": "key_moved"}, "outcome_b": {"*": "missed_written"},
                 "advice": ["static_or_constant"]}},
+    {"id": "program/static-new-value", "sample": True, "releases": R4,
+     "why": "A jit with static_argnums called with k=1,2,3 in run A and k=1,2,3,4 in run B: the first three are the same programs (hits); k=4 is one more program of the same name with the same argument shapes and types as three the first run compiled (jax.jit docs: one program per static value), so only its static value can explain its new key.",
+     "runs": [run(programs=["static"], static_values=[1, 2, 3]),
+              run(programs=["static"], static_values=[1, 2, 3, 4])],
+     "expect": {"advice": ["static_or_constant"]}},
     {"id": "program/captured-constant", "sample": False, "releases": R4,
      "why": "A closure capturing a Python float, jitted for c=0.5,1.5 in run A and c=2.5,3.5 in run B: the constant is embedded in the program (entry 1), same shapes.",
      "runs": [run(programs=["const"], const_values=[0.5, 1.5]),
@@ -191,6 +218,10 @@ KINDS = [
     {"id": "cache/min-entry-size-zero", "sample": False, "releases": R4,
      "why": "Both runs set jax_persistent_cache_min_entry_size_bytes=0, which _initialize_cache replaces with default_min_cache_entry_size() (0 in these releases): entries are written, run B hits.",
      "runs": [run(min_entry_size=0), run(min_entry_size=0)], "expect": HIT_ALL},
+    {"id": "cache/disabled-by-setting", "sample": False, "releases": R4,
+     "why": "Run B sets jax_enable_compilation_cache=False with the same cache directory: compiler.py then compiles without asking the cache (compilation_cache.is_cache_used is False), so no key, lookup or write line is logged, only compiler.py's get_compile_options line per compile (observed on 0.10.2 and 0.12.0.1). Nothing to pair: compare-logs must refuse run B's log, saying that it compiled without the cache.",
+     "runs": [run(), run(config={"jax_enable_compilation_cache": False})],
+     "expect": {"error": {"code": "invalid", "path": "b.log", "subject": "compiled_without_cache"}}},
     {"id": "cache/not-configured", "sample": False, "releases": R4,
      "why": "Run B never sets jax_compilation_cache_dir: JAX still computes each key and looks it up, and logs 'get_executable_and_time: cache is disabled/not initialized' (observed in 0.4.30, 0.10.2, 0.12.0.1); no cache is ever initialised, nothing is read or written.",
      "runs": [run(), run(cache=None)],
@@ -237,6 +268,77 @@ KINDS = [
      "why": "Both runs set jax_compilation_cache_max_size=1000000 in a venv without the filelock package: lru_cache.py raises 'Please install the filelock package' on the first lookup and the cache stays off.",
      "runs": [run(max_size=1000000), run(max_size=1000000)],
      "expect": {"advice_has": ["install_filelock"], "advice_lacks": ["nothing_to_do"]}},
+
+    # --- deviceless (ahead-of-time) compiles: a compile-only client ----------------
+    # The runs use the release's TPU venv (jax with libtpu) or GPU venv (jax with the
+    # CUDA plugin's compile-only client), tests/oracle/venvs.py, picked by the spec's
+    # ``deviceless`` platform. Nothing runs on a device: each program is lowered from
+    # jax.ShapeDtypeStruct inputs placed on the topology's devices and compiled ahead
+    # of time (.lower(...).compile()).
+    {"id": "cache/deviceless-tpu", "sample": True, "releases": R2,
+     "why": "Both runs compile ahead of time for libtpu's deviceless topology v5e:2x2 "
+            "(jax.experimental.topologies.get_topology_desc('v5e:2x2', 'tpu'); no TPU): "
+            "run A writes each entry (compiler.py _cache_write serialises the executable), "
+            "run B computes the same keys and finds them, but compilation_cache.py "
+            "get_executable_and_time hands the bytes to backend.deserialize_executable, "
+            "which a compile-only client cannot do (it has no devices to load onto), so "
+            "compiler.py _cache_read warns 'Error reading persistent compilation cache "
+            "entry' and compiles again. The entries are whole (the same client wrote "
+            "them): deleting them changes nothing, and a compile-only client never gets "
+            "a hit.",
+     "runs": [run(deviceless={"platform": "tpu", "topology": "v5e:2x2"}),
+              run(deviceless={"platform": "tpu", "topology": "v5e:2x2"})],
+     "expect": {"cause": 0, "verdict": {"*": "same_key_missed"},
+                "miss": {"*": "compile_only_client"},
+                "advice_has": ["compile_only_cannot_load"],
+                "advice_lacks": ["delete_damaged", "nothing_to_do"]}},
+    {"id": "cache/deviceless-gpu", "sample": False, "releases": R2,
+     "skip": {"0.10.2": "no compile-only GPU client to build: jax-cuda12-plugin 0.10.2 is on PyPI, but "
+                        "its plugin library embeds no GpuTargetConfigProto (tests/oracle/gpu.py "
+                        "embedded_target_configs found no 'gpu_device_info {' string in "
+                        "xla_cuda_plugin.so when a venv was built on 2026-12-04), so no target config "
+                        "can be given to get_topology_desc; tests/oracle/releases.json names the CUDA "
+                        "plugin for 0.12.0.1 only"},
+     "why": "As deviceless-tpu with the CUDA plugin's compile-only client (no GPU, no "
+            "driver): get_topology_desc(platform='cuda', target_config=<the plugin's "
+            "embedded NVIDIA H100 80GB HBM3 config>, topology='1x1x1'). Run A writes each "
+            "entry; run B finds it and backend.deserialize_executable fails on the "
+            "compile-only client (compiler.py 'Error reading persistent compilation "
+            "cache entry'), so it compiles again. Nothing is damaged.",
+     "runs": [run(deviceless={"platform": "gpu", "target": "NVIDIA H100 80GB HBM3", "topology": "1x1x1"}),
+              run(deviceless={"platform": "gpu", "target": "NVIDIA H100 80GB HBM3", "topology": "1x1x1"})],
+     "expect": {"cause": 0, "verdict": {"*": "same_key_missed"},
+                "miss": {"*": "compile_only_client"},
+                "advice_has": ["compile_only_cannot_load"],
+                "advice_lacks": ["delete_damaged", "nothing_to_do"]}},
+    {"id": "cache/deviceless-tpu-topology", "sample": False, "releases": R2,
+     "why": "Run A compiles ahead of time for the deviceless v5e:2x2 (4 chips), run B for "
+            "v5e:2x4 (8 chips), single-device programs on device 0: cache_key.py "
+            "_hash_accelerator_config hashes the fingerprint of the devices' topology "
+            "(get_topology_for_devices), which for a TPU is the whole slice's "
+            "(fixtures/tpu: add_v5e_2x2_dev0 and dev3 both feed v5e:2x2's e047cc4c4c95e560, "
+            "matmul_v5e_2x4 feeds d3d3ba1b6b343291), so entry 6 of every program moves and "
+            "nothing else; run B misses and writes new entries, never reading one.",
+     "runs": [run(deviceless={"platform": "tpu", "topology": "v5e:2x2"}),
+              run(deviceless={"platform": "tpu", "topology": "v5e:2x4"})],
+     "expect": {"cause": 6, "verdict": {"*": "key_moved"}, "outcome_b": {"*": "missed_written"},
+                "advice_has": ["key_moved"], "advice_entry": {"key_moved": 6},
+                "advice_lacks": ["delete_damaged", "nothing_to_do"]}},
+    {"id": "cache/deviceless-tpu-upgrade", "sample": False, "releases": ["0.12.0.1"],
+     "why": "Run A compiles ahead of time for the deviceless v5e:2x2 with jax 0.10.2 and "
+            "libtpu 0.0.42.1, run B with jax 0.12.0.1 and libtpu 0.0.50.1 (releases.json), "
+            "on the same cache folder: entry 2 (the jaxlib version) and entry 3 (platform "
+            "'tpu' and libtpu's platform_version, cache_key.py _hash_platform; "
+            "fixtures/tpu_topologies.json holds both builds' strings) move in every "
+            "program. The upgrade is the cause; run B never reads an entry.",
+     "runs": [run(release="0.10.2", deviceless={"platform": "tpu", "topology": "v5e:2x2"}),
+              run(deviceless={"platform": "tpu", "topology": "v5e:2x2"})],
+     "expect": {"cause": 2, "verdict": {"*": "key_moved"}, "outcome_b": {"*": "missed_written"},
+                "advice_has": ["key_moved"], "advice_entry": {"key_moved": 2},
+                "advice_lacks": ["delete_damaged", "nothing_to_do"],
+                # Both libtpu builds' platform_version strings are in the measured
+                # table, so entry 3 reads back on both sides (not two unknown digests).
+                "details_has": ["jaxlib_versions", "backend_decoded"]}},
 
     # --- logging routes --------------------------------------------------------
     {"id": "logging/basic-config", "sample": False, "releases": R4,
@@ -497,11 +599,11 @@ KINDS += [
      "runs": [run(), run(cache="$CACHE2", before="copy_a")],
      "expect": {**HIT_ALL, "by_release": {r: CACHE_DIR_IN_KEY for r in ("0.6.2", "0.10.2")}}},
     {"id": "cache/eviction", "sample": False, "releases": R4, "pip": ["filelock"],
-     # Measured entry sizes (jit_step, jit_mlp): 0.4.30 905, 1977 B; 0.6.2
-     # 1270, 5265; 0.10.2 2346, 4710; 0.12.0.1 2475, 4865: each cap holds
-     # the larger alone and not both.
-     "vars": {"0.4.30": {"$MAXSIZE": "2500"}, "0.6.2": {"$MAXSIZE": "6000"},
-              "0.10.2": {"$MAXSIZE": "5500"}, "0.12.0.1": {"$MAXSIZE": "5500"}},
+     # The cap ($MAXSIZE) holds the larger entry alone and not both: the
+     # oracle measures the entries of a probe run first ("cap"), as their
+     # sizes move with each venv's packages (jit_mlp's was 5265 B on 0.6.2
+     # on 2026-12-03 and 2410 B in a venv made on 2026-12-04).
+     "cap": "one_entry",
      "why": "Both runs set jax_compilation_cache_max_size to hold one entry but not two, with filelock installed: writing jit_mlp evicts jit_step's entry (lru_cache.py _evict_if_needed, DEBUG 'Evicting cache …'), so in run B jit_step misses its own key, is written again and evicts jit_mlp, which misses too. The cap is too small.",
      "runs": [run(max_size="$MAXSIZE"), run(max_size="$MAXSIZE")],
      "expect": {"cause": 0, "verdict": {"*": "same_key_missed"}, "outcome_b": {"*": "missed_written"},
@@ -542,6 +644,37 @@ KINDS += [
      "runs": [run(programs=["pallas", "step"]), run(programs=["pallas", "step"], kernel="scaled")],
      "expect": {"cause": 1, "verdict": {"jit_pallas_add": "key_moved", "*": "same_key"},
                 "outcome_b": {"jit_pallas_add": "missed_written", "*": "hit"}}},
+    {"id": "logging/rich-handler", "sample": False, "releases": R2, "pip": ["rich"],
+     "why": "Both runs log through rich's RichHandler (logging.basicConfig(handlers=[RichHandler()]), a 400-column console): each line ends in blanks and the record's file and line ('cache_key.py:149') after the message; run B changes jit_step (x+y to x*y). The digests and keys end before that text: jit_step's entry 1 moves, jit_mlp hits.",
+     "runs": [run(route="rich"), run(route="rich", variant="mul")],
+     "expect": {"cause": 1, "verdict": {"jit_step": "key_moved", "jit_mlp": "same_key"},
+                "outcome_b": {"jit_step": "missed_written", "jit_mlp": "hit"},
+                "advice": ["key_moved"], "advice_entry": {"key_moved": 1}}},
+    {"id": "program/private-function-changed", "sample": False, "releases": R3N,
+     "why": "A user's private function _update (program jit__update) changes a constant of its body in run B (0.1 to 0.2): its entry 1 moves; jit_step is unchanged and hits. The leading underscore is how JAX names its own private helpers too, but this one is the user's code: not JAX's own program.",
+     "runs": [run(programs=["private", "step"]), run(programs=["private", "step"], private_rate=0.2)],
+     "expect": {"cause": 1, "verdict": {"jit__update": "key_moved", "jit_step": "same_key"},
+                "outcome_b": {"jit__update": "missed_written", "jit_step": "hit"},
+                "advice": ["key_moved"], "advice_lacks": ["jax_own_program"]}},
+    {"id": "program/function-named-add-changed", "sample": False, "releases": R3N,
+     "why": "A user's function named add (program jit_add, the name JAX gives its eager x + y too) changes a constant of its body in run B: its entry 1 moves with the same argument shapes and types, which JAX's own elementwise program cannot do: it is the user's code. jit_step is unchanged and hits.",
+     "runs": [run(programs=["named_add", "step"]), run(programs=["named_add", "step"], private_rate=0.2)],
+     "expect": {"cause": 1, "verdict": {"jit_add": "key_moved", "jit_step": "same_key"},
+                "outcome_b": {"jit_add": "missed_written", "jit_step": "hit"},
+                "advice": ["key_moved"], "advice_lacks": ["jax_own_program"]}},
+    {"id": "logging/threads-interleaved", "sample": False, "releases": R4,
+     "why": "Six functions compiled at once by six threads (a warm-up pool), basicConfig at DEBUG with its default format (no thread id); run B changes fn3's body. Their cache-key lines interleave in one stream as the threads run, so some keys' 16 lines cannot be told apart (how many varies with the scheduling). Wherever keys are cut by interleaving, the advice must say to put the thread in the format, not to log DEBUG (it was on); where fn3's key was read whole, that it moved.",
+     "runs": [run(threads=6, programs=[]), run(threads=6, changed=3, programs=[])],
+     "known": {"0.4.30": "when the interleaving cuts every key of a log, compare-logs refuses it (an error with subject keys_interleaved that says to put the thread in the format) instead of comparing: the oracle expects advice; whether it happens varies with the scheduling",
+               "0.6.2": "jax 0.6.2 prints each record twice (its own handler and basicConfig's), and threads interleave the copies within one stream: the duplicate folding, which looks at the line before and at each stream's last line, counts some records twice (a program too many)"},
+     "expect": {"advice_any": ["separate_threads", "key_moved"],
+                "advice_lacks": ["log_keys", "nothing_to_do"]}},
+    {"id": "logging/second-run-appended", "sample": False, "releases": R2,
+     "why": "Run B changes jit_step (x+y to x*y) and logs to b.log; then run B is started again on the same cache with its stderr appended to b.log (a job that appends each attempt to one log). In b.log the second jit_step hits the entry the first run of b.log wrote, and the second jit_mlp has run A's key and hits: neither is a new program.",
+     "runs": [run(log="a"), run(log="b", variant="mul"), run(log="b", variant="mul")],
+     "expect": {"cause": 1, "verdict": {"jit_step (2nd)": "only_in_b", "jit_mlp (2nd)": "again_in_b"},
+                "outcome_b": {"jit_step (2nd)": "hit", "jit_mlp (2nd)": "hit"},
+                "advice": ["key_moved"], "advice_entry": {"key_moved": 1}}},
     {"id": "logging/stdout-merged", "sample": False, "releases": R4,
      "why": "The runs' stdout is merged into their logs (2>&1) and the program prints a line of its own after each program: those lines sit between JAX's log lines (basicConfig at DEBUG) and are not cache lines; run B hits everything.",
      "runs": [run(print=True, stdout=True), run(print=True, stdout=True)],

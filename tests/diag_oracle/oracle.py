@@ -59,18 +59,38 @@ class Skip(Exception):
 _pythons: dict[str, str] = {}
 
 
-def python_for(release: str, minor: str | None = None) -> str:
+def python_for(release: str, minor: str | None = None, accel: str | None = None) -> str:
     """The interpreter of ``release``'s venv (tests/oracle/release-python builds it on first use);
-    with ``minor`` ("3.13"), of a venv of that release on that Python (tests/oracle/venvs.py)."""
-    if minor:
-        key = f"{release}@{minor}"
+    with ``minor`` ("3.13"), of a venv of that release on that Python (tests/oracle/venvs.py);
+    with ``accel`` ("tpu" or "gpu", a run with a ``deviceless`` spec), of the release's TPU venv
+    (jax with the libtpu tests/oracle/releases.json names) or GPU venv (jax with the CUDA
+    plugin's compile-only client, jax-cuda12-pjrt and jax-cuda12-plugin), as tools/oracle
+    --tpu / --gpu build them."""
+    if accel or minor:
+        key = f"{release}+{accel}" if accel else f"{release}@{minor}"
         if key not in _pythons:
             sys.path.insert(0, os.path.join(ROOT, "tests", "oracle"))
             import venvs  # noqa: E402  (standard library only)
+            if accel == "tpu":
+                build = {"libtpu": venvs.libtpu_for(release)}
+                if not build["libtpu"]:
+                    raise Skip(f"tests/oracle/releases.json names no libtpu for jax {release}")
+                what = f"no TPU venv for jax {release}"
+            elif accel == "gpu":
+                cuda = venvs.cuda_for(release)
+                if not cuda:
+                    raise Skip(f"tests/oracle/releases.json names no CUDA plugin for jax {release}")
+                build = {"cuda": cuda[0]}
+                what = f"no GPU venv for jax {release}"
+            elif accel:
+                raise ValueError(f"unknown deviceless platform {accel!r}")
+            else:
+                build = {"python_minor": minor}
+                what = f"no venv for jax {release} on Python {minor}"
             try:
-                _pythons[key] = venvs.ensure(release, python_minor=minor)["python"]
+                _pythons[key] = venvs.ensure(release, **build)["python"]
             except (venvs.Skip, venvs.InstallError) as e:
-                raise Skip(f"no venv for jax {release} on Python {minor}: {e}") from e
+                raise Skip(f"{what}: {e}") from e
         return _pythons[key]
     if release not in _pythons:
         out = subprocess.run([RELEASE_PYTHON, release], stdout=subprocess.PIPE,
@@ -122,6 +142,47 @@ def _before(action: str, cache: str, cache2: str = "") -> None:
             raise ValueError(f"unknown before action {action!r}")
 
 
+def _run_env(spec: dict, home: str) -> dict:
+    """The environment of one run of program.py: the driver's, without the
+    variables a kind sets itself (CLEARED), on CPU, with its own HOME, the
+    spec and the facts file."""
+    env = {k: v for k, v in os.environ.items() if k not in CLEARED}
+    env.update({"JAX_PLATFORMS": "cpu", "HOME": home, "CK_SPEC": json.dumps(spec),
+                "CK_FACTS": os.path.join(home, "facts.json"), "PYTHONUNBUFFERED": "1"})
+    return env
+
+
+def _cap_for_one_entry(kind: dict, release: str, work: str) -> int:
+    """A jax_compilation_cache_max_size (bytes) that holds the largest entry
+    the kind's first run writes alone and not with the smallest: the first
+    run made once without a cap into a probe folder, its entries measured on
+    disk (``-atime`` files left out, as lru_cache.py counts only entries),
+    then the largest plus half the smallest. Entry sizes move with the
+    release and with the versions of its venv's packages, so a fixed cap
+    does not keep that meaning."""
+    probe = os.path.join(work, "probe-cache")
+    os.makedirs(probe, mode=0o755)
+    spec = {k: v for k, v in kind["runs"][0]["spec"].items() if k != "max_size"}
+    spec["cache"] = probe
+    py = python_for(release)
+    home = os.path.join(work, "home-probe")
+    os.makedirs(home)
+    env = _run_env(spec, home)
+    overlay = pip_overlay(kind, release, py)
+    if overlay:
+        env["PYTHONPATH"] = overlay
+    out = subprocess.run([py, PROGRAM], env=env, cwd=work, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, timeout=600, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(f"probe run exited {out.returncode}: {out.stderr[-600:]}")
+    sizes = sorted(os.path.getsize(os.path.join(probe, n)) for n in os.listdir(probe)
+                   if not n.endswith("-atime") and os.path.isfile(os.path.join(probe, n)))
+    shutil.rmtree(probe)
+    if len(sizes) < 2:
+        raise RuntimeError(f"probe run wrote {len(sizes)} entries, expected at least 2")
+    return sizes[-1] + sizes[0] // 2
+
+
 def make_runs(kind: dict, release: str, work: str) -> dict:
     """Runs every run of ``kind`` under ``release`` (a run's own ``release``
     where it names one); returns {log name: [facts]}."""
@@ -133,6 +194,8 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
              "$WORK": work, **kind.get("vars", {}).get(release, {})}
     for p in ("cache", "cache2"):
         os.makedirs(paths["$" + p.upper()], mode=0o755)
+    if kind.get("cap") == "one_entry":
+        paths["$MAXSIZE"] = str(_cap_for_one_entry(kind, release, work))
     facts: dict[str, list] = {}
     letters = "abcdefgh"
     runs = list(enumerate(kind["runs"]))
@@ -158,12 +221,17 @@ def make_runs(kind: dict, release: str, work: str) -> dict:
             os.chmod(cwd, 0o777)
             if r.get("before"):
                 _before(r["before"], paths["$CACHE"], paths["$CACHE2"])
-            env = {k: v for k, v in os.environ.items() if k not in CLEARED}
-            env.update({"JAX_PLATFORMS": "cpu", "HOME": home, "CK_SPEC": json.dumps(spec),
-                        "CK_FACTS": os.path.join(home, "facts.json"), "PYTHONUNBUFFERED": "1"})
+            env = _run_env(spec, home)
             env.update(_subst(r.get("env", {}), paths))
+            if (spec.get("deviceless") or {}).get("platform") == "tpu":
+                # libtpu takes /tmp/libtpu_lockfile for the whole process unless told
+                # otherwise (its "Internal error when accessing libtpu multi-process
+                # lockfile" when two oracle jobs, or another TPU oracle, start at once);
+                # a deviceless topology uses no TPU, so many may load it, as JAX's own
+                # test_multiprocess.py allows.
+                env["ALLOW_MULTIPLE_LIBTPU_LOAD"] = "1"
             run_release = r.get("release", release)
-            py = python_for(run_release, r.get("python"))
+            py = python_for(run_release, r.get("python"), (spec.get("deviceless") or {}).get("platform"))
             overlay = pip_overlay(kind, run_release, py)
             if overlay:
                 env["PYTHONPATH"] = overlay
@@ -329,6 +397,8 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
             return [f"compare-logs compared the logs; expected the error {want}"]
         if got.get("code") != want["code"] or os.path.basename(got.get("path", "")) != want["path"]:
             return [f"error {got.get('code')} in {got.get('path')}, expected {want['code']} in {want['path']}"]
+        if want.get("subject") is not None and got.get("subject") != want["subject"]:
+            return [f"error subject {got.get('subject')!r}, expected {want['subject']!r}"]
         if status != 2:
             return [f"error exit status {status}, expected 2"]
         return []
@@ -365,9 +435,17 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
             bad.append(f"advice {code} entries {entries}, expected [{entry}]")
     if many:
         return bad
+    # The root cause's findings (the comparison's details and other_details):
+    # codes that must be among them (e.g. backend_decoded: entry 3 read back).
+    found = doc.get("findings") or {}
+    detail_codes = [f.get("code") for f in found.get("details", []) + found.get("other_details", [])]
+    for code in exp.get("details_has", []):
+        if code not in detail_codes:
+            bad.append(f"findings {detail_codes} lack {code}")
     if "cause" in exp and (doc.get("cause") or 0) != exp["cause"]:
         bad.append(f"cause {doc.get('cause')}, expected {exp['cause']}")
-    for member, key in (("verdict", "verdict"), ("outcome_a", "outcome_a"), ("outcome_b", "outcome_b")):
+    for member, key in (("verdict", "verdict"), ("miss", "miss"), ("outcome_a", "outcome_a"),
+                        ("outcome_b", "outcome_b")):
         table = exp.get(member)
         if not table:
             continue
@@ -412,6 +490,8 @@ def run_kind(kind: dict, release: str, args) -> tuple[str, list[str], float]:
     """Makes ``kind``'s runs on ``release`` and checks them: ("pass"/"fail"/"skip", problems, seconds)."""
     t0 = time.time()
     work = os.path.join(args.work, release, kind["id"].replace("/", "-"))
+    if release in kind.get("skip", {}):
+        return "skip", [kind["skip"][release]], 0.0
     try:
         facts = reused(kind, work) if args.reuse else None
         if facts is None:
@@ -481,6 +561,8 @@ def write_doc(results: list, elapsed: float, reused: bool = False, before: str =
                 known = kind.get("known", {}).get(rel) or kind.get("known", {}).get("*")
                 cell = "**fail**: " + "; ".join(problems)[:300].replace("|", "/")
                 cells.append(cell + (f" (why: {known})" if known else ""))
+            elif verdict == "skip" and problems:
+                cells.append("skip: " + "; ".join(problems)[:300].replace("|", "/"))
             else:
                 cells.append(verdict)
         lines.append(f"| `{kind['id']}` | {'yes' if kind.get('sample') else ''} | " + " | ".join(cells)
@@ -490,11 +572,8 @@ def write_doc(results: list, elapsed: float, reused: bool = False, before: str =
         "## Not in the catalogue yet",
         "",
         "Kinds of issue 34 this catalogue does not make real yet, each a catalogue entry to add:",
-        "deviceless TPU and GPU compile-only clients (entries that cannot be read back; they need",
-        "the libtpu / CUDA plugin venvs of tools/oracle --tpu / --gpu), another Python version for",
-        "one jax release (tests/oracle/venvs.py builds one Python per release), Pallas kernels",
-        "(interpret mode), jax_enable_pgle (its second, profile-guided lookup), and logs that",
-        "combine stdout with stderr.",
+        "jax_enable_pgle (its second, profile-guided lookup), and a move between a TPU and a GPU",
+        "backend in one cache folder (no venv holds both libtpu and the CUDA plugin).",
         "",
     ]
     with open(DOC, "w", encoding="utf-8") as f:

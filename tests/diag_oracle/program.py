@@ -37,6 +37,11 @@ elif route == "loggers":         # basicConfig at WARNING, the cache loggers at 
         logging.getLogger(name).setLevel(logging.DEBUG)
 elif route == "basic_and_jax_level":  # basicConfig and JAX_LOGGING_LEVEL (driver): two handlers
     logging.basicConfig(level=logging.DEBUG)
+elif route == "rich":            # rich's RichHandler on a wide console (file:line at the right edge)
+    from rich.console import Console
+    from rich.logging import RichHandler
+    logging.basicConfig(level=logging.DEBUG, format="%(message)s",
+                        handlers=[RichHandler(console=Console(file=sys.stderr, width=400))])
 elif route == "warning":         # basicConfig at WARNING only
     logging.basicConfig(level=logging.WARNING)
 elif route in ("jax_level", "debug_modules", "none"):
@@ -223,6 +228,22 @@ def run_program(kind):
         xf = np.ones((n,), dtype=np.float32)
         out = jax.jit(pallas_add)(xf, xf)
         out.block_until_ready()
+    elif kind == "private":
+        # A private function (a leading underscore: jit__update), as user
+        # code names its helpers; ``private_rate`` changes its body alone.
+        rate = float(spec.get("private_rate", 0.1))
+
+        def _update(a, b):
+            return a * 0.9 + b * rate
+        jax.jit(_update)(x, x).block_until_ready()
+    elif kind == "named_add":
+        # A user's function named like one of JAX's eager primitive programs
+        # (jit_add); ``private_rate`` changes its body.
+        rate = float(spec.get("private_rate", 0.1))
+
+        def add(a, b):
+            return a + b * rate
+        jax.jit(add)(x, x).block_until_ready()
     elif kind == "callback":
         def with_print(x):
             jax.debug.callback(lambda v: None, x[0])
@@ -232,7 +253,51 @@ def run_program(kind):
         raise SystemExit(f"program.py: unknown program {kind!r}")
 
 
-_run_program = run_program
+def deviceless_topology():
+    """The spec's ``deviceless`` topology: a compile-only client with no device
+    (ahead-of-time compilation, as tools/fixture_capture/tpu/programs.py and
+    tools/fixture_capture/gpu_program.py do it). ``{"platform": "tpu",
+    "topology": "v5e:2x2"}``: libtpu's deviceless topology
+    (jax.experimental.topologies.get_topology_desc(name, "tpu")); ``{"platform":
+    "gpu", "target": "NVIDIA H100 80GB HBM3", "topology": "1x1x1"}``: the CUDA
+    plugin's compile-only client for the target config the plugin embeds."""
+    from jax.experimental import topologies
+    d = spec["deviceless"]
+    if d["platform"] == "tpu":
+        return topologies.get_topology_desc(d["topology"], "tpu", **d.get("kwargs", {}))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "oracle"))
+    import gpu  # tests/oracle/gpu.py: the target configs the plugin library embeds
+    text = gpu.embedded_target_configs()[d["target"]]
+    return topologies.get_topology_desc(platform="cuda", target_config=text, topology=d["topology"])
+
+
+def run_deviceless(kind):
+    """``kind`` lowered for the deviceless topology's devices from
+    jax.ShapeDtypeStruct inputs and compiled ahead of time
+    (``.lower(...).compile()``): nothing runs, no device exists."""
+    import jax.numpy as jnp
+    from jax.sharding import NamedSharding, PartitionSpec as P, SingleDeviceSharding
+    topo = deviceless_topology()
+    one = SingleDeviceSharding(topo.devices[0])
+    f32 = jnp.float32
+    if kind == "step":
+        x = jax.ShapeDtypeStruct((n,), f32, sharding=one)
+        jax.jit(step).lower(x, x).compile()
+    elif kind == "mlp":
+        w = jax.ShapeDtypeStruct((n, n), f32, sharding=one)
+        jax.jit(mlp).lower(w, w).compile()
+    elif kind == "sharded":
+        # Rows split over every device of the topology (8 rows: the same
+        # global shape on 4 or 8 devices).
+        from jax.experimental import topologies
+        mesh = topologies.make_mesh(topo, (len(topo.devices),), ("d",))
+        xs = jax.ShapeDtypeStruct((8, n), f32, sharding=NamedSharding(mesh, P("d", None)))
+        jax.jit(sharded_fn).lower(xs).compile()
+    else:
+        raise SystemExit(f"program.py: no deviceless form of program {kind!r}")
+
+
+_run_program = run_deviceless if spec.get("deviceless") else run_program
 
 
 def run_program(kind):
@@ -243,7 +308,28 @@ def run_program(kind):
         print(f"step done: {kind}", flush=True)
 
 
-if spec.get("cache_late"):
+if spec.get("threads"):
+    # Several functions compiled at once, one thread each (a warm-up pool):
+    # their cache-key lines interleave in the one stderr stream.
+    import threading
+    count = int(spec["threads"])
+    changed = int(spec.get("changed", -1))
+    barrier = threading.Barrier(count)
+
+    def compile_one(i):
+        def fn(a, b, i=i):
+            return jax.numpy.sin(a) * (i + 1) + b * (i + 2 + (i == changed))
+        fn.__name__ = f"fn{i}"
+        barrier.wait()
+        jax.jit(fn)(np.ones((n,)), np.ones((n,))).block_until_ready()
+
+    configure_cache()
+    pool = [threading.Thread(target=compile_one, args=(i,)) for i in range(count)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+elif spec.get("cache_late"):
     run_program(programs[0])
     configure_cache()
     for kind in programs[1:]:

@@ -4,6 +4,7 @@
 #include "TestUtil.h"
 
 #include "cachekey/Diff.h"
+#include "cachekey/Wording.h"
 
 using namespace cachekey;
 using namespace cachekey::test;
@@ -78,9 +79,10 @@ TEST(Behaviour, AutotuneLevelZeroAndOneDiffer) {
   EXPECT_NE(a.key, b.key);
   Comparison c = compareResults(a, b);
   EXPECT_EQ(c.cause, 4);
-  ASSERT_EQ(c.details.size(), 1u);
-  EXPECT_EQ(c.details[0], "flag --xla_gpu_autotune_level=1 replaced "
-                          "--xla_gpu_autotune_level=0");
+  const auto details = comparisonDetailsText(c);
+  ASSERT_EQ(details.size(), 1u);
+  EXPECT_EQ(details[0], "flag --xla_gpu_autotune_level=1 replaced "
+                        "--xla_gpu_autotune_level=0");
   EXPECT_EQ(c.consequences, (std::vector<int>{5, 6, 7, 8}));
 }
 
@@ -151,7 +153,7 @@ TEST(Behaviour, StandInFingerprintIsLabelled) {
   EXPECT_EQ(toHex(r.entries[5].bytes), "0123456789abcdef");
   bool labelled = false;
   for (const auto &n : r.notes)
-    labelled = labelled || n.find("stand-in") != std::string::npos;
+    labelled = labelled || noteText(n).find("stand-in") != std::string::npos;
   EXPECT_TRUE(labelled);
 }
 
@@ -217,6 +219,6 @@ TEST(Behaviour, OptionsOverCapturedBytesAreNamedWhenNothingMoves) {
       "lines_a_nometa", {{"module", {{"include_metadata", true}}}}));
   Comparison c = compareResults(a, b);
   EXPECT_EQ(c.cause, 0);
-  EXPECT_NE(c.sentence.find("captured from jaxlib"), std::string::npos)
-      << c.sentence;
+  EXPECT_NE(comparisonSentence(c).find("captured from jaxlib"), std::string::npos)
+      << comparisonSentence(c);
 }

@@ -70,7 +70,7 @@ TEST_P(TpuFixture, RealFingerprintNoStandIn) {
   KeyResult r = mustCompute(fx);
   EXPECT_FALSE(r.accelerator.standIn);
   for (const auto &n : r.notes)
-    EXPECT_EQ(n.find("stand-in"), std::string::npos) << n;
+    EXPECT_EQ(noteText(n).find("stand-in"), std::string::npos) << noteText(n);
   if (fx["accelerator"].contains("device_kinds")) {
     // The forced fallback: JAX fed each device's device_kind.
     EXPECT_TRUE(r.accelerator.fallback);

@@ -11,6 +11,7 @@
 #include "../engine/TestUtil.h"
 #include "cachekey/Diff.h"
 #include "cachekey/ModuleDiff.h"
+#include "cachekey/Wording.h"
 #include "cachekey/mlir/Canonicalize.h"
 #include "cachekey/mlir/ModuleDiff.h"
 
@@ -212,6 +213,66 @@ TEST(ModuleDiff, ArgumentTypeWidened) {
   EXPECT_EQ(d.findings[0].changes[0].after, "tensor<2xf64>");
 }
 
+TEST(ModuleDiff, OpsThatOnlyTookTheNewTypesAreCountedNotListed) {
+  // The same two operations on another shape: the function's added and
+  // removed operations are the same kinds, so they only took the new types.
+  auto fn = [](const std::string &t) {
+    return "func.func @main(%arg0: " + t + ") -> " + t + " {\n"
+           "  %0 = \"stablehlo.tanh\"(%arg0) : (" + t + ") -> " + t + "\n"
+           "  %1 = \"stablehlo.add\"(%0, %arg0) : (" + t + ", " + t + ") -> " +
+           t + "\n  return %1 : " + t + "\n}\n";
+  };
+  ModuleDiff d = mustDiff(fn("tensor<4x4xf32>"), fn("tensor<8x4xf32>"));
+  ASSERT_EQ(codes(d), std::vector<C>{C::ArgumentTypes});
+  EXPECT_FALSE(d.findings[0].x64);
+  EXPECT_EQ(d.findings[0].total, 1u); // argument 0 of @main only
+  EXPECT_GT(d.findings[0].retyped, 0u);
+  // An operation of another kind on top is structure, not a retyping.
+  std::string b = fn("tensor<8x4xf32>");
+  b.insert(b.find("  return"), "  %9 = \"stablehlo.sort\"(%1) : "
+                               "(tensor<8x4xf32>) -> tensor<8x4xf32>\n");
+  EXPECT_EQ(codes(mustDiff(fn("tensor<4x4xf32>"), b)),
+            (std::vector<C>{C::ArgumentTypes, C::Structural}));
+}
+
+/// @main calling @`helper`, which calls @inner: both private.
+std::string withHelper(const std::string &helper, const std::string &op) {
+  return "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+         "  %0 = func.call @" + helper + "(%arg0) : (tensor<4xf32>) -> tensor<4xf32>\n"
+         "  return %0 : tensor<4xf32>\n}\n"
+         "func.func private @" + helper + "(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+         "  %0 = func.call @inner(%arg0) : (tensor<4xf32>) -> tensor<4xf32>\n"
+         "  return %0 : tensor<4xf32>\n}\n"
+         "func.func private @inner(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+         "  %0 = \"" + op + "\"(%arg0, %arg0) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n"
+         "  return %0 : tensor<4xf32>\n}\n";
+}
+
+TEST(ModuleDiff, CodeOnlyRandomHelpersCallIsRandomBits) {
+  // @inner is called only from jax.random's @_uniform: its change is the
+  // random-bit code's.
+  EXPECT_EQ(codes(mustDiff(withHelper("_uniform", "stablehlo.add"),
+                           withHelper("_uniform", "stablehlo.xor"))),
+            std::vector<C>{C::RandomBits});
+  // The same change under a user's function is structure.
+  EXPECT_EQ(codes(mustDiff(withHelper("my_layer", "stablehlo.add"),
+                           withHelper("my_layer", "stablehlo.xor"))),
+            std::vector<C>{C::Structural});
+}
+
+TEST(ModuleDiff, OptimizationBarrierIsTheCheckpointPolicy) {
+  std::string a = module();
+  std::string b = a;
+  b.insert(b.find("    %3 = "),
+           "    %9 = \"stablehlo.optimization_barrier\"(%2) : "
+           "(tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+           "    %10 = \"stablehlo.tanh\"(%9) : (tensor<4x4xf32>) -> "
+           "tensor<4x4xf32>\n");
+  ModuleDiff d = mustDiff(a, b);
+  ASSERT_EQ(codes(d), std::vector<C>{C::Checkpoint});
+  EXPECT_EQ(d.findings[0].total, 2u); // the barrier and the recomputed tanh
+}
+
 TEST(ModuleDiff, UnreadableModuleIsNamed) {
   auto d = diffModules(module(), "func.func @main(");
   ASSERT_FALSE(d);
@@ -237,6 +298,9 @@ const CaptureCase kCaptureCases[] = {
     {"precision", C::MatmulPrecision}, {"constant", C::BakedConstant},
     {"donate", C::Donation},           {"callback", C::CustomCall},
     {"static", C::BakedConstant},      {"locations", C::MetadataInKey},
+    {"x64", C::ArgumentTypes},         {"shape", C::ArgumentTypes},
+    {"random", C::RandomBits},         {"remat", C::Checkpoint},
+    {"devices", C::Sharding},
 };
 
 /// The module JAX lowered for the captured call, in generic form (see
@@ -267,7 +331,32 @@ TEST(ModuleDiffCaptures, EachPairNamesTheOneChangeMade) {
       ASSERT_NE(a["expected"]["key"], b["expected"]["key"]) << "JAX's keys";
       ModuleDiff d = mustDiff(moduleOf(a), moduleOf(b));
       EXPECT_EQ(codes(d), std::vector<C>{c.expected});
+      if (c.expected == C::ArgumentTypes && !d.findings.empty()) {
+        // x64 widened every float; shape changed one dimension.
+        EXPECT_EQ(d.findings[0].x64, std::string(c.cls) == "x64");
+        EXPECT_GT(d.findings[0].retyped, 0u);
+      }
     }
+}
+
+TEST(ModuleDiffCaptures, ShardyMovesTheCompileOptionsNotTheModule) {
+  // program.py shardy: jax_use_shardy_partitioner False (a) / True (b) on
+  // one device. Both releases lower the same module; the compile options
+  // carry the partitioner (ExecutableBuildOptionsProto field 19).
+  registerMlirCanonicalizer();
+  registerMlirModuleDiffer();
+  for (const auto &release : captureReleases()) {
+    SCOPED_TRACE(release);
+    std::string dir = "tests/capture/module_diff/" + release + "/shardy";
+    Json a = test::loadJson(dir + "/a.json"), b = test::loadJson(dir + "/b.json");
+    ASSERT_NE(a["expected"]["key"], b["expected"]["key"]) << "JAX's keys";
+    EXPECT_TRUE(mustDiff(moduleOf(a), moduleOf(b)).same);
+    Comparison cmp = compareResults(test::mustCompute(a), test::mustCompute(b));
+    EXPECT_EQ(cmp.cause, 5);
+    Json j = comparisonToJson(cmp);
+    EXPECT_NE(j.dump().find("use_shardy_partitioner"), std::string::npos);
+  }
+  setModuleDiffer(nullptr);
 }
 
 TEST(ModuleDiffCaptures, CompareResultsLeadsWithTheFinding) {
@@ -282,8 +371,8 @@ TEST(ModuleDiffCaptures, CompareResultsLeadsWithTheFinding) {
   EXPECT_EQ(cmp.changes[0].code, EntryChange::Code::ModuleFinding);
   ASSERT_TRUE(cmp.changes[0].module);
   EXPECT_EQ(cmp.changes[0].module->code, C::MatmulPrecision);
-  EXPECT_EQ(cmp.details[0], moduleFindingText(*cmp.changes[0].module));
-  EXPECT_EQ(cmp.adviceText, moduleFindingAdvice(*cmp.changes[0].module));
+  EXPECT_EQ(comparisonDetailsText(cmp)[0], moduleFindingText(*cmp.changes[0].module));
+  EXPECT_EQ(comparisonAdviceText(cmp), moduleFindingAdvice(*cmp.changes[0].module));
   Json j = comparisonToJson(cmp);
   EXPECT_EQ(j["findings"]["details"][0]["code"], "module_finding");
   EXPECT_EQ(j["findings"]["details"][0]["finding"]["code"], "matmul_precision");

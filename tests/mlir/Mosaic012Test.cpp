@@ -67,7 +67,7 @@ TEST_F(Mosaic012, KernelsMlir19CannotReadAreNeverPassedOffAsJaxsKey) {
         << r.computation.unreadableDetail;
     bool noted = false;
     for (const auto &n : r.notes)
-      noted = noted || n.rfind("Not JAX's key", 0) == 0;
+      noted = noted || noteText(n).rfind("Not JAX's key", 0) == 0;
     EXPECT_TRUE(noted);
     Json j = resultToJson(r);
     EXPECT_EQ(j["fidelity"]["jax_key"], false);

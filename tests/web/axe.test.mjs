@@ -56,6 +56,23 @@ for (const colorScheme of ['light', 'dark']) test(`axe: the code walk (${colorSc
   await page.close();
 });
 
+// The captures pane with a moved module (tests/web/data/module-diff): the
+// engine's findings and the diff with its changed words marked, in both themes.
+for (const colorScheme of ['light', 'dark']) test(`axe: the captures pane (${colorScheme}) with a module diff`, async () => {
+  await env.ready;
+  const page = await newPage(env.browser, { colorScheme });
+  await open(page, env.server.url);
+  const pair = path.join(root, 'tests/web/data/module-diff/precision');
+  await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(pair, 'a'));
+  await page.setInputFiles('[data-testid="capture-dir-b"]', path.join(pair, 'b'));
+  await page.click('[data-testid="captures-compare"]');
+  await waitForText(page, '[data-testid="captures-status"]', /^Compared a \(A\) and b \(B\)\.$/, 90000);
+  await page.locator('#exhibit-captures .module-findings li').first().waitFor();
+  await page.locator('#exhibit-captures pre.textdiff mark').first().waitFor();
+  assert.deepEqual(await violations(page, '#exhibit-captures'), []);
+  await page.close();
+});
+
 for (const name of EXHIBITS) {
   test(`axe: the ${name} embed`, async () => {
     await env.ready;

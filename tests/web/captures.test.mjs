@@ -124,3 +124,114 @@ test('a capture file cut in half leaves out only its pair', async () => {
   assert.deepEqual(page.errors, []);
   fs.rmSync(cut, { recursive: true, force: true });
 });
+
+// Issue 35 item 4 / issue 36 item 5: a module diff you can read. Two real
+// capture pairs (tests/web/data/module-diff, jax 0.12.0.1), each run twice by
+// tests/capture/module_diff/program.py with one change: `constant` closes over
+// 0.0729 (a) / 0.06561 (b); `precision` leaves jax_default_matmul_precision
+// unset (a) / sets it to "highest" (b) for x @ x. Expected: the engine's
+// finding for that change above the hunk, and on the one removed and the one
+// added line only the changed value inside <mark>.
+const pairs = path.join(root, 'tests/web/data/module-diff');
+
+/** Compares pairs/CLS/a with pairs/CLS/b and returns the card of jit__lambda, the program that changed. */
+async function comparePair(cls) {
+  await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(pairs, cls, 'a'));
+  await page.setInputFiles('[data-testid="capture-dir-b"]', path.join(pairs, cls, 'b'));
+  await page.click('[data-testid="captures-compare"]');
+  // The first comparison loads the engine with MLIR (the structural module diff).
+  await waitForText(page, '[data-testid="captures-status"]', /^Compared a \(A\) and b \(B\)\.$/, 90000);
+  const card = page.locator('[data-testid^="capture-program-"][data-program="jit__lambda"]');
+  await card.locator('.module-findings li').first().waitFor();
+  await card.locator('pre.textdiff mark').first().waitFor();
+  return card;
+}
+
+/** The card's findings, whether the list is above the diff, and each removed and added line with its marks. */
+const readCard = (card) => card.evaluate((c) => {
+  const list = c.querySelector('.module-findings');
+  const pre = c.querySelector('pre.textdiff');
+  const line = (s) => ({
+    text: s.textContent,
+    marks: [...s.querySelectorAll('mark')].map((m) => m.textContent),
+    unmarked: [...s.childNodes].filter((n) => n.nodeName !== 'MARK').map((n) => n.textContent).join(''),
+  });
+  return {
+    codes: [...list.querySelectorAll('li')].map((li) => li.getAttribute('data-code')),
+    badges: [...list.querySelectorAll('li .finding-code')].map((b) => b.textContent),
+    texts: [...list.querySelectorAll('li')].map((li) => li.textContent),
+    above: !!(list.compareDocumentPosition(pre) & Node.DOCUMENT_POSITION_FOLLOWING)
+      && list.getBoundingClientRect().bottom <= pre.getBoundingClientRect().top,
+    removed: [...pre.querySelectorAll('.del')].map(line),
+    added: [...pre.querySelectorAll('.add')].map(line),
+    allMarks: pre.querySelectorAll('mark').length,
+  };
+});
+
+/** The engine's JSON for the same pair (the native CLI): the finding texts the page must show. */
+function cliFindings(cls) {
+  let out;
+  try {
+    out = execFileSync(CLI, ['diff', '--json', 'a', 'b'], { cwd: path.join(pairs, cls), encoding: 'utf8' });
+  } catch (e) {
+    out = e.stdout; // exit 1: the keys differ
+  }
+  const d = JSON.parse(out).differing.find((x) => x.program === 'jit__lambda');
+  return d.comparison.findings.details.filter((x) => x.code === 'module_finding').map((x) => x.finding);
+}
+
+/**
+ * Compares the real pair `cls` (one line changed) and checks what every
+ * such pair shows: the finding `code` first, the finding texts the CLI's,
+ * the findings above the hunk, one removed and one added line.
+ */
+async function oneChangedLine(cls, code) {
+  const card = await comparePair(cls);
+  const c = await readCard(card);
+  assert.equal(c.codes[0], code);
+  assert.deepEqual(c.texts, cliFindings(cls).map((f) => `${f.code} ${f.text}`));
+  assert.ok(c.above, 'the findings come before the hunk');
+  assert.equal(c.removed.length, 1);
+  assert.equal(c.added.length, 1);
+  return { card, c, del: c.removed[0], add: c.added[0] };
+}
+
+test('a baked-in constant: the finding above the diff, the changed number marked on both lines', async () => {
+  const { c, del, add } = await oneChangedLine('constant', 'baked_constant');
+  assert.equal(c.badges[0], 'baked_constant');
+  // Only the number is marked: 0.0729 on the removed line, 0.06561 on the added one.
+  assert.equal(del.marks.length, 1, JSON.stringify(del));
+  assert.equal(add.marks.length, 1, JSON.stringify(add));
+  assert.equal(Number(del.marks[0]), 0.0729, del.marks[0]);
+  assert.equal(Number(add.marks[0]), 0.06561, add.marks[0]);
+  // Everything else on the two lines is the same and unmarked.
+  assert.equal(del.unmarked.slice(1), add.unmarked.slice(1));
+  assert.match(del.unmarked, /stablehlo\.constant dense</);
+  assert.equal(c.allMarks, 2, 'no marks on unchanged lines');
+  assert.deepEqual(page.errors, []);
+});
+
+test('matmul precision: the finding above the diff, the precision words marked, long lines wrapped', async () => {
+  const { card, c, del, add } = await oneChangedLine('precision', 'matmul_precision');
+  // x @ x: one dot_general with two operands, each at the default precision
+  // in a and at "highest" in b.
+  assert.deepEqual(del.marks, ['DEFAULT', 'DEFAULT']);
+  assert.deepEqual(add.marks, ['HIGHEST', 'HIGHEST']);
+  assert.equal(del.unmarked.slice(1), add.unmarked.slice(1));
+  assert.match(del.unmarked, /stablehlo\.dot_general .*precision = \[, \]/);
+  assert.equal(c.allMarks, 4, 'no marks on unchanged lines');
+  // The dot_general line is longer than a phone is wide: it wraps inside the
+  // card, never past its right edge.
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    const fit = await card.locator('pre.textdiff').evaluate((pre) => ({
+      scroll: pre.scrollWidth, client: pre.clientWidth,
+      lines: Math.round(pre.querySelector('.add').getClientRects().length),
+    }));
+    assert.ok(fit.scroll <= fit.client, `${width} px: no horizontal overflow (${fit.scroll} > ${fit.client})`);
+    if (width === 390) assert.ok(fit.lines > 1, 'the long line wraps at 390 px');
+    await shot(page, `captures-moddiff-${width}.png`, '[data-testid^="capture-program-"][data-program="jit__lambda"]');
+  }
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  assert.deepEqual(page.errors, []);
+});

@@ -39,12 +39,12 @@ for (const width of [390, 1280]) {
       // "compare two runs' logs": the example logs, each program one card on a phone.
       await page.click('[data-testid="try-logs"]');
       await page.waitForSelector('[data-testid="logs-programs"]:not([hidden])');
-      const cards = await page.$$eval('[data-testid="logs-programs"] tbody tr', (rs) => rs.map((r) => ({
+      const cards = await page.$$eval('[data-testid="logs-programs"] tbody tr[data-testid^="log-program-"]', (rs) => rs.map((r) => ({
         display: getComputedStyle(r).display, labels: [...r.querySelectorAll('td')].map((td) => getComputedStyle(td, '::before').content) })));
       assert.ok(cards.length > 0);
       for (const c of cards) {
         assert.equal(c.display, 'block', 'a card, not a table row');
-        assert.deepEqual(c.labels, ['"key: "', '"run A: "', '"run B: "']);
+        assert.deepEqual(c.labels, ['"run A: "', '"run B: "', '"moved entry: "', '"seconds lost: "', '"verdict: "']);
       }
       assert.equal(await page.$eval('[data-testid="logs-programs"]', (t) => t.closest('.table-wrap').scrollWidth <= t.closest('.table-wrap').clientWidth), true, 'nothing off-screen');
     } else {

@@ -86,7 +86,7 @@ test('outcomes: the same sentence and summary as the CLI, for two chosen log fil
   assert.equal(await page.textContent('[data-testid="logs-sentence"]'), want.sentence);
   const programs = await page.$$eval('[data-testid^="log-program-"]', (rs) => rs.map((r) => ({
     label: r.querySelector('th').textContent, keys: r.getAttribute('data-keys'), in: r.getAttribute('data-in'),
-    b: r.querySelectorAll('td')[2].textContent,
+    b: r.getAttribute('data-outcome-b'),
   })));
   const train = programs.find((p) => p.label === 'jit_train_step');
   assert.deepEqual([train.keys, train.b], ['equal', 'hit']);

@@ -215,6 +215,8 @@ test('keyboard: arrows move through the file, Enter selects; the step control ta
   await reset();
   await walkReady(page);
   await page.focus('[data-testid="walk-source"]');
+  // the file opens at its first annotated line: Home goes to line 1
+  await page.keyboard.press('Home');
   for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-testid="source-line"][data-line="6"].cursor');

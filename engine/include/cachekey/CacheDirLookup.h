@@ -44,6 +44,9 @@ struct LookupKey {
   LoggedWrite write = LoggedWrite::Unknown;
   /// The run warned "Error reading persistent compilation cache entry" for it.
   bool readErrorLogged = false;
+  /// That read error was the compile-only client's (a deviceless compile
+  /// cannot load any entry; LoggedProgram::compileOnlyRead).
+  bool compileOnlyRead = false;
 };
 
 /// The programs `log` looked up and missed (LoggedProgram::lookup == Miss)

@@ -103,7 +103,21 @@ struct ProgramDifference {
   /// Why the generic-form texts both sides kept gave no structural diff
   /// (a file that cannot be read or does not parse), when they did not.
   std::optional<Error> genericError;
+  /// The recorded JAX options (`also`, JaxSetting) that the advice names,
+  /// when the cause is entry 1 or 5: no entry hashes them, so the one that
+  /// moved is what to set the same (jaxSettingsAdvice words it).
+  std::vector<const AlsoFinding *> adviceSettings() const;
 };
+
+/// What to do when recorded JAX options moved and the cause is entry 1
+/// (the program they lower) or entry 5 (jax_use_shardy_partitioner reaches
+/// the compile options): set each the same in every run, with its values.
+std::string jaxSettingsAdvice(const std::vector<const AlsoFinding *> &settings);
+
+/// What to do about `d`: jaxSettingsAdvice when recorded JAX options moved
+/// (`d.adviceSettings()`), else comparisonAdviceText(d.comparison)
+/// (Wording.h).
+std::string programAdviceText(const ProgramDifference &d);
 
 /// A program present on one side only.
 struct UnpairedProgram {

@@ -144,29 +144,25 @@ struct Comparison {
   /// because of an earlier moved entry.
   std::vector<int> consequences;
   /// What changed inside the cause entry, then inside each `withCause`
-  /// entry ("entry 5: …"), one item per change.
-  std::vector<std::string> details;
-  /// What changed inside the `alsoChanged` entries, "entry 5 (…): …".
-  std::vector<std::string> otherDetails;
-  /// The facts behind `details` and `otherDetails`, one each, when the
-  /// comparison is of two computed keys (Diff); empty for logs, whose facts
-  /// are LogFindings (LogCompare.h).
+  /// entry, one item per change; when no entry moved (`cause` 0), why
+  /// inputs that differ still give equal keys (a collision, captured module
+  /// options, the sym_name alone). Worded by comparisonDetailsText.
+  /// `otherChanges`: what changed inside the `alsoChanged` entries, worded
+  /// by comparisonOtherDetailsText. Both are filled when the comparison is
+  /// of two computed keys (compareResults); empty for logs, whose facts are
+  /// LogFindings (LogCompare.h).
   std::vector<EntryChange> changes, otherChanges;
   /// Inputs that differ but are not hashed (excluded flags, zeroed
-  /// DebugOptions fields), so they explain nothing.
-  std::vector<std::string> unhashed;
-  /// The facts `unhashed` says, one each.
+  /// DebugOptions fields), so they explain nothing (unhashedText).
   std::vector<UnhashedInput> unhashedInputs;
-  /// One sentence naming the cause, its details and the consequences.
-  std::string sentence;
   /// Caveats of either side, once each (live MLIR bytes, stand-in
-  /// fingerprints).
-  std::vector<std::string> notes;
-  /// What each of `notes` is about, one each.
-  std::vector<NoteCode> noteCodes;
-  /// What to do, as a code and in words (adviceText).
+  /// fingerprints), worded by noteText (Key.h).
+  std::vector<Note> notes;
+  /// The profiles the two keys follow; when they differ the sentence says
+  /// so first (comparisonSentence).
+  Profile profileBefore = kNewestProfile, profileAfter = kNewestProfile;
+  /// What to do, as a code (worded by comparisonAdviceText).
   Advice advice = Advice::None;
-  std::string adviceText;
 
   /// The role of entry `index` (1…8).
   EntryRole role(int index) const;
@@ -179,9 +175,6 @@ struct Comparison {
 void classifyEntries(Comparison &c, const std::array<bool, kNumEntries> &own,
                      const std::array<bool, kNumEntries> &running,
                      const ChangeEvidence &evidence = {});
-
-/// Builds `sentence` from the other fields of `c`.
-void writeSentence(Comparison &c);
 
 /// "entry 5 (compile_options)" for index 5.
 std::string entryLabel(int index);
@@ -235,8 +228,8 @@ std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &befor
 /// {"cause", "cause_name", "with_cause", "link": {"code", "entries",
 /// "debug_flags", "cpu_flags", "text"}, "also_changed", "consequences",
 /// "roles": [8 × {"code" ("cause", "with_cause", "also_changed",
-/// "consequence", "same"), "text"}], "sentence", "findings", "advice"?:
-/// {"code", "text"}}. "findings" holds what changed: {"details":
+/// "consequence", "same"), "text"}], "sentence" (comparisonSentence),
+/// "findings", "advice"?: {"code", "text" (comparisonAdviceText)}}. "findings" holds what changed: {"details":
 /// [EntryChange], "other_details": [EntryChange], "unhashed":
 /// [UnhashedInput], "notes": [{"code", "text"}]}, every object {"code", …its
 /// fields, "text"}, in the order the CLI prints the texts

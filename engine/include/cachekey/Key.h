@@ -95,6 +95,37 @@ enum class NoteCode : uint8_t {
 /// "live_entry1", "stand_in_fingerprint", … .
 const char *noteCodeName(NoteCode code);
 
+/// A caveat of a key result (and of a comparison of two), as a fact: its
+/// code and the values its words name. `noteText` makes the words. Which
+/// fields a code uses:
+/// - LiveEntry1: `subject`, the producer of entry 1's bytes;
+/// - StandInFingerprint: `subject`, the fingerprint's provenance;
+/// - StdlibZstd: `subject`, the Python version;
+/// - UnreadableKernels: `count` kernel bodies, `subject` the producer,
+///   `detail` why they could not be read, `release` the jax profile id;
+/// - Entry1DigestOnly: `subject`, the captured file;
+/// - XlaFlagsUnparsed: `release`, the jaxlib version;
+/// - XlaFlagEffectUnknown: `subject` the flag, `release` the jaxlib version;
+/// - CpuTargetUnknown: `detail` the --xla_cpu_max_isa value ("" unset),
+///   `subject` the captured CPU, `captured` the ceiling the capture was made
+///   under ("" when its topology lists machine attributes), `release` the
+///   jaxlib version.
+/// The notes of a log comparison (LogCompare.h) keep their own words.
+struct Note {
+  NoteCode code = NoteCode::LiveEntry1;
+  std::string subject, detail, captured, release;
+  int count = 0;
+
+  bool operator==(const Note &o) const {
+    return code == o.code && subject == o.subject && detail == o.detail &&
+           captured == o.captured && release == o.release && count == o.count;
+  }
+};
+
+/// The words of `note`, one or two sentences, e.g. "Entry 6 uses a stand-in
+/// topology fingerprint (not measured on a TPU): …" (key/KeyWording.cpp).
+std::string noteText(const Note &note);
+
 /// Everything computed for one scenario.
 struct KeyResult {
   Profile profile = kNewestProfile;
@@ -128,17 +159,10 @@ struct KeyResult {
   /// no longer set (put back to XLA's default), by field number.
   std::vector<uint32_t> xlaFlagsReset;
   bool xlaFlagsMovedDevices = false, xlaFlagsMovedTarget = false;
-  /// Caveats a reader must see, e.g. a stand-in fingerprint or live MLIR.
-  std::vector<std::string> notes;
-  /// What each of `notes` is about, one each (addNote keeps them together).
-  std::vector<NoteCode> noteCodes;
+  /// Caveats a reader must see, e.g. a stand-in fingerprint or live MLIR,
+  /// as facts (noteText words them).
+  std::vector<Note> notes;
 };
-
-/// Appends a note and its code to `result`.
-inline void addNote(KeyResult &result, NoteCode code, std::string text) {
-  result.notes.push_back(std::move(text));
-  result.noteCodes.push_back(code);
-}
 
 /// Computes the key and every entry for `scenario`.
 Expected<KeyResult> computeKey(const Scenario &scenario);
@@ -170,24 +194,10 @@ Json resultToJson(const KeyResult &result, size_t previewBytes = 48);
 /// library's zstd while the key names "zlib" (compressionName, entry 7).
 std::string stdlibZstdNote(const std::string &python);
 
-/// The note said when `result`'s module holds Mosaic kernel bodies that the
-/// engine's MLIR could not read, so that entry 1 may differ from JAX's.
-std::string unreadableKernelsNote(const KeyResult &result);
-
-/// The note said when XLA_FLAGS changed but no flag table exists for jaxlib
-/// `jaxlib` (entry 4 only).
-std::string xlaFlagsUnparsedNote(const std::string &jaxlib);
-
-/// The note said when `flag`'s DebugOptions effect was not measured.
-std::string xlaFlagEffectUnknownNote(const std::string &flag, const std::string &jaxlib);
-
-/// The note said when --xla_cpu_max_isa=`isa` cannot be applied to the
-/// captured target of CPU `cpu` (CpuMaxIsa.h): the capture was made under
-/// --xla_cpu_max_isa=`capturedIsa`, which hid the host's newer features, or
-/// (`capturedIsa` empty) its topology lists machine attributes.
-std::string cpuTargetUnknownNote(const std::string &isa, const std::string &cpu,
-                                 const std::string &capturedIsa,
-                                 const std::string &jaxlib);
+/// The note (NoteCode::UnreadableKernels) said when `result`'s module holds
+/// Mosaic kernel bodies that the engine's MLIR could not read, so that
+/// entry 1 may differ from JAX's.
+Note unreadableKernelsNote(const KeyResult &result);
 
 } // namespace cachekey
 

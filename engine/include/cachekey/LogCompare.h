@@ -75,8 +75,10 @@ struct KeyMove {
                            // jax_enable_x64
     JaxOwnProgram,         // entry 1 of one of JAX's own programs
                            // (jit_broadcast_in_dim, …): not the user's code
-    EveryProgram,          // entry 1 of every paired program, JAX's own
-                           // included: one global setting
+    EveryProgram,          // entry 1 of every paired program, with the same
+                           // argument shapes and types, in two or more
+                           // programs (JAX's own among them when `both`):
+                           // one global setting
     JaxlibUpgrade,         // entry 2, `before` → `after` (releases)
     JaxlibChanged,         // entry 2, a version that is not a release
     BackendChanged,        // entry 3
@@ -96,6 +98,11 @@ struct KeyMove {
                            // in one run with the same argument shapes and
                            // types, each time with another key: a static
                            // argument or a captured Python constant
+    XlaCachesSetting,      // entry 5: one run compiled with the persistent
+                           // cache on but without the XLA autotuning cache
+                           // path in DebugOptions (`before` / `after` the
+                           // paths, "" on that run):
+                           // jax_persistent_cache_enable_xla_caches
   };
   Code code = Code::None;
   bool both = false;
@@ -124,6 +131,7 @@ struct LogFinding {
                            // 64 bits (jax_enable_x64)
     JaxOwnProgram,         // entry 1 of JAX's own program `subject`
     EveryProgram,          // entry 1 of all `subject` paired programs
+                           // (JAX's own among them when `jaxOwn`)
     JaxlibVersions,        // entry 2: `before` → `after` releases
     JaxlibNotRelease,      // entry 2: decoded or digest `before` → `after`
     BackendDecoded,        // entry 3: `before` → `after` (decoded texts)
@@ -144,12 +152,19 @@ struct LogFinding {
     DevicesUnknown,        // entry 6: nothing in the logs
     Compression,           // entry 7: decoded `before` → `after`
     CustomHook,            // entry 8: decoded `before` → `after`
+    XlaCachesOneSide,      // entry 5: log `subject` compiled with the
+                           // persistent cache on and its compiler lines at
+                           // DEBUG, yet enabled no XLA autotuning cache
+                           // (autotune path `before` → `after`, "" there):
+                           // jax_persistent_cache_enable_xla_caches
   };
   Code code = Code::ProgramChanged;
   int entry = 0;
   std::string subject, before, after;
   FlagChange flag;
   bool hashesAutotune = false;
+  /// EveryProgram: JAX's own programs (jit_broadcast_in_dim, …) moved too.
+  bool jaxOwn = false;
 };
 
 /// Why the second run missed a program whose key is the first run's: a
@@ -167,6 +182,12 @@ enum class MissReason : uint8_t {
   /// persistent compilation cache entry"): a damaged file, which JAX never
   /// replaces (LRUCache.put keeps an existing file).
   Damaged,
+  /// The second run found the entry and its compile-only client could not
+  /// load it (a deviceless, ahead-of-time compile: "PjRtCompiler must be
+  /// constructed with a Client to call DeserializeLoadedExecutable"). No
+  /// compile-only client can load an entry, so such compiles never hit; the
+  /// file is not damaged.
+  CompileOnlyClient,
   /// A size cap is set but this JAX cannot honour it: the first lookup
   /// raised "Please install the `filelock` package to set
   /// `jax_compilation_cache_max_size`" (lru_cache.py), and the cache never
@@ -199,6 +220,7 @@ enum class NotCached : uint8_t {
   TooLarge,      // over jax_compilation_cache_max_size
   WriteFailed,   // "Error writing persistent compilation cache entry"
   ReadFailed,    // found, but "Error reading …": missed although present
+  CompileOnly,   // found, but a compile-only client cannot load entries
   Unknown,       // a miss whose write is not logged
 };
 
@@ -238,6 +260,13 @@ struct ProgramPair {
   /// The root cause's entry (1…8) when the keys differ and both traces are
   /// complete; 0 otherwise.
   uint8_t cause = 0;
+  /// Only in the second run (a < 0), yet with a key the first run computed
+  /// too: another of its programs was paired with that one (the same
+  /// program compiled again, or under another function).
+  bool keyOfFirst = false;
+  /// Only in the second run, and an earlier program of that log wrote its
+  /// key (the log holds more than one run: a later one read that entry).
+  bool keyWrittenBefore = false;
   /// Why the second run missed although the keys are equal.
   std::optional<MissReason> miss;
   /// Why the key moved: an index into LogComparison::moves (0: KeyMove{},
@@ -292,6 +321,8 @@ struct LogAdvice {
     FixWriteError,        // `value`: the error, quoted
     MissingAtime,         // `value`: the error (jax#39880)
     DeleteDamaged,        // entries found but unreadable
+    CompileOnlyCannotLoad, // a compile-only (deviceless) client cannot load
+                           // entries: nothing to delete, no hit to expect
     InstallFilelock,      // a size cap without the filelock package
     RaiseMaxSize,         // evicted: `limit` the Evicting line's target
                           // cache size (lru_cache.py: the cap less the
@@ -306,6 +337,17 @@ struct LogAdvice {
     StaticOrConstant,     // entry 1 of a program compiled several times in
                           // one run with the same shapes: a static argument
                           // or a captured constant changes its program
+    SeparateThreads,      // as LogKeys, where the keys are cut because
+                          // a new key began before the last one ended, in
+                          // one stream, again and again: threads compiling
+                          // at once, their lines interleaved
+    SameXlaCaches,        // entry 5: `value` the log whose run enabled no
+                          // XLA autotuning cache under the cache directory
+    OrderOfLogs,          // the second log looks like the earlier run: every
+                          // program it missed with a key the first log had,
+                          // the first log hit, and the second wrote it; it
+                          // hit nothing (after KeepCacheDir)
+                          // (jax_persistent_cache_enable_xla_caches)
   };
   Code code = Code::NothingToDo;
   /// What it is about, in order, each once: indices into
@@ -319,6 +361,12 @@ struct LogAdvice {
   std::string value;
   /// Seconds or bytes as the code says; negative when not logged.
   double amount = -1, limit = -1;
+  /// SameGlobalSettings: the jax options that the measured table of
+  /// `settingsRelease` (fixtures/jax_config/<release>.json, JaxConfigTable.h)
+  /// says move exactly this entry (entry 1 alone; or `entry` and perhaps
+  /// entry 1), by name; empty when the logs' release has no table.
+  std::vector<std::string> settings;
+  std::string settingsRelease;
 };
 
 /// snake_case name of `code`, for JSON ("lower_min_compile_time", …).
@@ -380,7 +428,8 @@ struct LogComparison {
   int explained = -1;
   /// The explanation of that pair (cause 0 when its keys are equal).
   Comparison comparison;
-  /// The findings behind `comparison.details` and `otherDetails`.
+  /// What the logs show about the cause entry and about each `alsoChanged`
+  /// entry: the details of `comparison`, in facts.
   std::vector<LogFinding> findings, otherFindings;
   /// The explanation: pairing, the root cause of the first differing pair
   /// and whether the other differing pairs share it, programs in one run

@@ -123,6 +123,11 @@ struct ProgramExtras {
   /// entry for '<name>': <error>" warning logged before its lookup
   /// (compiler.py `_cache_read`: a damaged or unreadable entry).
   int readError = -1;
+  /// The read error is XLA's compile-only client's ("PjRtCompiler must be
+  /// constructed with a Client to call DeserializeLoadedExecutable"): a
+  /// deviceless (ahead-of-time) compile cannot load any entry; the file is
+  /// not damaged.
+  bool compileOnlyRead = false;
   /// WriteOutcome::error.
   int writeError = -1;
   double compileSeconds = -1, minCompileSeconds = -1;
@@ -265,6 +270,7 @@ public:
   int keyText() const { return extras->keyText; }
   int fallback() const { return extras->fallback; }
   int readError() const { return extras->readError; }
+  bool compileOnlyRead() const { return extras->compileOnlyRead; }
 
   /// Whether all 16 digest lines were read.
   bool complete() const;
@@ -389,6 +395,9 @@ struct LogSummary {
   std::vector<std::string> autotuneCaches, kernelCaches;
   /// "_initialize_cache: cache is disabled!" / "… initialization failed!".
   bool cacheDisabled = false, cacheInitFailed = false;
+  /// compiler.py's "get_compile_options: num_replicas=…" lines: one per
+  /// compile, logged whether or not the persistent cache is used.
+  size_t compileOptionsLines = 0;
   /// Line of the first "Initialized persistent compilation cache at …"
   /// (1-based; 0 when not logged).
   size_t cacheInitLine = 0;
@@ -427,9 +436,21 @@ struct LogSummary {
   size_t duplicateLines = 0;
   /// The input did not end with a line break (often a cut log).
   bool endsMidLine = false;
+  /// What the first bytes say the input is, when it is not text a log
+  /// reader can read: a gzip file (1f 8b), or UTF-16 text (a byte-order
+  /// mark FF FE / FE FF, or NUL bytes among the first ones, as PowerShell's
+  /// `2>` writes it).
+  enum class Encoding : uint8_t { Text, Gzip, Utf16 };
+  Encoding encoding = Encoding::Text;
 
   /// The indices of programs with all 16 digest lines or a logged key.
   std::vector<int> comparable() const;
+
+  /// The line where the key the log ends in starts (an `incomplete` note
+  /// KeyStops because LogEnds), or 0 when the log does not end inside a
+  /// key. A program only in the other log may be that key's: the log was
+  /// cut (or the process stopped) while it was computed.
+  size_t endsInsideKeyAt() const;
 
 private:
   /// keepName's blocks (each one allocation, never moved) and the room left
@@ -523,16 +544,46 @@ private:
   /// another handler (JAX_LOGGING_LEVEL's handler on the "jax" logger and
   /// a root handler of logging.basicConfig both print each record, in two
   /// formats): the same message after a different prefix that tags the
-  /// same process (LogPrefix.h streamTag). Remembers `line` otherwise.
+  /// same process (LogPrefix.h streamTag); in a log of several streams, the
+  /// line before it of its own stream (lastOfStream).
   bool duplicateOfPrevious(std::string_view line);
+  /// `line` (not a copy) becomes the line before the next, and the last of
+  /// its stream in a log of several.
+  void remember(std::string_view line);
+  /// The line before was matched by its copy: neither it nor the copy is
+  /// compared again.
+  void consumePrevious();
   /// A digest line came twice in a row, byte for byte: every record of this
   /// log is printed twice (two handlers of one format), so each identical
   /// second copy is dropped.
   bool doubledRecords = false;
+  /// In a log of several streams (launcher prefixes), the last line that
+  /// may matter of each, by handlerFreeTag (a few: the oldest goes first).
+  static constexpr size_t kStreamsRemembered = 16;
+  std::vector<std::pair<std::string, std::string>> lastOfStream;
+  /// The launcher tag of `line` as two handlers' formats share it: the
+  /// streamTag of what comes before JAX's logger name, letters, digits and
+  /// brackets only ("[rank1]", "0", "" without a prefix).
+  static std::string handlerFreeTag(std::string_view line);
+  void rememberOfStream(std::string_view line);
+  /// The entry of lastOfStream for `tag`, or its end.
+  std::vector<std::pair<std::string, std::string>>::iterator
+  lastOfStreamTagged(const std::string &tag);
+  bool streamsSeeded = false;
+  /// After a line that does not matter: no line before the next (and,
+  /// until a second stream is seen, the last one kept in beforeStreams).
+  void forgetPrevious();
+  /// Once a second stream is seen: its first lines' stream memory begins
+  /// (seedStreams); then whether there is a line to compare with at all.
+  bool mayBeCopy();
+  void seedStreams();
+  std::string beforeStreams;
   /// The line readLine is given was already compared with the one before
   /// (feed's whole-line path), which it now is itself.
   bool lineChecked = false;
   bool skippingLongLine = false;
+  /// The first bytes were looked at (LogSummary::encoding).
+  bool encodingChecked = false;
   /// Programs by final digest, for hit/miss and write lines.
   struct ProgramsWithDigest {
     std::vector<int> indices; // in log order
@@ -563,8 +614,9 @@ private:
   int lastNamed(int streamId, const std::string &name) const;
   int lastMiss = -1;
   /// "Error reading persistent compilation cache entry" warnings (they have
-  /// no stream) by module name, waiting for that program's lookup.
-  std::map<std::string, int> readErrors;
+  /// no stream) by module name, waiting for that program's lookup: the
+  /// error's text and whether it is the compile-only client's.
+  std::map<std::string, std::pair<int, bool>> readErrors;
   /// Adopts the program with final digest `d` that has no lookup yet as a
   /// miss (0.4.30 logs none), naming it `name`; its index or -1.
   int inferMiss(const Digest &d, const std::string &name);

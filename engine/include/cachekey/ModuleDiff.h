@@ -19,6 +19,8 @@
 #include "cachekey/Support.h"
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,7 +73,13 @@ struct ModuleFinding {
     Sharding,         // mhlo.sharding / sdy.* / mhlo.num_partitions: the
                       // mesh, the device count or jax_use_shardy_partitioner
     ArgumentTypes,    // argument shapes or dtypes of @main (`x64`: every
-                      // float widened 32 → 64 bits: jax_enable_x64)
+                      // float widened 32 → 64 bits: jax_enable_x64);
+                      // `retyped` operations follow from it
+    RandomBits,       // the code of jax.random's helpers (@_uniform,
+                      // @threefry2x32, …) or rng ops: jax_threefry_
+                      // partitionable or jax_default_prng_impl
+    Checkpoint,       // stablehlo.optimization_barrier and the operations
+                      // recomputed around it: the checkpoint (remat) policy
     CustomCall,       // custom_call targets or backend_config: host
                       // callbacks, Pallas or Mosaic kernels
     BakedConstant,    // a constant differs: a Python value baked in at
@@ -85,6 +93,10 @@ struct ModuleFinding {
   std::vector<ModuleChange> changes;
   size_t total = 0;
   bool x64 = false; // ArgumentTypes: every changed float went f32 → f64
+  /// ArgumentTypes: operations (and results) that only took the new types,
+  /// counted, not listed: in each function the operations added and
+  /// removed are the same kinds, so they are the old ones retyped.
+  size_t retyped = 0;
 };
 
 inline constexpr size_t kMaxChangesPerFinding = 20;
@@ -92,9 +104,14 @@ inline constexpr size_t kMaxChangesPerFinding = 20;
 /// The snake_case code of a finding ("matmul_precision", …), for JSON.
 const char *moduleFindingCodeName(ModuleFinding::Code code);
 
+/// Who calls whom: for each function symbol, the functions that hold a
+/// func.call of it, in either module (the union of both modules' calls).
+using ModuleCallers = std::map<std::string, std::set<std::string>>;
+
 /// The structural diff of two modules: the changes, then what they mean.
 struct ModuleDiff {
   std::vector<ModuleChange> changes;
+  ModuleCallers callers;
   std::vector<ModuleFinding> findings;
   size_t opsBefore = 0, opsAfter = 0; // operations walked in each module
   bool same = false; // no structural difference and no location difference
@@ -103,8 +120,18 @@ struct ModuleDiff {
 /// Groups `changes` into findings by what in JAX makes them (see
 /// ModuleFinding::Code), most specific first; changes no rule explains go
 /// into one Structural finding. Empty for no changes.
+///
+/// Two rules read several changes at once. When @main's argument types
+/// changed, a function whose added and removed operations are the same
+/// kinds (and its result types) only took the new types: those changes are
+/// counted in ArgumentTypes' `retyped`, not reported as structure. When an
+/// optimization_barrier came or went in a function, the other operations
+/// added or removed there are the recomputed ones: part of Checkpoint.
+/// `callers` (optional) extends the jax.random helpers to the functions
+/// only they call (@closed_call under @threefry2x32).
 std::vector<ModuleFinding> interpretModuleChanges(
-    const std::vector<ModuleChange> &changes);
+    const std::vector<ModuleChange> &changes,
+    const ModuleCallers &callers = {});
 
 /// A module differ: two modules (MLIR text or bytecode, e.g. entry-1 bytes)
 /// → their structural diff, or why they cannot be read.
@@ -145,6 +172,7 @@ std::string moduleFindingAdvice(const ModuleFinding &finding);
 Json moduleChangeToJson(const ModuleChange &change);
 
 /// {"code": finding code, "changes": [moduleChangeToJson], "total", "x64",
+///  "retyped",
 ///  "advice", "text"}.
 Json moduleFindingToJson(const ModuleFinding &finding);
 

@@ -54,22 +54,43 @@ std::string flagChangeText(const FlagChange &change);
 /// '0.4.31'", "CPU model 'icelake-server' → 'znver3'".
 std::string entryChangeText(const EntryChange &change);
 
-/// Appends " But: <reason>." per reason to the sentence of `c` and the
-/// reasons to its details: why inputs that differ still give equal keys.
-void appendBut(Comparison &c, const std::vector<std::string> &but);
-
 /// What to do about `advice`, one sentence ("" for Advice::None).
 std::string adviceText(Advice advice);
 
-/// Puts "The profile changed (a → b): …" before the sentence of `c`.
-void prependProfileChange(Comparison &c, Profile before, Profile after);
+/// The detail lines of a comparison of two keys, one per `c.changes`: the
+/// cause's changes as entryChangeText, those of an entry moved with it
+/// prefixed "entry 5: ", and (no cause) the reasons inputs that differ
+/// still give equal keys. This is what `cachekey diff` lists under the
+/// sentence.
+std::vector<std::string> comparisonDetailsText(const Comparison &c);
+
+/// One line per `c.otherChanges`: "entry 5 (compile_options): …".
+std::vector<std::string> comparisonOtherDetailsText(const Comparison &c);
+
+/// One sentence naming the cause, its details, the link, the consequences
+/// and the other moved entries, then the unhashed inputs ("Not hashed, so
+/// not a cause: …", at most four) and, when no entry moved, " But: …" per
+/// change; "The profile changed (a → b): …" first when the profiles
+/// differ. The details are comparisonDetailsText and
+/// comparisonOtherDetailsText.
+std::string comparisonSentence(const Comparison &c);
+
+/// comparisonSentence with the detail lines given: a comparison of logs
+/// words its LogFindings itself (LogCompare.h). `details` that are not one
+/// per `c.changes` are said as given, without grouping compile-options
+/// fields.
+std::string comparisonSentence(const Comparison &c,
+                               const std::vector<std::string> &details,
+                               const std::vector<std::string> &otherDetails);
+
+/// What to do about `c`: the advice of the module finding that leads the
+/// details when entry 1 is the cause (moduleFindingAdvice, ModuleDiff.h),
+/// else adviceText(c.advice).
+std::string comparisonAdviceText(const Comparison &c);
 
 /// An unhashed input as a clause, e.g. "flag --xla_dump_to=/tmp added (on
 /// the exclusion list, so entry 4 skips it)".
 std::string unhashedText(const UnhashedInput &input);
-
-/// Appends `input` to `c.unhashedInputs` and its words to `c.unhashed`.
-void addUnhashed(Comparison &c, UnhashedInput input);
 
 } // namespace cachekey
 

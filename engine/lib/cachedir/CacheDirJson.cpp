@@ -284,6 +284,8 @@ Json cacheLookupToJson(const CacheLookup &l) {
     kj["digest"] = k.key.digest;
     kj["logged_write"] = loggedWriteName(k.key.write);
     kj["read_error_logged"] = k.key.readErrorLogged;
+    if (k.key.readErrorLogged)
+      kj["compile_only_read"] = k.key.compileOnlyRead;
     if (!k.file.empty()) {
       kj["file"] = k.file;
       kj["size"] = k.size;

@@ -102,6 +102,7 @@ std::vector<LookupKey> missedKeys(const LogSummary &log, size_t &withoutKey) {
     k.label = !p.name.empty() ? std::string(p.name.view()) : "key " + k.digest.substr(0, 12);
     k.write = loggedWrite(p.writeState);
     k.readErrorLogged = p.readError() >= 0;
+    k.compileOnlyRead = p.readError() >= 0 && p.compileOnlyRead();
     out.push_back(std::move(k));
   }
   return out;

@@ -294,6 +294,10 @@ std::string keyLookupText(const KeyLookup &k, const CacheLookup &l) {
     std::string head = who + ": its entry is here (" + k.file + ", " + bytesText(k.size) +
                        ", " + std::to_string(k.compileSeconds) +
                        " s of compile time recorded, last used " + timeText(k.lastAccessNs) + ")";
+    if (key.compileOnlyRead)
+      return head + " and reads, but the run's compile-only client could not "
+             "load it (a deviceless compile cannot load any entry): nothing is "
+             "damaged, and such runs never hit.";
     if (key.write == LoggedWrite::Written)
       return head + ". The run wrote it after its miss: the next run with this "
              "key should hit.";

@@ -375,11 +375,10 @@ Expected<KeyResult> computeCapturedKey(const CapturedProgram &program) {
         r.digest = digestFromHex(e.digest);
     }
     result->key = program.expectedKey;
-    addNote(
-        *result, NoteCode::Entry1DigestOnly,
-        "entry 1 of " + program.file +
-        " was captured as a digest only (--no-entry1-bytes): its own digest, "
-        "every running digest and the key are JAX's, not recomputed");
+    Note n;
+    n.code = NoteCode::Entry1DigestOnly;
+    n.subject = program.file;
+    result->notes.push_back(std::move(n));
   }
   return result;
 }

@@ -170,23 +170,25 @@ void correctWithSettings(const CapturedProgram &a, const CapturedProgram &b,
     ch.module = std::make_shared<const ModuleFinding>(std::move(f));
     return true;
   };
-  Comparison &cmp = d.comparison;
-  bool changed = false;
-  for (size_t i = 0; i < cmp.changes.size(); ++i)
-    if (clear(cmp.changes[i]) && cmp.changes[i].entry == cmp.cause &&
-        i < cmp.details.size())
-      cmp.details[i] = entryChangeText(cmp.changes[i]), changed = true;
+  for (auto &ch : d.comparison.changes)
+    clear(ch);
   for (auto &f : d.also)
     if (f.code == AlsoFinding::Code::EntryChange)
       clear(f.change);
-  if (changed) {
-    writeSentence(cmp);
-    if (cmp.cause == 1 && cmp.changes.front().code == EntryChange::Code::ModuleFinding)
-      cmp.adviceText = moduleFindingAdvice(*cmp.changes.front().module);
-  }
 }
 
 } // namespace
+
+std::vector<const AlsoFinding *> ProgramDifference::adviceSettings() const {
+  std::vector<const AlsoFinding *> out;
+  if (comparison.cause != 1 && comparison.cause != 5)
+    return out;
+  for (const auto &f : also)
+    if (f.code == AlsoFinding::Code::JaxSetting &&
+        f.setting != "jax_compilation_cache_include_metadata_in_key")
+      out.push_back(&f);
+  return out;
+}
 
 std::vector<CpuTopologyChange> cpuTopologyChanges(const CpuTopology &a,
                                                   const CpuTopology &b) {
@@ -338,9 +340,7 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
         digestOnly.entry = 1;
         digestOnly.before = shortDigest(a.entry1Sha256);
         digestOnly.after = shortDigest(b.entry1Sha256);
-        cmp.details = {entryChangeText(digestOnly)};
         cmp.changes = {digestOnly};
-        writeSentence(cmp);
       }
       using AC = AlsoFinding::Code;
       auto also = [&d](AC code, int entry) -> AlsoFinding & {
@@ -382,15 +382,8 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
       // newer MLIR): the generic texts the capture kept, diffed the same way.
       if (cmp.cause == 1 && !hasModuleFinding(cmp.changes)) {
         auto found = genericTextFindings(a, b, readA, readB, nameA, nameB, d.genericError);
-        if (!found.empty()) {
-          std::vector<std::string> words;
-          for (const auto &f : found)
-            words.push_back(entryChangeText(f));
-          cmp.details.insert(cmp.details.begin(), words.begin(), words.end());
-          cmp.changes.insert(cmp.changes.begin(), found.begin(), found.end());
-          writeSentence(cmp);
-          cmp.adviceText = moduleFindingAdvice(*cmp.changes.front().module);
-        }
+        // They lead the details, and their advice leads (comparisonAdviceText).
+        cmp.changes.insert(cmp.changes.begin(), found.begin(), found.end());
       } else if (cmp.cause != 1 && moved1) {
         bool named = std::any_of(d.also.begin(), d.also.end(), [](const AlsoFinding &f) {
           return f.code == AC::EntryChange && f.change.entry == 1 &&

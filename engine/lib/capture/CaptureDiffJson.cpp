@@ -108,6 +108,14 @@ Json captureComparisonToJson(const CaptureComparison &c) {
     x["outcome_a"] = d.outcomeA;
     x["outcome_b"] = d.outcomeB;
     x["comparison"] = comparisonToJson(d.comparison);
+    // The advice names the recorded JAX options that moved (their codes).
+    if (auto moved = d.adviceSettings(); !moved.empty()) {
+      Json names = Json::array();
+      for (const AlsoFinding *f : moved)
+        names.push_back(f->setting);
+      x["comparison"]["advice"]["text"] = programAdviceText(d);
+      x["comparison"]["advice"]["jax_settings"] = std::move(names);
+    }
     Json findings = Json::array();
     for (const auto &f : d.also)
       findings.push_back(alsoFindingToJson(f));

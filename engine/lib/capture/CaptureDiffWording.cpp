@@ -99,6 +99,26 @@ std::string alsoFindingText(const AlsoFinding &f) {
   return "";
 }
 
+std::string programAdviceText(const ProgramDifference &d) {
+  if (auto moved = d.adviceSettings(); !moved.empty())
+    return jaxSettingsAdvice(moved);
+  return comparisonAdviceText(d.comparison);
+}
+
+std::string jaxSettingsAdvice(const std::vector<const AlsoFinding *> &settings) {
+  std::string s = "Set ";
+  for (size_t i = 0; i < settings.size(); ++i) {
+    const AlsoFinding &f = *settings[i];
+    s += i == 0 ? "" : i + 1 == settings.size() ? " and " : ", ";
+    s += f.setting + " (" + settingValueText(f.before) + " in A, " +
+         settingValueText(f.after) + " in B)";
+  }
+  return s + " the same way in every run that shares the cache: no entry "
+             "hashes " + agree(settings.size(), "it", "them") +
+         ", but the program JAX lowers (and its compile options) " +
+         "follow " + agree(settings.size(), "it", "them") + ".";
+}
+
 std::string captureNoteText(const CaptureNote &n) {
   return n.side + "/" + n.file +
          ": the engine does not reproduce this captured key; the details "
@@ -173,19 +193,19 @@ std::string captureComparisonText(const CaptureComparison &c) {
                 ? " (#" + std::to_string(d.occurrenceB) + " in B)"
                 : std::string()) +
            ": the keys differ\n";
-    out += "  " + d.comparison.sentence + "\n";
-    for (const auto &s : d.comparison.details)
+    out += "  " + comparisonSentence(d.comparison) + "\n";
+    for (const auto &s : comparisonDetailsText(d.comparison))
       out += "  - " + s + "\n";
     for (const auto &f : d.also)
       out += "  - " + alsoFindingText(f) + "\n";
     out += "  A: " + d.keyA + "  (" + d.fileA + outcome(d.outcomeA) + ")\n";
     out += "  B: " + d.keyB + "  (" + d.fileB + outcome(d.outcomeB) + ")\n";
     for (const auto &n : d.comparison.notes)
-      out += "  note: " + n + "\n";
+      out += "  note: " + noteText(n) + "\n";
     if (d.genericError)
       out += "  note: " + genericErrorText(*d.genericError) + "\n";
-    if (!d.comparison.adviceText.empty())
-      out += "  What to do: " + d.comparison.adviceText + "\n";
+    if (std::string advice = programAdviceText(d); !advice.empty())
+      out += "  What to do: " + advice + "\n";
     std::string textDiff = moduleTextDiffText(d.textDiff);
     size_t start = 0;
     while (start < textDiff.size()) {

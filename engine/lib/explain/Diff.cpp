@@ -272,11 +272,15 @@ std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
           out.push_back(std::move(m));
         }
     }
-    EntryChange c = change(C::ModuleBytes, 1);
-    c.sizeBefore = ea.bytes.size();
-    c.sizeAfter = eb.bytes.size();
-    c.firstDifference = k;
-    out.push_back(std::move(c));
+    // The bytes' first difference only when nothing names the change: a
+    // byte offset beside a finding says nothing more.
+    if (out.empty()) {
+      EntryChange c = change(C::ModuleBytes, 1);
+      c.sizeBefore = ea.bytes.size();
+      c.sizeAfter = eb.bytes.size();
+      c.firstDifference = k;
+      out.push_back(std::move(c));
+    }
     if (a.symName != b.symName)
       out.push_back(change(C::SymName, 1, a.symName, b.symName));
     break;
@@ -412,7 +416,7 @@ void addUnhashedChanges(Comparison &c, const KeyResult &a, const KeyResult &b,
       u.kind = UnhashedInput::Kind::ExcludedFlag;
       u.flag = kv.first;
       u.added = kv.second > 0;
-      addUnhashed(c, std::move(u));
+      c.unhashedInputs.push_back(std::move(u));
     }
   auto outputs = compileOptionsChanges(a.compileOptions.output,
                                        b.compileOptions.output);
@@ -426,7 +430,7 @@ void addUnhashedChanges(Comparison &c, const KeyResult &a, const KeyResult &b,
     u.kind = UnhashedInput::Kind::CompileOption;
     u.field = std::move(change);
     u.field.hashed = false;
-    addUnhashed(c, std::move(u));
+    c.unhashedInputs.push_back(std::move(u));
   }
 }
 
@@ -481,52 +485,33 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
   }
   classifyEntries(c, own, running, evidence);
   if (c.cause != 0) {
-    for (auto &ch : entryChanges(a, b, c.cause)) {
-      c.details.push_back(entryChangeText(ch));
-      c.changes.push_back(std::move(ch));
-    }
+    // Each change's `entry` is the entry it is in: the words tell the
+    // cause's from those of an entry moved with it by it.
+    c.changes = entryChanges(a, b, c.cause);
     for (int e : c.withCause)
-      for (auto &ch : entryChanges(a, b, e)) {
-        c.details.push_back("entry " + std::to_string(e) + ": " + entryChangeText(ch));
+      for (auto &ch : entryChanges(a, b, e))
         c.changes.push_back(std::move(ch));
-      }
     for (int e : c.alsoChanged)
-      for (auto &ch : entryChanges(a, b, e)) {
-        c.otherDetails.push_back(entryLabel(e) + ": " + entryChangeText(ch));
+      for (auto &ch : entryChanges(a, b, e))
         c.otherChanges.push_back(std::move(ch));
-      }
   }
   addUnhashedChanges(c, a, b, evidence);
   c.notes = a.notes;
-  c.noteCodes = a.noteCodes;
-  for (size_t i = 0; i < b.notes.size(); ++i)
-    if (std::find(c.notes.begin(), c.notes.end(), b.notes[i]) == c.notes.end()) {
-      c.notes.push_back(b.notes[i]);
-      if (i < b.noteCodes.size())
-        c.noteCodes.push_back(b.noteCodes[i]);
-    }
+  for (const Note &n : b.notes)
+    if (std::find(c.notes.begin(), c.notes.end(), n) == c.notes.end())
+      c.notes.push_back(n);
   // Why inputs that differ still give equal keys.
-  std::vector<EntryChange> but;
   if (c.cause == 0) {
-    collisions(a, b, but);
+    collisions(a, b, c.changes);
     if (a.moduleOptions != b.moduleOptions && !a.computation.live &&
         !b.computation.live)
-      but.push_back(change(EntryChange::Code::ModuleOptionsCaptured, 1,
-                           a.moduleOptions, b.moduleOptions));
+      c.changes.push_back(change(EntryChange::Code::ModuleOptionsCaptured, 1,
+                                 a.moduleOptions, b.moduleOptions));
     if (a.symName != b.symName)
-      but.push_back(change(EntryChange::Code::OnlySymName, 1, a.symName, b.symName));
+      c.changes.push_back(change(EntryChange::Code::OnlySymName, 1, a.symName, b.symName));
   }
-  writeSentence(c);
-  if (!but.empty()) {
-    std::vector<std::string> words;
-    for (auto &ch : but) {
-      words.push_back(entryChangeText(ch));
-      c.changes.push_back(std::move(ch));
-    }
-    appendBut(c, words);
-  }
-  if (a.profile != b.profile)
-    prependProfileChange(c, a.profile, b.profile);
+  c.profileBefore = a.profile;
+  c.profileAfter = b.profile;
   static const Advice byEntry[kNumEntries] = {
       Advice::Program,        Advice::JaxlibVersion, Advice::Backend,
       Advice::Flags,          Advice::CompileOptions, Advice::Accelerator,
@@ -535,11 +520,6 @@ Comparison compareResults(const KeyResult &a, const KeyResult &b) {
              : a.symName != b.symName ? Advice::ModuleName
              : c.unhashedInputs.empty() ? Advice::NothingToDo
                                         : Advice::OnlyUnhashed;
-  c.adviceText = adviceText(c.advice);
-  // A moved module whose structural diff names the change: its advice.
-  if (c.cause == 1 && !c.changes.empty() &&
-      c.changes.front().code == EntryChange::Code::ModuleFinding)
-    c.adviceText = moduleFindingAdvice(*c.changes.front().module);
   return c;
 }
 

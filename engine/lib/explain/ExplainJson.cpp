@@ -79,27 +79,29 @@ Json unhashedToJson(const UnhashedInput &u, const std::string &text) {
   return j;
 }
 
-/// The facts beside `words`, one each; a fact list that does not match
-/// the words (a caller that filled only the words) gives [].
+/// Each fact beside its words (`words[i]` for `facts[i]`).
 template <typename T, typename F>
-Json parallel(const std::vector<T> &facts, const std::vector<std::string> &words,
-              F toJson) {
+Json zipped(const std::vector<T> &facts, const std::vector<std::string> &words,
+            F toJson) {
   Json out = Json::array();
-  if (facts.size() != words.size())
-    return out;
-  for (size_t i = 0; i < facts.size(); ++i)
+  for (size_t i = 0; i < facts.size() && i < words.size(); ++i)
     out.push_back(toJson(facts[i], words[i]));
   return out;
 }
 
 Json findingsJson(const Comparison &c) {
   Json f;
-  f["details"] = parallel(c.changes, c.details, entryChangeToJson);
-  f["other_details"] = parallel(c.otherChanges, c.otherDetails, entryChangeToJson);
-  f["unhashed"] = parallel(c.unhashedInputs, c.unhashed, unhashedToJson);
-  f["notes"] = parallel(c.noteCodes, c.notes, [](NoteCode code, const std::string &text) {
-    return Json{{"code", noteCodeName(code)}, {"text", text}};
-  });
+  f["details"] = zipped(c.changes, comparisonDetailsText(c), entryChangeToJson);
+  f["other_details"] =
+      zipped(c.otherChanges, comparisonOtherDetailsText(c), entryChangeToJson);
+  Json unhashed = Json::array();
+  for (const UnhashedInput &u : c.unhashedInputs)
+    unhashed.push_back(unhashedToJson(u, unhashedText(u)));
+  f["unhashed"] = std::move(unhashed);
+  Json notes = Json::array();
+  for (const Note &n : c.notes)
+    notes.push_back({{"code", noteCodeName(n.code)}, {"text", noteText(n)}});
+  f["notes"] = std::move(notes);
   return f;
 }
 
@@ -232,10 +234,10 @@ Json comparisonToJson(const Comparison &c) {
   for (int i = 1; i <= kNumEntries; ++i)
     roles.push_back({{"code", entryRoleCode(c.role(i))}, {"text", entryRoleText(c.role(i))}});
   j["roles"] = std::move(roles);
-  j["sentence"] = c.sentence;
+  j["sentence"] = comparisonSentence(c);
   j["findings"] = findingsJson(c);
   if (c.advice != Advice::None)
-    j["advice"] = {{"code", adviceName(c.advice)}, {"text", c.adviceText}};
+    j["advice"] = {{"code", adviceName(c.advice)}, {"text", comparisonAdviceText(c)}};
   // The advice of the module finding that leads the cause's details.
   if (c.cause == 1 && !c.changes.empty() &&
       c.changes.front().code == EntryChange::Code::ModuleFinding &&

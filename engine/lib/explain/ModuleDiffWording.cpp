@@ -134,6 +134,14 @@ std::string moduleFindingAdvice(const ModuleFinding &f) {
                    "runs."
                  : "Call the function with arguments of the same shapes and "
                    "dtypes (pad or bucket shapes that vary).";
+  case C::RandomBits:
+    return "Set jax_threefry_partitionable and jax_default_prng_impl the "
+           "same way in both runs (jax_threefry_partitionable is False by "
+           "default in jax 0.4.30 and True from 0.6.2 on, so an upgrade "
+           "across them changes it), and keep the jax.random calls the same.";
+  case C::Checkpoint:
+    return "Use the same checkpoint policy (the policy= of jax.checkpoint or "
+           "jax.remat) and the same code under it in both runs.";
   case C::CustomCall:
     return "Keep the host callbacks (jax.pure_callback, io_callback, "
            "jax.debug.print) and the Pallas or Mosaic kernels the same; a "
@@ -169,7 +177,18 @@ std::string moduleFindingText(const ModuleFinding &f) {
     return "the argument shapes or dtypes changed (" + examples(f, 3) + ")" +
            (f.x64 ? ": every float widened f32 \u2192 f64, as jax_enable_x64 "
                     "does"
-                  : "");
+                  : "") +
+           (f.retyped ? "; " + plural(f.retyped, "operation or result", "operations and results") +
+                            " only took the new types"
+                      : "");
+  case C::RandomBits:
+    return "the random-bit generation changed (" + examples(f) +
+           "): jax_threefry_partitionable or jax_default_prng_impl differs, "
+           "or the jax.random calls do";
+  case C::Checkpoint:
+    return "the rematerialization changed (" + examples(f) +
+           "): the checkpoint policy of jax.checkpoint (jax.remat), or the "
+           "code under it, differs";
   case C::CustomCall:
     return "a custom_call changed (" + examples(f) +
            "): a host callback or a Pallas or Mosaic kernel differs";
@@ -239,6 +258,7 @@ Json moduleFindingToJson(const ModuleFinding &f) {
               {"changes", std::move(changes)},
               {"total", f.total},
               {"x64", f.x64},
+              {"retyped", f.retyped},
               {"advice", moduleFindingAdvice(f)},
               {"text", moduleFindingText(f)}};
 }

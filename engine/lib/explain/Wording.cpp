@@ -101,7 +101,7 @@ std::vector<std::string> groupedClauses(const std::vector<std::string> &details,
                  f.message == ProtoMessage::DebugOptions;
       names.push_back(f.kind == FieldChange::Kind::Field ? f.name : fieldChangeLabel(f));
     }
-    // As compareResults words the details: another moved ingredient's start
+    // As comparisonDetailsText words the details: another moved ingredient's start
     // with its label, an entry moved with the cause's with "entry N: ".
     std::string prefix = other ? entryLabel(ch.entry) + ": "
                          : ch.entry != cause ? "entry " + std::to_string(ch.entry) + ": "
@@ -114,15 +114,18 @@ std::vector<std::string> groupedClauses(const std::vector<std::string> &details,
 }
 } // namespace
 
-void writeSentence(Comparison &c) {
+std::string comparisonSentence(const Comparison &c,
+                               const std::vector<std::string> &details,
+                               const std::vector<std::string> &otherDetails) {
+  std::string s;
   if (c.cause == 0) {
-    c.sentence = "Nothing moved: every entry's own digest is the same, so the "
-                 "hashes are equal.";
+    s = "Nothing moved: every entry's own digest is the same, so the "
+        "hashes are equal.";
   } else {
-    std::string s = "The cause is " + entryLabel(c.cause);
-    if (!c.details.empty()) {
+    s = "The cause is " + entryLabel(c.cause);
+    if (!details.empty()) {
       s += ": ";
-      auto clauses = groupedClauses(c.details, c.changes, c.cause, false);
+      auto clauses = groupedClauses(details, c.changes, c.cause, false);
       for (size_t i = 0; i < clauses.size() && i < 4; ++i)
         s += (i ? "; " : "") + clauses[i];
       if (clauses.size() > 4)
@@ -141,28 +144,70 @@ void writeSentence(Comparison &c) {
     if (!c.alsoChanged.empty()) {
       // Each other detail names its entry ("entry 5 (compile_options): …").
       s += " Another ingredient moved too: ";
-      if (c.otherDetails.empty())
+      if (otherDetails.empty())
         for (size_t i = 0; i < c.alsoChanged.size(); ++i)
           s += (i ? ", " : "") + entryLabel(c.alsoChanged[i]);
-      auto others = groupedClauses(c.otherDetails, c.otherChanges, c.cause, true);
+      auto others = groupedClauses(otherDetails, c.otherChanges, c.cause, true);
       for (size_t i = 0; i < others.size() && i < 4; ++i)
         s += (i ? "; " : "") + others[i];
       if (others.size() > 4)
         s += "; and " + std::to_string(others.size() - 4) + " more";
       s += ".";
     }
-    c.sentence = s;
   }
-  if (!c.unhashed.empty()) {
-    c.sentence += " Not hashed, so not a cause: ";
-    for (size_t i = 0; i < c.unhashed.size() && i < 4; ++i)
-      c.sentence += (i ? "; " : "") + c.unhashed[i];
-    if (c.unhashed.size() > 4)
-      c.sentence += "; and " + std::to_string(c.unhashed.size() - 4) + " more";
-    c.sentence += ".";
+  const auto &unhashed = c.unhashedInputs;
+  if (!unhashed.empty()) {
+    s += " Not hashed, so not a cause: ";
+    for (size_t i = 0; i < unhashed.size() && i < 4; ++i)
+      s += (i ? "; " : "") + unhashedText(unhashed[i]);
+    if (unhashed.size() > 4)
+      s += "; and " + std::to_string(unhashed.size() - 4) + " more";
+    s += ".";
   }
+  // No entry moved: why inputs that differ still give equal keys.
+  if (c.cause == 0 && !c.changes.empty()) {
+    s += " But:";
+    for (const auto &ch : c.changes)
+      s += " " + entryChangeText(ch) + ".";
+  }
+  if (c.profileBefore != c.profileAfter)
+    s = std::string("The profile changed (") + profileName(c.profileBefore) +
+        " \u2192 " + profileName(c.profileAfter) +
+        "): the two keys follow different versions of cache_key.py. " + s;
+  return s;
 }
 
+std::string comparisonSentence(const Comparison &c) {
+  return comparisonSentence(c, comparisonDetailsText(c),
+                            comparisonOtherDetailsText(c));
+}
+
+std::vector<std::string> comparisonDetailsText(const Comparison &c) {
+  std::vector<std::string> out;
+  out.reserve(c.changes.size());
+  for (const auto &ch : c.changes)
+    out.push_back(c.cause != 0 && ch.entry != c.cause
+                      ? "entry " + std::to_string(ch.entry) + ": " + entryChangeText(ch)
+                      : entryChangeText(ch));
+  return out;
+}
+
+std::vector<std::string> comparisonOtherDetailsText(const Comparison &c) {
+  std::vector<std::string> out;
+  out.reserve(c.otherChanges.size());
+  for (const auto &ch : c.otherChanges)
+    out.push_back(entryLabel(ch.entry) + ": " + entryChangeText(ch));
+  return out;
+}
+
+std::string comparisonAdviceText(const Comparison &c) {
+  // A moved module whose structural diff names the change: its advice.
+  if (c.cause == 1 && !c.changes.empty() &&
+      c.changes.front().code == EntryChange::Code::ModuleFinding &&
+      c.changes.front().module)
+    return moduleFindingAdvice(*c.changes.front().module);
+  return adviceText(c.advice);
+}
 
 std::string debugFieldLabel(const std::string &name) {
   const DebugOptionField *field = findDebugOption(name);
@@ -351,11 +396,6 @@ std::string unhashedText(const UnhashedInput &u) {
   return "";
 }
 
-void addUnhashed(Comparison &c, UnhashedInput input) {
-  c.unhashed.push_back(unhashedText(input));
-  c.unhashedInputs.push_back(std::move(input));
-}
-
 std::string entryChangeText(const EntryChange &c) {
   using C = EntryChange::Code;
   const std::string arrow = " \u2192 ";
@@ -509,20 +549,6 @@ std::string adviceText(Advice advice) {
            "entries.";
   }
   return "";
-}
-
-void appendBut(Comparison &c, const std::vector<std::string> &but) {
-  c.sentence += " But:";
-  for (const auto &d : but)
-    c.sentence += " " + d + ".";
-  c.details.insert(c.details.end(), but.begin(), but.end());
-}
-
-void prependProfileChange(Comparison &c, Profile before, Profile after) {
-  c.sentence = std::string("The profile changed (") + profileName(before) +
-               " \u2192 " + profileName(after) +
-               "): the two keys follow different versions of cache_key.py. " +
-               c.sentence;
 }
 
 std::vector<std::string> describeCompileOptionsDiff(const Bytes &before,

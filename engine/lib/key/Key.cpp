@@ -21,6 +21,16 @@ void EntryResult::appendStripped(std::string label, const std::string &input) {
 
 namespace {
 
+/// A note of `code` naming `subject` and, where its words say one, the
+/// release `release` (Note, Key.h).
+Note note(NoteCode code, std::string subject, std::string release = "") {
+  Note n;
+  n.code = code;
+  n.subject = std::move(subject);
+  n.release = std::move(release);
+  return n;
+}
+
 /// The target XLA builds under ceiling `to` on the host whose target under
 /// ceiling `from` is `captured` (CpuMaxIsa.h), or nullopt when the capture
 /// cannot say: its topology lists machine attributes instead of a target, or
@@ -66,7 +76,7 @@ Expected<Scenario> applyXlaFlags(const Scenario &s, KeyResult &r) {
   const XlaFlagTable *table = xlaFlagTable(s.jaxlibVersion);
   if (!table) {
     if (before != now)
-      addNote(r, NoteCode::XlaFlagsUnparsed, xlaFlagsUnparsedNote(s.jaxlibVersion));
+      r.notes.push_back(note(NoteCode::XlaFlagsUnparsed, "", s.jaxlibVersion));
     return s;
   }
   auto was = parseXlaFlags(*table, before, "$.compile_options.xla_flags");
@@ -99,16 +109,15 @@ Expected<Scenario> applyXlaFlags(const Scenario &s, KeyResult &r) {
         cpu->cpu = std::move(target->cpu);
         cpu->features = std::move(target->features);
       } else {
-        addNote(r, NoteCode::CpuTargetUnknown,
-                cpuTargetUnknownNote(is->maxIsa.value_or(""), cpu->cpu,
-                                     cpu->machineAttributes ? std::string()
-                                                            : was->maxIsa.value_or(""),
-                                     table->jaxlib));
+        Note n = note(NoteCode::CpuTargetUnknown, cpu->cpu, table->jaxlib);
+        n.detail = is->maxIsa.value_or("");
+        n.captured = cpu->machineAttributes ? std::string() : was->maxIsa.value_or("");
+        r.notes.push_back(std::move(n));
       }
     }
   }
   for (const auto &flag : is->unknownEffect)
-    addNote(r, NoteCode::XlaFlagEffectUnknown, xlaFlagEffectUnknownNote(flag, table->jaxlib));
+    r.notes.push_back(note(NoteCode::XlaFlagEffectUnknown, flag, table->jaxlib));
   r.xlaFlags = std::move(*is);
   r.xlaFlagTable = table;
   return out;
@@ -156,10 +165,7 @@ Expected<KeyResult> computeKey(const Scenario &input) {
                      : "MLIR bytecode of the module after strip-debuginfo "
                        "(locations removed)";
   if (r.computation.live)
-    addNote(r, NoteCode::LiveEntry1, "Entry 1 was computed here by " + r.computation.producer +
-                      "; jaxlib's MLIR is a different version, so its bytecode "
-                      "(and every digest from entry 1 on) differs from what "
-                      "jaxlib would feed.");
+    r.notes.push_back(note(NoteCode::LiveEntry1, r.computation.producer));
 
   // 2. jax_lib version: encoded, not stripped.
   E[1].append("jaxlib version", s.jaxlibVersion);
@@ -226,8 +232,7 @@ Expected<KeyResult> computeKey(const Scenario &input) {
           ? "the serialized topology proto (topology.serialize())"
           : "the topology fingerprint as 8 bytes, big-endian";
   if (r.accelerator.standIn)
-    addNote(r, NoteCode::StandInFingerprint, "Entry 6 uses a stand-in topology fingerprint (not "
-                      "measured on a TPU): " + r.accelerator.provenance);
+    r.notes.push_back(note(NoteCode::StandInFingerprint, r.accelerator.provenance));
 
   // 7. compression
   r.compression = compressionName(s.compression, s.profile);
@@ -235,7 +240,7 @@ Expected<KeyResult> computeKey(const Scenario &input) {
   E[6].summary = "the compression algorithm's name";
   if (writesStdlibZstd(s.compression, s.profile)) {
     r.stdlibZstdPython = *s.compression.python;
-    addNote(r, NoteCode::StdlibZstd, stdlibZstdNote(*r.stdlibZstdPython));
+    r.notes.push_back(note(NoteCode::StdlibZstd, *r.stdlibZstdPython));
   }
 
   // 8. custom_hook
@@ -254,7 +259,7 @@ Expected<KeyResult> computeKey(const Scenario &input) {
   }
   r.key = r.symName + "-" + toHex(r.entries[kNumEntries - 1].running);
   if (profile.mosaic != MosaicRule::None && r.computation.unreadableKernels > 0)
-    addNote(r, NoteCode::UnreadableKernels, unreadableKernelsNote(r));
+    r.notes.push_back(unreadableKernelsNote(r));
   r.trace = traceLines(r, s);
   return r;
 }
@@ -354,18 +359,18 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   // Flags whose effect the engine cannot know (XlaFlags.h) make the key
   // not JAX's, as live MLIR does.
   Json flagCaveats = Json::array();
-  for (size_t i = 0; i < r.noteCodes.size(); ++i)
-    if (r.noteCodes[i] == NoteCode::XlaFlagsUnparsed ||
-        r.noteCodes[i] == NoteCode::XlaFlagEffectUnknown ||
-        r.noteCodes[i] == NoteCode::CpuTargetUnknown)
-      flagCaveats.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
+  for (const Note &n : r.notes)
+    if (n.code == NoteCode::XlaFlagsUnparsed ||
+        n.code == NoteCode::XlaFlagEffectUnknown ||
+        n.code == NoteCode::CpuTargetUnknown)
+      flagCaveats.push_back({{"code", noteCodeName(n.code)}, {"text", noteText(n)}});
   out["fidelity"] = {{"jax_key", !r.computation.live &&
                                      r.computation.unreadableKernels == 0 &&
                                      flagCaveats.empty()},
                      {"unreadable_kernels", r.computation.unreadableKernels}};
   if (r.computation.unreadableKernels > 0 &&
       profileSpec(r.profile).mosaic != MosaicRule::None)
-    out["fidelity"]["text"] = unreadableKernelsNote(r);
+    out["fidelity"]["text"] = noteText(unreadableKernelsNote(r));
   if (!flagCaveats.empty())
     out["fidelity"]["xla_flags"] = std::move(flagCaveats);
   if (r.xlaFlags) {
@@ -411,8 +416,8 @@ Json resultToJson(const KeyResult &r, size_t previewBytes) {
   // Each note as {code, text}: readers branch on the code (noteCodeName)
   // and show the text.
   Json notes = Json::array();
-  for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
-    notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
+  for (const Note &n : r.notes)
+    notes.push_back({{"code", noteCodeName(n.code)}, {"text", noteText(n)}});
   out["notes"] = std::move(notes);
   return out;
 }

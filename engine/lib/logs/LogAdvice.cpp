@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
+#include "cachekey/JaxConfigTable.h"
+#include "cachekey/KnownDigests.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -48,6 +50,47 @@ void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, uint32_t item) {
     it->programs.push_back(item);
 }
 
+/// The jax release of `log`'s programs: the jaxlib version entry 2 decodes
+/// to (jax and jaxlib are released together), or "" when none decodes.
+std::string releaseOf(const LogSummary &log) {
+  for (const LoggedProgram &p : log.programs)
+    if (p.digests().own[1])
+      if (auto d = decodeEntryDigest(2, *p.digests().own[1]))
+        return d->value;
+  return "";
+}
+
+/// Names in `a` (SameGlobalSettings) the options that the measured table
+/// of `log`'s release says move exactly what moved: entry 1 alone when
+/// a.entry is 0 or 1 (EveryProgram), else a.entry and at most entry 1 with
+/// it (GlobalSetting), over the table's probe programs (JaxOption::moves).
+void nameMeasuredSettings(LogAdvice &a, const LogSummary &log) {
+  std::string release = releaseOf(log);
+  const JaxConfigTable *table = release.empty() ? nullptr : jaxConfigTable(release);
+  if (!table)
+    return;
+  const int entry = a.entry > 1 ? a.entry : 1;
+  for (const auto &[name, option] : table->options) {
+    if (option.status != JaxOption::Status::Measured)
+      continue;
+    const EntrySet moved = option.moves();
+    if (!moved.count(entry))
+      continue;
+    if (std::all_of(moved.begin(), moved.end(), [&](int e) { return e == entry || e == 1; }))
+      a.settings.push_back(name);
+  }
+  a.settingsRelease = release;
+}
+
+/// LogKeys, where the keys were cut by interleaving: SeparateThreads.
+void adviseThreads(std::vector<LogAdvice> &out, bool interleaved) {
+  if (!interleaved)
+    return;
+  for (LogAdvice &a : out)
+    if (a.code == LogAdvice::Code::LogKeys)
+      a.code = LogAdvice::Code::SeparateThreads;
+}
+
 /// The advice for a moved key.
 LogAdvice forMove(const KeyMove &move, int cause) {
   LogAdvice a;
@@ -66,8 +109,18 @@ LogAdvice forMove(const KeyMove &move, int cause) {
   case KeyMove::Code::StaticOrConstant:
     a.code = C::StaticOrConstant;
     break;
+  case KeyMove::Code::ArgTypes:
+    // The same program called with other argument dtypes: a program of its
+    // own, as for new shapes (the dtypes, where no shapes line is at hand).
+    a.code = C::NewShapes;
+    a.value = move.before + " \u2192 " + move.after;
+    break;
   case KeyMove::Code::CacheDirMoved:
     a.code = C::SameCacheDirInKey;
+    break;
+  case KeyMove::Code::XlaCachesSetting:
+    a.code = C::SameXlaCaches;
+    a.value = move.after;
     break;
   case KeyMove::Code::JaxOwnProgram:
     a.code = C::JaxOwnProgram;
@@ -136,6 +189,9 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
   case MissReason::Damaged:
     x.code = C::DeleteDamaged;
     break;
+  case MissReason::CompileOnlyClient:
+    x.code = C::CompileOnlyCannotLoad;
+    break;
   case MissReason::Evicted:
     x.code = C::RaiseMaxSize;
     for (const LogSummary *l : {&la, &lb})
@@ -171,6 +227,32 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
 
 } // namespace
 
+
+/// Whether the second log reads as the earlier run: it hit nothing, and
+/// every program it missed with the key the first log had (at least two),
+/// the first log hit and the second then wrote (or went on to write). In
+/// that order the cache
+/// lost each entry between the runs (KeepCacheDir); logs given the other
+/// way round read the same, with nothing lost.
+bool looksReversed(const LogComparison &r) {
+  const LogSummary &la = r.logs[0], &lb = r.logs[1];
+  size_t written = 0;
+  for (const ProgramPair &p : r.pairs) {
+    if (p.b < 0)
+      continue;
+    const LoggedProgram &b = lb.programs[p.b];
+    if (b.lookup == Lookup::Hit)
+      return false;
+    if (p.a < 0 || p.keys != ProgramPair::Keys::Equal || b.lookup != Lookup::Miss)
+      continue;
+    if (la.programs[p.a].lookup != Lookup::Hit ||
+        (b.writeState != WriteState::Written && b.writeState != WriteState::Attempted))
+      return false;
+    ++written;
+  }
+  return written >= 2;
+}
+
 std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   std::vector<LogAdvice> out;
@@ -179,6 +261,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
     addAdvice(out, std::move(x), static_cast<uint32_t>(item));
   };
   std::unordered_set<std::string_view> namesInA; // made when first needed
+  std::unordered_set<std::string> shapesInA;     // nameAndShapes, with it
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const ProgramPair &p = r.pairs[i];
     if (p.b < 0)
@@ -190,15 +273,30 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
       continue;
     ++misses;
     const LoggedProgram *a = p.a >= 0 ? &la.programs[p.a] : nullptr;
+    if (!a && p.keyOfFirst)
+      // A key the first run computed too, missed again here: the pair that
+      // holds the first run's program is advised (its outcome says why).
+      continue;
     if (!a)
     {
       // The first run compiled this name with other argument shapes (the
       // pairing keeps a program with new shapes apart): name the shapes.
       if (namesInA.empty())
-        for (const LoggedProgram &x : la.programs)
+        for (const LoggedProgram &x : la.programs) {
           namesInA.insert(x.name);
+          if (x.shapes >= 0)
+            shapesInA.insert(nameAndShapes(la, x));
+        }
       const bool nameInA = !b.name.empty() && namesInA.count(b.name);
-      if (nameInA && b.shapes >= 0) {
+      if (nameInA && b.shapes >= 0 &&
+          shapesInA.count(nameAndShapes(lb, b))) {
+        // The first run compiled this name with these very argument shapes
+        // and types, and the pairing still left this compile alone: its key
+        // is none of theirs, so its module differs with nothing in its
+        // inputs' shapes to show for it: a new static argument value or
+        // captured Python constant (jax.jit's static_argnums/argnames).
+        add(advice(C::StaticOrConstant), i);
+      } else if (nameInA && b.shapes >= 0) {
         LogAdvice x = advice(C::NewShapes);
         x.value = lb.texts[b.shapes];
         add(std::move(x), i);
@@ -218,8 +316,12 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
       // moved (jax 0.4.30 puts the callback's address into the program), the
       // second run could not have read it.
       add(advice(C::HostCallbacks), i);
-    else if (p.keys == ProgramPair::Keys::Differ)
-      add(forMove(r.moveOf(p), p.cause), i);
+    else if (p.keys == ProgramPair::Keys::Differ) {
+      LogAdvice x = forMove(r.moveOf(p), p.cause);
+      if (x.code == C::NewShapes && b.shapes >= 0)
+        x.value = lb.texts[b.shapes]; // the shapes and dtypes compiled for
+      add(std::move(x), i);
+    }
     else if (p.keys == ProgramPair::Keys::Unknown)
       add(advice(C::LogKeys), i);
     else {
@@ -243,6 +345,18 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
       add(std::move(x), i);
     }
   }
+  // A write that failed in the second run itself (a read-only or full
+  // cache folder, a missing -atime file under a size cap): whatever made
+  // this run miss, the next run misses that key again.
+  for (size_t i = 0; i < r.pairs.size(); ++i) {
+    const ProgramPair &p = r.pairs[i];
+    if (p.b < 0 || lb.programs[p.b].writeState != WriteState::Failed)
+      continue;
+    const LoggedProgram &b = lb.programs[p.b];
+    LogAdvice w = advice(b.atimeError ? C::MissingAtime : C::FixWriteError);
+    w.value = lb.writeError(b);
+    add(std::move(w), i);
+  }
   if (hits + misses == 0 && inB) {
     // No outcome lines: the keys alone say which programs would miss.
     for (size_t i = 0; i < r.pairs.size(); ++i) {
@@ -254,6 +368,15 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
   }
   else if (misses == 0)
     add(advice(C::NothingToDo), kWholeRun);
+  if (looksReversed(r)) {
+    LogAdvice x = advice(C::OrderOfLogs);
+    x.value = lb.name;
+    add(std::move(x), kWholeRun);
+  }
+  for (LogAdvice &a : out)
+    if (a.code == C::SameGlobalSettings)
+      nameMeasuredSettings(a, lb);
+  adviseThreads(out, keysInterleave(la) || keysInterleave(lb));
   return out;
 }
 
@@ -316,6 +439,10 @@ std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
     }
   if (out.empty())
     out.push_back(advice(C::SharedKeys));
+  for (LogAdvice &a : out)
+    if (a.code == C::SameGlobalSettings)
+      nameMeasuredSettings(a, r.logs.back());
+  adviseThreads(out, std::any_of(r.logs.begin(), r.logs.end(), keysInterleave));
   // Logs without a cache line were left out: say how to log them.
   for (const LogSummary &log : r.logs)
     if (log.comparable().empty()) {
@@ -349,6 +476,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::FixWriteError: return "fix_write_error";
   case LogAdvice::Code::MissingAtime: return "missing_atime";
   case LogAdvice::Code::DeleteDamaged: return "delete_damaged";
+  case LogAdvice::Code::CompileOnlyCannotLoad: return "compile_only_cannot_load";
   case LogAdvice::Code::InstallFilelock: return "install_filelock";
   case LogAdvice::Code::RaiseMaxSize: return "raise_max_size";
   case LogAdvice::Code::EntryOverMaxSize: return "entry_over_max_size";
@@ -359,6 +487,9 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::SetCacheDir: return "set_cache_dir";
   case LogAdvice::Code::LogWrites: return "log_writes";
   case LogAdvice::Code::StaticOrConstant: return "static_or_constant";
+  case LogAdvice::Code::SameXlaCaches: return "same_xla_caches";
+  case LogAdvice::Code::SeparateThreads: return "separate_threads";
+  case LogAdvice::Code::OrderOfLogs: return "order_of_logs";
   }
   return "unknown";
 }

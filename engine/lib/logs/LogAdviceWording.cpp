@@ -54,6 +54,13 @@ std::string words(const LogAdvice &a) {
   case C::LogKeys:
     return "Log DEBUG for jax._src.cache_key in both runs: its trace names "
            "the entry that moved.";
+  case C::SeparateThreads:
+    return "The cache-key lines were logged at DEBUG, but new keys began "
+           "before others ended, again and again: programs compiled at once "
+           "by several threads, their lines interleaved. Put the thread in "
+           "the log format of both runs (logging.basicConfig(format="
+           "\"%(thread)d %(levelname)s:%(name)s:%(message)s\")) so that each "
+           "thread's 16 lines are read as one key.";
   case C::KeyMoved:
   {
     if (a.entry == 1)
@@ -68,8 +75,9 @@ std::string words(const LogAdvice &a) {
              "--out DIR -- SCRIPT) and run cachekey diff on the two "
              "directories: it names the change in JAX's terms (a baked-in "
              "constant, matmul precision, donation, shardings, argument "
-             "types). Or set JAX_DUMP_IR_TO=DIR in both runs and compare "
-             "these programs' dumped modules.";
+             "types, random-bit generation, the checkpoint policy, host "
+             "callbacks and kernels). Or set JAX_DUMP_IR_TO=DIR in both runs "
+             "and compare these programs' dumped modules by eye.";
     static const Advice byEntry[] = {
         Advice::Program,        Advice::JaxlibVersion, Advice::Backend,
         Advice::Flags,          Advice::CompileOptions, Advice::Accelerator,
@@ -83,9 +91,10 @@ std::string words(const LogAdvice &a) {
     return "Nothing to do on its own: JAX compiles this small program for an "
            "operation outside jit, with the shapes and dtypes of your arrays, so "
            "it moves when they do.";
-  case C::SameGlobalSettings:
+  case C::SameGlobalSettings: {
+    std::string text;
     if (a.entry == 5)
-      return "One setting outside the programs moved entry 5 (compile_options) "
+      text = "One setting outside the programs moved entry 5 (compile_options) "
              "of every program, and entry 1 of some with it: a jax option JAX "
              "passes in the compile options (jax_use_shardy_partitioner, "
              "jax_default_device_assignment…) or an XLA flag parsed into "
@@ -93,20 +102,44 @@ std::string words(const LogAdvice &a) {
              "settings and XLA_FLAGS; the logs do not say which one moved: "
              "capture both runs (python -m cachekey.capture) and run cachekey "
              "diff on them.";
-    if (a.entry > 1)
-      return "One setting outside the programs moved entry " +
+    else if (a.entry > 1)
+      text = "One setting outside the programs moved entry " +
              std::to_string(a.entry) + " of every program: give every run "
              "that shares the cache the same jax settings, XLA_FLAGS and "
              "devices; to see which moved, capture both runs (python -m "
              "cachekey.capture) and run cachekey diff on them.";
-    return "One setting moved every program, JAX's own small ones too: give "
-           "the runs the same jax and jaxlib, jax_enable_x64, "
-           "jax_compilation_cache_include_metadata_in_key and "
-           "jax_use_shardy_partitioner.";
+    else
+      text = "One setting moved every program: give every run that shares the "
+             "cache the same jax and jaxlib and the same settings that change "
+             "every module (jax_compilation_cache_include_metadata_in_key, "
+             "jax_enable_x64, jax_default_matmul_precision, "
+             "jax_use_shardy_partitioner, jax_threefry_partitionable, "
+             "jax_default_prng_impl); to see which moved, capture both runs "
+             "(python -m cachekey.capture) and run cachekey diff on them.";
+    if (a.settingsRelease.empty())
+      return text;
+    const std::string what = a.entry > 1 ? "entry " + std::to_string(a.entry) +
+                                               " (and entry 1 at most)"
+                                         : std::string("entry 1 alone");
+    if (a.settings.empty())
+      return text + " No jax option moves " + what + " in the table measured on "
+             "jax " + a.settingsRelease + " (fixtures/jax_config): look at "
+             "XLA_FLAGS and the jax version first.";
+    return text + " The jax options that move " + what + " in the table "
+           "measured on jax " + a.settingsRelease + " (fixtures/jax_config): " +
+           nameList(a.settings, a.settings.size()) + ".";
+  }
   case C::SameCacheDirInKey:
     return "Use the same jax_compilation_cache_dir in every run: JAX writes "
            "the autotune cache path under it into DebugOptions (entry 5), so "
            "another directory is another key.";
+  case C::SameXlaCaches:
+    return "Give every run that shares the cache the same "
+           "jax_persistent_cache_enable_xla_caches (or JAX_PERSISTENT_CACHE_"
+           "ENABLE_XLA_CACHES): " + a.value + " enabled no XLA autotuning "
+           "cache, so its DebugOptions lack the autotune path under the cache "
+           "directory, which the other run's DebugOptions hold (entry 5; jax "
+           "0.11.0 and later no longer hash that path).";
   case C::LowerMinCompileTime:
     return "To cache programs this fast, set "
            "jax_persistent_cache_min_compile_time_secs to at most " +
@@ -150,6 +183,14 @@ std::string words(const LogAdvice &a) {
     return "Delete the damaged entries from the cache directory (`cachekey "
            "cache-dir DIR` names them): JAX never replaces an existing file, so "
            "they miss until removed, and the next miss writes them again.";
+  case C::CompileOnlyCannotLoad:
+    return "Nothing to delete: these entries are not damaged. A compile-only "
+           "client (a deviceless topology from "
+           "jax.experimental.topologies.get_topology_desc, or the CUDA plugin's "
+           "compile-only client) writes entries but cannot load any (\"PjRtCompiler "
+           "must be constructed with a Client\"), so the persistent cache does "
+           "not save a deviceless compile: each one compiles again, and such "
+           "runs never hit. Deleting the entries changes nothing.";
   case C::RaiseMaxSize:
     return "Raise jax_compilation_cache_max_size above what one run writes" +
            (a.limit >= 0 ? " (the Evicting lines' target cache size, the cap "
@@ -177,6 +218,12 @@ std::string words(const LogAdvice &a) {
            "on storage every run sees. With jax_compilation_cache_max_size set, "
            "the LRU may have evicted them: log DEBUG for jax._src.lru_cache to "
            "see its \"Evicting cache entry\" lines.";
+  case C::OrderOfLogs:
+    return "Or the logs are in the other order: " + a.value + " reads as "
+           "the earlier run (it hit nothing, and wrote each entry the first "
+           "log then found). If so, give the earlier run's log first "
+           "(cachekey compare-logs EARLIER LATER): nothing was lost from the "
+           "cache.";
   case C::UnsupportedRuntime:
     return "Nothing to change in the cache: this runtime never uses the "
            "persistent compilation cache.";

@@ -10,6 +10,7 @@
 #include "cachekey/Parallel.h"
 
 #include <algorithm>
+#include <set>
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -55,7 +56,7 @@ RunStats runStats(const LogSummary &log) {
                             w.reason == NotWrittenReason::CacheDisabled))
       why = NotCached::NoCache;
     else if (p.readError() >= 0)
-      why = NotCached::ReadFailed;
+      why = p.compileOnlyRead() ? NotCached::CompileOnly : NotCached::ReadFailed;
     else if (w.state == WriteState::Failed)
       why = NotCached::WriteFailed;
     else if (w.state == WriteState::NotWritten)
@@ -88,9 +89,31 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   r.logs[1] = std::move(second);
   for (const LogSummary &log : r.logs)
     if (log.comparable().empty())
-      return Error{log.name, noKeyMessage(log)};
+      return noKeyError(log);
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   r.pairs = pairPrograms(la, lb, r.pairedBy);
+  // Programs of the second run only: was their key the first run's, or
+  // written earlier in the second log? (Only built when there are such.)
+  if (std::any_of(r.pairs.begin(), r.pairs.end(),
+                  [](const ProgramPair &p) { return p.a < 0 && p.b >= 0; })) {
+    std::set<Digest> keysOfFirst;
+    for (const LoggedProgram &x : la.programs)
+      if (auto d = x.finalDigest())
+        keysOfFirst.insert(*d);
+    // Keys the second log wrote, by the first program that wrote each.
+    std::map<Digest, int> writtenAt;
+    for (size_t i = 0; i < lb.programs.size(); ++i)
+      if (lb.programs[i].writeState == WriteState::Written)
+        if (auto d = lb.programs[i].finalDigest())
+          writtenAt.emplace(*d, static_cast<int>(i));
+    for (ProgramPair &p : r.pairs)
+      if (p.a < 0 && p.b >= 0)
+        if (auto d = lb.programs[p.b].finalDigest()) {
+          p.keyOfFirst = keysOfFirst.count(*d) > 0;
+          auto w = writtenAt.find(*d);
+          p.keyWrittenBefore = w != writtenAt.end() && w->second < p.b;
+        }
+  }
   // Moves are interned: thousands of pairs that moved the same way share
   // one KeyMove. Of the explanations only two are kept: the first pair
   // whose keys differ and the first pair in both runs (the one explained
@@ -208,11 +231,14 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       firstInBoth >= 0 && r.pairs[firstInBoth].keys != ProgramPair::Keys::Differ
           ? explainAgain(firstInBoth)
           : std::nullopt;
-  // One global setting: entry 1 of every paired program moved, JAX's own
-  // programs among them, and the shapes lines show no dtype change.
+  // One global setting: entry 1 of every paired program moved, and the
+  // shapes lines show no dtype change, in JAX's own programs too or in two
+  // or more programs of different names (one name compiled again and again
+  // is a static argument or a captured constant: StaticOrConstant below).
   {
     size_t paired = 0, moved = 0;
     bool jaxOwn = false, plain = true;
+    std::set<std::string_view> names;
     for (const ProgramPair &p : r.pairs) {
       if (p.a < 0 || p.b < 0)
         continue;
@@ -224,10 +250,12 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       M code = r.moveOf(p).code;
       plain = plain && (code == M::ProgramChanged || code == M::JaxOwnProgram);
       jaxOwn = jaxOwn || code == M::JaxOwnProgram;
+      names.insert(lb.programs[p.b].name.view());
     }
-    if (plain && jaxOwn && moved >= 2 && moved == paired) {
+    if (plain && (jaxOwn || names.size() >= 2) && moved >= 2 && moved == paired) {
       KeyMove every;
       every.code = KeyMove::Code::EveryProgram;
+      every.both = jaxOwn;
       every.before = std::to_string(moved);
       uint32_t id = moveId(every);
       for (ProgramPair &p : r.pairs)
@@ -326,10 +354,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
         auto d = x.finalDigest();
         if (x.shapes < 0 || !d)
           continue;
-        std::string k(x.name.view());
-        k += '\0';
-        k += log.texts[x.shapes];
-        auto &v = out[k];
+        auto &v = out[nameAndShapes(log, x)];
         if (std::find(v.begin(), v.end(), *d) == v.end())
           v.push_back(*d);
       }
@@ -340,10 +365,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
                     const LogSummary &log, const LoggedProgram &x) -> size_t {
       if (x.shapes < 0)
         return 0;
-      std::string k(x.name.view());
-      k += '\0';
-      k += log.texts[x.shapes];
-      auto it = c.find(k);
+      auto it = c.find(nameAndShapes(log, x));
       return it == c.end() ? 0 : it->second.size();
     };
     for (ProgramPair &p : r.pairs) {
@@ -384,9 +406,8 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
     f.code = LogFinding::Code::EveryProgram;
     f.entry = 1;
     f.subject = r.moveOf(r.pairs[r.explained]).before;
+    f.jaxOwn = r.moveOf(r.pairs[r.explained]).both;
     r.findings = {f};
-    r.comparison.details = {logFindingText(f)};
-    writeSentence(r.comparison);
   }
   for (int side = 0; side < 2; ++side) {
     r.stats[side] = runStats(r.logs[side]);

@@ -51,7 +51,7 @@ Json pairFindingsJson(const LogComparison &r, const ProgramPair &p,
                       const std::string (&outcome)[2], const std::string &verdict) {
   Json f = objectFor(5);
   Json v = objectFor(2);
-  v["code"] = verdictCode(p);
+  v["code"] = verdictCode(r, p);
   v["text"] = verdict;
   f["verdict"] = std::move(v);
   f["move"] = p.keys == ProgramPair::Keys::Differ ? keyMoveJson(r.moveOf(p)) : Json();
@@ -160,6 +160,10 @@ Json adviceJson(const Comparison &r, const std::vector<LogAdvice> &advice,
       x["amount"] = a.amount;
     if (a.limit >= 0)
       x["limit"] = a.limit;
+    if (!a.settingsRelease.empty()) {
+      x["settings"] = a.settings;
+      x["settings_release"] = a.settingsRelease;
+    }
     x["text"] = r.adviceText(a);
     todo.push_back(std::move(x));
   }
@@ -174,9 +178,9 @@ Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
   j["summary"] = r.summary;
   // The facts are the logs' own: LogFindings behind the details, and the
   // reading notes.
-  j["findings"]["details"] = findingsBeside(r.findings, r.comparison.details);
+  j["findings"]["details"] = findingsBeside(r.findings, findingsText(r.findings, false));
   j["findings"]["other_details"] =
-      findingsBeside(r.otherFindings, r.comparison.otherDetails);
+      findingsBeside(r.otherFindings, findingsText(r.otherFindings, true));
   Json notes = Json::array();
   for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
     notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});

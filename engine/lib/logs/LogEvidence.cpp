@@ -80,8 +80,25 @@ std::vector<LogFinding> compileOptionsEvidence(const PairContext &c) {
   std::vector<LogFinding> out;
   const auto &ta = c.la.autotuneCaches, &tb = c.lb.autotuneCaches;
   if ((ta.empty() ? "" : ta.front()) != (tb.empty() ? "" : tb.front()) &&
-      c.hashesField(kAutotuneField))
-    out.push_back(finding(C::CacheDirMoved, 5, firstPathText(ta), firstPathText(tb)));
+      c.hashesField(kAutotuneField)) {
+    // compiler.py's get_compile_options logs "Enabling XLA autotuning cache
+    // at …" right after "get_compile_options: num_replicas=…" whenever the
+    // persistent cache is on and jax_persistent_cache_enable_xla_caches
+    // names the autotune cache ("all" or its field). A run that logged the
+    // latter, looked its program up in an open cache, and never the former
+    // had the setting off: not another directory.
+    auto cacheOnWithoutAutotune = [&](bool second) {
+      const LoggedProgram &p = second ? c.pb : c.pa;
+      const auto &mine = second ? tb : ta;
+      return mine.empty() && p.compileOptions >= 0 && !p.lookupNoCache &&
+             p.lookup != Lookup::Unknown;
+    };
+    if (cacheOnWithoutAutotune(false) || cacheOnWithoutAutotune(true))
+      out.push_back(finding(C::XlaCachesOneSide, 5, firstPathText(ta),
+                            firstPathText(tb), ta.empty() ? c.la.name : c.lb.name));
+    else
+      out.push_back(finding(C::CacheDirMoved, 5, firstPathText(ta), firstPathText(tb)));
+  }
   const auto &ka = c.la.kernelCaches, &kb = c.lb.kernelCaches;
   if (ka != kb && c.hashesField(kKernelField)) {
     if (ka.empty() || kb.empty())
@@ -203,10 +220,39 @@ std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c)
 
 } // namespace
 
+namespace {
+
+/// Whether `name` is one of `list`'s.
+template <size_t N> bool listed(std::string_view name, const char *const (&list)[N]) {
+  return std::any_of(std::begin(list), std::end(list),
+                     [&](const char *p) { return name == p; });
+}
+
+} // namespace
+
+bool keysInterleave(const LogSummary &log) {
+  size_t cut = 0;
+  for (const LogReadNote &n : log.incomplete)
+    cut += n.why == LogReadNote::Why::NewKeyStarts;
+  return cut >= 2;
+}
+
+NoKeyReason noKeyReason(const LogSummary &log) {
+  if (log.encoding == LogSummary::Encoding::Gzip)
+    return NoKeyReason::Gzip;
+  if (log.encoding == LogSummary::Encoding::Utf16)
+    return NoKeyReason::Utf16;
+  if (log.programs.empty() && log.problems.empty() && log.compileOptionsLines > 0 &&
+      log.cacheDirs.empty() && log.autotuneCaches.empty())
+    return NoKeyReason::CompiledWithoutCache;
+  return keysInterleave(log) ? NoKeyReason::KeysInterleaved : NoKeyReason::Unknown;
+}
+
 bool isJaxOwnProgram(std::string_view name) {
   // The programs JAX jits itself when an operation runs outside jit: lax
   // primitives applied eagerly and jax's private helpers (jit__linspace,
-  // jit__threefry_seed, jit__reduce_sum: a leading underscore).
+  // jit__threefry_seed, jit__reduce_sum: a leading underscore, and a name
+  // of kHelpers).
   static const char *const kPrimitives[] = {
       "jit_broadcast_in_dim", "jit_convert_element_type", "jit_iota",
       "jit_concatenate", "jit_reshape", "jit_squeeze", "jit_transpose",
@@ -220,15 +266,43 @@ bool isJaxOwnProgram(std::string_view name) {
       "jit_dot_general", "jit_random_bits", "jit_random_wrap",
       "jit_random_unwrap", "jit_random_seed", "jit_random_split",
       "jit_threefry2x32", "jit_ravel"};
+  // JAX's private helpers that it jits itself (jax/_src/random, prng.py,
+  // numpy/*.py of 0.4.30 to 0.12.0.1: functions under @jit / @partial(jit,
+  // …) whose names start with '_'). A user's own private function, lambda
+  // or __call__ is named the same way (jit__update, jit__lambda,
+  // jit___call), so the prefix alone says nothing.
+  static const char *const kHelpers[] = {
+      "argmax", "argmin", "average", "bernoulli", "beta", "binomial", "cauchy",
+      "chisquare", "conv", "cumsum_with_promotion", "diag", "dirichlet",
+      "exponential", "flip", "gamma", "geomspace", "gumbel", "laplace",
+      "linspace", "logistic", "lognormal", "logspace", "mean", "moveaxis",
+      "multi_slice", "multivariate_normal", "nanargmax", "nanargmin", "normal",
+      "normal_real", "pad", "pareto", "permutation", "piecewise", "poisson",
+      "power", "ptp", "rademacher", "randint", "random_bits", "reduce_all",
+      "reduce_any", "reduce_logical_and", "reduce_logical_or", "reduce_max",
+      "reduce_min", "reduce_minmax", "reduce_prod", "reduce_sum",
+      "roll_dynamic", "roll_static", "shuffle", "split", "fold_in", "squeeze",
+      "std", "t", "take", "threefry_fold_in", "threefry_random_bits",
+      "threefry_random_bits_original", "threefry_seed", "threefry_split",
+      "threefry_split_foldlike", "threefry_split_original", "triangular",
+      "truncated_normal", "uniform", "var", "wald", "weibull_min", "where"};
   if (startsWith(name, "jit__"))
-    return true;
-  for (const char *p : kPrimitives)
-    if (name == p)
-      return true;
-  return false;
+    return listed(name.substr(5), kHelpers);
+  return listed(name, kPrimitives);
 }
 
 namespace {
+
+/// JAX's eager programs of the elementwise primitives without parameters:
+/// their module is their argument shapes and types and nothing else.
+bool isElementwisePrimitive(std::string_view name) {
+  static const char *const kElementwise[] = {
+      "jit_add", "jit_sub", "jit_mul", "jit_div", "jit_neg", "jit_sin",
+      "jit_cos", "jit_exp", "jit_log", "jit_sqrt", "jit_tanh", "jit_pow",
+      "jit_max", "jit_min", "jit_eq", "jit_ne", "jit_lt", "jit_gt",
+      "jit_copy", "jit_clamp"};
+  return listed(name, kElementwise);
+}
 
 /// What changed inside entry `e`, as far as the logs can tell: the KeyMove
 /// for summaries, then the findings.
@@ -244,7 +318,14 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
     if (auto t = argTypesMove(c)) {
       move = t->first;
       d.push_back(t->second);
-    } else if (isJaxOwnProgram(b.name)) {
+    } else if (isJaxOwnProgram(b.name) &&
+               !(isElementwisePrimitive(b.name) && a.shapes >= 0 && b.shapes >= 0 &&
+                 c.text(false, a.shapes) == c.text(true, b.shapes))) {
+      // JAX's own eager program follows the arrays it is applied to. An
+      // elementwise one (jit_add, jit_mul, …) has nothing else in it: with
+      // the same argument shapes and types in both runs it cannot have
+      // moved as JAX's own, so a program of that name is the user's (a
+      // function called add) or moved with a global setting.
       move.code = M::JaxOwnProgram;
       d.push_back(finding(C::JaxOwnProgram, 1));
       d.back().subject = b.name;
@@ -299,6 +380,11 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
   case 5: {
     d = compileOptionsEvidence(c);
     if (!d.empty()) {
+      if (d.front().code == C::XlaCachesOneSide) {
+        move.code = M::XlaCachesSetting;
+        move.after = d.front().subject;
+        break;
+      }
       move.code = d.front().code == C::CacheDirMoved ? M::CacheDirMoved
                   : d.front().code == C::KernelCacheOneSide ||
                           d.front().code == C::KernelCacheMoved
@@ -366,14 +452,10 @@ PairExplanation explainPair(const LogSummary &la, const LogSummary &lb,
     auto [move, findings] = explainEntry(c, cmp.cause);
     x.move = std::move(move);
     x.findings = std::move(findings);
-    for (const auto &f : x.findings)
-      cmp.details.push_back(logFindingText(f));
     // Entries moved with the cause are explained by the link reason.
     for (int e : cmp.alsoChanged)
-      for (auto &f : explainEntry(c, e).second) {
-        cmp.otherDetails.push_back(entryLabel(e) + ": " + logFindingText(f));
+      for (auto &f : explainEntry(c, e).second)
         x.otherFindings.push_back(std::move(f));
-      }
   }
   // Excluded flags that differ without reaching entry 5.
   if (auto *fa = c.flags(false))
@@ -392,10 +474,9 @@ PairExplanation explainPair(const LogSummary &la, const LogSummary &lb,
           u.kind = UnhashedInput::Kind::ExcludedFlagLogged;
           u.flag = kv.first;
           u.added = kv.second > 0;
-          addUnhashed(cmp, std::move(u));
+          cmp.unhashedInputs.push_back(std::move(u));
         }
     }
-  writeSentence(cmp);
   return x;
 }
 
@@ -449,7 +530,7 @@ MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
   if (pb.lookupNoCache)
     return MissReason::NoCacheYet;
   if (pb.readError() >= 0)
-    return MissReason::Damaged;
+    return pb.compileOnlyRead() ? MissReason::CompileOnlyClient : MissReason::Damaged;
   if (!lb.unsupportedRuntime.empty())
     return MissReason::UnsupportedRuntime;
   if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::NotWritten)

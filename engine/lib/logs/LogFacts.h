@@ -62,7 +62,7 @@ struct PairExplanation {
   Comparison comparison;
   KeyMove move;
   /// What the logs show about the cause entry, then about each
-  /// `alsoChanged` entry (`comparison.details` / `otherDetails` say them).
+  /// `alsoChanged` entry (findingsText words them).
   std::vector<LogFinding> findings, otherFindings;
 };
 
@@ -183,6 +183,17 @@ std::string firstPathText(const std::vector<std::string> &paths);
 /// The explanation sentence of the whole comparison.
 std::string comparisonSentence(const LogComparison &r);
 
+/// The detail lines of an explained pair: logFindingText per finding; with
+/// `other` (the findings of `alsoChanged` entries) each after its entry's
+/// label, "entry 5 (compile_options): …".
+std::vector<std::string> findingsText(const std::vector<LogFinding> &findings,
+                                      bool other);
+
+/// The sentence of an explained pair: comparisonSentence (Wording.h) over
+/// `c` with `findings` and `otherFindings` as its details.
+std::string pairSentence(const Comparison &c, const std::vector<LogFinding> &findings,
+                         const std::vector<LogFinding> &otherFindings);
+
 /// The notes on what was cut or unreadable in either log, into `notes`
 /// and their codes into `codes`.
 void readingNotes(const LogSummary &first, const LogSummary &second,
@@ -204,8 +215,39 @@ std::string programAcrossRunsText(const ManyLogComparison &r,
 /// which runs are odd ones out how often.
 std::string manySummary(const ManyLogComparison &r);
 
-/// The Error message when `log` holds no complete key.
-std::string noKeyMessage(const LogSummary &log);
+/// A program's name and its argument shapes and types (the pxla
+/// "Compiling … with global shapes and types" line) as one lookup key,
+/// "<name>\0<shapes>"; requires program.shapes >= 0. Two compiles with the
+/// same one differ only in what the shapes do not show (a static argument,
+/// a captured constant).
+inline std::string nameAndShapes(const LogSummary &log, const LoggedProgram &program) {
+  std::string k(program.name.view());
+  k += '\0';
+  k += log.texts[program.shapes];
+  return k;
+}
+
+/// Why `log` holds no complete key, where its contents say more than "no
+/// cache lines" (LogEvidence.cpp):
+/// - Gzip, Utf16: LogSummary::encoding says it is not text to read;
+/// - CompiledWithoutCache: compiler.py's get_compile_options lines and not
+///   one cache line (no key, lookup, write or cache directory), as with
+///   jax_enable_compilation_cache=False (compiler.py never asks the cache);
+/// - KeysInterleaved: keysInterleave.
+enum class NoKeyReason : uint8_t { Unknown, Gzip, Utf16, CompiledWithoutCache, KeysInterleaved };
+NoKeyReason noKeyReason(const LogSummary &log);
+
+/// Whether `log`'s keys were cut, twice or more, by a new key beginning
+/// before the one being read ended, in one stream: several threads
+/// compiling at once, their lines interleaved (NoKeyReason::KeysInterleaved;
+/// advice SeparateThreads).
+bool keysInterleave(const LogSummary &log);
+
+/// The error for `log` holding no complete key (LogReadWording.cpp): its
+/// name as the path, code Invalid, the subject "gzip_log", "utf16_log",
+/// "compiled_without_cache", "keys_interleaved" or "" (noKeyReason), and
+/// the words that say what it holds and how to log the cache lines.
+Error noKeyError(const LogSummary &log);
 
 } // namespace cachekey::logs
 

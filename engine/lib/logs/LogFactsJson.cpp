@@ -95,6 +95,7 @@ const char *keyMoveCode(KeyMove::Code c) {
   case M::CustomHook: return "custom_hook";
   case M::GlobalSetting: return "global_setting";
   case M::StaticOrConstant: return "static_or_constant";
+  case M::XlaCachesSetting: return "xla_caches_setting";
   }
   return "none";
 }
@@ -125,6 +126,7 @@ const char *logFindingCode(LogFinding::Code c) {
   case C::DevicesUnknown: return "devices_unknown";
   case C::Compression: return "compression";
   case C::CustomHook: return "custom_hook";
+  case C::XlaCachesOneSide: return "xla_caches_one_side";
   }
   return "finding";
 }
@@ -138,6 +140,7 @@ const char *missReasonCode(MissReason m) {
   case MissReason::MaybeNoCache: return "maybe_no_cache";
   case MissReason::NoCacheYet: return "no_cache_yet";
   case MissReason::Damaged: return "damaged";
+  case MissReason::CompileOnlyClient: return "compile_only_client";
   case MissReason::NoFilelock: return "no_filelock";
   case MissReason::Evicted: return "evicted";
   case MissReason::TooLarge: return "too_large";
@@ -188,11 +191,15 @@ Json outcomeJson(const LoggedProgram &p, const std::string &text,
     case WriteState::Unknown: break;
     }
   j["code"] = code;
+  // The lookup alone, so a reader need not take it from the code's words.
+  j["lookup"] = p.lookup == Lookup::Hit ? "hit" : p.lookup == Lookup::Miss ? "miss" : "unknown";
   if (p.lookup == Lookup::Miss && p.writeState == WriteState::NotWritten)
     j["reason"] = notWrittenCode(p.writeReason);
   if (p.lookup == Lookup::Miss) {
     j["lookup_without_cache"] = p.lookupNoCache;
     j["read_error"] = p.readError() >= 0 ? Json(logTexts->at(p.readError())) : Json();
+    if (p.readError() >= 0)
+      j["compile_only_read"] = p.compileOnlyRead();
     j["lookup_inferred"] = p.lookupInferred;
     if (p.write().compileSeconds >= 0)
       j["compile_seconds"] = p.write().compileSeconds;
@@ -227,6 +234,7 @@ Json keyMoveJson(const KeyMove &m) {
     break;
   case KeyMove::Code::EveryProgram:
     j["programs"] = std::atoi(m.before.c_str());
+    j["jax_own"] = m.both;
     break;
   case KeyMove::Code::GlobalSetting:
     j["programs"] = std::atoi(m.before.c_str());
@@ -234,6 +242,9 @@ Json keyMoveJson(const KeyMove &m) {
     break;
   case KeyMove::Code::StaticOrConstant:
     j["compiles"] = std::atoi(m.before.c_str());
+    break;
+  case KeyMove::Code::XlaCachesSetting:
+    j["without"] = m.after;
     break;
   default:
     break;
@@ -258,6 +269,7 @@ Json logFindingJson(const LogFinding &f, const std::string &text) {
     j["autotune_path_hashed"] = f.hashesAutotune;
     break;
   case C::KernelCacheOneSide:
+  case C::XlaCachesOneSide:
   case C::DeviceKindFallback:
     j["in"] = f.subject;
     if (f.code == C::DeviceKindFallback) {
@@ -278,6 +290,7 @@ Json logFindingJson(const LogFinding &f, const std::string &text) {
     break;
   case C::EveryProgram:
     j["programs"] = std::atoi(f.subject.c_str());
+    j["jax_own"] = f.jaxOwn;
     break;
   case C::ProgramChanged:
   case C::BackendOneSide:
@@ -304,11 +317,11 @@ Json findingsBeside(const std::vector<LogFinding> &facts,
   return out;
 }
 
-const char *verdictCode(const ProgramPair &p) {
+const char *verdictCode(const LogComparison &r, const ProgramPair &p) {
   if (p.a < 0)
-    return "only_in_b";
+    return p.keyOfFirst ? "again_in_b" : "only_in_b";
   if (p.b < 0)
-    return "only_in_a";
+    return r.logs[1].endsInsideKeyAt() ? "only_in_a_b_cut" : "only_in_a";
   switch (p.keys) {
   case ProgramPair::Keys::Unknown: return "keys_unknown";
   case ProgramPair::Keys::Differ: return "key_moved";
@@ -338,6 +351,7 @@ const char *notCachedCode(NotCached n) {
   case NotCached::TooLarge: return "too_large";
   case NotCached::WriteFailed: return "write_failed";
   case NotCached::ReadFailed: return "read_failed";
+  case NotCached::CompileOnly: return "compile_only_client";
   case NotCached::Unknown: return "unknown";
   }
   return "unknown";

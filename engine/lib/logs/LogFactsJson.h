@@ -39,7 +39,7 @@ const char *notCachedCode(NotCached reason);
 
 /// A pair's verdict code: "only_in_a", "only_in_b", "keys_unknown",
 /// "key_moved", "same_key_missed", "same_key".
-const char *verdictCode(const ProgramPair &pair);
+const char *verdictCode(const LogComparison &comparison, const ProgramPair &pair);
 
 /// An empty object with room for `members` (ordered_json keeps members in
 /// a vector whose keys are const: growing it copies every member).

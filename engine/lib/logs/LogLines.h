@@ -64,6 +64,11 @@ inline constexpr char kInconsistency[] = "Persistent compilation cache inconsist
 // jax._src.compiler, reads and PGLE
 inline constexpr char kReadError[] = "Error reading persistent compilation cache entry for '";
 inline constexpr char kNeedsFilelock[] = "install the `filelock` package";
+// XLA's error when a compile-only client (a deviceless TPU topology from
+// libtpu, the CUDA plugin's compile-only client) is asked to load an
+// executable: PjRtCompiler has no client, so DeserializeLoadedExecutable
+// fails (seen in the read warning with jax 0.10.2 and 0.12.0.1).
+inline constexpr char kCompileOnlyRead[] = "PjRtCompiler must be constructed with a Client";
 inline constexpr char kPgleMiss[] = "PERSISTENT CACHE MISS for PGLE-optimized ";
 inline constexpr char kPgleLoaded[] = " loaded from compilation cache";
 // jax._src.lru_cache
@@ -90,12 +95,21 @@ template <size_t N> constexpr size_t len(const char (&)[N]) { return N - 1; }
 /// Slot of a digest line in a key: own then running, entry by entry.
 inline int slotOf(int entry, bool own) { return 2 * entry + (own ? 0 : 1); }
 
-/// Strips a Python repr's quotes: 'x' or "x" → x.
+/// Strips a Python repr's quotes: 'x' or "x" → x. Text after the closing
+/// quote and a blank is not the value's: a handler that prints more after
+/// the message (rich's RichHandler puts "lru_cache.py:103" at the right
+/// edge) or a format with "[%(filename)s:%(lineno)d]" after it.
 inline std::string unquote(std::string s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '.'))
+  while (!s.empty() && (s.back() == ' ' || s.back() == '.' || s.back() == '\r'))
     s.pop_back();
-  if (s.size() >= 2 && (s[0] == '\'' || s[0] == '"') && s.back() == s[0])
-    return s.substr(1, s.size() - 2);
+  if (s.size() >= 2 && (s[0] == '\'' || s[0] == '"')) {
+    if (s.back() == s[0])
+      return s.substr(1, s.size() - 2);
+    size_t close = s.find(s[0], 1);
+    if (close != std::string::npos && close + 1 < s.size() &&
+        (s[close + 1] == ' ' || s[close + 1] == '\t'))
+      return s.substr(1, close - 1);
+  }
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include "LogFacts.h"
 
 #include <algorithm>
+#include <set>
 #include <map>
 #include <unordered_map>
 
@@ -34,12 +35,17 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   // JAX_DEBUG_LOG_MODULES alone) is left out of the pairing, and named in
   // the advice (LogOutcomes), as long as two logs can still be compared.
   size_t usable = 0;
-  for (const LogSummary &log : logs)
+  for (const LogSummary &log : logs) {
     usable += !log.comparable().empty();
+    // A compressed or UTF-16 file is not a quiet run: say so, whatever the
+    // others hold.
+    if (log.encoding != LogSummary::Encoding::Text)
+      return noKeyError(log);
+  }
   if (usable < 2)
     for (const LogSummary &log : logs)
       if (log.comparable().empty())
-        return Error{log.name, noKeyMessage(log)};
+        return noKeyError(log);
   // The first run orders the programs: when it is the quiet one, the first
   // log that can be compared takes its place (the others keep their order).
   if (logs[0].comparable().empty()) {
@@ -171,10 +177,12 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   }
   // One global setting per odd run, as for two logs (LogCompare.cpp):
   // entry 1 of every program the run shares with the others moved, JAX's
-  // own programs among them, and the shapes lines show no dtype change.
+  // own programs among them or two or more programs of different names, and
+  // the shapes lines show no dtype change.
   for (size_t run = 0; run < n; ++run) {
     size_t present = 0, moved = 0;
     bool plain = true, jaxOwn = false;
+    std::set<std::string> names;
     for (const ProgramAcrossRuns &p : r.programs) {
       if (p.common < 0 || p.program[run] < 0)
         continue;
@@ -185,11 +193,13 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
           using M = KeyMove::Code;
           plain = plain && (o.move.code == M::ProgramChanged || o.move.code == M::JaxOwnProgram);
           jaxOwn = jaxOwn || o.move.code == M::JaxOwnProgram;
+          names.insert(p.name);
         }
     }
-    if (plain && jaxOwn && moved >= 2 && moved == present) {
+    if (plain && (jaxOwn || names.size() >= 2) && moved >= 2 && moved == present) {
       KeyMove every;
       every.code = KeyMove::Code::EveryProgram;
+      every.both = jaxOwn;
       every.before = std::to_string(moved);
       for (ProgramAcrossRuns &p : r.programs)
         for (OddRun &o : p.odd)

@@ -1,7 +1,7 @@
 //===- LogReadWording.cpp - The words of what a log could not give -------===//
 //
 // The only place that words a read log's notes (LogReadNote, LogReader.h)
-// and the error for a log without one complete key (noKeyMessage).
+// and the error for a log without one complete key (noKeyError).
 //
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
@@ -78,7 +78,21 @@ const char *logReadNoteCode(LogReadNote::Code code) {
 
 namespace logs {
 
-std::string noKeyMessage(const LogSummary &log) {
+namespace {
+
+const char *noKeySubject(NoKeyReason reason) {
+  switch (reason) {
+  case NoKeyReason::Gzip: return "gzip_log";
+  case NoKeyReason::Utf16: return "utf16_log";
+  case NoKeyReason::CompiledWithoutCache: return "compiled_without_cache";
+  case NoKeyReason::KeysInterleaved: return "keys_interleaved";
+  case NoKeyReason::Unknown: break;
+  }
+  return "";
+}
+
+/// The words of the error for a log without one complete key.
+std::string noKeyMessage(const LogSummary &log, NoKeyReason reason) {
   // Silence: an empty file is most often stderr that was not kept (JAX logs
   // through Python's logging, to stderr), not a run without compilations.
   if (log.lines == 0)
@@ -87,6 +101,21 @@ std::string noKeyMessage(const LogSummary &log) {
            "logging.FileHandler), call logging.basicConfig() and set "
            "jax._src.cache_key and jax._src.compiler to DEBUG "
            "(JAX_DEBUG_LOG_MODULES alone prints nothing)";
+  if (reason == NoKeyReason::Gzip)
+    return "this is a gzip file, not a log's text: give it uncompressed "
+           "(zcat FILE | cachekey compare-logs - OTHER, or gunzip it first)";
+  if (reason == NoKeyReason::Utf16)
+    return "this is UTF-16 text (as PowerShell's 2> writes it), not UTF-8: "
+           "convert it first (iconv -f UTF-16 -t UTF-8, or in PowerShell "
+           "Get-Content FILE | Set-Content -Encoding utf8 NEW)";
+  if (reason == NoKeyReason::CompiledWithoutCache)
+    return "it compiled " + plural(log.compileOptionsLines, "program", "programs") +
+           " (jax._src.compiler logged each at DEBUG) and looked none up in "
+           "the persistent cache: the cache was off in this run "
+           "(jax_enable_compilation_cache=False or "
+           "JAX_ENABLE_COMPILATION_CACHE=false; set it True), or "
+           "jax._src.cache_key and the cache's hit and miss lines were "
+           "logged above DEBUG";
   std::string msg =
       log.programs.empty() && log.problems.empty()
           ? "no cache-key lines found. Enable them with "
@@ -103,7 +132,20 @@ std::string noKeyMessage(const LogSummary &log) {
                                    "line names its key)"));
   if (!log.problems.empty() && !log.incomplete.empty())
     msg += " (" + logReadNoteText(log.problems.front()) + ")";
+  if (reason == NoKeyReason::KeysInterleaved)
+    msg += ". New keys began before others ended, again and again: programs "
+           "compiled at once by several threads, their lines interleaved; put "
+           "the thread in the log format (%(thread)d) so that each thread's "
+           "lines are read as one key";
   return msg;
+}
+
+} // namespace
+
+Error noKeyError(const LogSummary &log) {
+  const NoKeyReason reason = noKeyReason(log);
+  return Error{log.name, noKeyMessage(log, reason), ErrorCode::Invalid, "",
+               noKeySubject(reason)};
 }
 
 } // namespace logs

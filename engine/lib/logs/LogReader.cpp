@@ -13,6 +13,7 @@
 #include "LogLines.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace cachekey {
@@ -70,66 +71,43 @@ const Digest *LogReader::internKeyDigest(const Digest &d) {
 
 LogReader::LogReader(std::string name) { summary.name = std::move(name); }
 
-bool LogReader::duplicateOfPrevious(std::string_view line) {
-  const std::string &prev = previousLine;
-  if (!line.empty() && line.back() == '\r')
-    line.remove_suffix(1);
-  std::string_view before = prev;
-  if (!before.empty() && before.back() == '\r')
-    before.remove_suffix(1);
-  // A byte-identical copy: one record printed by two handlers of the same
-  // format (JAX_LOGGING_LEVEL's handler on the "jax" logger and the one
-  // JAX_DEBUG_LOG_MODULES adds, or two root handlers). JAX itself repeats a
-  // line identically only for entry 4's flags (logged once for the key and
-  // once for its digest), never a digest line; so the first digest line
-  // seen twice in a row says the log doubles every record, and from then on
-  // each second copy is dropped (of four flag lines, two are kept).
-  if (line == before) {
-    if (line.find(kOwn) != std::string_view::npos ||
-        line.find(kRunning) != std::string_view::npos)
-      doubledRecords = true;
-    if (doubledRecords)
-      previousLine.clear(); // a third copy is a record of its own
-    return doubledRecords;
-  }
-  // The longest common tail, which must hold a whole message (at least 24
-  // characters) and start where a prefix can end.
-  size_t n = 0;
-  while (n < line.size() && n < before.size() &&
-         line[line.size() - 1 - n] == before[before.size() - 1 - n])
-    ++n;
-  bool dup = false;
-  if (n >= 24 && n < line.size() && n < before.size()) {
-    std::string_view pa = before.substr(0, before.size() - n), pb = line.substr(0, line.size() - n);
-    auto boundary = [](std::string_view p) {
-      char c = p.back();
-      return c == ':' || c == ' ' || c == ']' || c == '\t';
-    };
-    // The tail starts at a word (a prefix ends in ':' or a blank, and
-    // the tail does not continue a word of it).
-    std::string_view tail = line.substr(line.size() - n);
-    dup = pa != pb && boundary(pa) && boundary(pb) && tail.front() != ':' &&
-          streamTag(pa) == streamTag(pb);
-  }
-  if (!dup)
-    previousLine.assign(line);
-  else
-    previousLine.clear(); // a third copy is a record of its own
-  return dup;
+namespace {
+/// A line stripTerminalCodes changes at most by its trailing '\r': no
+/// escape in it.
+bool isPlainLine(std::string_view line) {
+  return line.find('\x1b') == std::string_view::npos;
 }
+} // namespace
 
 void LogReader::feed(std::string_view chunk) {
+  if (!encodingChecked && !chunk.empty()) {
+    encodingChecked = true;
+    const auto byte = [&](size_t i) { return static_cast<unsigned char>(chunk[i]); };
+    if (chunk.size() >= 2 && byte(0) == 0x1f && byte(1) == 0x8b)
+      summary.encoding = LogSummary::Encoding::Gzip;
+    else if (chunk.size() >= 2 && ((byte(0) == 0xff && byte(1) == 0xfe) ||
+                                   (byte(0) == 0xfe && byte(1) == 0xff)))
+      summary.encoding = LogSummary::Encoding::Utf16;
+    else if (chunk.substr(0, std::min<size_t>(chunk.size(), 64)).find('\0') !=
+             std::string_view::npos)
+      summary.encoding = LogSummary::Encoding::Utf16;
+  }
   size_t start = 0;
   while (start < chunk.size()) {
     size_t nl = chunk.find('\n', start);
     size_t end = nl == std::string_view::npos ? chunk.size() : nl;
     lineChecked = false;
     if (partial.empty() && !skippingLongLine && nl != std::string_view::npos &&
-        end - start <= kMaxLine) {
+        end - start <= kMaxLine && isPlainLine(chunk.substr(start, end - start))) {
       // A whole line: a digest line like the one before, or one that is not
-      // about the cache, is read where it lies (no copy).
+      // about the cache, is read where it lies (no copy). Only a plain one:
+      // a line with terminal codes is read as readLine reads it, codes
+      // stripped first, or a line cut across chunks would read otherwise.
+      // The '\r' of a CRLF log is dropped here as readLine drops it.
       std::string_view whole = chunk.substr(start, end - start);
-      if (!previousLine.empty()) {
+      if (!whole.empty() && whole.back() == '\r')
+        whole.remove_suffix(1);
+      if (mayBeCopy()) {
         if (duplicateOfPrevious(whole)) {
           ++summary.lines;
           ++summary.duplicateLines;
@@ -139,13 +117,13 @@ void LogReader::feed(std::string_view chunk) {
         lineChecked = true; // readLine must not compare it with itself
       }
       if (readDigestLine(whole)) {
-        previousLine.assign(whole);
+        remember(whole);
         start = nl + 1;
         continue;
       }
       if (!mayMatter(whole)) {
         ++summary.lines;
-        previousLine.clear();
+        forgetPrevious();
         start = nl + 1;
         continue;
       }
@@ -393,7 +371,10 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   for (const std::string *k : {&name, &key}) {
     auto e = readErrors.find(*k);
     if (!k->empty() && e != readErrors.end()) {
-      summary.editExtras(p, [&](ProgramExtras &x) { x.readError = e->second; });
+      summary.editExtras(p, [&](ProgramExtras &x) {
+        x.readError = e->second.first;
+        x.compileOnlyRead = e->second.second;
+      });
       readErrors.erase(e);
     }
   }

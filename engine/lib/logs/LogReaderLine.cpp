@@ -26,6 +26,26 @@ void LogReader::onDigestLine(int sid, bool fresh, int entry, const Digest &d) {
   onDigest(sid, fresh, entry, d);
 }
 
+namespace {
+
+/// The digest of a digest line: what follows "<entry>: ", without trailing
+/// blanks and, where a handler prints more after the message (rich's
+/// RichHandler puts "cache_key.py:149" at the right edge, a format may end
+/// in "[%(filename)s:%(lineno)d]"), without the text after the 64 hex digits
+/// and a blank.
+std::string_view digestField(std::string_view hex) {
+  if (hex.size() > 64 && (hex[64] == ' ' || hex[64] == '\t') &&
+      hex.substr(0, 64).find_first_not_of("0123456789abcdef") == std::string_view::npos)
+    return hex.substr(0, 64);
+  if (!hex.empty() && hex.back() == '\r')
+    hex.remove_suffix(1);
+  while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
+    hex.remove_suffix(1);
+  return hex;
+}
+
+} // namespace
+
 bool LogReader::readDigestLine(std::string_view line) {
   // Most of a log's cache lines are digest lines with the prefix of the one
   // before. One that is read here would be read by readLine the same way:
@@ -51,11 +71,7 @@ bool LogReader::readDigestLine(std::string_view line) {
     if (rest.size() < name.size() + 2 || rest[name.size()] != ':' ||
         rest[name.size() + 1] != ' ' || rest.compare(0, name.size(), name) != 0)
       continue;
-    std::string_view hex = rest.substr(name.size() + 2);
-    if (!hex.empty() && hex.back() == '\r')
-      hex.remove_suffix(1);
-    while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
-      hex.remove_suffix(1);
+    std::string_view hex = digestField(rest.substr(name.size() + 2));
     auto d = digestFromHex(hex);
     if (!d)
       return false; // readLine says what is wrong with it
@@ -70,20 +86,25 @@ void LogReader::readLine(std::string &line) {
   ++summary.lines;
   stripTerminalCodes(line);
   if (!mayMatter(line)) {
-    previousLine.clear();
+    forgetPrevious();
     return;
   }
-  if (!lineChecked && !previousLine.empty() && duplicateOfPrevious(line)) {
+  if (!lineChecked && mayBeCopy() &&
+      duplicateOfPrevious(line)) {
     ++summary.duplicateLines;
     return;
   }
-  previousLine.assign(line);
+  remember(line);
   size_t pos;
   auto after = [&](size_t n) { return line.substr(pos + n); };
 
-  // The key's trace: most of a log's cache lines, read without a copy.
-  bool fresh = (pos = line.find(kOwn)) != std::string::npos;
-  if (fresh || (pos = line.find(kRunning)) != std::string::npos) {
+  // The key's trace: most of a log's cache lines, read without a copy. The
+  // first of the two messages in the line is the one read (as
+  // readDigestLine reads it), whatever text follows it.
+  const size_t own = line.find(kOwn), running = line.find(kRunning);
+  bool fresh = own != std::string::npos && (running == std::string::npos || own < running);
+  pos = fresh ? own : running;
+  if (pos != std::string::npos) {
     std::string_view rest = std::string_view(line).substr(
         pos + (fresh ? len(kOwn) : len(kRunning)));
     for (int i = 0; i < kNumEntries; ++i) {
@@ -91,9 +112,7 @@ void LogReader::readLine(std::string &line) {
       if (rest.size() < name.size() + 2 || rest.substr(0, name.size()) != name ||
           rest[name.size()] != ':' || rest[name.size() + 1] != ' ')
         continue;
-      std::string_view hex = rest.substr(name.size() + 2);
-      while (!hex.empty() && (hex.back() == ' ' || hex.back() == '\t'))
-        hex.remove_suffix(1);
+      std::string_view hex = digestField(rest.substr(name.size() + 2));
       std::string_view prefix = std::string_view(line).substr(0, pos);
       int sid = streamOf(prefix);
       if (auto d = digestFromHex(hex)) {
@@ -152,6 +171,7 @@ void LogReader::readLine(std::string &line) {
   // checks below scans the whole line.
   if ((pos = line.find(kCompileOptions)) != std::string::npos) {
     int s = streamOf(std::string_view(line).substr(0, pos));
+    ++summary.compileOptionsLines;
     streams[s].compileOptions =
         intern(summary.texts, after(len("get_compile_options: ")));
     return;
@@ -244,7 +264,8 @@ void LogReader::readLine(std::string &line) {
     }
     summary.needsFilelock = summary.needsFilelock ||
                             rest.find(kNeedsFilelock, q) != std::string::npos;
-    readErrors[rest.substr(0, q)] = intern(summary.texts, rest.substr(q + 3));
+    readErrors[rest.substr(0, q)] = {intern(summary.texts, rest.substr(q + 3)),
+                                     rest.find(kCompileOnlyRead, q) != std::string::npos};
     return;
   }
   bool lruHit = false;
@@ -290,7 +311,9 @@ void LogReader::readLine(std::string &line) {
     std::string rest = after(len(kTooLargeStart));
     size_t sz = rest.find(kTooLargeSize);
     size_t mx = rest.find(kTooLargeMax);
-    if (sz == std::string::npos)
+    // Both after the message's start (the line may hold kTooLargeMax only
+    // before it).
+    if (sz == std::string::npos || mx == std::string::npos)
       return;
     WriteOutcome w;
     w.state = WriteState::NotWritten;

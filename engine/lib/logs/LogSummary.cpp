@@ -77,6 +77,7 @@ bool ProgramExtras::operator==(const ProgramExtras &o) const {
     return u;
   };
   return keyText == o.keyText && fallback == o.fallback && readError == o.readError &&
+         compileOnlyRead == o.compileOnlyRead &&
          writeError == o.writeError && bits(compileSeconds) == bits(o.compileSeconds) &&
          bits(minCompileSeconds) == bits(o.minCompileSeconds) && entryBytes == o.entryBytes &&
          minEntryBytes == o.minEntryBytes && maxCacheBytes == o.maxCacheBytes;
@@ -100,6 +101,7 @@ size_t LogSummary::ExtrasHash::operator()(const ProgramExtras *e) const {
     mix(static_cast<uint64_t>(v));
   for (int v : {e->keyText, e->fallback, e->readError, e->writeError})
     mix(static_cast<uint32_t>(v));
+  mix(e->compileOnlyRead);
   return static_cast<size_t>(h ^ (h >> 32));
 }
 
@@ -148,6 +150,19 @@ const std::string &LogSummary::writeError(const LoggedProgram &p) const {
   static const std::string none;
   int e = p.extras->writeError;
   return e >= 0 ? texts[e] : none;
+}
+
+size_t LogSummary::endsInsideKeyAt() const {
+  // The keys the log ends in are noted last (LogReader::finish, one per
+  // stream): only that suffix is read, so a caller may ask once per program
+  // of a log with many cut keys. The first of them, as read.
+  size_t line = 0;
+  for (auto it = incomplete.rbegin(); it != incomplete.rend() &&
+                                      it->code == LogReadNote::Code::KeyStops &&
+                                      it->why == LogReadNote::Why::LogEnds;
+       ++it)
+    line = it->line;
+  return line;
 }
 
 std::vector<int> LogSummary::comparable() const {

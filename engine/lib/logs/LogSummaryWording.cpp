@@ -90,6 +90,22 @@ void readingNotes(const LogSummary &la, const LogSummary &lb,
   }
 }
 
+std::vector<std::string> findingsText(const std::vector<LogFinding> &findings,
+                                      bool other) {
+  std::vector<std::string> out;
+  out.reserve(findings.size());
+  for (const auto &f : findings)
+    out.push_back(other ? entryLabel(f.entry) + ": " + logFindingText(f)
+                        : logFindingText(f));
+  return out;
+}
+
+std::string pairSentence(const Comparison &c, const std::vector<LogFinding> &findings,
+                         const std::vector<LogFinding> &otherFindings) {
+  return comparisonSentence(c, findingsText(findings, false),
+                            findingsText(otherFindings, true));
+}
+
 std::string comparisonSentence(const LogComparison &r) {
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   size_t na = la.comparable().size(), nb = lb.comparable().size();
@@ -137,7 +153,7 @@ std::string comparisonSentence(const LogComparison &r) {
            "(said once, for " + r.labelOf(x) + "). ";
     else
       s += upperFirst(r.labelOf(x)) + " is the first pair whose keys differ. ";
-    s += r.comparison.cause ? r.comparison.sentence
+    s += r.comparison.cause ? pairSentence(r.comparison, r.findings, r.otherFindings)
                             : capitalised(keyMoveText(r.moveOf(r.pairs[r.explained]))) + ".";
     // The other differing pairs: the same cause, or which other, grouped in
     // the order the reasons first appear.
@@ -170,10 +186,10 @@ std::string comparisonSentence(const LogComparison &r) {
   } else if (!equal.empty()) {
     s += capitalised(everyOf(equal.size(), "the paired program has", "paired programs have")) +
          " the same key in both runs: nothing moved.";
-    if (!r.comparison.unhashed.empty()) {
+    if (const auto &unhashed = r.comparison.unhashedInputs; !unhashed.empty()) {
       s += " Not hashed, so not a cause: ";
-      for (size_t i = 0; i < r.comparison.unhashed.size() && i < 4; ++i)
-        s += (i ? "; " : "") + r.comparison.unhashed[i];
+      for (size_t i = 0; i < unhashed.size() && i < 4; ++i)
+        s += (i ? "; " : "") + unhashedText(unhashed[i]);
       s += ".";
     }
   } else {
@@ -329,6 +345,7 @@ std::string runStatsText(const LogSummary &log, const RunStats &st) {
       case NotCached::TooLarge: t = "over the maximum cache size"; break;
       case NotCached::WriteFailed: t = "write failed"; break;
       case NotCached::ReadFailed: t = "found but unreadable"; break;
+      case NotCached::CompileOnly: t = "found, but a compile-only client cannot load entries"; break;
       case NotCached::Unknown: t = "write not logged"; break;
       }
       s += (first ? "" : ", ") + std::to_string(n) + " " + t;

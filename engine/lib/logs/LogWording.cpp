@@ -177,6 +177,14 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
          " deleted from the cache directory";
     return s;
   }
+  case MissReason::CompileOnlyClient:
+    return std::string(form == ClauseForm::Relative ? "but " : "") + lb.name +
+           " found " + (many ? "their entries" : "its entry") +
+           " and its compile-only client could not load " + them + " (\"" +
+           lb.texts[inB.front()->readError()] +
+           "\"): a deviceless (ahead-of-time) compile cannot load any entry, so " +
+           (many ? "they miss" : "it misses") +
+           " on every such run; nothing is damaged";
   case MissReason::Evicted: {
     const LoggedProgram &b = *inB.front();
     auto d = b.finalDigest();
@@ -291,6 +299,9 @@ std::string outcomeText(const LogSummary &log, const LoggedProgram &p) {
            "disabled/not initialized\")" +
            (w.state == WriteState::NotWritten ? "; never written: " + notWrittenClause(w)
                                               : std::string());
+  if (p.readError() >= 0 && p.compileOnlyRead())
+    return "missed: its entry is in the cache, but a compile-only client cannot "
+           "load entries (not damaged)";
   if (p.readError() >= 0)
     return "missed: its entry is in the cache but could not be read (a "
            "damaged file)" +
@@ -356,6 +367,9 @@ std::string keyMoveText(const KeyMove &m) {
     return "the cache directory moved (entry 5)";
   case M::KernelCacheChanged:
     return "the XLA kernel cache setting changed (entry 5)";
+  case M::XlaCachesSetting:
+    return "jax_persistent_cache_enable_xla_caches differs: " + m.after +
+           " enabled no XLA autotuning cache (entry 5)";
   case M::CompileOptionsChanged:
     return "the compile options changed (entry 5)";
   case M::DevicesChanged:
@@ -400,12 +414,20 @@ std::string logFindingText(const LogFinding &f) {
            "types or a global setting did (jax_enable_x64, "
            "jax_compilation_cache_include_metadata_in_key, a jax upgrade)";
   case C::EveryProgram:
-    return "entry 1 of all " + f.subject + " paired programs moved, JAX's "
-           "own programs (jit_broadcast_in_dim, \u2026) among them: not your "
-           "code but one setting that changes every module: "
-           "jax_compilation_cache_include_metadata_in_key (source locations "
-           "in the key), jax_enable_x64, jax_use_shardy_partitioner, or a "
-           "jax upgrade";
+    if (f.jaxOwn)
+      return "entry 1 of all " + f.subject + " paired programs moved, JAX's "
+             "own programs (jit_broadcast_in_dim, \u2026) among them: not your "
+             "code but one setting that changes every module: "
+             "jax_compilation_cache_include_metadata_in_key (source locations "
+             "in the key), jax_enable_x64, jax_use_shardy_partitioner, or a "
+             "jax upgrade";
+    return "entry 1 of all " + f.subject + " paired programs moved, with the "
+           "same argument shapes and types in both runs: most likely one "
+           "setting that changes every module (jax_compilation_cache_include_"
+           "metadata_in_key: source locations in the key; "
+           "jax_default_matmul_precision, jax_threefry_partitionable, "
+           "jax_default_prng_impl, jax_use_shardy_partitioner, a jax upgrade), "
+           "unless the code of every program changed";
   case C::JaxlibVersions:
     return "jaxlib " + change;
   case C::JaxlibNotRelease:
@@ -434,6 +456,12 @@ std::string logFindingText(const LogFinding &f) {
            " only (jax_persistent_cache_enable_xla_caches): it sets " +
            debugFieldLabel(kKernelField) + " " + change + " and " +
            debugFieldLabel(kParallelismField);
+  case C::XlaCachesOneSide:
+    return f.subject + " used the persistent cache but enabled no XLA "
+           "autotuning cache (jax_persistent_cache_enable_xla_caches without "
+           "xla_gpu_per_fusion_autotune_cache_dir, e.g. 'none'), so " +
+           debugFieldLabel(kAutotuneField) + " " + change +
+           ": the same cache directory, another key";
   case C::KernelCacheMoved:
     return "the XLA kernel cache path moved: " + debugFieldLabel(kKernelField) +
            " " + change;
@@ -494,13 +522,32 @@ std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   if (p.a < 0) {
     const LoggedProgram &b = lb.programs[p.b];
+    if (p.keyOfFirst)
+      return "compiled again in " + lb.name + " with a key that " + la.name +
+             " computed too (the same program called again, or another "
+             "function that lowers to the same module)";
+    if (b.lookup == Lookup::Hit && p.keyWrittenBefore)
+      return "only in " + lb.name + ", and it hit the entry an earlier "
+             "program of " + lb.name + " wrote (the log holds more than one "
+             "run)";
+    if (b.lookup == Lookup::Hit)
+      return "only in " + lb.name + ", yet it hit: its entry was written by "
+             "a run whose log is not " + la.name + " (or " + la.name +
+             " is cut before it)";
     if (b.shapes >= 0)
       return "new in " + lb.name + ": " + la.name + " did not compile it with "
              "these argument shapes, " + shortened(lb.texts[b.shapes], 160);
     return "only in " + lb.name + ": " + la.name + " did not compile it";
   }
-  if (p.b < 0)
+  if (p.b < 0) {
+    if (size_t line = lb.endsInsideKeyAt())
+      return "only in " + la.name + " as far as " + lb.name + " goes: " +
+             lb.name + " ends in the middle of a key (the one starting at "
+             "line " + std::to_string(line) + "), which may be this "
+             "program's: the log was cut, or the run stopped, while it was "
+             "computed";
     return "only in " + la.name + ": " + lb.name + " did not compile it";
+  }
   switch (p.keys) {
   case ProgramPair::Keys::Unknown:
     return "its keys cannot be compared (a trace is incomplete)";

@@ -14,6 +14,7 @@
 
 namespace cachekey {
 
+extern const char kJaxConfigTable_0_6_2[];    // fixtures/jax_config/0.6.2.json
 extern const char kJaxConfigTable_0_10_2[];   // fixtures/jax_config/0.10.2.json
 extern const char kJaxConfigTable_0_12_0_1[]; // fixtures/jax_config/0.12.0.1.json
 
@@ -358,7 +359,10 @@ const std::vector<JaxConfigTable> &tables() {
   // left out rather than aborting (the wasm build has no exceptions).
   static const std::vector<JaxConfigTable> all = [] {
     std::vector<JaxConfigTable> out;
-    for (const char *text : {kJaxConfigTable_0_10_2, kJaxConfigTable_0_12_0_1}) {
+    // 0.4.30's table (seven entries: no backend version) is not compiled
+    // in: its entry numbers are not the eight the logs are read by.
+    for (const char *text : {kJaxConfigTable_0_6_2, kJaxConfigTable_0_10_2,
+                             kJaxConfigTable_0_12_0_1}) {
       auto t = readJaxConfigTable(text);
       if (t)
         out.push_back(std::move(*t));

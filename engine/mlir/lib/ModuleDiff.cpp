@@ -447,7 +447,12 @@ Expected<ModuleDiff> diffModules(const std::string &before,
   out.opsBefore = d.opsBefore, out.opsAfter = d.opsAfter;
   out.changes = std::move(d.changes);
   out.same = out.changes.empty();
-  out.findings = interpretModuleChanges(out.changes);
+  for (mlir::ModuleOp m : {**a, **b})
+    m.walk([&](mlir::func::CallOp call) {
+      if (auto caller = call->getParentOfType<mlir::func::FuncOp>())
+        out.callers[call.getCallee().str()].insert(caller.getSymName().str());
+    });
+  out.findings = interpretModuleChanges(out.changes, out.callers);
   return out;
 }
 

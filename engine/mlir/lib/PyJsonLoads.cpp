@@ -311,6 +311,14 @@ private:
     return true;
   }
   bool open(PyJson container) {
+    if (stack.size() >= kPyJsonMaxDepth) {
+      error = Error{"", "invalid JSON: nested deeper than " +
+                            std::to_string(kPyJsonMaxDepth) +
+                            " lists and dicts, where CPython's json.loads "
+                            "raises RecursionError (at 995 levels on Python "
+                            "3.11, 1498 on 3.12, at the top of a script)"};
+      return false;
+    }
     // Pointers into a container stay valid: a container only grows while it
     // is the innermost open one, and by then its children are closed.
     stack.push_back(put(std::move(container)));

@@ -4,6 +4,7 @@
 
 #include "cachekey/CaptureDiff.h"
 #include "cachekey/Diff.h"
+#include "cachekey/Wording.h"
 
 #include <iostream>
 
@@ -44,14 +45,14 @@ int runDiff(const CommandLine &cl) {
     j["key_b"] = b->key;
     std::cout << dumpJson(j, 2) << "\n";
   } else {
-    std::cout << c.sentence << "\n";
-    for (const auto &d : c.details)
+    std::cout << comparisonSentence(c) << "\n";
+    for (const auto &d : comparisonDetailsText(c))
       std::cout << "  - " << d << "\n";
     std::cout << "A: " << a->key << "\nB: " << b->key << "\n";
-    if (!c.adviceText.empty())
-      std::cout << "What to do: " << c.adviceText << "\n";
+    if (std::string advice = comparisonAdviceText(c); !advice.empty())
+      std::cout << "What to do: " << advice << "\n";
     for (const auto &n : c.notes)
-      std::cout << "note: " << n << "\n";
+      std::cout << "note: " << noteText(n) << "\n";
   }
   return c.cause == 0 ? 0 : 1;
 }

@@ -49,7 +49,7 @@ void printExplain(const KeyResult &r) {
                     : "")
             << "\n";
   for (const auto &n : r.notes)
-    std::cout << "note: " << n << "\n";
+    std::cout << "note: " << noteText(n) << "\n";
 }
 
 } // namespace

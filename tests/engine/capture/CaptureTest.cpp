@@ -6,6 +6,7 @@
 #include "cachekey/CaptureDiff.h"
 #include "cachekey/ModuleDiff.h"
 #include "cachekey/Sha256.h"
+#include "cachekey/Wording.h"
 
 #include <zstd.h>
 
@@ -161,7 +162,7 @@ TEST(CaptureDiff, PairsByNameAndOrderAndNamesTheFlag) {
   EXPECT_EQ(c->paired, 1u);
   ASSERT_EQ(c->differing.size(), 1u);
   EXPECT_EQ(c->differing[0].comparison.cause, 4);
-  EXPECT_NE(c->differing[0].comparison.sentence.find(
+  EXPECT_NE(comparisonSentence(c->differing[0].comparison).find(
                 "added flag --xla_gpu_autotune_level=1"),
             std::string::npos);
   ASSERT_EQ(c->onlyB.size(), 1u);
@@ -374,8 +375,14 @@ TEST(CaptureDiff, RecordedSettingsNameTheOptionAndClearAnX64Guess) {
   ASSERT_EQ(d.comparison.changes.front().code, EntryChange::Code::ModuleFinding);
   // x64 was the same in both runs: the widening is not put down to it.
   EXPECT_FALSE(d.comparison.changes.front().module->x64);
-  EXPECT_EQ(d.comparison.adviceText, moduleFindingAdvice(*d.comparison.changes.front().module));
-  EXPECT_EQ(d.comparison.adviceText.find("jax_enable_x64"), std::string::npos) << d.comparison.adviceText;
+  // The advice names the recorded option that moved, with its values, and
+  // not jax_enable_x64 (the same in both runs).
+  const std::string advice = programAdviceText(d);
+  EXPECT_EQ(advice.rfind("Set jax_default_matmul_precision (None in A, 'highest' in B)", 0), 0u)
+      << advice;
+  EXPECT_EQ(advice.find("jax_enable_x64"), std::string::npos) << advice;
+  EXPECT_EQ(captureComparisonToJson(*c)["differing"][0]["comparison"]["advice"]["jax_settings"],
+            Json::array({"jax_default_matmul_precision"}));
   const AlsoFinding *setting = nullptr;
   for (const auto &f : d.also)
     if (f.code == AlsoFinding::Code::JaxSetting)

@@ -18,13 +18,14 @@ TEST(Wording, EveryDetailHasItsFact) {
   Comparison c = diff(patched("add_1x1", {}),
                       patched("add_1x1", {{"jaxlib_version", "0.10.3"}}));
   EXPECT_EQ(c.cause, 2);
-  ASSERT_EQ(c.changes.size(), c.details.size());
+  const std::vector<std::string> details = comparisonDetailsText(c);
+  ASSERT_EQ(c.changes.size(), details.size());
   ASSERT_FALSE(c.changes.empty());
   EXPECT_EQ(c.changes[0].code, C::JaxlibVersion);
   EXPECT_EQ(c.changes[0].entry, 2);
   EXPECT_EQ(c.changes[0].before, "0.10.2");
   EXPECT_EQ(c.changes[0].after, "0.10.3");
-  EXPECT_EQ(entryChangeText(c.changes[0]), c.details[0]);
+  EXPECT_EQ(entryChangeText(c.changes[0]), details[0]);
 }
 
 TEST(Wording, ACompileOptionIsAFieldChange) {
@@ -53,12 +54,11 @@ TEST(Wording, AZeroedFieldIsUnhashedNotACause) {
                            {{"edits", {{"debug_options", {{"xla_dump_to", "/tmp/d"}}}}}}}}));
   EXPECT_EQ(c.cause, 0);
   ASSERT_EQ(c.unhashedInputs.size(), 1u);
-  ASSERT_EQ(c.unhashed.size(), 1u);
   const UnhashedInput &u = c.unhashedInputs[0];
   EXPECT_EQ(u.kind, UnhashedInput::Kind::CompileOption);
   EXPECT_EQ(u.field.name, "xla_dump_to");
   EXPECT_FALSE(u.field.hashed);
-  EXPECT_EQ(unhashedText(u), c.unhashed[0]);
+  EXPECT_NE(comparisonSentence(c).find(unhashedText(u)), std::string::npos);
 }
 
 TEST(Wording, FlagChanges) {

@@ -22,7 +22,8 @@ namespace {
 const char *kReleases[] = {"0.10.2", "0.12.0.1"};
 
 bool hasNote(const KeyResult &r, NoteCode code) {
-  return std::find(r.noteCodes.begin(), r.noteCodes.end(), code) != r.noteCodes.end();
+  return std::any_of(r.notes.begin(), r.notes.end(),
+                     [code](const Note &n) { return n.code == code; });
 }
 
 } // namespace

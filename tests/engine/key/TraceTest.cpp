@@ -5,6 +5,7 @@
 
 #include "cachekey/LogCompare.h"
 #include "cachekey/Trace.h"
+#include "logs/LogFacts.h"
 
 using namespace cachekey;
 using namespace cachekey::test;
@@ -59,8 +60,8 @@ TEST(Trace, EngineTraceAgainstRealLogNamesTheFlag) {
   auto c = compareLogs(capturedLog("add_1x1"), ours);
   ASSERT_TRUE(c) << c.error().str();
   EXPECT_EQ(c->comparison.cause, 4);
-  ASSERT_EQ(c->comparison.details.size(), 1u);
-  EXPECT_EQ(c->comparison.details[0], "added flag --xla_gpu_autotune_level=1");
+  ASSERT_EQ(c->findings.size(), 1u);
+  EXPECT_EQ(logs::logFindingText(c->findings[0]), "added flag --xla_gpu_autotune_level=1");
 }
 
 TEST(Trace, TruncatedLogComparesWhatIsCompleteAndSaysWhatIsCut) {

@@ -1,5 +1,6 @@
 // engine/lib/logs/LogCompare.cpp: the orchestration; and LogCompareJson.cpp.
 #include "LogTestUtil.h"
+#include "cachekey/Wording.h"
 
 #include <sstream>
 
@@ -156,9 +157,13 @@ TEST(LogCompareJson, EveryDetailNoteAndPairCarriesItsCode) {
     for (const auto &c : e["compare"]) {
       LogComparison cmp = compareCase(dir, c["a"].get<std::string>(), c["b"].get<std::string>());
       Json j = logComparisonToJson(cmp);
-      const std::vector<std::string> *words[] = {&cmp.comparison.details,
-                                                 &cmp.comparison.otherDetails,
-                                                 &cmp.comparison.unhashed, &cmp.notes};
+      const std::vector<std::string> details = logs::findingsText(cmp.findings, false),
+                                     otherDetails = logs::findingsText(cmp.otherFindings, true);
+      std::vector<std::string> unhashed;
+      for (const UnhashedInput &u : cmp.comparison.unhashedInputs)
+        unhashed.push_back(unhashedText(u));
+      const std::vector<std::string> *words[] = {&details, &otherDetails, &unhashed,
+                                                 &cmp.notes};
       int w = 0;
       for (const char *list : {"details", "other_details", "unhashed", "notes"}) {
         EXPECT_FALSE(j.contains(list)) << dir << ": words beside the findings: " << list;
@@ -362,4 +367,74 @@ TEST(LogCompareMany, OneFileCountsOnceAndIsNotedOnce) {
     ASSERT_EQ(p.odd.size(), 1u);
     EXPECT_EQ(p.odd[0].run, 1);
   }
+}
+// tests/cases/44 (real jax 0.12.0.1 runs): the second log holds two runs.
+// Its second jit_mul has a key the first log computed (not "new"), and its
+// second jit_loss hit the entry its own first run wrote.
+TEST(LogCompare, ASecondRunInTheSameLogIsNotNew) {
+  auto c = compareCase("44-second-log-holds-two-runs", "a.log", "b-two-runs.log");
+  ASSERT_EQ(c.logs[1].programs.size(), 4u);
+  const ProgramPair *mul2 = pairLabelled(c, "jit_mul (2nd)");
+  const ProgramPair *loss2 = pairLabelled(c, "jit_loss (2nd)");
+  ASSERT_TRUE(mul2 && loss2);
+  EXPECT_LT(mul2->a, 0);
+  EXPECT_TRUE(mul2->keyOfFirst);
+  const size_t at = static_cast<size_t>(mul2 - c.pairs.data());
+  EXPECT_EQ(logComparisonToJson(c)["pairs"][at]["findings"]["verdict"]["code"], "again_in_b");
+  EXPECT_LT(loss2->a, 0);
+  EXPECT_FALSE(loss2->keyOfFirst);
+  EXPECT_TRUE(loss2->keyWrittenBefore);
+  EXPECT_EQ(c.logs[1].programs[loss2->b].lookup, Lookup::Hit);
+  // No advice for programs that hit; the one miss is the moved jit_loss.
+  for (const LogAdvice &a : c.advice)
+    EXPECT_NE(a.code, LogAdvice::Code::NewPrograms);
+}
+
+TEST(LogCompare, LogsGivenInTheOtherOrderAreSaidToBe) {
+  // Cases 11 and 30, whose READMEs give the order the runs were made in
+  // (fresh before resumed; train-first before eval-first), given here the
+  // other way round (the change made): every program the second log missed
+  // the first hit and the second wrote, so the advice adds that the logs
+  // may be in the other order. In the order of the runs it does not.
+  auto hasOrderAdvice = [](const std::string &dir, const char *first, const char *second) {
+    auto c = compareLogSummaries(readLog(readText(sourcePath("tests/cases/" + dir + "/" + first)), first),
+                                 readLog(readText(sourcePath("tests/cases/" + dir + "/" + second)), second));
+    EXPECT_TRUE(c) << dir;
+    return c && std::any_of(c->advice.begin(), c->advice.end(), [](const LogAdvice &a) {
+             return a.code == LogAdvice::Code::OrderOfLogs;
+           });
+  };
+  EXPECT_TRUE(hasOrderAdvice("11-extra-program-in-resumed-run", "resumed.log", "fresh.log"));
+  EXPECT_FALSE(hasOrderAdvice("11-extra-program-in-resumed-run", "fresh.log", "resumed.log"));
+  EXPECT_TRUE(hasOrderAdvice("30-shapes-other-order", "eval-first.log", "train-first.log"));
+  EXPECT_FALSE(hasOrderAdvice("30-shapes-other-order", "train-first.log", "eval-first.log"));
+}
+
+TEST(LogCompare, ASecondLogCutInsideAKeyIsSaidToBeCut) {
+  // Case 02's run2.log cut (the change made here) 5 lines after the start
+  // of its last key, jit_f's: that program is then only in run1.log, and
+  // the verdict says run2.log ends inside a key instead of "did not compile
+  // it". The whole run2.log has jit_f, so the verdict is not given there.
+  std::string b = readText(sourcePath("tests/cases/02-cache-dir-in-entry-5/run2.log"));
+  size_t last = b.rfind("get_cache_key hash of serialized computation");
+  ASSERT_NE(last, std::string::npos);
+  size_t start = b.rfind('\n', last) + 1, at = start;
+  for (int i = 0; i < 6; ++i)
+    at = b.find('\n', at) + 1;
+  std::string cut = b.substr(0, at);
+  size_t keyLine = std::count(b.begin(), b.begin() + start, '\n') + 1;
+  auto verdictOfF = [](const std::string &second) {
+    auto c = compareLogs(readText(sourcePath("tests/cases/02-cache-dir-in-entry-5/run1.log")), second,
+                         "run1.log", "run2.log");
+    EXPECT_TRUE(c);
+    Json j = logComparisonToJson(*c);
+    for (const auto &p : j["pairs"])
+      if (p["label"] == "jit_f")
+        return p["findings"]["verdict"];
+    return Json();
+  };
+  Json v = verdictOfF(cut);
+  EXPECT_EQ(v["code"], "only_in_a_b_cut");
+  EXPECT_NE(v["text"].get<std::string>().find("line " + std::to_string(keyLine)), std::string::npos) << v;
+  EXPECT_NE(verdictOfF(b)["code"], "only_in_a_b_cut");
 }

@@ -224,3 +224,47 @@ TEST(LogEvidence, X64TurnedOffIsX64Too) {
   EXPECT_EQ(m.code, M::EnableX64);
   EXPECT_EQ(m.before.find("float64"), 0u) << m.before;
 }
+// tests/cases/42 (real jax 0.10.2 runs): jax_persistent_cache_enable_xla_caches
+// = 'none' in the second run, same cache directory: both programs' entry 5
+// moved for that setting, not for another directory.
+TEST(LogEvidence, XlaCachesNoneIsTheSettingNotAnotherDirectory) {
+  auto c = compareCase("42-xla-caches-none-and-cache-off", "plain.log", "none.log");
+  EXPECT_EQ(c.comparison.cause, 5);
+  ASSERT_EQ(c.pairs.size(), 2u);
+  for (const ProgramPair &p : c.pairs) {
+    EXPECT_EQ(p.keys, ProgramPair::Keys::Differ);
+    EXPECT_EQ(c.moveOf(p).code, M::XlaCachesSetting);
+    EXPECT_EQ(c.moveOf(p).after, "none.log");
+  }
+  ASSERT_FALSE(c.findings.empty());
+  EXPECT_EQ(c.findings[0].code, C::XlaCachesOneSide);
+  EXPECT_EQ(c.findings[0].entry, 5);
+  EXPECT_EQ(c.findings[0].subject, "none.log");
+  ASSERT_EQ(c.advice.size(), 1u);
+  EXPECT_EQ(c.advice[0].code, LogAdvice::Code::SameXlaCaches);
+  EXPECT_EQ(c.advice[0].value, "none.log");
+}
+
+// The same case: jax_enable_compilation_cache=False. Two compiles and not
+// one cache line: the comparison is refused, with a subject that says why.
+TEST(LogEvidence, ARunWithTheCacheOffIsNamedAsSuch) {
+  auto c = compareLogs(readText(sourcePath("tests/cases/42-xla-caches-none-and-cache-off/plain.log")),
+                       readText(sourcePath("tests/cases/42-xla-caches-none-and-cache-off/off.log")),
+                       "plain.log", "off.log");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().path, "off.log");
+  EXPECT_EQ(c.error().subject, "compiled_without_cache");
+  EXPECT_NE(c.error().message.find("compiled 2 programs"), std::string::npos);
+}
+
+// A user's private function, lambda or __call__ is named like JAX's private
+// helpers (a leading underscore: jit__update, jit__lambda, jit___call), as
+// real runs of 2026-12-04 showed; only JAX's own helper names are JAX's.
+TEST(LogEvidence, AUsersPrivateFunctionIsNotJaxsOwn) {
+  for (const char *own : {"jit__linspace", "jit__threefry_seed", "jit__reduce_sum",
+                          "jit__uniform", "jit_broadcast_in_dim"})
+    EXPECT_TRUE(logs::isJaxOwnProgram(own)) << own;
+  for (const char *user : {"jit__lambda", "jit__update", "jit___call", "jit__train_step",
+                           "jit_step"})
+    EXPECT_FALSE(logs::isJaxOwnProgram(user)) << user;
+}

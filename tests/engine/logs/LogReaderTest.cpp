@@ -2,6 +2,7 @@
 // hit/miss/write message of jax 0.4.30 – 0.12.0.1, cut and oversized logs,
 // and the short entries read back from their digests.
 #include "TestUtil.h"
+#include "logs/LogTestUtil.h"
 
 #include "cachekey/KnownDigests.h"
 #include "cachekey/LogCompare.h"
@@ -83,6 +84,52 @@ TEST(LogReader, ChunksOfAnySizeReadTheSame) {
     EXPECT_EQ(toHex(*s.programs[0].digests().running[7]),
               mustCompute(patched("add_1x1", Json::object())).key.substr(
                   mustCompute(patched("add_1x1", Json::object())).key.size() - 64));
+  }
+}
+
+TEST(LogReader, ALineWithTerminalCodesReadsTheSameWholeOrCut) {
+  // Found by fuzz_log (2,662 bytes, minimised to these two lines): a line
+  // held whole in one chunk was checked for being a handler's copy of the
+  // line before with its escape codes still in, while the same line cut
+  // across chunks was checked after stripping them. Stripped, the second
+  // line repeats the first's record; so one reading dropped it and the
+  // other did not (1 program against 0). Each reading must give the same.
+  const std::string hex(64, 'a');
+  const std::string log =
+      "DEBUG:jax._src.cache_key:get_cache_key hash after serializing computation:" + hex + "\n"
+      "DEBUG:jax.:get_cache_key h\x1b\x1b" "ash after serializing computation: " + hex + "\n";
+  auto read = [&](size_t step) {
+    LogReader reader("x");
+    for (size_t i = 0; i < log.size(); i += step)
+      reader.feed(std::string_view(log).substr(i, step));
+    return reader.finish();
+  };
+  LogSummary whole = readLog(log, "x");
+  for (size_t step : {1u, 5u, 17u, 4096u}) {
+    LogSummary s = read(step);
+    EXPECT_EQ(s.programs.size(), whole.programs.size()) << step;
+    EXPECT_EQ(s.duplicateLines, whole.duplicateLines) << step;
+    EXPECT_EQ(s.lines, whole.lines) << step;
+  }
+}
+
+TEST(LogReader, TheFirstMessageOfALineIsReadWholeOrCut) {
+  // Found by fuzz_log (minimised): a digest line followed, after a tab, by
+  // the start of the other message. Read whole (the fast path after the
+  // first line) the message after the prefix counted; read cut across
+  // chunks, the one found first in a fixed order did (2 programs against
+  // 1). Both read the first message of the line now.
+  const std::string hex(64, 'b');
+  const std::string line = "DEBUG:jax._src.cache_key:get_cache_key hash after serializing computation: " + hex;
+  const std::string log = line + "\t\n" + line + "\tget_cache_key hash of serialized \n";
+  LogSummary whole = readLog(log, "x");
+  for (size_t step : {1u, 3u, 17u, 4096u}) {
+    LogReader reader("x");
+    for (size_t i = 0; i < log.size(); i += step)
+      reader.feed(std::string_view(log).substr(i, step));
+    LogSummary s = reader.finish();
+    EXPECT_EQ(s.programs.size(), whole.programs.size()) << step;
+    EXPECT_EQ(s.problemCount, whole.problemCount) << step;
   }
 }
 
@@ -700,5 +747,55 @@ TEST(LogReader, NamesAreTheSummarysOwn) {
     std::string name(n, 'q');
     name.back() = 'z';
     EXPECT_EQ(moved.keepName(name), name) << n;
+  }
+}
+
+// tests/cases/43 (real jax 0.12.0.1 runs through rich's RichHandler on a
+// wide console): the record's file and line follow each message after
+// blanks; digests and keys end before them.
+TEST(LogReader, TextAfterTheMessageIsNotPartOfTheDigest) {
+  auto c = compareCase("43-rich-handler-wide", "a.log", "b.log");
+  for (const LogSummary &log : c.logs) {
+    EXPECT_EQ(log.problemCount, 0u) << log.name;
+    EXPECT_TRUE(log.incomplete.empty()) << log.name;
+  }
+  const ProgramPair *loss = pairLabelled(c, "jit_loss");
+  const ProgramPair *mul = pairLabelled(c, "jit_mul");
+  ASSERT_TRUE(loss && mul);
+  EXPECT_EQ(loss->keys, ProgramPair::Keys::Differ);
+  EXPECT_EQ(loss->cause, 1);
+  EXPECT_EQ(mul->keys, ProgramPair::Keys::Equal);
+  EXPECT_EQ(c.logs[1].programs[mul->b].lookup, Lookup::Hit);
+  EXPECT_EQ(c.logs[1].programs[loss->b].lookup, Lookup::Miss);
+  EXPECT_EQ(c.logs[1].programs[loss->b].writeState, WriteState::Written);
+}
+
+// A gzip file (RFC 1952: it starts with the bytes 1f 8b) and UTF-16 text
+// (PowerShell's 2> writes UTF-16LE with the byte-order mark FF FE) are not
+// logs to read: the error names the log and says which, instead of "no
+// cache-key lines". The text is a real log (tests/cases/42) made so.
+TEST(LogReader, GzipAndUtf16LogsAreNamedAsSuch) {
+  const std::string text =
+      readText(sourcePath("tests/cases/42-xla-caches-none-and-cache-off/plain.log"));
+  std::string gzip = std::string("\x1f\x8b\x08\x00", 4) + text.substr(0, 200);
+  std::string utf16 = "\xff\xfe";
+  for (char ch : text) {
+    utf16 += ch;
+    utf16 += '\0';
+  }
+  for (const auto &[bytes, subject] : {std::pair<std::string, std::string>{gzip, "gzip_log"},
+                                       {utf16, "utf16_log"}}) {
+    auto two = compareLogs(text, bytes, "plain.log", "other.log");
+    ASSERT_FALSE(two) << subject;
+    EXPECT_EQ(two.error().path, "other.log");
+    EXPECT_EQ(two.error().subject, subject);
+    std::vector<LogSummary> three;
+    three.push_back(readLog(text, "a.log"));
+    three.push_back(readLog(text, "b.log"));
+    three.push_back(readLog(bytes, "c.log"));
+    auto many = compareManyLogSummaries(std::move(three));
+    ASSERT_FALSE(many) << subject;
+    EXPECT_EQ(many.error().path, "c.log");
+    EXPECT_EQ(many.error().subject, subject);
   }
 }

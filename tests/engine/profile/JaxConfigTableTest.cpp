@@ -29,7 +29,7 @@ using namespace cachekey::test;
 namespace {
 
 // Releases with a table; kReleases have shardy on by default (0.10.2+).
-const char *kAllReleases[] = {"0.10.2", "0.12.0.1"};
+const char *kAllReleases[] = {"0.6.2", "0.10.2", "0.12.0.1"};
 const char *kReleases[] = {"0.10.2", "0.12.0.1"};
 
 std::string sha256Hex(const std::string &s) {
