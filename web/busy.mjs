@@ -27,7 +27,9 @@ export function mountBusy(worker) {
     const long = jobs.filter((j) => now - j.started >= SHOW_AFTER_MS);
     if (jobs.length && !long.length) timer = setTimeout(render, SHOW_AFTER_MS - (now - jobs[0].started) + 1);
     if (!long.length) {
-      if (box.getAttribute('data-state') === 'running') box.hidden = true;
+      // The words of a job that has ended go with it: hidden text that
+      // still names a job would read as work under way.
+      if (box.getAttribute('data-state') === 'running') { box.hidden = true; box.removeAttribute('data-state'); setText(text, ''); }
       return;
     }
     const job = long[0];

@@ -103,6 +103,26 @@ export async function waitForText(page, selector, pattern, timeout = 10000) {
   return page.textContent(selector);
 }
 
+/**
+ * Cancels the job the busy box shows, once it shows one whose text matches
+ * `pattern`: the check and the click happen in one task of the page, so a
+ * job that ends between them (a fast machine) cannot turn the click into a
+ * wait for a box that has gone. Playwright's own click would wait for the
+ * button to be visible and stable over two frames first. Returns the label
+ * the box showed. Fails (timeout) when no such job is ever shown: a job
+ * shorter than busy.mjs SHOW_AFTER_MS is never shown, and the test says so.
+ */
+export async function cancelShownJob(page, pattern, timeout = 30000) {
+  const handle = await page.waitForFunction(([src, flags]) => {
+    const box = document.querySelector('#busy');
+    const text = document.querySelector('#busy-text').textContent;
+    if (box.hidden || box.getAttribute('data-state') !== 'running' || !new RegExp(src, flags).test(text)) return false;
+    document.querySelector('#busy-cancel').click();
+    return text;
+  }, [pattern.source, pattern.flags], { timeout, polling: 'raf' });
+  return handle.jsonValue();
+}
+
 /** Waits until no CSS animation or transition is running (before a screenshot). */
 export const animationsDone = (page) => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 

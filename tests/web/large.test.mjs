@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { newPage, open, useBrowser, waitForText, linkSettled, bigModuleText, site, root, nodeEngine } from './helpers.mjs';
+import { newPage, open, useBrowser, waitForText, linkSettled, cancelShownJob, bigModuleText, site, root, nodeEngine } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 
@@ -68,8 +68,7 @@ test('a module text file of 6 MB stays in the worker: a labelled preview, its ke
   // Cancel a recompute of the same text: the new worker has to read the
   // text again from the file it came from for the next change.
   await page.check('#include-metadata');
-  await waitForText(page, '[data-testid="busy-text"]', /^Canonicalising 6\.0 MB of module text/, 30000);
-  await page.click('[data-testid="busy-cancel"]');
+  await cancelShownJob(page, /^Canonicalising 6\.0 MB of module text/);
   await waitForText(page, '[data-testid="busy-text"]', /^Cancelled: Canonicalising 6\.0 MB of module text\./);
   assert.equal(await page.isChecked('#include-metadata'), false, 'the controls show the scenario shown');
   await page.fill('[data-testid="custom-hook"]', 'after-cancel');

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { newPage, open, roles, expectedRoles, fixture, shot, linkSettled, useBrowser, animationsDone, waitForText, bigModuleText } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, fixture, shot, linkSettled, useBrowser, animationsDone, waitForText, cancelShownJob, bigModuleText } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 
@@ -280,7 +280,7 @@ test('a large module text is canonicalised off the main thread: the page answers
   assert.equal(await page.isVisible('[data-testid="busy-cancel"]'), true, 'still canonicalising');
   assert.match(await page.textContent('[data-testid="module-file-name"]'), /big\.mlir \(16\.0 MB\)/);
 
-  await page.click('[data-testid="busy-cancel"]');
+  await cancelShownJob(page, /^Canonicalising 16\.0 MB of module text/);
   await waitForText(page, '[data-testid="busy-text"]', /^Cancelled: Canonicalising 16\.0 MB of module text\./);
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-module-pending'));
   assert.equal((await keys(page))[1], before, 'the page shows the scenario it showed before');
