@@ -19,6 +19,7 @@
 #include "cachekey/Diff.h"
 #include "cachekey/Wording.h"
 #include "cachekey/LogCompare.h"
+#include "logs/LogFacts.h"
 
 #include <filesystem>
 
@@ -63,16 +64,16 @@ void checkCompare(const fs::path &dir, const Json &e) {
   ASSERT_TRUE(c) << c.error().str();
   Json j = logComparisonToJson(*c);
   if (e.contains("keys_differ")) {
-    EXPECT_EQ(c->keysDiffer(), e["keys_differ"].get<bool>()) << c->sentence;
+    EXPECT_EQ(c->keysDiffer(), e["keys_differ"].get<bool>()) << logs::comparisonSentence(*c);
   }
   if (e.contains("cause")) {
-    EXPECT_EQ(c->comparison.cause, e["cause"].get<int>()) << c->sentence;
+    EXPECT_EQ(c->comparison.cause, e["cause"].get<int>()) << logs::comparisonSentence(*c);
   }
   if (e.contains("with_cause")) {
-    EXPECT_EQ(c->comparison.withCause, ints(e["with_cause"])) << c->sentence;
+    EXPECT_EQ(c->comparison.withCause, ints(e["with_cause"])) << logs::comparisonSentence(*c);
   }
   if (e.contains("also_changed")) {
-    EXPECT_EQ(c->comparison.alsoChanged, ints(e["also_changed"])) << c->sentence;
+    EXPECT_EQ(c->comparison.alsoChanged, ints(e["also_changed"])) << logs::comparisonSentence(*c);
   }
   if (e.contains("roles")) {
     // Each role as {code, text}: the words the case expects, and their code.
@@ -143,14 +144,14 @@ void checkCompare(const fs::path &dir, const Json &e) {
       }
     }
   if (e.contains("sentence_contains"))
-    expectContains(c->sentence, e["sentence_contains"], "sentence");
+    expectContains(logs::comparisonSentence(*c), e["sentence_contains"], "sentence");
   if (e.contains("sentence_lacks"))
     for (const auto &n : e["sentence_lacks"]) {
-      EXPECT_EQ(c->sentence.find(n.get<std::string>()), std::string::npos)
-          << "sentence has: " << n.get<std::string>() << "\n" << c->sentence;
+      EXPECT_EQ(logs::comparisonSentence(*c).find(n.get<std::string>()), std::string::npos)
+          << "sentence has: " << n.get<std::string>() << "\n" << logs::comparisonSentence(*c);
     }
   if (e.contains("summary_contains"))
-    expectContains(c->summary, e["summary_contains"], "summary");
+    expectContains(logs::runSummary(*c), e["summary_contains"], "summary");
   if (e.contains("advice_codes")) {
     // What to do, in order: the codes the case's right answer names.
     std::vector<std::string> got;
@@ -163,8 +164,8 @@ void checkCompare(const fs::path &dir, const Json &e) {
   }
   if (e.contains("summary_lacks"))
     for (const auto &n : e["summary_lacks"]) {
-      EXPECT_EQ(c->summary.find(n.get<std::string>()), std::string::npos)
-          << "summary has: " << n.get<std::string>() << "\n" << c->summary;
+      EXPECT_EQ(logs::runSummary(*c).find(n.get<std::string>()), std::string::npos)
+          << "summary has: " << n.get<std::string>() << "\n" << logs::runSummary(*c);
     }
   for (const char *side : {"stats_a", "stats_b"})
     if (e.contains(side))

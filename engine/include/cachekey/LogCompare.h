@@ -413,7 +413,38 @@ struct LogVerdict {
   size_t timedMisses = 0;
 };
 
-/// The comparison of two logs.
+/// A note on the logs compared, as a fact: what was cut or unreadable in one
+/// log, or one file given more than once. `logNoteText` (LogSummaryWording)
+/// makes its words from the logs it points into; its JSON code is code().
+struct LogNote {
+  enum class Kind : uint8_t {
+    SameLog,             // `logs`: the comparison's logs that are one file
+    IncompleteKey,       // logs[log].incomplete[item]: that program is left out
+    UnreadableLine,      // logs[log].problems[item]
+    MoreUnreadableLines, // logs[log].problemCount beyond the problems kept
+    LongLines,           // logs[log].longLines
+    KeyErrors,           // logs[log].keyErrors, with its firstKeyError
+    UnsupportedRuntime,  // logs[log].unsupportedRuntime
+    VerificationErrors,  // logs[log].verificationErrors
+    Pgle,                // logs[log].pgleLoaded and pgleMisses
+    RelativeCacheDir,    // logs[log].cacheDirs[item] is a relative path
+    CacheOff,            // logs[log].cacheDisabled or cacheInitFailed
+  };
+  Kind kind = Kind::SameLog;
+  /// The log it is about (an index into the comparison's logs), -1 for SameLog.
+  int log = -1;
+  /// The fact within that log, for IncompleteKey, UnreadableLine and
+  /// RelativeCacheDir.
+  uint32_t item = 0;
+  /// For SameLog: the indices of the logs given as one file, in order.
+  std::vector<int> logs;
+  /// Its public code ("notes" of the JSON, noteCodeName).
+  NoteCode code() const;
+};
+
+/// The comparison of two logs. Facts only: its words (the explanation,
+/// the summary line, each run's stats, the notes) are made where it is
+/// written (writeLogComparison, logComparisonToJson), by LogSummaryWording.
 struct LogComparison {
   LogSummary logs[2];
   PairedBy pairedBy = PairedBy::Order;
@@ -431,24 +462,14 @@ struct LogComparison {
   /// What the logs show about the cause entry and about each `alsoChanged`
   /// entry: the details of `comparison`, in facts.
   std::vector<LogFinding> findings, otherFindings;
-  /// The explanation: pairing, the root cause of the first differing pair
-  /// and whether the other differing pairs share it, programs in one run
-  /// only, what was cut.
-  std::string sentence;
-  /// One line for the second run: how many programs hit and why the others
-  /// missed.
-  std::string summary;
   /// What to do, one item per kind of miss (never empty once compared).
   std::vector<LogAdvice> advice;
   /// The answer in facts (logVerdict), worded by logVerdictText.
   LogVerdict verdict;
-  /// Each run's stats, and their words ("7 programs: 5 hits, 2 misses …").
+  /// Each run's stats (worded by runStatsText: "7 programs: 5 hits, 2 misses …").
   RunStats stats[2];
-  std::string statsText[2];
-  /// Problems met while reading either log.
-  std::vector<std::string> notes;
-  /// What each of `notes` is about, one each.
-  std::vector<NoteCode> noteCodes;
+  /// What was cut or unreadable in either log, and one file given twice.
+  std::vector<LogNote> notes;
 
   /// Whether some pair's keys differ.
   bool keysDiffer() const;
@@ -511,16 +532,12 @@ struct ManyLogComparison {
   std::vector<LogSummary> logs;
   std::vector<ProgramAcrossRuns> programs;
   std::vector<RunStats> stats;
-  /// Words (LogWording.cpp): one line per program, per run, the summary.
-  std::vector<std::string> programTexts, statsText;
   /// Per run, the one cause of all its odd programs (LogMany.cpp: JAX's own
   /// programs aside when the others agree; jax_enable_x64 moves merged),
   /// or Code::None.
   std::vector<KeyMove> oddCause;
-  /// Notes on the logs given (one file given twice), with their codes.
-  std::vector<std::string> notes;
-  std::vector<NoteCode> noteCodes;
-  std::string summary;
+  /// Notes on the logs given (one file given twice).
+  std::vector<LogNote> notes;
   /// What to do: per root-cause entry of the odd runs, or SharedKeys.
   std::vector<LogAdvice> advice;
   /// The label of item `i` of a piece of advice (LogAdvice::programs): a

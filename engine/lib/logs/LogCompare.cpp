@@ -409,16 +409,29 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
     f.jaxOwn = r.moveOf(r.pairs[r.explained]).both;
     r.findings = {f};
   }
-  for (int side = 0; side < 2; ++side) {
+  for (int side = 0; side < 2; ++side)
     r.stats[side] = runStats(r.logs[side]);
-    r.statsText[side] = runStatsText(r.logs[side], r.stats[side]);
-  }
-  readingNotes(la, lb, r.notes, r.noteCodes);
-  r.sentence = comparisonSentence(r);
-  r.summary = runSummary(r);
+  r.notes = readingNotes(r.logs[0], r.logs[1]);
   r.advice = adviseLogComparison(r);
   r.verdict = logVerdict(r);
   return r;
+}
+
+NoteCode LogNote::code() const {
+  switch (kind) {
+  case Kind::SameLog: return NoteCode::SameLog;
+  case Kind::IncompleteKey: return NoteCode::IncompleteKey;
+  case Kind::UnreadableLine:
+  case Kind::VerificationErrors: return NoteCode::UnreadableLine;
+  case Kind::MoreUnreadableLines: return NoteCode::MoreUnreadableLines;
+  case Kind::LongLines: return NoteCode::LongLines;
+  case Kind::KeyErrors: return NoteCode::KeyErrors;
+  case Kind::UnsupportedRuntime:
+  case Kind::Pgle:
+  case Kind::RelativeCacheDir:
+  case Kind::CacheOff: return NoteCode::CacheOff;
+  }
+  return NoteCode::CacheOff;
 }
 
 Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB,

@@ -170,21 +170,26 @@ Json adviceJson(const Comparison &r, const std::vector<LogAdvice> &advice,
   return todo;
 }
 
+/// The notes as [{code, text}] (codes: noteCodeName), about `logs`.
+Json notesJson(const std::vector<LogNote> &notes, const LogSummary *logs) {
+  Json out = Json::array();
+  for (const LogNote &n : notes)
+    out.push_back({{"code", noteCodeName(n.code())}, {"text", logNoteText(n, logs)}});
+  return out;
+}
+
 /// Everything logComparisonToJson gives except "pairs".
 /// `adviceLabels` false leaves each "what_to_do" item's "programs" empty.
 Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
   Json j = comparisonToJson(r.comparison);
-  j["sentence"] = r.sentence;
-  j["summary"] = r.summary;
+  j["sentence"] = comparisonSentence(r);
+  j["summary"] = runSummary(r);
   // The facts are the logs' own: LogFindings behind the details, and the
   // reading notes.
   j["findings"]["details"] = findingsBeside(r.findings, findingsText(r.findings, false));
   j["findings"]["other_details"] =
       findingsBeside(r.otherFindings, findingsText(r.otherFindings, true));
-  Json notes = Json::array();
-  for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
-    notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
-  j["findings"]["notes"] = std::move(notes);
+  j["findings"]["notes"] = notesJson(r.notes, r.logs);
   j["paired_by"] = {{"code", pairedByCode(r.pairedBy)}, {"text", pairedByName(r.pairedBy)}};
   {
     // The answer first: what the second run recompiled, and why.
@@ -211,7 +216,7 @@ Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
   }
   j["logs"] = Json::array({logJson(r.logs[0]), logJson(r.logs[1])});
   for (int side = 0; side < 2; ++side) {
-    j["logs"][side]["stats"] = statsJson(r.stats[side], r.statsText[side]);
+    j["logs"][side]["stats"] = statsJson(r.stats[side], runStatsText(r.logs[side], r.stats[side]));
     j["logs"][side]["evictions"] = r.logs[side].evictionLines;
     j["logs"][side]["unsupported_runtime"] = r.logs[side].unsupportedRuntime;
   }
@@ -336,7 +341,7 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
   for (size_t i = 0; i < r.logs.size(); ++i)
     j["logs"].push_back(
         {{"name", r.logs[i].name},
-         {"stats", statsJson(r.stats[i], r.statsText[i])},
+         {"stats", statsJson(r.stats[i], runStatsText(r.logs[i], r.stats[i]))},
          {"odd_cause", i < r.oddCause.size() && r.oddCause[i].code != KeyMove::Code::None
                            ? keyMoveJson(r.oddCause[i])
                            : Json()}});
@@ -363,16 +368,13 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
                      {"move", o.move.code == KeyMove::Code::None ? Json() : keyMoveJson(o.move)}});
     q["odd"] = std::move(odd);
     q["absent"] = p.absent;
-    q["text"] = r.programTexts[k];
+    q["text"] = programAcrossRunsText(r, p);
     programs.push_back(std::move(q));
   }
   j["programs"] = std::move(programs);
   // As for two logs: the notes as {code, text}.
-  Json notes = Json::array();
-  for (size_t i = 0; i < r.notes.size() && i < r.noteCodes.size(); ++i)
-    notes.push_back({{"code", noteCodeName(r.noteCodes[i])}, {"text", r.notes[i]}});
-  j["findings"]["notes"] = std::move(notes);
-  j["summary"] = r.summary;
+  j["findings"]["notes"] = notesJson(r.notes, r.logs.data());
+  j["summary"] = manySummary(r);
   j["what_to_do"] = adviceJson(r, r.advice);
   j["keys_differ"] = r.keysDiffer();
   return j;

@@ -157,12 +157,12 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
 std::string labelText(std::string_view name, int ordinal, const std::string &stream,
                       bool byStream);
 
-/// A run's outcome for one program, e.g. "missed, never written: compiled
-/// in 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
 /// The note for one file given more than once (sameLog), named each time
 /// it was given.
 std::string sameLogText(const std::vector<std::string> &names);
 
+/// A run's outcome for one program, e.g. "missed, never written: compiled
+/// in 0.01 s, under jax_persistent_cache_min_compile_time_secs (1.00 s)".
 std::string outcomeText(const LogSummary &log, const LoggedProgram &program);
 
 /// The brief phrase of a KeyMove: "the program changed", "the jaxlib
@@ -194,10 +194,13 @@ std::vector<std::string> findingsText(const std::vector<LogFinding> &findings,
 std::string pairSentence(const Comparison &c, const std::vector<LogFinding> &findings,
                          const std::vector<LogFinding> &otherFindings);
 
-/// The notes on what was cut or unreadable in either log, into `notes`
-/// and their codes into `codes`.
-void readingNotes(const LogSummary &first, const LogSummary &second,
-                  std::vector<std::string> &notes, std::vector<NoteCode> &codes);
+/// The notes on two logs (LogComparison::notes): one file given twice, then
+/// per log what was cut or unreadable, in the order they are said.
+std::vector<LogNote> readingNotes(const LogSummary &first, const LogSummary &second);
+
+/// The words of `note`, about `logs` (the comparison's logs it indexes),
+/// e.g. "b.log: 2 lines longer than 1 MiB, read in part".
+std::string logNoteText(const LogNote &note, const LogSummary *logs);
 
 /// The summary line for the second run.
 std::string runSummary(const LogComparison &r);

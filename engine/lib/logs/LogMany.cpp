@@ -258,25 +258,18 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   for (size_t i = 0; i < n; ++i) {
     if (noted[i])
       continue;
-    std::vector<std::string> names{r.logs[i].name};
+    LogNote note;
+    note.logs = {static_cast<int>(i)};
     for (size_t j = i + 1; j < n; ++j)
       if (sameLog(r.logs[i], r.logs[j])) {
-        names.push_back(r.logs[j].name);
+        note.logs.push_back(static_cast<int>(j));
         noted[j] = true;
       }
-    if (names.size() > 1) {
-      r.notes.push_back(sameLogText(names));
-      r.noteCodes.push_back(NoteCode::SameLog);
-    }
+    if (note.logs.size() > 1)
+      r.notes.push_back(std::move(note));
   }
-  for (const LogSummary &log : r.logs) {
+  for (const LogSummary &log : r.logs)
     r.stats.push_back(runStats(log));
-    r.statsText.push_back(runStatsText(log, r.stats.back()));
-  }
-  r.programTexts.reserve(r.programs.size());
-  for (const auto &p : r.programs)
-    r.programTexts.push_back(programAcrossRunsText(r, p));
-  r.summary = manySummary(r);
   r.advice = adviseManyLogs(r);
   return r;
 }

@@ -32,62 +32,97 @@ std::string sameLogText(const std::vector<std::string> &names) {
          "another run";
 }
 
-void readingNotes(const LogSummary &la, const LogSummary &lb,
-                  std::vector<std::string> &notes, std::vector<NoteCode> &codes) {
-  auto note = [&](NoteCode code, std::string text) {
-    notes.push_back(std::move(text));
-    codes.push_back(code);
+std::vector<LogNote> readingNotes(const LogSummary &la, const LogSummary &lb) {
+  std::vector<LogNote> notes;
+  auto note = [&](LogNote::Kind kind, int log, uint32_t item = 0) {
+    LogNote n;
+    n.kind = kind;
+    n.log = log;
+    n.item = item;
+    notes.push_back(std::move(n));
   };
-  if (sameLog(la, lb))
-    note(NoteCode::SameLog, sameLogText({la.name, lb.name}));
-  for (const LogSummary *l : {&la, &lb}) {
-    for (const auto &cut : l->incomplete)
-      note(NoteCode::IncompleteKey,
-           l->name + ": " + logReadNoteText(cut) + "; that program is left out.");
-    for (const auto &pr : l->problems)
-      note(NoteCode::UnreadableLine, l->name + ": " + logReadNoteText(pr));
+  if (sameLog(la, lb)) {
+    LogNote n;
+    n.logs = {0, 1};
+    notes.push_back(std::move(n));
+  }
+  const LogSummary *both[] = {&la, &lb};
+  for (int side = 0; side < 2; ++side) {
+    const LogSummary *l = both[side];
+    for (size_t i = 0; i < l->incomplete.size(); ++i)
+      note(LogNote::Kind::IncompleteKey, side, static_cast<uint32_t>(i));
+    for (size_t i = 0; i < l->problems.size(); ++i)
+      note(LogNote::Kind::UnreadableLine, side, static_cast<uint32_t>(i));
     if (l->problemCount > l->problems.size())
-      note(NoteCode::MoreUnreadableLines,
-           l->name + ": " + std::to_string(l->problemCount - l->problems.size()) +
-               " more unreadable lines");
+      note(LogNote::Kind::MoreUnreadableLines, side);
     if (l->longLines)
-      note(NoteCode::LongLines, l->name + ": " +
-                                    plural(l->longLines, "line", "lines") +
-                                    " longer than 1 MiB, read in part");
+      note(LogNote::Kind::LongLines, side);
     if (l->keyErrors)
-      note(NoteCode::KeyErrors,
-           l->name + ": " + plural(l->keyErrors, "program", "programs") +
-               " skipped the cache because JAX could not make a key: " +
-               shortened(l->firstKeyError, 160));
+      note(LogNote::Kind::KeyErrors, side);
     if (!l->unsupportedRuntime.empty())
-      note(NoteCode::CacheOff, l->name + ": this runtime never uses the "
-                                   "persistent cache (\"Unsupported runtime: " +
-                                   l->unsupportedRuntime + "\")");
+      note(LogNote::Kind::UnsupportedRuntime, side);
     if (l->verificationErrors)
-      note(NoteCode::UnreadableLine,
-           l->name + ": " + plural(l->verificationErrors, "entry", "entries") +
-               " failed the cache's verification (\"Persistent compilation "
-               "cache inconsistency\"): an entry's executable differs from a "
-               "fresh compile of the same key");
+      note(LogNote::Kind::VerificationErrors, side);
     if (l->pgleLoaded || l->pgleMisses)
-      note(NoteCode::CacheOff,
-           l->name + ": PGLE: " + std::to_string(l->pgleLoaded) +
-               " PGLE-optimized programs loaded from the cache, " +
-               std::to_string(l->pgleMisses) +
-               " missed although their non-PGLE key hit (the PGLE-optimized "
-               "key is another key)");
-    for (const auto &dir : l->cacheDirs)
-      if (isRelativeCachePath(dir)) {
-        note(NoteCode::CacheOff, l->name + ": the cache path " + pyRepr(dir) +
-                                     " is relative: it depends on the working "
-                                     "directory");
+      note(LogNote::Kind::Pgle, side);
+    for (size_t i = 0; i < l->cacheDirs.size(); ++i)
+      if (isRelativeCachePath(l->cacheDirs[i])) {
+        note(LogNote::Kind::RelativeCacheDir, side, static_cast<uint32_t>(i));
         break;
       }
     if (l->cacheDisabled || l->cacheInitFailed)
-      note(NoteCode::CacheOff, l->name + ": the persistent cache is " +
-                                   (l->cacheDisabled ? "disabled" : "not initialised") +
-                                   " in this run");
+      note(LogNote::Kind::CacheOff, side);
   }
+  return notes;
+}
+
+std::string logNoteText(const LogNote &n, const LogSummary *logs) {
+  if (n.kind == LogNote::Kind::SameLog) {
+    std::vector<std::string> names;
+    for (int i : n.logs)
+      names.push_back(logs[i].name);
+    return sameLogText(names);
+  }
+  const LogSummary *l = &logs[n.log];
+  switch (n.kind) {
+  case LogNote::Kind::SameLog:
+    break;
+  case LogNote::Kind::IncompleteKey:
+    return l->name + ": " + logReadNoteText(l->incomplete[n.item]) + "; that program is left out.";
+  case LogNote::Kind::UnreadableLine:
+    return l->name + ": " + logReadNoteText(l->problems[n.item]);
+  case LogNote::Kind::MoreUnreadableLines:
+    return l->name + ": " + std::to_string(l->problemCount - l->problems.size()) +
+           " more unreadable lines";
+  case LogNote::Kind::LongLines:
+    return l->name + ": " + plural(l->longLines, "line", "lines") +
+           " longer than 1 MiB, read in part";
+  case LogNote::Kind::KeyErrors:
+    return l->name + ": " + plural(l->keyErrors, "program", "programs") +
+           " skipped the cache because JAX could not make a key: " +
+           shortened(l->firstKeyError, 160);
+  case LogNote::Kind::UnsupportedRuntime:
+    return l->name + ": this runtime never uses the persistent cache (\"Unsupported runtime: " +
+           l->unsupportedRuntime + "\")";
+  case LogNote::Kind::VerificationErrors:
+    return l->name + ": " + plural(l->verificationErrors, "entry", "entries") +
+           " failed the cache's verification (\"Persistent compilation "
+           "cache inconsistency\"): an entry's executable differs from a "
+           "fresh compile of the same key";
+  case LogNote::Kind::Pgle:
+    return l->name + ": PGLE: " + std::to_string(l->pgleLoaded) +
+           " PGLE-optimized programs loaded from the cache, " +
+           std::to_string(l->pgleMisses) +
+           " missed although their non-PGLE key hit (the PGLE-optimized "
+           "key is another key)";
+  case LogNote::Kind::RelativeCacheDir:
+    return l->name + ": the cache path " + pyRepr(l->cacheDirs[n.item]) +
+           " is relative: it depends on the working directory";
+  case LogNote::Kind::CacheOff:
+    return l->name + ": the persistent cache is " +
+           (l->cacheDisabled ? "disabled" : "not initialised") + " in this run";
+  }
+  return {};
 }
 
 std::vector<std::string> findingsText(const std::vector<LogFinding> &findings,
@@ -445,13 +480,13 @@ void writeAdvice(std::ostream &os, const Comparison &r) {
 void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
   os << "Programs across " << r.logs.size() << " runs (each paired with "
      << r.logs[0].name << " by key, then name, shapes and order):\n";
-  for (const auto &t : r.programTexts)
-    os << "  " << t << ".\n";
+  for (const auto &p : r.programs)
+    os << "  " << logs::programAcrossRunsText(r, p) << ".\n";
   for (const auto &n : r.notes)
-    os << "note: " << n << "\n";
-  for (const auto &t : r.statsText)
-    os << "Run: " << t << "\n";
-  os << "Summary: " << r.summary << "\n";
+    os << "note: " << logs::logNoteText(n, r.logs.data()) << "\n";
+  for (size_t i = 0; i < r.logs.size(); ++i)
+    os << "Run: " << logs::runStatsText(r.logs[i], r.stats[i]) << "\n";
+  os << "Summary: " << logs::manySummary(r) << "\n";
   writeAdvice(os, r);
 }
 
@@ -459,7 +494,7 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
   // The answer first (LogVerdict), as the page shows it; how the programs
   // were paired and explained follows.
   os << "Verdict: " << logVerdictText(r) << "\n";
-  os << r.sentence << "\n";
+  os << logs::comparisonSentence(r) << "\n";
   bool byKey = std::any_of(r.pairs.begin(), r.pairs.end(), [](const ProgramPair &p) {
     return p.match == PairMatch::Key;
   });
@@ -490,10 +525,10 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
         os.write(piece.data(), static_cast<std::streamsize>(piece.size()));
       });
   for (const auto &n : r.notes)
-    os << "note: " << n << "\n";
+    os << "note: " << logs::logNoteText(n, r.logs) << "\n";
   for (int side = 0; side < 2; ++side)
-    os << "Run: " << r.statsText[side] << "\n";
-  os << "Summary: " << r.summary << "\n";
+    os << "Run: " << logs::runStatsText(r.logs[side], r.stats[side]) << "\n";
+  os << "Summary: " << logs::runSummary(r) << "\n";
   writeAdvice(os, r);
 }
 

@@ -25,7 +25,7 @@ TEST(Trace, RealLogsOfDifferentProgramsBlameTheComputation) {
   ASSERT_TRUE(c) << c.error().str();
   EXPECT_EQ(c->comparison.cause, 1);
   EXPECT_EQ(c->comparison.consequences, (std::vector<int>{2, 3, 4, 5, 6, 7, 8}));
-  EXPECT_NE(c->sentence.find("entry 1 (computation)"), std::string::npos);
+  EXPECT_NE(logs::comparisonSentence(*c).find("entry 1 (computation)"), std::string::npos);
 }
 
 TEST(Trace, MovedFunctionWithMetadataBlamesTheComputation) {
@@ -72,11 +72,11 @@ TEST(Trace, TruncatedLogComparesWhatIsCompleteAndSaysWhatIsCut) {
   ASSERT_TRUE(c) << c.error().str();
   EXPECT_EQ(c->comparison.cause, 0);
   ASSERT_FALSE(c->notes.empty());
-  EXPECT_NE(c->notes[0].find("b.log: the key starting at line"), std::string::npos)
-      << c->notes[0];
-  EXPECT_NE(c->notes[0].find("stops after 8 of its 16 digest lines"),
+  EXPECT_NE(logs::logNoteText(c->notes[0], c->logs).find("b.log: the key starting at line"), std::string::npos)
+      << logs::logNoteText(c->notes[0], c->logs);
+  EXPECT_NE(logs::logNoteText(c->notes[0], c->logs).find("stops after 8 of its 16 digest lines"),
             std::string::npos)
-      << c->notes[0];
+      << logs::logNoteText(c->notes[0], c->logs);
   // A log whose only key is cut has nothing to compare.
   auto none = compareLogs(log, log.substr(0, log.find("hash of serialized compile_options")));
   ASSERT_FALSE(none);
@@ -112,8 +112,8 @@ TEST(Trace, SeveralKeysPerLogArePairedInOrder) {
   auto c = compareLogs(a, b);
   ASSERT_TRUE(c) << c.error().str();
   EXPECT_EQ(c->comparison.cause, 1);
-  EXPECT_NE(c->sentence.find("Key 2 is the first pair"), std::string::npos)
-      << c->sentence;
+  EXPECT_NE(logs::comparisonSentence(*c).find("Key 2 is the first pair"), std::string::npos)
+      << logs::comparisonSentence(*c);
   auto same = compareLogs(a, a);
   ASSERT_TRUE(same);
   EXPECT_EQ(same->comparison.cause, 0);

@@ -162,8 +162,10 @@ TEST(LogCompareJson, EveryDetailNoteAndPairCarriesItsCode) {
       std::vector<std::string> unhashed;
       for (const UnhashedInput &u : cmp.comparison.unhashedInputs)
         unhashed.push_back(unhashedText(u));
-      const std::vector<std::string> *words[] = {&details, &otherDetails, &unhashed,
-                                                 &cmp.notes};
+      std::vector<std::string> notes;
+      for (const LogNote &n : cmp.notes)
+        notes.push_back(logs::logNoteText(n, cmp.logs));
+      const std::vector<std::string> *words[] = {&details, &otherDetails, &unhashed, &notes};
       int w = 0;
       for (const char *list : {"details", "other_details", "unhashed", "notes"}) {
         EXPECT_FALSE(j.contains(list)) << dir << ": words beside the findings: " << list;
@@ -206,7 +208,7 @@ TEST(LogCompareMany, ThreeDaysOfOneJobShareEveryKey) {
     EXPECT_EQ(p.groups.size(), 1u) << p.label;
     EXPECT_EQ(p.groups[0], (std::vector<int>{0, 1, 2})) << p.label;
   }
-  EXPECT_EQ(m->summary, "7 of 7 programs have one key in all 3 runs.");
+  EXPECT_EQ(logs::manySummary(*m), "7 of 7 programs have one key in all 3 runs.");
   // Nothing is odd, so the runs can share one cache.
   ASSERT_EQ(m->advice.size(), 1u);
   EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SharedKeys);
@@ -270,7 +272,7 @@ TEST(LogCompareMany, AGlobalSettingIsNamedAsForTwoLogs) {
   ASSERT_EQ(m->advice.size(), 1u);
   EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SameX64);
   EXPECT_EQ(m->advice[0].programs.size(), 4u);
-  EXPECT_NE(m->summary.find("jax_enable_x64"), std::string::npos) << m->summary;
+  EXPECT_NE(logs::manySummary(*m).find("jax_enable_x64"), std::string::npos) << logs::manySummary(*m);
   Json j = manyLogComparisonToJson(*m);
   EXPECT_EQ(j["programs"][0]["odd"][0]["move"]["code"], "enable_x64");
   EXPECT_TRUE(j["findings"]["notes"].empty());
@@ -284,8 +286,9 @@ TEST(LogCompareMany, OneFileGivenTwiceIsNoted) {
   two[0].source = two[1].source = "2049:1234";
   auto c = compareLogSummaries(std::move(two[0]), std::move(two[1]));
   ASSERT_TRUE(c);
-  ASSERT_FALSE(c->noteCodes.empty());
-  EXPECT_EQ(c->noteCodes[0], NoteCode::SameLog);
+  ASSERT_FALSE(c->notes.empty());
+  EXPECT_EQ(c->notes[0].code(), NoteCode::SameLog);
+  EXPECT_EQ(c->notes[0].logs, (std::vector<int>{0, 1}));
   auto three = caseLogs("34-x64-from-environment",
                         {"workstation-a.log", "workstation-b.log", "workstation-a.log"});
   three[0].source = "1:1";
@@ -293,17 +296,21 @@ TEST(LogCompareMany, OneFileGivenTwiceIsNoted) {
   three[2].source = "1:1";
   auto m = compareManyLogSummaries(std::move(three));
   ASSERT_TRUE(m);
-  ASSERT_EQ(m->noteCodes, std::vector<NoteCode>{NoteCode::SameLog});
+  ASSERT_EQ(m->notes.size(), 1u);
+  EXPECT_EQ(m->notes[0].code(), NoteCode::SameLog);
+  // Runs 1 and 3 are the one file (indices 0 and 2).
+  EXPECT_EQ(m->notes[0].logs, (std::vector<int>{0, 2}));
   Json mj = manyLogComparisonToJson(*m);
   EXPECT_EQ(mj["findings"]["notes"][0]["code"], "same_log");
-  EXPECT_EQ(mj["findings"]["notes"][0]["text"], m->notes[0]);
+  EXPECT_EQ(mj["findings"]["notes"][0]["text"], logs::logNoteText(m->notes[0], m->logs.data()));
+  EXPECT_NE(mj["findings"]["notes"][0]["text"].get<std::string>().find("given twice"), std::string::npos);
   EXPECT_FALSE(mj.contains("notes"));
   // Unknown identities (standard input, text in memory) are never one file.
   auto unknown = caseLogs("34-x64-from-environment", {"workstation-a.log", "workstation-a.log"});
   auto u = compareLogSummaries(std::move(unknown[0]), std::move(unknown[1]));
   ASSERT_TRUE(u);
-  for (NoteCode code : u->noteCodes)
-    EXPECT_NE(code, NoteCode::SameLog);
+  for (const LogNote &n : u->notes)
+    EXPECT_NE(n.code(), NoteCode::SameLog);
 }
 
 TEST(LogCompareMany, JaxsOwnProgramsMoveWithTheGlobalSetting) {
@@ -361,7 +368,7 @@ TEST(LogCompareMany, OneFileCountsOnceAndIsNotedOnce) {
   auto m = compareManyLogSummaries(std::move(logs));
   ASSERT_TRUE(m);
   ASSERT_EQ(m->notes.size(), 1u);
-  EXPECT_NE(m->notes[0].find("given 3 times"), std::string::npos) << m->notes[0];
+  EXPECT_NE(logs::logNoteText(m->notes[0], m->logs.data()).find("given 3 times"), std::string::npos);
   // One B against one A: a tie, which the first run's group wins.
   for (const auto &p : m->programs) {
     ASSERT_EQ(p.odd.size(), 1u);

@@ -56,10 +56,10 @@ TEST(LogWording, TheTextTheCliPrints) {
   auto c = compareCase("23-one-program-changed", "run1.log", "run2.log");
   std::string text = formatLogComparison(c);
   // The verdict first, then the pairing sentence and the programs.
-  EXPECT_EQ(text.rfind("Verdict: " + logVerdictText(c) + "\n" + c.sentence +
+  EXPECT_EQ(text.rfind("Verdict: " + logVerdictText(c) + "\n" + logs::comparisonSentence(c) +
                            "\nPrograms (paired by key and name):\n", 0),
             0u)
       << text;
   EXPECT_EQ(text.rfind("Verdict: run2.log: 1 of 3 programs missed the cache", 0), 0u) << text;
-  EXPECT_NE(text.find("\nSummary: " + c.summary + "\n"), std::string::npos);
+  EXPECT_NE(text.find("\nSummary: " + logs::runSummary(c) + "\n"), std::string::npos);
 }
