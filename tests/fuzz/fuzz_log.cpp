@@ -23,10 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::move(whole),
       two ? readLog(std::string_view(text).substr(cut + 1), "log B") : std::move(parts));
   if (c) {
-    if (c->sentence.empty() || c->summary.empty())
+    // The CLI's text always says the verdict first and a summary.
+    std::string text = formatLogComparison(*c);
+    if (text.rfind("Verdict: ", 0) != 0 || text.find("\nSummary: ") == std::string::npos)
       __builtin_trap();
     (void)logComparisonToJson(*c).dump(-1, ' ', false, Json::error_handler_t::replace);
-    (void)formatLogComparison(*c);
   }
   return 0;
 }
