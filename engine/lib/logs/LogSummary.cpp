@@ -46,14 +46,17 @@ KeptName LogSummary::keepName(std::string_view name) {
   KeptName &recent = recentNames[h % recentNames.size()];
   if (recent == name)
     return recent;
-  constexpr size_t kBlock = size_t(64) << 10;
+  // Blocks grow from 4 KiB to 64 KiB: a short log (most logs, and every
+  // fuzz input) never allocates, or clears, more than it can use.
+  constexpr size_t kFirstBlock = size_t(4) << 10, kBlock = size_t(64) << 10;
   // The length (KeptName): one byte, or 255 and 4 bytes (lines are cut at
   // 1 MiB, so it fits).
   uint32_t n = static_cast<uint32_t>(name.size());
   size_t head = n < 255 ? 1 : 1 + sizeof n, need = head + name.size();
   if (need > nameRoom) {
-    size_t size = std::max(kBlock, need);
-    nameBlocks.push_back(std::make_unique<char[]>(size));
+    size_t size = std::max(std::min(kBlock, kFirstBlock << std::min<size_t>(nameBlocks.size(), 4)), need);
+    // Not value-initialised: every byte handed out is written first.
+    nameBlocks.push_back(std::unique_ptr<char[]>(new char[size]));
     nameFree = nameBlocks.back().get();
     nameRoom = size;
   }
