@@ -159,6 +159,8 @@ class WatchRunsTest(unittest.TestCase):
         self.assertIn("tensor<4x8xf32>, tensor<4x8xf32> → tensor<8x8xf32>, tensor<8x8xf32>",
                       m5["jit_scaled"])
         self.assertIn("entry 1", m5["jit_scaled"])
+        # The index keeps entry 1 as a digest: no byte sizes or offsets to give.
+        self.assertNotIn("first difference at byte", m5["jit_scaled"])
 
         # A damaged entry: the test overwrites jit_other's file in the cache.
         hit_keys = [k for k in keys_in(cache) if k.startswith("jit_other-")]
