@@ -13,7 +13,7 @@ At each persistent-cache miss the watch logs one WARNING on the logger
 ``cachekey.watch`` (its facts under ``record.cachekey``: ``{code, ...,
 text}``): the program and its key; the nearest earlier entry of the same
 program in the *ingredients index* (same name and input shapes, else same
-name; newest first) with when, by which process and into which cache
+name; the fewest entries moved, then the newest) with when, by which process and into which cache
 directory it was written; the first entry that moved and how, in the
 engine's words (``cachekey diff --json`` of that entry's record and this
 key's: ``sentence``, ``advice``); and what to do.  A miss whose key *is*
@@ -274,6 +274,12 @@ class Watch(Capture):
             out = self._outcomes.outcome_of(row["key"], row["program"], row["_token"])
             if out["outcome"] not in ("written", "not written") or index is None:
                 continue
+            if out.get("read_error") and index.lookup(row["key"]) is not None:
+                # JAX found the entry and could not load it: lru_cache.py's put
+                # leaves an existing file as it is, so the record of the run
+                # that wrote it stays (used now).
+                index.touch(row["key"])
+                continue
             meta = {"time": _utc_now(), "outcome": out["outcome"], "pid": os.getpid(),
                     "host": socket.gethostname(), "argv": list(sys.argv),
                     "cache_dir": self._cache_dir(), "compile_seconds": round(elapsed, 3),
@@ -313,7 +319,10 @@ class Watch(Capture):
     def explain(self, scenario: dict, row: dict, index: watch_index.Index | None) -> dict:
         """Why this key missed, as facts: ``{code, program, key, cache_dir, ...}``.
 
-        Codes: ``damaged``, ``never_written`` (``reason_code``,
+        Codes: ``compile_only_client`` (JAX found the entry and the run's
+        client, ``runtime_type`` compile_only_runtime, cannot load any:
+        ``read_error``, ``platform``; the entry is whole), ``damaged``
+        (another read error; ``entry_present``), ``never_written`` (``reason_code``,
         ``reason_values``, ``reason``), ``evicted``, ``another_directory``,
         ``present_not_read`` (the key is known), ``key_moved`` (``record``:
         the nearest earlier entry; ``matched_by``; the engine's ``cause``,
@@ -326,7 +335,18 @@ class Watch(Capture):
         out = self._outcomes.outcome_of(key, program, row["_token"])
         rec = index.lookup(key) if index is not None else None
         if out.get("read_error"):
-            f.update(code="damaged", read_error=out["read_error"], record=rec)
+            backend = scenario.get("backend") or {}
+            runtime = backend.get("runtime_type")
+            if runtime == COMPILE_ONLY_RUNTIME or (runtime is None
+                                                   and COMPILE_ONLY_READ in out["read_error"]):
+                # A deviceless (ahead-of-time) compile: the client that found
+                # the entry cannot load any executable; the entry is whole.
+                f.update(code="compile_only_client", read_error=out["read_error"], record=rec,
+                         platform=backend.get("platform"), runtime_type=runtime,
+                         entry_present=_entry_present(cache_dir, key))
+            else:
+                f.update(code="damaged", read_error=out["read_error"], record=rec,
+                         entry_present=_entry_present(cache_dir, key))
             return f
         if rec is not None:
             w = rec["watch"]
@@ -353,7 +373,8 @@ class Watch(Capture):
                         return f
                 others.append(folder)
         inputs = scenario["capture"].get("inputs")
-        nearest, other_dir = self._nearest(index, program, inputs, others)
+        digests = [e["digest"] for e in scenario["expected"]["entries"]]
+        nearest, other_dir = self._nearest(index, program, inputs, others, digests)
         if nearest is None:
             f.update(code="new_program", index_records=index.count() if index else 0)
             return f
@@ -365,9 +386,12 @@ class Watch(Capture):
         f["_diff"] = True  # the engine's words are added by _engine_diff
         return f
 
-    def _nearest(self, index, program, inputs, others):
-        """The newest record of ``program`` with the same input shapes, else the newest
-        of that name; in this index first, then in the other directories' indexes."""
+    def _nearest(self, index, program, inputs, others, digests):
+        """The record of ``program`` with the same input shapes, else of that name,
+        whose entry digests differ from ``digests`` in the fewest entries (the
+        newest of those); in this index first, then in the other directories'
+        indexes.  (After runs on two topologies and an upgrade, the record of the
+        same topology, not the newest, is the one that differs by the upgrade alone.)"""
         pools = [(index, None)] if index is not None else []
         for folder in others[:20]:
             pools.append((None, folder))
@@ -380,7 +404,8 @@ class Watch(Capture):
             found = idx.candidates(program)
             if found:
                 same = [r for r in found if r.get("inputs") == inputs]
-                return (same or found)[0], folder
+                # min keeps the first of equals: found is newest first.
+                return min(same or found, key=lambda r: _moved_count(r["digests"], digests)), folder
         return None, None
 
     def _engine_diff(self, f: dict, nearest: dict, scenario: dict) -> None:
@@ -401,6 +426,21 @@ class Watch(Capture):
         f["advice"] = advice.get("text")
         f["advice_code"] = advice.get("code")
         f["details"] = (doc.get("findings") or {}).get("details", [])
+
+
+#: ``backend.runtime_type`` of a compile-only client: libtpu's deviceless
+#: topologies (jax.experimental.topologies.get_topology_desc) and the CUDA
+#: plugin's compile-only client (jax 0.10.2 and 0.12.0.1).
+COMPILE_ONLY_RUNTIME = "compile_only_runtime"
+#: XLA's error when a compile-only client is asked to load an executable,
+#: inside JAX's read warning (engine/lib/logs/LogLines.h kCompileOnlyRead);
+#: used only for a client that has no ``runtime_type``.
+COMPILE_ONLY_READ = "PjRtCompiler must be constructed with a Client"
+
+
+def _moved_count(before: list[str], after: list[str]) -> int:
+    """How many entries' own digests differ (an entry missing on one side counts)."""
+    return sum(a != b for a, b in zip(before, after)) + abs(len(before) - len(after))
 
 
 def _entry_present(cache_dir: str | None, key: str):

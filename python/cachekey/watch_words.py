@@ -79,12 +79,25 @@ def miss_text(f: dict) -> str:
         lines.append("what to do: " + _ADVICE.get(f["reason_code"], _ADVICE["other"]))
         if f.get("reason"):
             lines.append("JAX: " + f["reason"])
+    elif code == "compile_only_client":
+        client = f"this run's {f['platform']} client" if f.get("platform") else "this run's client"
+        lines.append(f"JAX found this key's entry, but {client} is compile-only (a deviceless, "
+                     "ahead-of-time compile) and cannot load any entry: " + f["read_error"])
+        lines.append("the entry is not damaged" + (f": it was written {_when(rec)}" if rec else ""))
+        lines.append("what to do: nothing to delete, and deleting the entry changes nothing: a "
+                     "compile-only client writes entries but never loads one, so each deviceless "
+                     "compile compiles again and such a run never hits")
     elif code == "damaged":
         lines.append("JAX found this key's entry but could not read it (a damaged entry): "
                      + f["read_error"])
         if rec:
             lines.append(f"the entry was written {_when(rec)}")
-        lines.append("what to do: nothing; JAX compiles again and writes a new entry")
+        if f.get("entry_present") is False:
+            lines.append("what to do: nothing; its file is gone, and the next write replaces it")
+        else:
+            lines.append(f"what to do: delete its file ({f['key']}-cache) from "
+                         f"{f['cache_dir']}: JAX never replaces an existing entry, so this key "
+                         "misses on every run until the file is removed")
     elif code == "evicted":
         lines.append(f"the same key was written {_when(rec)}, and its entry is gone from "
                      f"{f['cache_dir']}: evicted (jax_compilation_cache_max_size) or removed")
@@ -121,6 +134,7 @@ def cause_label(f: dict) -> str:
     if code == "never_written":
         return f"never written ({f['reason_code'].replace('_', ' ')})"
     return {"new_program": "first compile", "damaged": "damaged entry", "evicted": "evicted",
+            "compile_only_client": "found, but a compile-only client cannot load entries",
             "another_directory": "another cache directory",
             "present_not_read": "entry present, not read"}.get(code, code)
 

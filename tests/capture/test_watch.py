@@ -159,6 +159,8 @@ class WatchRunsTest(unittest.TestCase):
         self.assertIn("tensor<4x8xf32>, tensor<4x8xf32> → tensor<8x8xf32>, tensor<8x8xf32>",
                       m5["jit_scaled"])
         self.assertIn("entry 1", m5["jit_scaled"])
+        # The index keeps entry 1 as a digest: no byte sizes or offsets to give.
+        self.assertNotIn("first difference at byte", m5["jit_scaled"])
 
         # A damaged entry: the test overwrites jit_other's file in the cache.
         hit_keys = [k for k in keys_in(cache) if k.startswith("jit_other-")]
@@ -169,6 +171,14 @@ class WatchRunsTest(unittest.TestCase):
         m6 = misses(r6.stderr)
         self.assertEqual(sorted(m6), ["jit_other"])
         self.assertIn("a damaged entry", m6["jit_other"])
+        # JAX compiled again and left the test's bytes in place (lru_cache.py
+        # put keeps an existing file): the advice is to delete the file, one
+        # of those the test wrote over.
+        for k in hit_keys:
+            with open(os.path.join(cache, k + "-cache"), "rb") as f:
+                self.assertEqual(f.read(), b"not an executable")
+        self.assertEqual(sum(f"delete its file ({k}-cache)" in m6["jit_other"] for k in hit_keys), 1,
+                         m6["jit_other"])
 
     def test_never_written_evicted_and_another_directory(self):
         # Never written: a minimum compile time no program reaches.

@@ -3,6 +3,7 @@
 #include "cachekey/ModuleDiff.h"
 
 #include "cachekey/PyText.h"
+#include "cachekey/Sha256.h"
 #include "cachekey/Wording.h"
 
 #include <algorithm>
@@ -274,7 +275,13 @@ std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
     }
     // The bytes' first difference only when nothing names the change: a
     // byte offset beside a finding says nothing more.
-    if (out.empty()) {
+    if (out.empty() && (ea.bytes.empty() || eb.bytes.empty())) {
+      // A side kept as a digest only (a capture with --no-entry1-bytes, a
+      // record of cachekey.watch's index): no sizes and no first difference
+      // to give, only the digests.
+      out.push_back(change(C::Entry1DigestOnly, 1, shortDigest(toHex(ea.digest)),
+                           shortDigest(toHex(eb.digest))));
+    } else if (out.empty()) {
       EntryChange c = change(C::ModuleBytes, 1);
       c.sizeBefore = ea.bytes.size();
       c.sizeAfter = eb.bytes.size();

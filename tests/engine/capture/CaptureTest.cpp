@@ -148,6 +148,36 @@ TEST(Capture, OmittedEntry1UsesJaxDigests) {
   EXPECT_NE(c.sentence.find("digest only"), std::string::npos);
 }
 
+// Two keys whose entry 1 is known as a digest only (a record of
+// cachekey.watch's index, given to `cachekey diff` as a scenario): the moved
+// entry 1 is named by its digests, never as "0 → 0 bytes, first difference
+// at byte 0".
+TEST(Capture, OmittedEntry1MovesAsDigests) {
+  MemoryDir dir;
+  Json a = capturedFromFixture("add_1x1", "a", "omitted", dir);
+  Json b = capturedFromFixture("mul_2x2", "b", "omitted", dir);
+  auto pa = readCapturedProgram("a.json", a, dir.reader());
+  auto pb = readCapturedProgram("b.json", b, dir.reader());
+  ASSERT_TRUE(pa && pb);
+  auto ra = computeCapturedKey(*pa), rb = computeCapturedKey(*pb);
+  ASSERT_TRUE(ra && rb);
+  Comparison c = compareResults(*ra, *rb);
+  std::vector<EntryChange> all = c.changes;
+  all.insert(all.end(), c.otherChanges.begin(), c.otherChanges.end());
+  int digestOnly = 0;
+  for (const EntryChange &ch : all) {
+    if (ch.entry != 1)
+      continue;
+    EXPECT_NE(ch.code, EntryChange::Code::ModuleBytes);
+    if (ch.code == EntryChange::Code::Entry1DigestOnly) {
+      ++digestOnly;
+      EXPECT_EQ(ch.before, shortDigest(a["capture"]["entry1"]["sha256"].get<std::string>()));
+      EXPECT_EQ(ch.after, shortDigest(b["capture"]["entry1"]["sha256"].get<std::string>()));
+    }
+  }
+  EXPECT_EQ(digestOnly, 1);
+}
+
 TEST(CaptureDiff, PairsByNameAndOrderAndNamesTheFlag) {
   MemoryDir a, b;
   addToIndex(a, "0001.json", capturedFromFixture("add_1x1", "0001", "inline", a));
