@@ -101,6 +101,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {?PageError} error
  * @property {boolean} fullDigests show digests whole
  * @property {boolean} tracePrefix show Python's logging prefix in the trace
+ * @property {''|'why'|'how'} mode the page's mode (modes.mjs; '' in an embed, which has none)
  * @property {'off'|'loading'|'ready'|'failed'} mlir the live MLIR canonicaliser
  * @property {string} mlirError why loading it failed
  * @property {?import('./canonicaliser.mjs').MlirBuild} mlirBuild the last build-status.json read (null before)
@@ -132,7 +133,7 @@ import { patchValue, clone } from './state.mjs';
  * @typedef {{type: 'edit', path?: string[], value?: *, edits?: Array<[string[], *]>, origin?: ?Element, sync?: boolean}
  *   | {type: 'open', presetId: string, patch?: Object, announce?: boolean}
  *   | {type: 'recompute'}
- *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean}
+ *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean, mode?: 'why'|'how'}
  *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}
  *   | {type: 'mlirBuild', build: import('./canonicaliser.mjs').MlirBuild}
  *   | {type: 'computed', seq: number, answer: Answer}
@@ -161,7 +162,7 @@ export function createStore(catalog, presetId, worker) {
   /** @type {PageState} */
   let state = {
     presetId, patch: {}, cmp: null, resolved: null, liveBaseline: false, error: null,
-    fullDigests: false, tracePrefix: false, mlir: 'off', mlirError: '', mlirBuild: null, pending: null, cancelled: '',
+    fullDigests: false, tracePrefix: false, mode: '', mlir: 'off', mlirError: '', mlirBuild: null, pending: null, cancelled: '',
   };
   /** @type {Set<(state: PageState, change: Change) => void>} */
   const subscribers = new Set();
@@ -257,6 +258,7 @@ export function createStore(catalog, presetId, worker) {
         const next = { ...s };
         if (action.fullDigests !== undefined) next.fullDigests = !!action.fullDigests;
         if (action.tracePrefix !== undefined) next.tracePrefix = !!action.tracePrefix;
+        if (action.mode === 'why' || action.mode === 'how') next.mode = action.mode;
         return [next, {}];
       }
       case 'mlir':

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { newPage, open, roles, DEFAULT_KEY, nodeEngine, shot, fixture, artifacts, useBrowser } from './helpers.mjs';
+import { newPage, open, roles, DEFAULT_KEY, nodeEngine, shot, fixture, artifacts, useBrowser, showMode } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 let engine;
@@ -160,6 +160,7 @@ test('markup in every string field arrives by link, renders as text and never ru
       assert.deepEqual(page.errors, []);
     }
     // and through the two-log panel
+    await showMode(page, 'why');
     await page.fill('[data-testid="log-a"]', x);
     await page.fill('[data-testid="log-b"]', `get_cache_key hash of serialized ${x}: ${'a'.repeat(64)}`);
     await page.click('[data-testid="logs-compare"]');

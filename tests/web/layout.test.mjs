@@ -8,7 +8,8 @@
 // go to build/test-artifacts/layout-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, open, useBrowser, shot, waitForText } from './helpers.mjs';
+import path from 'node:path';
+import { newPage, open, useBrowser, shot, waitForText, modeUrl, root } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 const WIDTHS = [390, 600, 1280];
@@ -26,6 +27,18 @@ async function fill(page) {
   if (await page.isVisible('[data-testid="logs-example"]')) {
     await page.click('[data-testid="logs-example"]');
     await page.waitForSelector('[data-testid="logs-table"]:not([hidden])');
+  }
+  if (await page.isVisible('[data-testid="exhibit-captures"]')) {
+    const pair = path.join(root, 'tests/web/data/module-diff/precision');
+    await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(pair, 'a'));
+    await page.setInputFiles('[data-testid="capture-dir-b"]', path.join(pair, 'b'));
+    await page.click('[data-testid="captures-compare"]');
+    await waitForText(page, '[data-testid="captures-status"]', /^Compared a \(A\) and b \(B\)\.$/, 90000);
+    await page.locator('#exhibit-captures pre.textdiff').first().waitFor();
+  }
+  if (await page.isVisible('[data-testid="exhibit-cachedir"]')) {
+    await page.setInputFiles('[data-testid="cachedir-input"]', path.join(root, 'fixtures/cache_dirs/0.10.2/cap/cache'));
+    await waitForText(page, '[data-testid="cachedir-status"]', /^Read cache: \d+ files?/, 30000);
   }
   if (await page.isVisible('#exhibit-walk')) {
     await page.locator('#exhibit-walk').scrollIntoViewIfNeeded();
@@ -72,13 +85,14 @@ const measure = (page) => page.evaluate(() => {
 });
 
 for (const width of WIDTHS) {
-  test(`the whole page at ${width} px`, async () => {
+  // each of the page's two modes, with its panes filled
+  for (const [mode, ids] of [['how', ['exhibit-walk', 'exhibit-flags']], ['why', ['exhibit-logs', 'exhibit-captures', 'exhibit-cachedir']]]) test(`the whole page at ${width} px, mode ${mode}`, async () => {
     const page = await newPage(env.browser, { viewport: { width, height: 900 } });
-    await open(page, env.server.url);
+    await open(page, modeUrl(env.server.url, mode));
     await fill(page);
     const m = await measure(page);
-    await shot(page, `layout-page-${width}.png`);
-    for (const id of ['exhibit-walk', 'exhibit-flags', 'exhibit-logs']) await shot(page, `layout-${id}-${width}.png`, '#' + id);
+    await shot(page, `layout-page-${width}-${mode}.png`);
+    for (const id of ids) await shot(page, `layout-${id}-${width}.png`, '#' + id);
     assert.equal(m.page, null, 'the page does not scroll sideways');
     assert.deepEqual(m.boxes, [], 'no exhibit is wider than its box');
     assert.deepEqual(m.cells, [], 'no table cell is narrower than its longest word');
