@@ -15,8 +15,8 @@
 //
 // The mode must work before the engine (and with it the store) is there,
 // and when it fails to load: until connectModes(store), this module holds
-// it; from then on the store does (state.mode, a 'view' action) and the
-// page renders it from the store like every other view option.
+// it; from then on the store does (state.mode, a 'mode' action) and the
+// page renders it from the store's changes.
 import { $$, scrollAndFocus } from './dom.mjs';
 
 /** @typedef {'why'|'how'} Mode */
@@ -119,7 +119,7 @@ export function setMode(mode, opts = {}) {
     if (h === 'push' && mode !== current) history.pushState(null, '', to);
     else if (to !== location.pathname + location.search + location.hash) history.replaceState(null, '', to);
   }
-  if (store) { if (store.state.mode !== mode) store.dispatch({ type: 'view', mode }); } else render(mode);
+  if (store) { if (store.state.mode !== mode) store.dispatch({ type: 'mode', mode }); } else render(mode);
 }
 
 /**
@@ -193,5 +193,5 @@ export function connectModes(s) {
   if (current === null) return;
   store = s;
   s.subscribe((state) => { if (isMode(state.mode) && state.mode !== current) render(state.mode); });
-  s.dispatch({ type: 'view', mode: current });
+  s.dispatch({ type: 'mode', mode: current });
 }

@@ -101,7 +101,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {?PageError} error
  * @property {boolean} fullDigests show digests whole
  * @property {boolean} tracePrefix show Python's logging prefix in the trace
- * @property {''|'why'|'how'} mode the page's mode (modes.mjs; '' in an embed, which has none)
+ * @property {''|'why'|'how'} mode the page's mode (modes.mjs: a 'mode' action; '' in an embed, which has none)
  * @property {'off'|'loading'|'ready'|'failed'} mlir the live MLIR canonicaliser
  * @property {string} mlirError why loading it failed
  * @property {?import('./canonicaliser.mjs').MlirBuild} mlirBuild the last build-status.json read (null before)
@@ -133,7 +133,8 @@ import { patchValue, clone } from './state.mjs';
  * @typedef {{type: 'edit', path?: string[], value?: *, edits?: Array<[string[], *]>, origin?: ?Element, sync?: boolean}
  *   | {type: 'open', presetId: string, patch?: Object, announce?: boolean}
  *   | {type: 'recompute'}
- *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean, mode?: 'why'|'how'}
+ *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean}
+ *   | {type: 'mode', mode: 'why'|'how'}
  *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}
  *   | {type: 'mlirBuild', build: import('./canonicaliser.mjs').MlirBuild}
  *   | {type: 'computed', seq: number, answer: Answer}
@@ -258,9 +259,11 @@ export function createStore(catalog, presetId, worker) {
         const next = { ...s };
         if (action.fullDigests !== undefined) next.fullDigests = !!action.fullDigests;
         if (action.tracePrefix !== undefined) next.tracePrefix = !!action.tracePrefix;
-        if (action.mode === 'why' || action.mode === 'how') next.mode = action.mode;
         return [next, {}];
       }
+      case 'mode':
+        // the page's mode (modes.mjs): nothing else re-renders for it
+        return [{ ...s, mode: action.mode }, {}];
       case 'mlir':
         return [{ ...s, mlir: action.status, mlirError: action.error || '' }, {}];
       case 'mlirBuild':
