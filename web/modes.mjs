@@ -21,7 +21,12 @@ import { $$, scrollAndFocus } from './dom.mjs';
 
 /** @typedef {'why'|'how'} Mode */
 
-/** The mode of an address that names neither a mode nor a place. */
+/**
+ * The mode of an address that names neither a mode nor a place: "how", the
+ * page's title and first view (the key, which loads with the small key
+ * module alone, and the "Try:" line). "Why" is one tap away on the same
+ * first screen; flipping this constant flips the default.
+ */
 export const DEFAULT_MODE = 'how';
 
 /** Each mode's name, as its switch and the page's title say it. */

@@ -167,6 +167,7 @@ test('markup in every string field arrives by link, renders as text and never ru
     await page.waitForSelector('[data-testid="logs-error"]:not([hidden])');
     assert.equal(await page.evaluate(() => window.__xss), undefined);
   }
+  await showMode(page, 'how');
   await shot(page, 'xss-as-text.png', '#exhibit-entries');
   await page.close();
 });

@@ -2,8 +2,9 @@
 // embed) and 1280 px: nothing is wider than its box (scrollWidth ≤
 // clientWidth for each exhibit and for the page), and no table cell is
 // narrower than its longest word (no letter-per-line wrapping; a path may
-// break after a slash, as browsers allow). The
-// exhibits are filled first (several flags, a log comparison, the walk
+// break after a slash, as browsers allow). The page is laid out in each of
+// its two modes; the exhibits are filled first (several flags, a log
+// comparison, captured runs with a module diff, a cache folder, the walk
 // loaded, module text open) so that the long content is there. Screenshots
 // go to build/test-artifacts/layout-*.png.
 import { test, before, after } from 'node:test';
