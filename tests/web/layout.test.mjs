@@ -52,8 +52,8 @@ async function fill(page) {
 /** Overflowing boxes and squeezed table cells, measured in the page. */
 const measure = (page) => page.evaluate(() => {
   const out = { page: null, boxes: [], cells: [] };
-  // Panes out of view skip their layout (content-visibility: auto): every
-  // pane is laid out here, so that what is measured is its real layout.
+  // Panes out of view may skip their layout (content-visibility: auto):
+  // every pane is laid out here, so that what is measured is its real layout.
   for (const s of document.querySelectorAll('main section')) s.style.contentVisibility = 'visible';
   const de = document.documentElement;
   if (de.scrollWidth > de.clientWidth) out.page = `${de.scrollWidth} > ${de.clientWidth}`;
