@@ -26,7 +26,7 @@ import { mountCacheDir } from './cachedir.mjs';
 import { mountFirstView } from './first-view.mjs';
 import { mountCases } from './cases.mjs';
 import { mountQuestions } from './questions.mjs';
-import { scrollAndFocus } from './dom.mjs';
+import { mountModes, connectModes, reveal, enterModeOf } from './modes.mjs';
 import { EngineWorker } from './worker-client.mjs';
 import { mountBusy } from './busy.mjs';
 import { mountWalk } from './walk.mjs';
@@ -36,6 +36,8 @@ import { mountFlagPlay } from './flagplay.mjs';
 const DEFAULT_PRESET = 'add_1x1';
 const params = new URLSearchParams(location.search);
 const embed = params.has('embed') ? params.get('embed') : null;
+// The two modes work from the first paint on, before the engine loads.
+mountModes({ embed: embed !== null });
 
 async function boot() {
   const t0 = performance.now();
@@ -76,6 +78,7 @@ async function boot() {
   }
 
   const store = createStore(catalog, DEFAULT_PRESET, worker);
+  connectModes(store);
   const loader = createMlirLoader(catalog, store);
   mountKeyExhibit(store, catalog);
   mountPipeline(store, $('#pipeline'));
@@ -90,11 +93,16 @@ async function boot() {
   mountCacheDir(catalog);
   mountWalk(store, catalog, share, $('#walk'));
 
-  /** Opens a scenario from a case study or a question, and moves to the key. */
+  /** Opens a scenario from a case study or a question, and moves to the key (in "How the key is made"). */
   const show = (presetId, patch) => {
     if (!catalog.presets.has(presetId)) return;
     store.dispatch({ type: 'open', presetId, patch, announce: true });
-    if (!embed) scrollAndFocus($('#entries-h'));
+    if (!embed) reveal($('#entries-h'));
+  };
+  /** Fills the log reader with the example logs and moves to it (in "Why did my run recompile?"). */
+  const openExampleLogs = () => {
+    enterModeOf($('#exhibit-logs'));
+    logs.loadExample(true);
   };
 
   if (!(await share.applyHash())) {
@@ -105,8 +113,8 @@ async function boot() {
   await store.settled();
   if (embed === null) {
     mountCases($('#cases-list'), catalog, loader, show);
-    mountQuestions($('#questions-list'), catalog, { show, openExampleLogs: () => logs.loadExample(true) });
-    mountFirstView({ openExampleLogs: () => logs.loadExample(true) });
+    mountQuestions($('#questions-list'), catalog, { show, openExampleLogs });
+    mountFirstView({ openExampleLogs });
     renderAbout(catalog, 'yes');
   }
   if (embed === null || EXHIBITS.includes(embed)) setStatus('');

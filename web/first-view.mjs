@@ -3,7 +3,8 @@
 // through the page's own controls (the same input events a reader's typing
 // makes), then shows the key. Nothing here knows a JAX rule: the engine
 // says what moved. Also the narrow-screen shortcut to the controls.
-import { $, $$, scrollAndFocus } from './dom.mjs';
+import { $, $$ } from './dom.mjs';
+import { reveal } from './modes.mjs';
 
 /** Types `value` into the control `selector` as a reader would. */
 function type(selector, value) {
@@ -19,14 +20,14 @@ function type(selector, value) {
 export function mountFirstView({ openExampleLogs }) {
   const tries = {
     // A dump flag is on JAX's exclusion list: nothing moves, and the page says why.
-    dump: () => { type('#xla-flags', '--xla_dump_to=/tmp/xla-dump'); scrollAndFocus($('#entries-h')); },
+    dump: () => { type('#xla-flags', '--xla_dump_to=/tmp/xla-dump'); reveal($('#entries-h')); },
     // Another jaxlib version string: entry 2 moves, and every running digest after it.
-    jaxlib: () => { type('#jaxlib', '0.10.3'); scrollAndFocus($('#entries-h')); },
-    logs: () => { openExampleLogs(); scrollAndFocus($('#logs-h')); },
+    jaxlib: () => { type('#jaxlib', '0.10.3'); reveal($('#entries-h')); },
+    logs: () => { openExampleLogs(); reveal($('#logs-h')); },
   };
   // The shortcut on narrow screens moves to the controls and focuses their heading.
   const to = $('[data-testid="to-controls"]');
-  if (to) to.addEventListener('click', (e) => { e.preventDefault(); scrollAndFocus($('#controls-h')); });
+  if (to) to.addEventListener('click', (e) => { e.preventDefault(); reveal($('#controls-h')); });
   // It floats over the page: it shows only while the key is in view (where
   // it leads from), never over the other exhibits' text (the log reader's).
   const key = $('#exhibit-entries');

@@ -7,11 +7,24 @@
 // worker too (compressing a large text takes a while; a scenario too large
 // for any link, one with a text kept in the worker for instance, is refused
 // at once from its size, without compressing).
-import { el, put, $, setText, scrollAndFocus } from './dom.mjs';
+import { el, put, $, setText } from './dom.mjs';
+import { reveal } from './modes.mjs';
 import { splitScenario } from './state.mjs';
 import { errorText, engineError } from './engine.mjs';
 import { copyText } from './trace.mjs';
 import { stubHandles } from './transfer.mjs';
+
+/**
+ * The link to a scenario (`hash`, "#s1=…"): on the page it opens "How the
+ * key is made", and says so (?mode=how, modes.mjs); an embed's stays an
+ * embed's (embeds have no modes).
+ * @param {string} hash
+ */
+function scenarioLink(hash) {
+  const u = new URL(hash, location.href);
+  if (!u.searchParams.has('embed')) u.searchParams.set('mode', 'how');
+  return u.href;
+}
 
 const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 
@@ -94,7 +107,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     const hash = isDefault ? (extra ? '#' + extra.slice(1) : '') : '#' + enc.fragment + extra;
     if (!isDefault) keptHash = '';
     if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
-    E.permalink.value = new URL('#' + enc.fragment + extra, location.href).href;
+    E.permalink.value = scenarioLink('#' + enc.fragment + extra);
     copyButton.disabled = false;
     setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
   }
@@ -248,7 +261,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     if (!target) return;
     e.preventDefault();
     if (!target.hasAttribute('tabindex') && !/^(INPUT|SELECT|TEXTAREA|BUTTON|A)$/.test(target.tagName)) target.setAttribute('tabindex', '-1');
-    scrollAndFocus(target);
+    reveal(target);
   });
 
   return { applyHash, openScenario, needsMlir, linkState, relink };

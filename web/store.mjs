@@ -101,6 +101,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {?PageError} error
  * @property {boolean} fullDigests show digests whole
  * @property {boolean} tracePrefix show Python's logging prefix in the trace
+ * @property {''|'why'|'how'} mode the page's mode (modes.mjs: a 'mode' action; '' in an embed, which has none)
  * @property {'off'|'loading'|'ready'|'failed'} mlir the live MLIR canonicaliser
  * @property {string} mlirError why loading it failed
  * @property {?import('./canonicaliser.mjs').MlirBuild} mlirBuild the last build-status.json read (null before)
@@ -133,6 +134,7 @@ import { patchValue, clone } from './state.mjs';
  *   | {type: 'open', presetId: string, patch?: Object, announce?: boolean}
  *   | {type: 'recompute'}
  *   | {type: 'view', fullDigests?: boolean, tracePrefix?: boolean}
+ *   | {type: 'mode', mode: 'why'|'how'}
  *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}
  *   | {type: 'mlirBuild', build: import('./canonicaliser.mjs').MlirBuild}
  *   | {type: 'computed', seq: number, answer: Answer}
@@ -161,7 +163,7 @@ export function createStore(catalog, presetId, worker) {
   /** @type {PageState} */
   let state = {
     presetId, patch: {}, cmp: null, resolved: null, liveBaseline: false, error: null,
-    fullDigests: false, tracePrefix: false, mlir: 'off', mlirError: '', mlirBuild: null, pending: null, cancelled: '',
+    fullDigests: false, tracePrefix: false, mode: '', mlir: 'off', mlirError: '', mlirBuild: null, pending: null, cancelled: '',
   };
   /** @type {Set<(state: PageState, change: Change) => void>} */
   const subscribers = new Set();
@@ -259,6 +261,9 @@ export function createStore(catalog, presetId, worker) {
         if (action.tracePrefix !== undefined) next.tracePrefix = !!action.tracePrefix;
         return [next, {}];
       }
+      case 'mode':
+        // the page's mode (modes.mjs): nothing else re-renders for it
+        return [{ ...s, mode: action.mode }, {}];
       case 'mlir':
         return [{ ...s, mlir: action.status, mlirError: action.error || '' }, {}];
       case 'mlirBuild':

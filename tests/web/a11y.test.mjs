@@ -3,7 +3,7 @@
 // announcement, and no animation under prefers-reduced-motion.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, open, shot, useBrowser } from './helpers.mjs';
+import { newPage, open, shot, useBrowser, showMode } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 
@@ -11,11 +11,13 @@ const env = useBrowser(before, after);
 test('every visible text meets WCAG AA contrast against its background', async () => {
   const page = await newPage(env.browser);
   await open(page, env.server.url);
-  // show the parts that start hidden: a cause, the logs table, the flags
+  // show the parts that start hidden: a cause, the flags ("How the key is
+  // made"), then the logs table ("Why did my run recompile?")
+  await showMode(page, 'how');
   await page.fill('[data-testid="xla-flags"]', '--xla_dump_to=/tmp/x --xla_gpu_autotune_level=1');
-  await page.click('[data-testid="logs-example"]');
+  await page.waitForSelector('[data-testid="flag-row"]');
   await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
-  const failures = await page.evaluate(() => {
+  const failures = () => page.evaluate(() => {
     const parse = (c) => {
       const m = c.match(/rgba?\(([^)]+)\)/);
       if (!m) return null;
@@ -63,7 +65,12 @@ test('every visible text meets WCAG AA contrast against its background', async (
     }
     return out;
   });
-  assert.deepEqual(failures, []);
+  assert.deepEqual(await failures(), [], 'how');
+  await showMode(page, 'why');
+  await page.click('[data-testid="logs-example"]');
+  await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden])');
+  await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+  assert.deepEqual(await failures(), [], 'why');
   await page.close();
 });
 

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { newPage, open, useBrowser, waitForText, root } from './helpers.mjs';
+import { newPage, open, useBrowser, waitForText, root, showMode, modeUrl } from './helpers.mjs';
 import { EXHIBITS } from '../../web/embed.mjs';
 
 const env = useBrowser(before, after);
@@ -28,16 +28,22 @@ async function violations(page, selector) {
   return found;
 }
 
-for (const colorScheme of ['light', 'dark']) test(`axe: the main view (${colorScheme}), with a cause, the logs example and every details open`, async () => {
+// Both modes: "How the key is made" with a cause shown, and "Why did my run
+// recompile?" with the example logs compared.
+for (const colorScheme of ['light', 'dark']) test(`axe: both modes (${colorScheme}), with a cause, the logs example and every details open`, async () => {
   await env.ready;
   const page = await newPage(env.browser, { colorScheme });
   await open(page, env.server.url);
+  await showMode(page, 'how');
   await page.fill('[data-testid="xla-flags"]', '--xla_dump_to=/tmp/x --xla_gpu_autotune_level=1');
   await waitForText(page, '[data-testid="entry-4"]', /./);
+  await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+  assert.deepEqual(await violations(page), [], 'how');
+  await showMode(page, 'why');
   await page.click('[data-testid="logs-example"]');
   await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden])');
   await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
-  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(await violations(page), [], 'why');
   await page.close();
 });
 
@@ -61,7 +67,7 @@ for (const colorScheme of ['light', 'dark']) test(`axe: the code walk (${colorSc
 for (const colorScheme of ['light', 'dark']) test(`axe: the captures pane (${colorScheme}) with a module diff`, async () => {
   await env.ready;
   const page = await newPage(env.browser, { colorScheme });
-  await open(page, env.server.url);
+  await open(page, modeUrl(env.server.url, 'why'));
   const pair = path.join(root, 'tests/web/data/module-diff/precision');
   await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(pair, 'a'));
   await page.setInputFiles('[data-testid="capture-dir-b"]', path.join(pair, 'b'));

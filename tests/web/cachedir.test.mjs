@@ -16,7 +16,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { useOpenPage, waitForText, shot, root } from './helpers.mjs';
 
-const env = useOpenPage({ before, after });
+const env = useOpenPage({ before, after }, { mode: 'why' });
 const CLI = path.join(root, 'build/native/bin/cachekey');
 const dirs = path.join(root, 'fixtures/cache_dirs');
 let page;

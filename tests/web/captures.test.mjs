@@ -13,7 +13,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { useOpenPage, waitForText, shot, root } from './helpers.mjs';
 
-const env = useOpenPage({ before, after });
+const env = useOpenPage({ before, after }, { mode: 'why' });
 const folders = path.join(root, 'tests/web/data/folders');
 const CLI = path.join(root, 'build/native/bin/cachekey');
 let page;

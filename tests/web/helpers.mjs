@@ -65,6 +65,22 @@ export async function open(page, url) {
   await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
 }
 
+/**
+ * Shows the page's mode `mode` ('why': "Why did my run recompile?", 'how':
+ * "How the key is made") with its own switch in the header, and waits until
+ * it shows.
+ * @param {import('playwright-core').Page} page
+ * @param {'why'|'how'} mode
+ */
+export async function showMode(page, mode) {
+  if (await page.getAttribute('html', 'data-mode') === mode) return;
+  await page.click(`[data-testid="mode-${mode}"]`);
+  await page.waitForSelector(`html[data-mode="${mode}"]`);
+}
+
+/** The site's address opening mode `mode`. */
+export const modeUrl = (url, mode) => { const u = new URL(url); u.searchParams.set('mode', mode); return u.href; };
+
 /** data-role of rows 1..8 */
 export async function roles(page) {
   return page.$$eval('li[data-testid^="entry-"]', (rows) => rows.map((r) => r.getAttribute('data-role')));
@@ -156,6 +172,7 @@ export function useBrowser(before, after) {
  * perturbation) and waits until it shows it.
  */
 export async function resetScenario(page) {
+  await showMode(page, 'how');
   await page.click('[data-testid="reset"]');
   if (await page.$eval('#preset', (s) => s.value) !== 'add_1x1') await page.selectOption('#preset', 'add_1x1');
   await page.waitForFunction(() => document.querySelector('#preset').value === 'add_1x1'
@@ -165,17 +182,18 @@ export async function resetScenario(page) {
 /**
  * useBrowser, plus one page opened on the site for all of the file's tests
  * (`await env.opened` gives it). With `reset`, every test starts from the
- * default scenario (resetScenario).
+ * default scenario (resetScenario). With `mode`, the page opens in that mode
+ * (?mode=).
  * @param {{before: Function, after: Function, beforeEach?: Function}} hooks node:test's
  */
-export function useOpenPage({ before, after, beforeEach }, { reset = false } = {}) {
+export function useOpenPage({ before, after, beforeEach }, { reset = false, mode = '' } = {}) {
   const env = useBrowser(before, after);
   let opened;
   env.opened = new Promise((r) => { opened = r; });
   before(async () => {
     await env.ready;
     const page = await newPage(env.browser);
-    await open(page, env.server.url);
+    await open(page, mode ? modeUrl(env.server.url, mode) : env.server.url);
     opened(page);
   });
   if (reset) beforeEach(async () => resetScenario(await env.opened));

@@ -2,13 +2,15 @@
 // embed) and 1280 px: nothing is wider than its box (scrollWidth ≤
 // clientWidth for each exhibit and for the page), and no table cell is
 // narrower than its longest word (no letter-per-line wrapping; a path may
-// break after a slash, as browsers allow). The
-// exhibits are filled first (several flags, a log comparison, the walk
+// break after a slash, as browsers allow). The page is laid out in each of
+// its two modes; the exhibits are filled first (several flags, a log
+// comparison, captured runs with a module diff, a cache folder, the walk
 // loaded, module text open) so that the long content is there. Screenshots
 // go to build/test-artifacts/layout-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { newPage, open, useBrowser, shot, waitForText } from './helpers.mjs';
+import path from 'node:path';
+import { newPage, open, useBrowser, shot, waitForText, modeUrl, root } from './helpers.mjs';
 
 const env = useBrowser(before, after);
 const WIDTHS = [390, 600, 1280];
@@ -27,6 +29,18 @@ async function fill(page) {
     await page.click('[data-testid="logs-example"]');
     await page.waitForSelector('[data-testid="logs-table"]:not([hidden])');
   }
+  if (await page.isVisible('[data-testid="exhibit-captures"]')) {
+    const pair = path.join(root, 'tests/web/data/module-diff/precision');
+    await page.setInputFiles('[data-testid="capture-dir-a"]', path.join(pair, 'a'));
+    await page.setInputFiles('[data-testid="capture-dir-b"]', path.join(pair, 'b'));
+    await page.click('[data-testid="captures-compare"]');
+    await waitForText(page, '[data-testid="captures-status"]', /^Compared a \(A\) and b \(B\)\.$/, 90000);
+    await page.locator('#exhibit-captures pre.textdiff').first().waitFor();
+  }
+  if (await page.isVisible('[data-testid="exhibit-cachedir"]')) {
+    await page.setInputFiles('[data-testid="cachedir-input"]', path.join(root, 'fixtures/cache_dirs/0.10.2/cap/cache'));
+    await waitForText(page, '[data-testid="cachedir-status"]', /^Read cache: \d+ files?/, 30000);
+  }
   if (await page.isVisible('#exhibit-walk')) {
     await page.locator('#exhibit-walk').scrollIntoViewIfNeeded();
     await page.waitForSelector('#exhibit-walk[data-walk="ready"]', { timeout: 15000 });
@@ -38,6 +52,9 @@ async function fill(page) {
 /** Overflowing boxes and squeezed table cells, measured in the page. */
 const measure = (page) => page.evaluate(() => {
   const out = { page: null, boxes: [], cells: [] };
+  // Panes out of view may skip their layout (content-visibility: auto):
+  // every pane is laid out here, so that what is measured is its real layout.
+  for (const s of document.querySelectorAll('main section')) s.style.contentVisibility = 'visible';
   const de = document.documentElement;
   if (de.scrollWidth > de.clientWidth) out.page = `${de.scrollWidth} > ${de.clientWidth}`;
   const visible = (n) => n.offsetParent !== null || n === document.body;
@@ -72,13 +89,14 @@ const measure = (page) => page.evaluate(() => {
 });
 
 for (const width of WIDTHS) {
-  test(`the whole page at ${width} px`, async () => {
+  // each of the page's two modes, with its panes filled
+  for (const [mode, ids] of [['how', ['exhibit-walk', 'exhibit-flags']], ['why', ['exhibit-logs', 'exhibit-captures', 'exhibit-cachedir']]]) test(`the whole page at ${width} px, mode ${mode}`, async () => {
     const page = await newPage(env.browser, { viewport: { width, height: 900 } });
-    await open(page, env.server.url);
+    await open(page, modeUrl(env.server.url, mode));
     await fill(page);
     const m = await measure(page);
-    await shot(page, `layout-page-${width}.png`);
-    for (const id of ['exhibit-walk', 'exhibit-flags', 'exhibit-logs']) await shot(page, `layout-${id}-${width}.png`, '#' + id);
+    await shot(page, `layout-page-${width}-${mode}.png`);
+    for (const id of ids) await shot(page, `layout-${id}-${width}.png`, '#' + id);
     assert.equal(m.page, null, 'the page does not scroll sideways');
     assert.deepEqual(m.boxes, [], 'no exhibit is wider than its box');
     assert.deepEqual(m.cells, [], 'no table cell is narrower than its longest word');

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { root, shot, useOpenPage, waitForText, newPage, open } from './helpers.mjs';
+import { root, shot, useOpenPage, waitForText, newPage, open, modeUrl } from './helpers.mjs';
 
-const env = useOpenPage({ before, after });
+const env = useOpenPage({ before, after }, { mode: 'why' });
 let page;
 
 const cases = path.join(root, 'tests/cases');
@@ -104,7 +104,7 @@ for (const [width, height] of [[390, 844], [1280, 800]]) test(`the verdict and w
   const dir = path.join(cases, '23-one-program-changed');
   const p = await newPage(env.browser, { viewport: { width, height } });
   try {
-    await open(p, env.server.url);
+    await open(p, modeUrl(env.server.url, 'why'));
     await p.setInputFiles('[data-testid="log-file-a"]', path.join(dir, 'run1.log'));
     await waitForText(p, '[data-testid="log-file-a-name"]', /run1\.log/);
     await p.setInputFiles('[data-testid="log-file-b"]', path.join(dir, 'run2.log'));

@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useOpenPage, waitForText, animationsDone, root } from './helpers.mjs';
+import { newPage, open, roles, expectedRoles, DEFAULT_KEY, fixture, shot, linkSettled, useOpenPage, waitForText, animationsDone, root, showMode, modeUrl } from './helpers.mjs';
 
 const env = useOpenPage({ before, after, beforeEach }, { reset: true });
 const CLI = path.join(root, 'build/native/bin/cachekey');
@@ -229,6 +229,7 @@ test('the trace is JAX\u2019s DEBUG lines and can be copied', async () => {
 });
 
 test('two pasted real logs: the computation is named; a truncated log is reported', async () => {
+  await showMode(page, 'why');
   await page.click('[data-testid="logs-example"]');
   await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden])');
   assert.match(await page.textContent('[data-testid="logs-sentence"]'), /entry 1 \(computation\)/);
@@ -272,7 +273,7 @@ test('permalinks: one perturbation is a short link that reopens the same key and
     assert.match(hash, /^#s1=[A-Za-z0-9_-]+$/, label);
     const link = await page.inputValue('[data-testid="permalink"]');
     assert.ok(link.length <= 300, `${label}: ${link.length} chars`);
-    assert.equal(link, env.server.url + hash, label);
+    assert.equal(link, modeUrl(env.server.url, 'how') + hash, label);
     const key = await finalKey();
     const r = await roles(page);
     const p2 = await newPage(env.browser);

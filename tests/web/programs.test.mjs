@@ -15,9 +15,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { root, shot, useOpenPage, waitForText, newPage, open } from './helpers.mjs';
+import { root, shot, useOpenPage, waitForText, newPage, open, modeUrl } from './helpers.mjs';
 
-const env = useOpenPage({ before, after });
+const env = useOpenPage({ before, after }, { mode: 'why' });
 let page;
 before(async () => { page = await env.opened; });
 
@@ -183,7 +183,7 @@ test('100,000 programs: a few dozen rows in the DOM, no main-thread task over 50
   const template = compareJson('day1.log', 'day2.log', CASE);
   const p = await newPage(env.browser, { viewport: { width: 1280, height: 900 } });
   try {
-    await open(p, env.server.url);
+    await open(p, modeUrl(env.server.url, 'why'));
     await p.evaluate(([tpl, n]) => {
       const pairs = new Array(n);
       for (let i = 0; i < n; i++) {

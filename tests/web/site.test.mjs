@@ -13,7 +13,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { newPage, launch, root, DEFAULT_KEY, roles, expectedRoles, waitForText, linkSettled } from './helpers.mjs';
+import { newPage, launch, root, DEFAULT_KEY, roles, expectedRoles, waitForText, linkSettled, showMode } from './helpers.mjs';
 
 const bundle = path.join(root, 'build/site.tar.gz');
 let browser, server, base, tmp;
@@ -65,10 +65,12 @@ test('under /tools/cachekey/: the key, the worker, the walk, MLIR, a permalink a
   const link = await page.inputValue('[data-testid="permalink"]');
   const perturbedKey = await page.textContent('[data-testid="final-key"]');
   assert.ok(link.startsWith(base), link);
-  // the worker: the example logs are compared there
+  // the worker: the example logs are compared there (in "Why did my run recompile?")
+  await showMode(page, 'why');
   await page.click('[data-testid="logs-example"]');
   await page.waitForSelector('[data-testid="logs-verdict"]:not([hidden])', { timeout: 20000 });
   // the walk loads its data lazily, from under the sub-path
+  await showMode(page, 'how');
   await page.locator('#exhibit-walk').scrollIntoViewIfNeeded();
   await page.waitForSelector('#exhibit-walk[data-walk="ready"]', { timeout: 20000 });
   // the MLIR module (second wasm) loads on demand
