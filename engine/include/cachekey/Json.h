@@ -95,6 +95,14 @@ public:
   /// key, or the document).
   void value(const Json &v);
 
+  /// Scalars, written as value(Json(x)) writes them, without making a Json:
+  /// a string (UTF-8; text that is not is replaced as dumpJson replaces
+  /// it), an integer, a boolean, null.
+  void string(std::string_view text);
+  void integer(long long number);
+  void boolean(bool truth);
+  void null();
+
   /// `text`, already JSON written at this writer's current depth (as
   /// JsonAppender(…, indent).append(v, depth) writes it), as a value.
   void raw(std::string_view text);

@@ -10,7 +10,6 @@
 #include "cachekey/Parallel.h"
 
 #include <algorithm>
-#include <set>
 #include <array>
 #include <atomic>
 #include <cstdlib>
@@ -96,22 +95,27 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   // written earlier in the second log? (Only built when there are such.)
   if (std::any_of(r.pairs.begin(), r.pairs.end(),
                   [](const ProgramPair &p) { return p.a < 0 && p.b >= 0; })) {
-    std::set<Digest> keysOfFirst;
+    // Sorted vectors, not trees: 32 bytes a key where a node would take
+    // twice that (a large log has hundreds of thousands of programs).
+    std::vector<Digest> keysOfFirst;
     for (const LoggedProgram &x : la.programs)
       if (auto d = x.finalDigest())
-        keysOfFirst.insert(*d);
-    // Keys the second log wrote, by the first program that wrote each.
-    std::map<Digest, int> writtenAt;
+        keysOfFirst.push_back(*d);
+    std::sort(keysOfFirst.begin(), keysOfFirst.end());
+    // Keys the second log wrote, each with the programs that wrote it,
+    // sorted so that the first program that wrote a key comes first.
+    std::vector<std::pair<Digest, int>> writtenAt;
     for (size_t i = 0; i < lb.programs.size(); ++i)
       if (lb.programs[i].writeState == WriteState::Written)
         if (auto d = lb.programs[i].finalDigest())
-          writtenAt.emplace(*d, static_cast<int>(i));
+          writtenAt.emplace_back(*d, static_cast<int>(i));
+    std::sort(writtenAt.begin(), writtenAt.end());
     for (ProgramPair &p : r.pairs)
       if (p.a < 0 && p.b >= 0)
         if (auto d = lb.programs[p.b].finalDigest()) {
-          p.keyOfFirst = keysOfFirst.count(*d) > 0;
-          auto w = writtenAt.find(*d);
-          p.keyWrittenBefore = w != writtenAt.end() && w->second < p.b;
+          p.keyOfFirst = std::binary_search(keysOfFirst.begin(), keysOfFirst.end(), *d);
+          auto w = std::lower_bound(writtenAt.begin(), writtenAt.end(), std::make_pair(*d, -1));
+          p.keyWrittenBefore = w != writtenAt.end() && w->first == *d && w->second < p.b;
         }
   }
   // Moves are interned: thousands of pairs that moved the same way share
@@ -238,7 +242,10 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   {
     size_t paired = 0, moved = 0;
     bool jaxOwn = false, plain = true;
-    std::set<std::string_view> names;
+    // Whether two or more names moved: the first name, and whether another
+    // came after it (no set of 220,000 names in a large log).
+    std::optional<std::string_view> firstName;
+    bool twoNames = false;
     for (const ProgramPair &p : r.pairs) {
       if (p.a < 0 || p.b < 0)
         continue;
@@ -250,9 +257,13 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
       M code = r.moveOf(p).code;
       plain = plain && (code == M::ProgramChanged || code == M::JaxOwnProgram);
       jaxOwn = jaxOwn || code == M::JaxOwnProgram;
-      names.insert(lb.programs[p.b].name.view());
+      std::string_view name = lb.programs[p.b].name.view();
+      if (!firstName)
+        firstName = name;
+      else
+        twoNames = twoNames || name != *firstName;
     }
-    if (plain && (jaxOwn || names.size() >= 2) && moved >= 2 && moved == paired) {
+    if (plain && (jaxOwn || twoNames) && moved >= 2 && moved == paired) {
       KeyMove every;
       every.code = KeyMove::Code::EveryProgram;
       every.both = jaxOwn;

@@ -25,11 +25,11 @@ using namespace logs;
 namespace {
 
 /// The members of one pair as logComparisonToJson lists it, without its
-/// last, "findings" (pairFindingsJson), which holds the outcomes and the
-/// verdict: `member(name, value)` once each, in order (into a tree, or
-/// into a JsonWriter).
-template <class Member>
-void pairHeadMembers(const LogComparison &r, const ProgramPair &p, const Member &member) {
+/// last, "findings" (pairFindingsMembers), which holds the outcomes and the
+/// verdict: `member(name, value)` once each, in order (TreeMembers,
+/// WriterMembers).
+template <class Members>
+void pairHeadMembers(const LogComparison &r, const ProgramPair &p, const Members &member) {
   member("label", r.labelOf(p));
   member("name", r.nameOf(p));
   member("ordinal", p.ordinal);
@@ -41,98 +41,74 @@ void pairHeadMembers(const LogComparison &r, const ProgramPair &p, const Member 
   if (p.a >= 0 && r.logs[0].programs[p.a].shapes >= 0)
     member("shapes_a", r.logs[0].texts[r.logs[0].programs[p.a].shapes]);
   member("cause", p.cause);
-  member("key_a", p.a >= 0 ? r.logs[0].keyOf(r.logs[0].programs[p.a]) : "");
-  member("key_b", p.b >= 0 ? r.logs[1].keyOf(r.logs[1].programs[p.b]) : "");
+  member("key_a", p.a >= 0 ? r.logs[0].keyOf(r.logs[0].programs[p.a]) : std::string());
+  member("key_b", p.b >= 0 ? r.logs[1].keyOf(r.logs[1].programs[p.b]) : std::string());
 }
 
-/// A pair's "findings": {"verdict", "move", "miss", "outcome_a",
-/// "outcome_b"}, each {code, …fields, text} or null.
-Json pairFindingsJson(const LogComparison &r, const ProgramPair &p,
-                      const std::string (&outcome)[2], const std::string &verdict) {
-  Json f = objectFor(5);
-  Json v = objectFor(2);
-  v["code"] = verdictCode(r, p);
-  v["text"] = verdict;
-  f["verdict"] = std::move(v);
-  f["move"] = p.keys == ProgramPair::Keys::Differ ? keyMoveJson(r.moveOf(p)) : Json();
-  if (p.miss) {
-    Json m = objectFor(1);
-    m["code"] = missReasonCode(*p.miss);
-    f["miss"] = std::move(m);
-  } else {
-    f["miss"] = nullptr;
+/// A pair's "findings", member by member: "verdict", "move", "miss",
+/// "outcome_a", "outcome_b", each {code, …fields, text} or null. `move`
+/// gives the move's member: move(member, name, keyMove).
+template <class Members, class Move>
+void pairFindingsMembers(const LogComparison &r, const ProgramPair &p, const Members &member,
+                         const Move &move) {
+  member.object("verdict", [&](const auto &m) {
+    m("code", verdictCode(r, p));
+    m("text", pairVerdictText(r, p));
+  });
+  if (p.keys == ProgramPair::Keys::Differ)
+    move(member, "move", r.moveOf(p));
+  else
+    member("move", nullptr);
+  if (p.miss)
+    member.object("miss", [&](const auto &m) { m("code", missReasonCode(*p.miss)); });
+  else
+    member("miss", nullptr);
+  const int program[2] = {p.a, p.b};
+  for (int side = 0; side < 2; ++side) {
+    const char *name = side ? "outcome_b" : "outcome_a";
+    if (program[side] < 0) {
+      member(name, nullptr);
+      continue;
+    }
+    member.object(name, [&](const auto &m) {
+      outcomeMembers(r.logs[side].programs[program[side]], pairOutcomeText(r, p, side),
+                     &r.logs[side].texts, m);
+    });
   }
-  f["outcome_a"] = p.a >= 0 ? outcomeJson(r.logs[0].programs[p.a], outcome[0], &r.logs[0].texts) : Json();
-  f["outcome_b"] = p.b >= 0 ? outcomeJson(r.logs[1].programs[p.b], outcome[1], &r.logs[1].texts) : Json();
-  return f;
 }
 
 /// One pair as logComparisonToJson lists it.
 Json pairJson(const LogComparison &r, const ProgramPair &p) {
-  const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
-  const std::string verdict = pairVerdictText(r, p);
   Json q = objectFor(13);
-  pairHeadMembers(r, p, [&q](const char *name, Json v) { q[name] = std::move(v); });
-  q["findings"] = pairFindingsJson(r, p, outcome, verdict);
+  pairHeadMembers(r, p, TreeMembers{q});
+  TreeMembers{q}.object("findings", [&](const TreeMembers &m) {
+    pairFindingsMembers(r, p, m, [](const TreeMembers &t, const char *name, const KeyMove &k) {
+      t(name, keyMoveJson(k));
+    });
+  });
   return q;
 }
 
-/// Equality that sees what dump writes: nlohmann's operator== holds 0.0 and
-/// -0.0, or 1 and 1.0, equal, and they are written differently. Same type
-/// at every level, doubles bit for bit, members in the same order.
-struct SameText {
-  bool operator()(const Json &a, const Json &b) const {
-    if (a.type() != b.type())
-      return false;
-    switch (a.type()) {
-    case Json::value_t::number_float: {
-      double x = a.get<double>(), y = b.get<double>();
-      return std::memcmp(&x, &y, sizeof x) == 0;
-    }
-    case Json::value_t::object: {
-      if (a.size() != b.size())
-        return false;
-      for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
-        if (i.key() != j.key() || !(*this)(i.value(), j.value()))
-          return false;
-      return true;
-    }
-    case Json::value_t::array: {
-      if (a.size() != b.size())
-        return false;
-      for (size_t k = 0; k < a.size(); ++k)
-        if (!(*this)(a[k], b[k]))
-          return false;
-      return true;
-    }
-    default:
-      return a == b;
-    }
-  }
-};
-using WrittenFindings = std::unordered_map<Json, std::string, std::hash<Json>, SameText>;
-
 /// Writes pair `p`, an item of the open "pairs" array, as pairJson gives
-/// it. Its "findings" are mostly those of many other pairs (pairs that
-/// moved the same way with the same outcomes): their text is made once per
-/// piece of output and kept in `seen`, by value as written (SameText).
+/// it, member by member. Its key move is mostly that of many other pairs:
+/// its text is made once per piece of output and kept in `moveTexts` (by
+/// move index, "" until made; every pair of a piece is at one depth).
 void writePair(JsonWriter &w, const LogComparison &r, const ProgramPair &p,
-               WrittenFindings &seen) {
-  const std::string outcome[2] = {pairOutcomeText(r, p, 0), pairOutcomeText(r, p, 1)};
-  const std::string verdict = pairVerdictText(r, p);
+               std::vector<std::string> &moveTexts) {
   w.objectBegin();
-  pairHeadMembers(r, p, [&w](const char *name, const Json &v) { w.attribute(name, v); });
-  w.key("findings");
-  Json f = pairFindingsJson(r, p, outcome, verdict);
-  auto it = seen.find(f);
-  if (it == seen.end()) {
-    if (seen.size() >= 4096)
-      seen.clear();
-    std::string text;
-    JsonAppender(text, 2).append(f, w.depth());
-    it = seen.emplace(std::move(f), std::move(text)).first;
-  }
-  w.raw(it->second);
+  const WriterMembers member{w};
+  pairHeadMembers(r, p, member);
+  member.object("findings", [&](const WriterMembers &m) {
+    pairFindingsMembers(r, p, m, [&](const WriterMembers &, const char *name, const KeyMove &k) {
+      if (moveTexts.size() <= p.move)
+        moveTexts.resize(p.move + 1);
+      std::string &text = moveTexts[p.move];
+      if (text.empty())
+        JsonAppender(text, 2).append(keyMoveJson(k), w.depth());
+      w.key(name);
+      w.raw(text);
+    });
+  });
   w.objectEnd();
 }
 
@@ -316,13 +292,13 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
   makeInOrder(
       workerThreads(), r.pairs.size(), 1024,
       [&](size_t i, std::string &piece) {
-        // Findings already written in this piece, by value; the piece's
-        // thread keeps them until its next piece starts.
-        thread_local WrittenFindings seen;
+        // The key moves already written in this piece; the piece's thread
+        // keeps them until its next piece starts.
+        thread_local std::vector<std::string> moveTexts;
         if (piece.empty())
-          seen.clear();
+          moveTexts.clear();
         JsonWriter items(piece, 2, depth, i);
-        writePair(items, r, r.pairs[i], seen);
+        writePair(items, r, r.pairs[i], moveTexts);
       },
       [&](const std::string &piece) {
         os.write(piece.data(), static_cast<std::streamsize>(piece.size()));

@@ -172,45 +172,10 @@ Json objectFor(size_t members) {
   return j;
 }
 
-/// A run's outcome for a program: {"code", "reason"? (not written),
-/// "text"}.
 Json outcomeJson(const LoggedProgram &p, const std::string &text,
                  const std::vector<std::string> *logTexts) {
   Json j = objectFor(10);
-  const char *code = "missed_write_unknown";
-  if (p.lookup == Lookup::Hit)
-    code = "hit";
-  else if (p.lookup == Lookup::Unknown)
-    code = "no_lookup_logged";
-  else
-    switch (p.writeState) {
-    case WriteState::Written: code = "missed_written"; break;
-    case WriteState::Attempted: code = "missed_write_attempted"; break;
-    case WriteState::NotWritten: code = "missed_not_written"; break;
-    case WriteState::Failed: code = "missed_write_failed"; break;
-    case WriteState::Unknown: break;
-    }
-  j["code"] = code;
-  // The lookup alone, so a reader need not take it from the code's words.
-  j["lookup"] = p.lookup == Lookup::Hit ? "hit" : p.lookup == Lookup::Miss ? "miss" : "unknown";
-  if (p.lookup == Lookup::Miss && p.writeState == WriteState::NotWritten)
-    j["reason"] = notWrittenCode(p.writeReason);
-  if (p.lookup == Lookup::Miss) {
-    j["lookup_without_cache"] = p.lookupNoCache;
-    j["read_error"] = p.readError() >= 0 ? Json(logTexts->at(p.readError())) : Json();
-    if (p.readError() >= 0)
-      j["compile_only_read"] = p.compileOnlyRead();
-    j["lookup_inferred"] = p.lookupInferred;
-    if (p.write().compileSeconds >= 0)
-      j["compile_seconds"] = p.write().compileSeconds;
-    if (p.writeState == WriteState::Failed)
-      j["error"] = logTexts->at(p.write().error);
-    if (p.write().entryBytes >= 0)
-      j["entry_bytes"] = p.write().entryBytes;
-    if (p.write().maxCacheBytes >= 0)
-      j["max_cache_bytes"] = p.write().maxCacheBytes;
-  }
-  j["text"] = text;
+  outcomeMembers(p, text, logTexts, TreeMembers{j});
   return j;
 }
 

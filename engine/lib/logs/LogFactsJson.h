@@ -15,6 +15,9 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cachekey::logs {
@@ -45,8 +48,108 @@ const char *verdictCode(const LogComparison &comparison, const ProgramPair &pair
 /// a vector whose keys are const: growing it copies every member).
 Json objectFor(size_t members);
 
-/// A run's outcome for a program: {"code", "reason"? (not written), …,
-/// "text"}; `logTexts` the log's kept texts (read errors, write errors).
+/// The members of an object, given one at a time as `member(name, value)`
+/// (a string, integer, boolean, double, null or Json) or `member.object(name,
+/// fill)` (fill(members) gives the nested object's): put into a tree
+/// (TreeMembers) or written as they come (WriterMembers), so that one
+/// function lists an object's members for both.
+struct TreeMembers {
+  Json &json;
+  template <class T> void operator()(std::string_view name, T &&value) const {
+    json[std::string(name)] = Json(std::forward<T>(value));
+  }
+  template <class Fill> void object(std::string_view name, const Fill &fill) const {
+    Json nested = Json::object();
+    fill(TreeMembers{nested});
+    json[std::string(name)] = std::move(nested);
+  }
+};
+
+/// TreeMembers' twin for a JsonWriter whose object is open: the same bytes
+/// as writing the tree, without making it.
+struct WriterMembers {
+  JsonWriter &writer;
+  void operator()(std::string_view name, std::string_view value) const {
+    writer.key(name);
+    writer.string(value);
+  }
+  void operator()(std::string_view name, const char *value) const {
+    (*this)(name, std::string_view(value));
+  }
+  void operator()(std::string_view name, const std::string &value) const {
+    (*this)(name, std::string_view(value));
+  }
+  void operator()(std::string_view name, bool value) const {
+    writer.key(name);
+    writer.boolean(value);
+  }
+  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+  void operator()(std::string_view name, I value) const {
+    writer.key(name);
+    writer.integer(static_cast<long long>(value));
+  }
+  void operator()(std::string_view name, std::nullptr_t) const {
+    writer.key(name);
+    writer.null();
+  }
+  /// Doubles and whole values go through nlohmann's serializer.
+  void operator()(std::string_view name, double value) const { writer.attribute(name, Json(value)); }
+  void operator()(std::string_view name, const Json &value) const { writer.attribute(name, value); }
+  template <class Fill> void object(std::string_view name, const Fill &fill) const {
+    writer.key(name);
+    writer.objectBegin();
+    fill(*this);
+    writer.objectEnd();
+  }
+};
+
+/// A run's outcome for a program, member by member (TreeMembers,
+/// WriterMembers): "code", "lookup", "reason"? (not written), and on a miss
+/// "lookup_without_cache", "read_error", …; last "text". `logTexts` holds
+/// the log's kept texts (read errors, write errors).
+template <class Members>
+void outcomeMembers(const LoggedProgram &p, std::string_view text,
+                    const std::vector<std::string> *logTexts, const Members &member) {
+  const char *code = "missed_write_unknown";
+  if (p.lookup == Lookup::Hit)
+    code = "hit";
+  else if (p.lookup == Lookup::Unknown)
+    code = "no_lookup_logged";
+  else
+    switch (p.writeState) {
+    case WriteState::Written: code = "missed_written"; break;
+    case WriteState::Attempted: code = "missed_write_attempted"; break;
+    case WriteState::NotWritten: code = "missed_not_written"; break;
+    case WriteState::Failed: code = "missed_write_failed"; break;
+    case WriteState::Unknown: break;
+    }
+  member("code", code);
+  // The lookup alone, so a reader need not take it from the code's words.
+  member("lookup", p.lookup == Lookup::Hit ? "hit" : p.lookup == Lookup::Miss ? "miss" : "unknown");
+  if (p.lookup == Lookup::Miss && p.writeState == WriteState::NotWritten)
+    member("reason", notWrittenCode(p.writeReason));
+  if (p.lookup == Lookup::Miss) {
+    member("lookup_without_cache", bool(p.lookupNoCache));
+    if (p.readError() >= 0)
+      member("read_error", logTexts->at(p.readError()));
+    else
+      member("read_error", nullptr);
+    if (p.readError() >= 0)
+      member("compile_only_read", p.compileOnlyRead());
+    member("lookup_inferred", bool(p.lookupInferred));
+    if (p.write().compileSeconds >= 0)
+      member("compile_seconds", p.write().compileSeconds);
+    if (p.writeState == WriteState::Failed)
+      member("error", logTexts->at(p.write().error));
+    if (p.write().entryBytes >= 0)
+      member("entry_bytes", p.write().entryBytes);
+    if (p.write().maxCacheBytes >= 0)
+      member("max_cache_bytes", p.write().maxCacheBytes);
+  }
+  member("text", text);
+}
+
+/// outcomeMembers as an object.
 Json outcomeJson(const LoggedProgram &program, const std::string &text,
                  const std::vector<std::string> *logTexts);
 

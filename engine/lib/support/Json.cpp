@@ -2,6 +2,7 @@
 #include "cachekey/Json.h"
 
 #include <cassert>
+#include <charconv>
 
 namespace cachekey {
 namespace {
@@ -123,6 +124,22 @@ void JsonWriter::arrayEnd() {
   out += ']';
 }
 
+namespace {
+
+/// Whether nlohmann's serializer writes `text` as it is between quotes:
+/// printable ASCII without '"' or '\\' (it escapes control characters, and
+/// checks and may replace every byte of 0x80 or more).
+bool writtenVerbatim(std::string_view text) {
+  for (char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x20 || b >= 0x80 || c == '"' || c == '\\')
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
 void JsonWriter::key(std::string_view name) {
   assert(!levels.empty() && levels.back().object && !afterKey);
   Level &l = levels.back();
@@ -130,7 +147,13 @@ void JsonWriter::key(std::string_view name) {
     out += ',';
   newline(depth());
   ++l.items;
-  appender.append(Json(std::string(name)));
+  if (writtenVerbatim(name)) {
+    out += '"';
+    out.append(name);
+    out += '"';
+  } else {
+    appender.append(Json(std::string(name)));
+  }
   out += indent < 0 ? ":" : ": ";
   afterKey = true;
 }
@@ -138,6 +161,34 @@ void JsonWriter::key(std::string_view name) {
 void JsonWriter::value(const Json &v) {
   beforeValue();
   appender.append(v, depth());
+}
+
+void JsonWriter::string(std::string_view text) {
+  if (!writtenVerbatim(text)) {
+    value(Json(std::string(text)));
+    return;
+  }
+  beforeValue();
+  out += '"';
+  out.append(text);
+  out += '"';
+}
+
+void JsonWriter::integer(long long number) {
+  beforeValue();
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof digits, number).ptr;
+  out.append(digits, static_cast<size_t>(end - digits));
+}
+
+void JsonWriter::boolean(bool truth) {
+  beforeValue();
+  out += truth ? "true" : "false";
+}
+
+void JsonWriter::null() {
+  beforeValue();
+  out += "null";
 }
 
 void JsonWriter::itemsWrittenElsewhere(size_t n) {

@@ -265,6 +265,41 @@ TEST(KnownDigests, DecodesWhatTheRealLogsHash) {
   EXPECT_FALSE(digestFromHex("E3B0"));
 }
 
+TEST(KnownDigests, DigestFromHexReadsEveryByteAtEveryPlace) {
+  // Against an independent reading: each byte value at each of the 64
+  // places of a valid digest, read with strtoul two digits at a time after
+  // a check that all 64 are lowercase hex digits.
+  auto reference = [](const std::string &hex) -> std::optional<Digest> {
+    if (hex.size() != 64)
+      return std::nullopt;
+    for (char c : hex)
+      if (!std::isxdigit(static_cast<unsigned char>(c)) ||
+          std::isupper(static_cast<unsigned char>(c)))
+        return std::nullopt;
+    Digest d{};
+    for (size_t i = 0; i < 32; ++i)
+      d[i] = static_cast<uint8_t>(std::strtoul(hex.substr(2 * i, 2).c_str(), nullptr, 16));
+    return d;
+  };
+  const std::string base = "0123456789abcdef0f1e2d3c4b5a69788796a5b4c3d2e1f0fedcba9876543210";
+  ASSERT_TRUE(reference(base));
+  size_t valid = 0;
+  for (size_t at = 0; at < 64; ++at)
+    for (int b = 0; b < 256; ++b) {
+      std::string hex = base;
+      hex[at] = static_cast<char>(b);
+      auto got = digestFromHex(hex), want = reference(hex);
+      ASSERT_EQ(got.has_value(), want.has_value()) << "byte " << b << " at " << at;
+      if (want) {
+        ++valid;
+        EXPECT_EQ(*got, *want) << "byte " << b << " at " << at;
+      }
+    }
+  EXPECT_EQ(valid, 64u * 16u); // the 16 digits, at every place
+  EXPECT_FALSE(digestFromHex(base.substr(1)));
+  EXPECT_FALSE(digestFromHex(base + "0"));
+}
+
 TEST(KnownDigests, EveryTableStringMatchesPythonHashlib) {
   // tests/cases/decode_vectors.json: SHA-256 of each string as Python's
   // hashlib computes it (tests/cases/make_decode_vectors.py).

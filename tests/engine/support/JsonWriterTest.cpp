@@ -15,20 +15,29 @@ using namespace cachekey;
 namespace {
 
 /// Writes `v` through `w` event by event: containers opened and closed,
-/// scalars as whole values.
-void writeEvents(JsonWriter &w, const Json &v) {
+/// scalars as whole values, or (`typed`) strings, integers, booleans and
+/// null by the writer's own scalar events.
+void writeEvents(JsonWriter &w, const Json &v, bool typed = false) {
   if (v.is_object()) {
     w.objectBegin();
     for (const auto &[k, x] : v.items()) {
       w.key(k);
-      writeEvents(w, x);
+      writeEvents(w, x, typed);
     }
     w.objectEnd();
   } else if (v.is_array()) {
     w.arrayBegin();
     for (const auto &x : v)
-      writeEvents(w, x);
+      writeEvents(w, x, typed);
     w.arrayEnd();
+  } else if (typed && v.is_string()) {
+    w.string(v.get_ref<const std::string &>());
+  } else if (typed && v.is_number_integer()) {
+    w.integer(v.get<long long>());
+  } else if (typed && v.is_boolean()) {
+    w.boolean(v.get<bool>());
+  } else if (typed && v.is_null()) {
+    w.null();
   } else {
     w.value(v);
   }
@@ -41,11 +50,16 @@ Json randomTree(std::mt19937 &rng, int depth) {
   switch (kind(rng)) {
   case 0: return nullptr;
   case 1: return rng() % 2 == 0;
-  case 2: return static_cast<int64_t>(rng() % 2000) - 1000;
+  case 2:
+    if (rng() % 8 == 0) // beyond 32 bits, of either sign
+      return (rng() % 2 ? 1 : -1) * ((static_cast<int64_t>(rng()) << 30) + 7);
+    return static_cast<int64_t>(rng() % 2000) - 1000;
   case 3: return static_cast<double>(rng() % 1000) / 7.0;
   case 4: {
-    static const char *strings[] = {"", "a", "quote \" and \\", "line\nbreak", "\xff\xfe", "ü →"};
-    return strings[rng() % 6];
+    static const char *strings[] = {"",        "a",        "quote \" and \\", "line\nbreak",
+                                    "\xff\xfe", "ü →",      "tab\there",       "del \x7f ~",
+                                    "\x01\x1f", "cut \xe2\x86"};
+    return strings[rng() % 10];
   }
   case 5:
   case 6: {
@@ -69,12 +83,14 @@ TEST(JsonWriterTest, EventsGiveDumpsBytes) {
   std::mt19937 rng(20261203);
   for (int round = 0; round < 400; ++round) {
     Json tree = randomTree(rng, 0);
-    for (int indent : {2, -1}) {
-      std::string out;
-      JsonWriter w(out, indent);
-      writeEvents(w, tree);
-      ASSERT_EQ(out, dumpJson(tree, indent)) << "round " << round << " indent " << indent;
-    }
+    for (int indent : {2, -1})
+      for (bool typed : {false, true}) {
+        std::string out;
+        JsonWriter w(out, indent);
+        writeEvents(w, tree, typed);
+        ASSERT_EQ(out, dumpJson(tree, indent))
+            << "round " << round << " indent " << indent << " typed " << typed;
+      }
   }
 }
 
