@@ -69,7 +69,12 @@ async function boot() {
   const catalog = new Catalog(engine, worker);
   catalog.mlir = !!engine.version().mlir;
   // The releases and their rules, as the engine knows them (never copied here).
-  catalog.profiles = engine.profiles();
+  const profiles = engine.profiles();
+  if (profiles.error) {
+    setStatus('The key engine could not list its releases: ' + profiles.error.message, 'error');
+    return;
+  }
+  catalog.profiles = /** @type {import('./engine-types.mjs').Profiles} */ (profiles);
   catalog.tpu = tpu;
   catalog.gpu = gpu;
   if (!catalog.load(presets, DEFAULT_PRESET)) {

@@ -42,8 +42,11 @@ export class Catalog {
     /** Module texts (generic form) of captured fixtures, and entry1_b64 → fixture id. */
     this.texts = new Map();
     this.textByBytes = new Map();
-    /** The engine's releases and profiles (engine.profiles()). */
-    this.profiles = { newest: '', profiles: [] };
+    /**
+     * The engine's releases and profiles (engine.profiles()).
+     * @type {import('./engine-types.mjs').Profiles}
+     */
+    this.profiles = { newest: '', aliases: {}, profiles: [] };
     /** tpu_topologies.json, or null. */
     this.tpu = null;
     /** gpu_topologies.json, or null. */

@@ -157,7 +157,7 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
   return {
     entry: 6,
     sync,
-    /** @param {import('../store.mjs').KeyResult} result */
+    /** @param {import('../engine-types.mjs').KeyResult} result */
     notes(result) {
       const acc = result.accelerator || {};
       const e6 = (result.entries || [])[5] || {};

@@ -107,7 +107,7 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
 
   return {
     entry: 0,
-    /** @param {import('../store.mjs').ResolvedScenario} r */
+    /** @param {import('../engine-types.mjs').ResolvedScenario} r */
     sync(r) {
       syncPreset();
       ui.profile.value = r.profile || 'main';
@@ -120,7 +120,7 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
       const meta = catalog.presets.get(store.state.presetId);
       setText(ui.presetNote, meta ? (meta.derived ? 'Derived, not captured: ' + meta.note : 'Captured from real JAX (' + (meta.provenance || 'release not recorded') + ').') : '');
     },
-    /** @param {import('../store.mjs').KeyResult} result */
+    /** @param {import('../engine-types.mjs').KeyResult} result */
     notes(result) {
       const profile = catalog.profileOf(result.profile);
       setText(ui.profileNote, profile ? `Profile ${profile.id}: jax ${profile.releases.join(', ')}; ${profile.entry_count} entries. ${profile.changes}.` : '');
