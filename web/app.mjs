@@ -96,7 +96,7 @@ async function boot() {
   mountScenarioFiles(store, catalog, loader, share);
   mountCaptures(catalog, loader, store);
   mountCacheDir(catalog);
-  mountWalk(store, catalog, share, $('#walk'));
+  mountWalk(store, catalog, $('#walk'));
 
   /** Opens a scenario from a case study or a question, and moves to the key (in "How the key is made"). */
   const show = (presetId, patch) => {

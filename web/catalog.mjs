@@ -63,6 +63,19 @@ export class Catalog {
     this.heavy = new Map();
   }
 
+  /**
+   * How many entries a key has: the engine lists every entry of every
+   * release, those a release does not hash included (profiles()).
+   */
+  get entryCount() {
+    return Math.max(0, ...this.profiles.profiles.map((p) => p.entries.length));
+  }
+
+  /** The release an alias of the engine's stands for ("main": the newest), else `name` itself. */
+  releaseOf(name) {
+    return this.profiles.aliases[name] || name;
+  }
+
   /** The engine's description of profile `id` (an id from a result), or null. */
   profileOf(id) {
     return (this.profiles.profiles || []).find((p) => p.id === id) || null;

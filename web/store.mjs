@@ -41,6 +41,19 @@ import { patchValue, clone } from './state.mjs';
  * @property {?import('./canonicaliser.mjs').MlirBuild} mlirBuild the last build-status.json read (null before)
  * @property {?Job} pending a scenario being computed in the engine's worker (it becomes presetId and patch when done)
  * @property {string} cancelled what the last cancel stopped ('' after the next computed change)
+ * @property {WalkSelection} walk the code walk's selection (walk.mjs; the link's step, entry and line)
+ */
+/**
+ * The code walk's selection (walk.mjs), the part of the page a walk link
+ * names ("&step=3&entry=5&line=40", permalink.mjs). One shape: below the
+ * last step the selected entry is the step's; a selected line feeds the
+ * selected entry; the walk keeps it so when it dispatches.
+ * @typedef {Object} WalkSelection
+ * @property {number} step the step player's position, 0..the entry count (at rest: the entry count, every entry fed)
+ * @property {number} entry the selected entry, 1-based (0: none)
+ * @property {number} line the selected line of cache_key.py, 1-based (0: none)
+ * @property {boolean} playing the player is playing (the link is written when it stops)
+ * @property {boolean} linked the selection is an opened link's, not shown yet (the walk shows it once its file is there)
  */
 /**
  * A scenario to compute, and how to apply the answer.
@@ -62,6 +75,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {boolean} announce announce the key even when it did not move
  * @property {boolean} computed the engine computed a new result
  * @property {boolean} keyChanged the perturbed key differs from the one shown before
+ * @property {?('link'|'apply'|'reader')} walkFrom a 'walk' change: an opened link's part, held ('link'); the walk showing one ('apply'); or the reader's choice
  */
 /**
  * @typedef {{type: 'edit', path?: string[], value?: *, edits?: Array<[string[], *]>, origin?: ?Element, sync?: boolean}
@@ -72,7 +86,8 @@ import { patchValue, clone } from './state.mjs';
  *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}
  *   | {type: 'mlirBuild', build: import('./canonicaliser.mjs').MlirBuild}
  *   | {type: 'computed', seq: number, answer: Answer}
- *   | {type: 'cancelled', seq: number, label: string}} Action
+ *   | {type: 'cancelled', seq: number, label: string}
+ *   | {type: 'walk', step?: number, entry?: number, line?: number, playing?: boolean, from?: 'link'|'apply'|'reader'}} Action
  */
 /**
  * The worker's answer to 'compare' (worker.js): the engine's comparison and
@@ -84,6 +99,26 @@ import { patchValue, clone } from './state.mjs';
  * The engine's answer for a scenario.
  * @typedef {{cmp?: CompareResult, resolved: ?ResolvedScenario, liveBaseline: boolean, error?: EngineError}} Answer
  */
+
+/**
+ * The walk's selection after `action`: each part given replaces the one
+ * held when it is valid (an integer in range; a link is hostile input) and
+ * is ignored otherwise. An opened link's parts ('link') are held until the
+ * walk shows them (linked); any other change is what the walk shows.
+ * @param {WalkSelection} w
+ * @param {{step?: number, entry?: number, line?: number, playing?: boolean, from?: 'link'|'apply'|'reader'}} action
+ * @param {number} count the number of entries (the last step)
+ * @returns {WalkSelection}
+ */
+export function walkReduce(w, action, count) {
+  const ok = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+  const next = { ...w, linked: action.from === 'link' };
+  if (ok(action.step, 0, count)) next.step = action.step;
+  if (ok(action.entry, 0, count)) next.entry = action.entry;
+  if (ok(action.line, 0, Number.MAX_SAFE_INTEGER)) next.line = action.line;
+  if (typeof action.playing === 'boolean') next.playing = action.playing;
+  return next;
+}
 
 /** Whether `node` is a field the user types into (a change there is kept while its error is fixed). */
 const typedInto = (node) => !!node && (node.tagName === 'TEXTAREA'
@@ -104,6 +139,7 @@ export function createStore(catalog, presetId, worker) {
   let state = {
     presetId, patch: {}, cmp: null, resolved: null, liveBaseline: false, error: null,
     fullDigests: false, tracePrefix: false, mode: '', mlir: 'off', mlirError: '', mlirBuild: null, pending: null, cancelled: '',
+    walk: { step: catalog.entryCount, entry: 0, line: 0, playing: false, linked: false },
   };
   /** @type {Set<(state: PageState, change: Change) => void>} */
   const subscribers = new Set();
@@ -229,6 +265,8 @@ export function createStore(catalog, presetId, worker) {
       case 'cancelled':
         if (!s.pending || s.pending.seq !== action.seq) return [s, {}];
         return [{ ...s, pending: null, cancelled: action.label }, { sync: true }];
+      case 'walk':
+        return [{ ...s, walk: walkReduce(s.walk, action, catalog.entryCount) }, { walkFrom: action.from || 'reader' }];
       default:
         return [s, {}];
     }
@@ -246,6 +284,7 @@ export function createStore(catalog, presetId, worker) {
       sync: false,
       announce: false,
       computed: false,
+      walkFrom: null,
       ...hints,
       keyChanged: !!(hints.computed && state.cmp && (!before.cmp || before.cmp.b.key !== state.cmp.b.key)),
     };
