@@ -90,7 +90,7 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
         ui.tpuTopology.value = '__custom';
       }
     }
-    if (!libtpuChosen && tpu) ui.tpuLibtpu.value = libtpuForProfile(tpu, r.profile);
+    if (!libtpuChosen && tpu) ui.tpuLibtpu.value = libtpuForProfile(tpu, r.profile && catalog.releaseOf(r.profile));
     syncTpuNote(a.fingerprint);
     if (a.device_kinds) ui.deviceKinds.value = a.device_kinds.join(', ');
     else if (!ui.deviceKinds.value) ui.deviceKinds.value = 'cpu';
