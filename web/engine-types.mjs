@@ -129,6 +129,18 @@
  * @property {string} verified
  */
 /**
+ * The engine's version and constants (version()).
+ * @typedef {Object} Version
+ * @property {string} engine "cachekey <version>"
+ * @property {number} schema the scenario schema it reads
+ * @property {string[]} profiles the profile ids
+ * @property {boolean} mlir it has the live MLIR canonicaliser
+ * @property {number} permalink_max_chars a link's longest fragment
+ * @property {number} permalink_max_json_bytes the most JSON a link may decompress to
+ * @property {string} fresh_digest the running digest before any entry is fed (SHA-256 of no bytes), hex
+ * @property {string[]} fixtures the fixtures registered
+ */
+/**
  * Every reproduced release (profiles()).
  * @typedef {{newest: string, aliases: Object<string, string>, profiles: Profile[]}} Profiles
  */

@@ -112,8 +112,8 @@ export class CacheKeyEngine {
   }
 
   /**
-   * {engine, schema, profiles, mlir, permalink_max_chars, permalink_max_json_bytes, fixtures}
-   * @returns {import('./engine-types.mjs').Result<{engine: string, schema: number, profiles: string[], mlir: boolean, permalink_max_chars: number, permalink_max_json_bytes: number, fixtures: string[]}>}
+   * {engine, schema, profiles, mlir, permalink_max_chars, permalink_max_json_bytes, fresh_digest, fixtures}
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').Version>}
    */
   version() {
     return this.call('version');

@@ -55,8 +55,10 @@ export function mountWalk(store, catalog, root) {
     applying: false, // an opened link's state is being applied
     block: 0, // the selected entry's lit block shown (see blocksOf)
   };
-  // The number of entries (the last step), from the engine.
+  // The number of entries (the last step), and the running digest before
+  // any is fed (SHA-256 of no bytes), from the engine.
   const N = catalog.entryCount;
+  const fresh = catalog.engine.version().fresh_digest;
   /** The selection: the store's (step, entry, line; 0 = none). */
   const sel = () => store.state.walk;
   // The selection keeps one shape, so that the link (step, entry, line)
@@ -170,7 +172,7 @@ export function mountWalk(store, catalog, root) {
     if (k === 0) {
       setText(stepText, `Step 0 of ${N}: a fresh SHA-256, nothing fed yet.`);
       setText(chunk, '');
-      setText(shaRun, 'e3b0c442\u2026 (no bytes)');
+      setText(shaRun, `${abbrev(fresh, 8)} (no bytes)`);
       setAttr(sha, 'data-phase', 'none');
     } else {
       const eb = cmp.b.entries[k - 1];
@@ -186,7 +188,7 @@ export function mountWalk(store, catalog, root) {
         ? `All ${hashedCount} entries fed (step ${N} of ${N}${hashedCount < N ? `; this release hashes ${hashedCount} of the ${N}` : ''}): the key is the module name, a dash and this running digest${ea.running !== eb.running ? ', which differs from the baseline\u2019s' : ', equal to the baseline\u2019s'}.`
         : `Step ${k} of ${N}: ${said}${after}${roleText}.`);
       setText(chunk, eb.hashed === false ? '(not hashed)' : eb.preview_hex === '' ? '(no bytes)' : `${abbrev(eb.preview_hex, 24)} (${eb.bytes_len} B)`);
-      setText(shaRun, phase === 'running' ? abbrev(eb.running, 16) : k > 1 ? abbrev(cmp.b.entries[k - 2].running, 16) : 'e3b0c442\u2026');
+      setText(shaRun, phase === 'running' ? abbrev(eb.running, 16) : k > 1 ? abbrev(cmp.b.entries[k - 2].running, 16) : abbrev(fresh, 8));
       setAttr(sha, 'data-phase', phase);
       // Stepping lights up the entry being fed.
       // (only when the step moves: a redraw after a change of scenario keeps

@@ -1,9 +1,9 @@
 // The engine's JSON against the shapes web/engine-types.mjs declares (the
 // types the page's modules read results through, checked by tsc): the real
 // wasm module's answers for representative inputs (every captured fixture's
-// key, a comparison that moves several entries, every two-log case of
-// tests/cases, two capture folders, the profiles) are walked against the
-// declared types, read with TypeScript's own checker from that file. Both
+// key, comparisons that move several entries, every two-log case of
+// tests/cases, two capture folders, the profiles, the version) are walked
+// against the declared types, read with TypeScript's own checker from that file. Both
 // ways fail: a member declared (and not optional) that the engine does not
 // give, and a member the engine gives that is not declared. A member typed
 // `Object` is not described further and is not walked.
@@ -149,10 +149,11 @@ test('comparisons (entries moved by a flag, a jaxlib, compile options; keys equa
   assertShape('ResolvedScenario', resolved, 'add_1x1 resolved');
 });
 
-test('the profiles have the declared Profiles shape', () => {
+test('the profiles and the version have the declared Profiles and Version shapes', () => {
   const p = engine.profiles();
   assert.ok(p.profiles.length >= 10);
   assertShape('Profiles', p, 'profiles()');
+  assertShape('Version', engine.version(), 'version()');
 });
 
 test('every two-log case of tests/cases has the declared LogComparison shape', () => {

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +73,12 @@ test('a perturbation through "base" moves the flag entry, and the DebugOptions f
   assert.deepEqual(r.comparison.consequences, [6, 7, 8]);
   assert.match(r.comparison.sentence, /added flag --xla_gpu_autotune_level=1/);
   assert.match(r.comparison.sentence, /DebugOptions\.xla_gpu_autotune_level/);
+});
+
+// The page's walk shows it at step 0 instead of knowing it (node:crypto
+// gives the expected value).
+test('version() gives the running digest before any entry is fed: SHA-256 of no bytes', () => {
+  assert.equal(engine.version().fresh_digest, crypto.createHash('sha256').update(Buffer.alloc(0)).digest('hex'));
 });
 
 test('bad input returns errors and the instance keeps working', () => {
