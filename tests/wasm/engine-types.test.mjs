@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { capturedFixtures } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const web = path.join(root, 'build/web');
@@ -97,14 +98,7 @@ function problems(type, value, at = '$') {
 const assertShape = (name, value, label) => assert.deepEqual(problems(declared(name), value), [], `${label} against ${name}`);
 
 // ------------------------------------------------------------ the engine's answers
-const fixtureFile = new Map();
-for (const dir of ['fixtures', 'fixtures/tpu']) {
-  for (const f of fs.readdirSync(path.join(root, dir)).filter((n) => n.endsWith('.json'))) {
-    const file = path.join(root, dir, f);
-    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
-    if (j.schema === 1 && j.expected) fixtureFile.set(f.slice(0, -5), file);
-  }
-}
+const fixtureFile = capturedFixtures(root);
 for (const [id, file] of fixtureFile) assert.deepEqual(engine.registerFixture(id, fs.readFileSync(file, 'utf8')), { ok: true });
 
 test('the checker fails a renamed member, a missing one and a wrong type (it can fail)', () => {

@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { capturedFixtures } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const web = path.join(root, 'build/web');
@@ -22,14 +23,7 @@ const engine = await CacheKeyEngine.load({
 const cli = path.join(root, 'build/native/bin/cachekey');
 
 // The captured fixtures: CPU (fixtures/), then TPU (fixtures/tpu/, libtpu).
-const fixtureFile = new Map();
-for (const dir of ['fixtures', 'fixtures/tpu']) {
-  for (const f of fs.readdirSync(path.join(root, dir)).filter((n) => n.endsWith('.json'))) {
-    const file = path.join(root, dir, f);
-    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
-    if (j.schema === 1 && j.expected) fixtureFile.set(f.slice(0, -5), file);
-  }
-}
+const fixtureFile = capturedFixtures(root);
 const fixtureIds = [...fixtureFile.keys()];
 const fixture = (id) => JSON.parse(fs.readFileSync(fixtureFile.get(id), 'utf8'));
 for (const id of fixtureIds) assert.deepEqual(engine.registerFixture(id, fixture(id)), { ok: true });
