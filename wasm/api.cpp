@@ -68,11 +68,14 @@ Bytes copyBytes(const emscripten::val &arr, size_t n) {
 }
 
 /// {"engine", "schema", "profiles", "mlir", "permalink_max_chars",
-/// "permalink_max_json_bytes", "fixtures"}.
+/// "permalink_max_json_bytes", "fresh_digest", "fixtures"}.
 std::string version() {
   Json j;
   j["engine"] = engineVersion();
   j["schema"] = kScenarioSchema;
+  // The running digest before any entry is fed (SHA-256 of no bytes): what
+  // the page's walk shows at step 0.
+  j["fresh_digest"] = toHex(Sha256().runningDigest());
   Json ids = Json::array();
   for (const ProfileSpec &p : allProfiles())
     ids.push_back(p.id);

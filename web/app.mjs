@@ -69,7 +69,12 @@ async function boot() {
   const catalog = new Catalog(engine, worker);
   catalog.mlir = !!engine.version().mlir;
   // The releases and their rules, as the engine knows them (never copied here).
-  catalog.profiles = engine.profiles();
+  const profiles = engine.profiles();
+  if (profiles.error) {
+    setStatus('The key engine could not list its releases: ' + profiles.error.message, 'error');
+    return;
+  }
+  catalog.profiles = /** @type {import('./engine-types.mjs').Profiles} */ (profiles);
   catalog.tpu = tpu;
   catalog.gpu = gpu;
   if (!catalog.load(presets, DEFAULT_PRESET)) {
@@ -91,7 +96,7 @@ async function boot() {
   mountScenarioFiles(store, catalog, loader, share);
   mountCaptures(catalog, loader, store);
   mountCacheDir(catalog);
-  mountWalk(store, catalog, share, $('#walk'));
+  mountWalk(store, catalog, $('#walk'));
 
   /** Opens a scenario from a case study or a question, and moves to the key (in "How the key is made"). */
   const show = (presetId, patch) => {

@@ -231,6 +231,7 @@ function differingCard(d, i) {
 /**
  * Shows the engine's comparison (captureComparisonToJson plus `text`) or
  * its error.
+ * @param {import('./engine-types.mjs').Result<import('./engine-types.mjs').CaptureComparison>} r
  */
 export function renderCaptureComparison(ui, r, names) {
   ui.summary.hidden = ui.error.hidden = ui.notes.hidden = ui.textWrap.hidden = true;
@@ -264,7 +265,7 @@ export function renderCaptureComparison(ui, r, names) {
 /**
  * Whether a comparison has a program whose entry 1 (the module) moved: the
  * engine with MLIR compares such modules structurally (its module findings).
- * @param {any} r the engine's comparison
+ * @param {import('./engine-types.mjs').Result<import('./engine-types.mjs').CaptureComparison>} r the engine's comparison
  */
 function moduleMoved(r) {
   return !!r && !r.error && (r.differing || []).some((d) => d.comparison && d.comparison.cause === 1);
@@ -303,6 +304,7 @@ export function mountCaptures(catalog, loader = null, store = null) {
     setText(ui.status, 'Comparing the captures\u2026');
     const names = [chosen.a.name, chosen.b.name];
     try {
+      /** @type {() => Promise<import('./engine-types.mjs').Result<import('./engine-types.mjs').CaptureComparison>>} */
       const call = () => catalog.worker.call('compareCaptureFolders', [chosen.a, chosen.b], { label: 'Comparing the captures' });
       let r = await call();
       let note = '';

@@ -42,8 +42,11 @@ export class Catalog {
     /** Module texts (generic form) of captured fixtures, and entry1_b64 → fixture id. */
     this.texts = new Map();
     this.textByBytes = new Map();
-    /** The engine's releases and profiles (engine.profiles()). */
-    this.profiles = { newest: '', profiles: [] };
+    /**
+     * The engine's releases and profiles (engine.profiles()).
+     * @type {import('./engine-types.mjs').Profiles}
+     */
+    this.profiles = { newest: '', aliases: {}, profiles: [] };
     /** tpu_topologies.json, or null. */
     this.tpu = null;
     /** gpu_topologies.json, or null. */
@@ -58,6 +61,19 @@ export class Catalog {
      * @type {Map<string, Object>}
      */
     this.heavy = new Map();
+  }
+
+  /**
+   * How many entries a key has: the engine lists every entry of every
+   * release, those a release does not hash included (profiles()).
+   */
+  get entryCount() {
+    return Math.max(0, ...this.profiles.profiles.map((p) => p.entries.length));
+  }
+
+  /** The release an alias of the engine's stands for ("main": the newest), else `name` itself. */
+  releaseOf(name) {
+    return this.profiles.aliases[name] || name;
   }
 
   /** The engine's description of profile `id` (an id from a result), or null. */

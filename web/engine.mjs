@@ -8,6 +8,8 @@
 //
 // Browser:  const engine = await CacheKeyEngine.load({ baseUrl: './' });
 // Node:     const engine = await CacheKeyEngine.load({ wasmBinary: fs.readFileSync(...) , factory });
+//
+// The results' shapes are declared in engine-types.mjs.
 
 /**
  * An error in the engine's shape (errorToJson, Support.h): the one way this
@@ -109,7 +111,10 @@ export class CacheKeyEngine {
     return this.restarting;
   }
 
-  /** {engine, schema, profiles, mlir, fixtures} */
+  /**
+   * {engine, schema, profiles, mlir, permalink_max_chars, permalink_max_json_bytes, fresh_digest, fixtures}
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').Version>}
+   */
   version() {
     return this.call('version');
   }
@@ -119,6 +124,7 @@ export class CacheKeyEngine {
    * {newest, aliases: {main}, profiles: [{id, releases, entries, entry3,
    * entry6, fallback, callbacks, mosaic, compression, excluded_flags,
    * zeroed_fields: [{name, number, kind}], log_formats, changes, verified}]}.
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').Profiles>}
    */
   profiles() {
     return this.call('profiles');
@@ -147,7 +153,10 @@ export class CacheKeyEngine {
     return r;
   }
 
-  /** The key, eight entries, flag steps and trace for a scenario. */
+  /**
+   * The key, its entries, flag steps and trace for a scenario.
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').KeyResult>}
+   */
   computeKey(scenario) {
     return this.call('computeKey', asText(scenario));
   }
@@ -163,12 +172,18 @@ export class CacheKeyEngine {
     return this.call('computeKeyWithModuleBytes', asText(scenario), bytes);
   }
 
-  /** The scenario with its "base" chain merged in. */
+  /**
+   * The scenario with its "base" chain merged in.
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').ResolvedScenario>}
+   */
   resolveScenario(scenario) {
     return this.call('resolveScenario', asText(scenario));
   }
 
-  /** {comparison: {cause, consequences, details, sentence, …}, a, b} */
+  /**
+   * {comparison: {cause, consequences, findings, sentence, …}, a, b}
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').CompareResult>}
+   */
   compareScenarios(a, b) {
     return this.call('compareScenarios', asText(a), asText(b));
   }
@@ -177,6 +192,7 @@ export class CacheKeyEngine {
    * Compares two runs' JAX logs held as text: programs paired by name, the
    * root cause of the first pair whose keys differ, every program's outcome
    * and a summary line (LogCompare.h, logComparisonToJson).
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').LogComparison>}
    */
   compareLogs(logA, logB, nameA = 'log A', nameB = 'log B') {
     return this.call('compareLogs', String(logA), String(logB), String(nameA), String(nameB));
@@ -274,7 +290,7 @@ export class CacheKeyEngine {
   /**
    * Two capture folders compared as `cachekey diff DIR_A DIR_B` compares
    * them; each folder is {name: Uint8Array} with its index.json.
-   * @returns {Object} captureComparisonToJson plus `text`, or {error}
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').CaptureComparison>} captureComparisonToJson plus `text`, or {error}
    */
   compareCaptureFolders(filesA, filesB, nameA = 'A', nameB = 'B') {
     return this.call('compareCaptureFolders', filesA, filesB, String(nameA), String(nameB));

@@ -16,9 +16,14 @@ function digestCell(cls, who) {
   return el('span', { class: 'dcell' }, el('span', { class: 'visually-hidden' }, who + ': '), code);
 }
 
-export function buildEntries(list) {
+/**
+ * One row per entry (`count`: the engine's, catalog.entryCount).
+ * @param {Element} list
+ * @param {number} count
+ */
+export function buildEntries(list, count) {
   list.replaceChildren();
-  for (let i = 1; i <= 8; i++) {
+  for (let i = 1; i <= count; i++) {
     const src = ENTRY_SOURCE[i - 1];
     const li = el('li', { class: 'entry', 'data-testid': `entry-${i}`, 'data-role': 'same' },
       el('div', { class: 'entry-head' },
@@ -176,7 +181,8 @@ function errorBanner(pageError) {
 /** The sentence under the keys when they differ or not. */
 function verdictText(cmp) {
   const equal = cmp.a.key === cmp.b.key;
-  const nameOnly = !equal && cmp.a.entries[7].running === cmp.b.entries[7].running;
+  // the engine's finding (its advice's code), not the digests compared here
+  const nameOnly = !equal && !!cmp.comparison.advice && cmp.comparison.advice.code === 'module_name';
   return equal ? 'The keys are equal: the perturbed run would hit the baseline\u2019s cache entry.'
     : nameOnly ? 'Only the module-name prefix differs; the digests are equal. (In JAX the name is read from the module bytes, so this happens only when a scenario states sym_name separately.)'
       : 'The keys differ: the perturbed run misses the cache and compiles again.';
@@ -195,7 +201,7 @@ export function mountKeyExhibit(store, catalog) {
     liveKeyNote: $('#live-key-note'), moduleTextStatus: $('#module-text-status'),
     baselineNotJax: $('[data-testid="baseline-key-not-jax"]'), finalNotJax: $('[data-testid="final-key-not-jax"]'), notJax: $('[data-testid="not-jax-key"]'),
   };
-  buildEntries(E.entries);
+  buildEntries(E.entries, catalog.entryCount);
   $('#full-digests').addEventListener('change', (e) => store.dispatch({ type: 'view', fullDigests: e.target.checked }));
   let shown = null;
   let broken = false; // the last render showed an error instead of keys
@@ -262,8 +268,10 @@ export function mountKeyExhibit(store, catalog) {
     put(E.advice, ...(advice ? [el('strong', null, 'What to do: '), advice.text] : []));
     if (advice) E.advice.setAttribute('data-advice', advice.code);
     const c = cmp.comparison;
-    const digest = abbrev(cmp.b.key.split('-').pop(), 12);
-    setText(E.controlsStatus, equal ? `Keys equal \u2014 ${digest}` : c.cause > 0 ? `Cause: entry ${c.cause} (${c.cause_name}) \u2014 key ${digest}` : `Only the module name differs \u2014 ${digest}`);
+    // the key's digest: the last entry's running digest (not cut from the key)
+    const digest = abbrev(cmp.b.entries[cmp.b.entries.length - 1].running, 12);
+    setText(E.controlsStatus, equal ? `Keys equal \u2014 ${digest}` : c.cause > 0 ? `Cause: entry ${c.cause} (${c.cause_name}) \u2014 key ${digest}`
+      : advice && advice.code === 'module_name' ? `Only the module name differs \u2014 ${digest}` : `Keys differ \u2014 ${digest}`);
     E.controlsStatus.className = 'controls-status ' + (equal ? 'ok' : 'miss');
     // Every moved field has its line; past six, the rest fold under one.
     const lines = ((c.findings && c.findings.details) || []).map((d) => el('li', { 'data-code': d.code }, d.text));

@@ -29,8 +29,8 @@ function scenarioLink(hash) {
 const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 
 /**
- * One exhibit's part of the link: exhibits' own state (the code walk's step,
- * entry and line) rides in the link after the scenario,
+ * One part of the link after the scenario: the store's state besides the
+ * scenario (the code walk's step, entry and line, state.walk) rides there,
  * "#s1=…&step=3&entry=5", or "#entry=5" for the default scenario. get()
  * gives the value to write (null: none), set(value) applies a value read
  * from an opened link.
@@ -49,8 +49,20 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     linkError: $('#link-error'),
   };
   const root = document.documentElement;
-  /** @type {Map<string, LinkPart>} exhibits' state in the link, by parameter name */
+  /** @type {Map<string, LinkPart>} the link's parts after the scenario, by parameter name */
   const linkState = new Map();
+  // The code walk's selection (store.mjs, state.walk): the step when not the
+  // last (every entry fed), the selected entry, the selected line. A part of
+  // an opened link is held in the store until the walk shows it.
+  /** @param {'step'|'entry'|'line'} name */
+  const walkPart = (name) => ({
+    get: () => {
+      const v = store.state.walk[name];
+      return (name === 'step' ? v < catalog.entryCount : v > 0) ? String(v) : null;
+    },
+    set: (/** @type {string} */ v) => { store.dispatch({ type: 'walk', [name]: Number(v), from: 'link' }); },
+  });
+  for (const name of /** @type {const} */ (['step', 'entry', 'line'])) linkState.set(name, walkPart(name));
   /** The link's exhibit part, "&name=value…" ('' when there is none). */
   const linkExtra = () => [...linkState].map(([k, v]) => [k, v.get()]).filter(([, v]) => v !== null && v !== undefined)
     .map(([k, v]) => `&${k}=${encodeURIComponent(v)}`).join('');
@@ -127,6 +139,12 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     }, 120);
   }
   store.subscribe((state, change) => {
+    // The walk's selection moved: the link follows once the player rests
+    // (an opened link's part, held until the walk shows it, is already in it).
+    if (change.type === 'walk') {
+      if (!state.walk.linked && !state.walk.playing) relink({ fromLink: change.walkFrom === 'apply' });
+      return;
+    }
     // The page shows something else than the default it fell back to.
     if (change.type === 'open' || change.type === 'edit') hideLinkError();
     if (state.error && !state.error.refused) {
@@ -136,7 +154,7 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     } else if (change.computed) schedule();
   });
   /**
-   * Rewrites the link after an exhibit's own state (a LinkPart) changed.
+   * Rewrites the link after a part of it (a LinkPart) changed.
    * fromLink: the change applies an opened link's part (not the reader's
    * choice), so a link kept in the address bar (F16) stays.
    * @param {{fromLink?: boolean}} [opts]
@@ -264,5 +282,5 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     reveal(target);
   });
 
-  return { applyHash, openScenario, needsMlir, linkState, relink };
+  return { applyHash, openScenario, needsMlir };
 }

@@ -37,8 +37,10 @@ export function mountPipeline(store, figure) {
 /** Draws comparison `cmp` (compareScenarios) into `figure`. */
 export function renderPipeline(figure, cmp) {
   if (!figure) return;
-  const h = TOP + 8 * ROW + 34;
-  const title = s('title', { id: 'pipeline-title' }, 'The eight entries: ingredient, bytes fed, running SHA-256');
+  // as many rows as the engine gives entries
+  const count = cmp.b.entries.length;
+  const h = TOP + count * ROW + 34;
+  const title = s('title', { id: 'pipeline-title' }, `The ${count} entries: ingredient, bytes fed, running SHA-256`);
   const roles = cmp.b.entries.map((_, i) => roleOf(cmp, i + 1));
   const cause = cmp.comparison.cause;
   const desc = s('desc', { id: 'pipeline-desc' }, cause > 0
@@ -54,7 +56,7 @@ export function renderPipeline(figure, cmp) {
   s('text', { x: 178, y: 16, class: 'pl-head', 'text-anchor': 'middle' }, 'bytes'),
   s('text', { x: 290, y: 16, class: 'pl-head', 'text-anchor': 'middle' }, 'SHA-256, running'));
   // the running chain: one vertical line through the hash column
-  svg.append(s('line', { x1: 290, y1: TOP - 4, x2: 290, y2: TOP + 8 * ROW + 4, class: 'pl-chain' }));
+  svg.append(s('line', { x1: 290, y1: TOP - 4, x2: 290, y2: TOP + count * ROW + 4, class: 'pl-chain' }));
   cmp.b.entries.forEach((eb, i) => {
     const n = i + 1;
     const ea = cmp.a.entries[i];
@@ -77,9 +79,8 @@ export function renderPipeline(figure, cmp) {
     );
     svg.append(g);
   });
-  const yk = TOP + 8 * ROW + 4;
-  const name = cmp.b.sym_name || cmp.b.key.slice(0, cmp.b.key.lastIndexOf('-'));
-  svg.append(s('text', { x: W - 4, y: yk + 18, class: 'pl-key', 'text-anchor': 'end' }, `key ${abbrev(name, 26)}-${abbrev(cmp.b.entries[7].running, 8)}`));
+  const yk = TOP + count * ROW + 4;
+  svg.append(s('text', { x: W - 4, y: yk + 18, class: 'pl-key', 'text-anchor': 'end' }, `key ${abbrev(cmp.b.sym_name, 26)}-${abbrev(cmp.b.entries[count - 1].running, 8)}`));
   const legend = document.createElement('figcaption');
   legend.className = 'hint pipeline-legend';
   legend.textContent = cause > 0

@@ -17,21 +17,11 @@
 // column headers are the page's own short, fixed words.
 import { el, put, setText, setAttr } from './dom.mjs';
 
-/**
- * A run's outcome for a program, as the engine gives it (LogFactsJson.cpp
- * outcomeJson).
- * @typedef {{code: string, lookup: string, text: string, compile_seconds?: number}} PairOutcome
- */
-/**
- * One program pair of the engine's two-log result (logComparisonToJson's
- * `pairs`).
- * @typedef {{label: string, in: string, keys: string, cause: number,
- *   findings: {verdict: {code: string, text: string}, move: ?{code: string, text: string},
- *   miss: ?{code: string}, outcome_a: ?PairOutcome, outcome_b: ?PairOutcome}}} Pair
- */
+/** @typedef {import('./engine-types.mjs').PairOutcome} PairOutcome */
+/** @typedef {import('./engine-types.mjs').Pair} Pair */
 /**
  * What the table reads of the engine's two-log result.
- * @typedef {{pairs: Pair[], logs: {name: string}[], entry_names?: string[], paired_by: {text: string}}} TwoLogResult
+ * @typedef {Pick<import('./engine-types.mjs').LogComparison, 'pairs' | 'logs' | 'entry_names' | 'paired_by'>} TwoLogResult
  */
 /** @typedef {'order'|'label'|'cause'|'seconds'} SortKey */
 /**

@@ -41,7 +41,7 @@ export function mountQuestions(root, catalog, { show, openExampleLogs }) {
   {
     const r = catalog.engine.computeKey(S('add_1x1'));
     const table = r.error ? el('p', { class: 'banner error' }, r.error.message) : el('div', { class: 'table-wrap' }, el('table', { class: 'mini-table' },
-      el('caption', null, 'Live: the eight entries of add_1x1 (captured from real JAX)'),
+      el('caption', null, `Live: the ${r.entries.length} entries of add_1x1 (captured from real JAX)`),
       el('thead', null, el('tr', null, ['#', 'entry', 'bytes fed', 'own digest'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', null, r.entries.map((e) => el('tr', null, el('td', null, String(e.index)), el('td', null, e.name), el('td', null, String(e.bytes_len)), el('td', null, el('code', { title: e.digest }, abbrev(e.digest, 12))))))));
     items.push(['what', 'What goes into the key?', [

@@ -11,77 +11,11 @@
 // one hub.
 import { patchValue, clone } from './state.mjs';
 
-// ------------------------------------------------------------- engine shapes
-/**
- * The engine's error (engine/include/cachekey/Support.h): a stable `code`,
- * the JSON path of the problem and a message; `source` names the side of a
- * comparison ('a' baseline, 'b' perturbed) and `subject` what is unknown.
- * @typedef {{code: string, path: string, message: string, source?: string, subject?: string}} EngineError
- */
-/**
- * One of the eight entries (wasm/api.cpp, keyResultToJson).
- * @typedef {Object} Entry
- * @property {number} index 1..8
- * @property {string} name JAX's entry name
- * @property {string} summary what was fed, in words
- * @property {number} bytes_len bytes fed to the digest
- * @property {string} preview_hex the first bytes, hex
- * @property {string} digest the entry's own SHA-256, hex
- * @property {string} running the running digest after this entry, hex
- * @property {boolean} [hashed] false when this release does not hash the entry
- * @property {{label: string, bytes_len: number, preview_hex: string}[]} [parts] the pieces fed, in order
- */
-/**
- * The engine's key for one scenario (computeKey).
- * @typedef {Object} KeyResult
- * @property {string} key "<module name>-<final running digest>"
- * @property {Entry[]} entries the eight entries in JAX's order
- * @property {string} profile the profile id that computed it
- * @property {string[]} trace JAX's DEBUG (and fallback INFO) log messages
- * @property {string[]} trace_levels "debug" or "info", one per trace line
- * @property {{code: string, text: string}[]} notes the engine's notes: what each is about ("live_entry1", "stand_in_fingerprint", "stdlib_zstd", …) and its words
- * @property {{flag: string, source: string, name: string, included: boolean, hashed_hex: string, collected: number, log_line: string}[]} flags entry 4, sorted
- * @property {Object<string, string[]>} collected the flags collected per source, in collection order
- * @property {string} compression the name fed to entry 7
- * @property {{live?: boolean, producer?: string}} [computation] how entry 1 was made
- * @property {{fingerprint?: string, fallback?: boolean, provenance?: string, stand_in?: boolean}} [accelerator] entry 6
- * @property {{edits?: Array<{code: string, name?: string, number?: number, zero?: string, before?: string, after?: string, text: string}>}} [compile_options] entry 5's cache-key edits, as facts ({code, …fields, text})
- * @property {{jax_key?: boolean, unreadable_kernels?: number, text?: string}} [fidelity] where the key is not JAX's, and why
- * @property {{code: string, algorithm: string, python: string, text: string}} [compression_writes] when the process writes another algorithm than the key names
- */
-/**
- * The engine's comparison of two keys (compareScenarios).
- * @typedef {Object} Comparison
- * @property {number} cause the first entry whose own digest differs (0: none)
- * @property {string} cause_name its name
- * @property {number[]} consequences entries that differ only through the running digest
- * @property {number[]} [also_changed] later entries whose own digest differs too
- * @property {{code: string, text: string}[]} roles per entry: code 'same', 'cause', 'with_cause', 'also_changed' or 'consequence', and its words
- * @property {string} sentence one sentence naming the cause
- * @property {{details: Array<{code: string, entry: number, text: string}>, other_details: Array<{code: string, entry: number, text: string}>, unhashed: Array<{code: string, text: string}>, notes: Array<{code: string, text: string}>}} findings what moved, field by field, as facts ({code, …fields, text})
- * @property {{code: string, entries: number[], debug_flags: Array<{flag: string, field?: string, number?: number}>, cpu_flags: string[], text: string}} [link] why the entries in with_cause moved with the cause ('new_jaxlib', 'xla_flags' or 'none')
- * @property {{code: string, text: string}} [advice] what to do (the engine's Advice code and its words)
- */
-/** @typedef {{comparison: Comparison, a: KeyResult, b: KeyResult}} CompareResult */
-/**
- * A scenario with its "base" chain merged in (resolveScenario): every
- * ingredient, as docs/scenario.md describes.
- * @typedef {Object} ResolvedScenario
- * @property {string} [profile]
- * @property {{sym_name?: string, entry1_b64?: string|null, text?: string, include_metadata?: boolean, ignore_callbacks?: string}} [module]
- * @property {string} [jaxlib_version]
- * @property {{platform?: string, platform_version?: string}} [backend]
- * @property {{XLA_FLAGS?: string, LIBTPU_INIT_ARGS?: string, argv?: string[], extra_prefixes?: string[]}} [flags]
- * @property {Object} [compile_options]
- * @property {Object} [accelerator]
- * @property {string|Object} [compression]
- * @property {string} [custom_hook]
- */
-/**
- * Two runs' logs compared (compareLogs, LogCompare.h logComparisonToJson).
- * @typedef {{sentence: string, summary: string, findings: {notes: {code: string, text: string}[]}, cause: number, roles: {code: string, text: string}[], entry_names: string[],
- *   logs: {name: string}[], paired_by: {code: string, text: string}, pairs: Object[], explained?: Object}} LogComparison
- */
+// The engine's shapes (KeyResult, CompareResult, ResolvedScenario, …) are
+// declared once, in engine-types.mjs.
+/** @typedef {import('./engine-types.mjs').EngineError} EngineError */
+/** @typedef {import('./engine-types.mjs').CompareResult} CompareResult */
+/** @typedef {import('./engine-types.mjs').ResolvedScenario} ResolvedScenario */
 
 // ------------------------------------------------------------- page state
 /**
@@ -107,6 +41,19 @@ import { patchValue, clone } from './state.mjs';
  * @property {?import('./canonicaliser.mjs').MlirBuild} mlirBuild the last build-status.json read (null before)
  * @property {?Job} pending a scenario being computed in the engine's worker (it becomes presetId and patch when done)
  * @property {string} cancelled what the last cancel stopped ('' after the next computed change)
+ * @property {WalkSelection} walk the code walk's selection (walk.mjs; the link's step, entry and line)
+ */
+/**
+ * The code walk's selection (walk.mjs), the part of the page a walk link
+ * names ("&step=3&entry=5&line=40", permalink.mjs). One shape: below the
+ * last step the selected entry is the step's; a selected line feeds the
+ * selected entry; the walk keeps it so when it dispatches.
+ * @typedef {Object} WalkSelection
+ * @property {number} step the step player's position, 0..the entry count (at rest: the entry count, every entry fed)
+ * @property {number} entry the selected entry, 1-based (0: none)
+ * @property {number} line the selected line of cache_key.py, 1-based (0: none)
+ * @property {boolean} playing the player is playing (the link is written when it stops)
+ * @property {boolean} linked the selection is an opened link's, not shown yet (the walk shows it once its file is there)
  */
 /**
  * A scenario to compute, and how to apply the answer.
@@ -128,6 +75,7 @@ import { patchValue, clone } from './state.mjs';
  * @property {boolean} announce announce the key even when it did not move
  * @property {boolean} computed the engine computed a new result
  * @property {boolean} keyChanged the perturbed key differs from the one shown before
+ * @property {?('link'|'apply'|'reader')} walkFrom a 'walk' change: an opened link's part, held ('link'); the walk showing one ('apply'); or the reader's choice
  */
 /**
  * @typedef {{type: 'edit', path?: string[], value?: *, edits?: Array<[string[], *]>, origin?: ?Element, sync?: boolean}
@@ -138,12 +86,39 @@ import { patchValue, clone } from './state.mjs';
  *   | {type: 'mlir', status: 'loading'|'ready'|'failed', error?: string}
  *   | {type: 'mlirBuild', build: import('./canonicaliser.mjs').MlirBuild}
  *   | {type: 'computed', seq: number, answer: Answer}
- *   | {type: 'cancelled', seq: number, label: string}} Action
+ *   | {type: 'cancelled', seq: number, label: string}
+ *   | {type: 'walk', step?: number, entry?: number, line?: number, playing?: boolean, from?: 'link'|'apply'|'reader'}} Action
+ */
+/**
+ * The worker's answer to 'compare' (worker.js): the engine's comparison and
+ * the perturbed scenario resolved, or the worker's error.
+ * @typedef {{cmp?: import('./engine-types.mjs').Result<CompareResult>, resolved?: import('./engine-types.mjs').Result<ResolvedScenario>,
+ *   textOmitted?: boolean, error?: EngineError}} CompareAnswer
  */
 /**
  * The engine's answer for a scenario.
  * @typedef {{cmp?: CompareResult, resolved: ?ResolvedScenario, liveBaseline: boolean, error?: EngineError}} Answer
  */
+
+/**
+ * The walk's selection after `action`: each part given replaces the one
+ * held when it is valid (an integer in range; a link is hostile input) and
+ * is ignored otherwise. An opened link's parts ('link') are held until the
+ * walk shows them (linked); any other change is what the walk shows.
+ * @param {WalkSelection} w
+ * @param {{step?: number, entry?: number, line?: number, playing?: boolean, from?: 'link'|'apply'|'reader'}} action
+ * @param {number} count the number of entries (the last step)
+ * @returns {WalkSelection}
+ */
+export function walkReduce(w, action, count) {
+  const ok = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+  const next = { ...w, linked: action.from === 'link' };
+  if (ok(action.step, 0, count)) next.step = action.step;
+  if (ok(action.entry, 0, count)) next.entry = action.entry;
+  if (ok(action.line, 0, Number.MAX_SAFE_INTEGER)) next.line = action.line;
+  if (typeof action.playing === 'boolean') next.playing = action.playing;
+  return next;
+}
 
 /** Whether `node` is a field the user types into (a change there is kept while its error is fixed). */
 const typedInto = (node) => !!node && (node.tagName === 'TEXTAREA'
@@ -164,6 +139,7 @@ export function createStore(catalog, presetId, worker) {
   let state = {
     presetId, patch: {}, cmp: null, resolved: null, liveBaseline: false, error: null,
     fullDigests: false, tracePrefix: false, mode: '', mlir: 'off', mlirError: '', mlirBuild: null, pending: null, cancelled: '',
+    walk: { step: catalog.entryCount, entry: 0, line: 0, playing: false, linked: false },
   };
   /** @type {Set<(state: PageState, change: Change) => void>} */
   const subscribers = new Set();
@@ -171,17 +147,20 @@ export function createStore(catalog, presetId, worker) {
   let waiting = [];
   let seq = 0;
 
-  /** The engine's answer for a scenario, computed on this thread. */
+  /**
+   * The engine's answer for a scenario, computed on this thread.
+   * @returns {Answer}
+   */
   function compute(id, patch) {
     const engine = catalog.engine;
     const baseline = catalog.baselineOf(id, patch);
     const scenario = catalog.scenarioOf(id, patch);
     const r = engine.resolveScenario(scenario);
-    const resolved = r.error ? null : r;
+    const resolved = r.error ? null : /** @type {ResolvedScenario} */ (r);
     const cmp = engine.compareScenarios(baseline, scenario);
     const liveBaseline = !!baseline.module;
     if (cmp.error) return { error: cmp.error, resolved, liveBaseline };
-    return { cmp, resolved, liveBaseline };
+    return { cmp: /** @type {CompareResult} */ (cmp), resolved, liveBaseline };
   }
 
   /**
@@ -195,14 +174,14 @@ export function createStore(catalog, presetId, worker) {
     const scenario = catalog.scenarioOf(job.presetId, job.patch);
     const baseline = catalog.baselineOf(job.presetId, job.patch);
     const label = catalog.jobLabel(job.presetId, job.patch);
-    worker.call('compare', [baseline, scenario], { label }).then((r) => {
-      const resolved = r.resolved && !r.resolved.error ? r.resolved : null;
+    worker.call('compare', [baseline, scenario], { label }).then((/** @type {CompareAnswer} */ r) => {
+      const resolved = r.resolved && !r.resolved.error ? /** @type {ResolvedScenario} */ (r.resolved) : null;
       // The worker leaves out the text it was sent (textOmitted): it is put back here.
       if (resolved && r.textOmitted && resolved.module) resolved.module.text = scenario.module.text;
       const liveBaseline = !!baseline.module;
       /** @type {Answer} */
       const answer = r.error ? { error: r.error, resolved: null, liveBaseline }
-        : r.cmp.error ? { error: r.cmp.error, resolved, liveBaseline } : { cmp: r.cmp, resolved, liveBaseline };
+        : r.cmp.error ? { error: r.cmp.error, resolved, liveBaseline } : { cmp: /** @type {CompareResult} */ (r.cmp), resolved, liveBaseline };
       dispatch({ type: 'computed', seq: mine, answer });
     }, (e) => {
       if (e && e.cancelled) dispatch({ type: 'cancelled', seq: mine, label: e.label });
@@ -286,6 +265,8 @@ export function createStore(catalog, presetId, worker) {
       case 'cancelled':
         if (!s.pending || s.pending.seq !== action.seq) return [s, {}];
         return [{ ...s, pending: null, cancelled: action.label }, { sync: true }];
+      case 'walk':
+        return [{ ...s, walk: walkReduce(s.walk, action, catalog.entryCount) }, { walkFrom: action.from || 'reader' }];
       default:
         return [s, {}];
     }
@@ -303,6 +284,7 @@ export function createStore(catalog, presetId, worker) {
       sync: false,
       announce: false,
       computed: false,
+      walkFrom: null,
       ...hints,
       keyChanged: !!(hints.computed && state.cmp && (!before.cmp || before.cmp.b.key !== state.cmp.b.key)),
     };

@@ -43,11 +43,14 @@ export function libtpuBuilds(tpu) {
   return [...((tpu && tpu.libtpu_builds) || [])].sort((a, b) => newestFirst(a.libtpu, b.libtpu));
 }
 
-/** The newest libtpu captured with the profile's jax release ("main": the newest jax), else the newest. */
-export function libtpuForProfile(tpu, profile) {
+/**
+ * The newest libtpu captured with jax `release` (an alias resolved by the
+ * caller, catalog.releaseOf; none: the newest jax captured), else the newest.
+ */
+export function libtpuForProfile(tpu, release) {
   const builds = libtpuBuilds(tpu);
   if (!builds.length) return '';
-  const jax = !profile || profile === 'main' ? builds.map((b) => b.jax).sort(newestFirst)[0] : profile;
+  const jax = release || builds.map((b) => b.jax).sort(newestFirst)[0];
   return (builds.find((b) => b.jax === jax) || builds[0]).libtpu;
 }
 

@@ -42,7 +42,14 @@ export function mountTrace(store) {
   const trace = $('#trace');
   $('#trace-prefix').addEventListener('change', (e) => store.dispatch({ type: 'view', tracePrefix: e.target.checked }));
   $('#copy-trace').addEventListener('click', () => copyText(trace.textContent, $('#copy-trace-status'), 'Trace copied.'));
+  // drawn again only when the trace or its prefix changed (not for the
+  // other panes' changes: the walk's steps dispatch while it plays)
+  let shown = null;
+  let prefixShown = false;
   store.subscribe((state) => {
-    if (state.cmp) trace.textContent = traceText(state.cmp.b.trace, state.cmp.b.trace_levels || [], state.tracePrefix);
+    if (!state.cmp || (state.cmp === shown && state.tracePrefix === prefixShown)) return;
+    shown = state.cmp;
+    prefixShown = state.tracePrefix;
+    trace.textContent = traceText(state.cmp.b.trace, state.cmp.b.trace_levels || [], state.tracePrefix);
   });
 }

@@ -6,7 +6,15 @@
 //
 // The file and its anchors come from walk/ (tools/walk_anchors.py, built
 // from the release's wheel at build time: nothing here knows a line number or
-// a JAX rule); the entries, digests and roles from the engine's comparison.
+// a JAX rule); the entries, digests and roles from the engine's comparison;
+// how many entries there are from the engine's profiles (catalog.entryCount).
+//
+// The selection a link names (step, entry, line) is the store's
+// (state.walk, a 'walk' action; permalink.mjs writes it to the link and
+// reads it from one): the handlers here dispatch the selection they make,
+// and the exhibit draws whatever the store holds (drawSelection). What is
+// only the view's (the keyboard cursor, the lit block shown, scrolling)
+// stays here.
 // Loaded lazily: walk/index.json when the exhibit comes near the viewport or
 // is used, then one walk/<id>.json per distinct file.
 import { el, put, setText, setAttr } from './dom.mjs';
@@ -20,15 +28,14 @@ const PHASES = [{ name: 'feed', at: 0 }, { name: 'own', at: 650 }, { name: 'runn
 
 /**
  * Mounts the exhibit inside `root` (#walk) over the store: it redraws with
- * each new comparison, follows the scenario's release, and keeps its step,
- * entry and line in the link (share.linkState; share.relink() rewrites it).
+ * each new comparison, follows the scenario's release, and draws the
+ * store's selection (state.walk).
  * Returns {ensure, player} (ensure(): load and show the file now).
  * @param {import('./store.mjs').Store} store
  * @param {import('./catalog.mjs').Catalog} catalog
- * @param {{linkState: Map<string, import('./permalink.mjs').LinkPart>, relink: (opts?: {fromLink?: boolean}) => void}} share mountShare's
  * @param {Element} root
  */
-export function mountWalk(store, catalog, share, root) {
+export function mountWalk(store, catalog, root) {
   // The exhibit's state is on its section (data-walk, data-release,
   // data-step, data-phase, data-playing), where embeds and tests look.
   const host = root.closest('section') || root;
@@ -38,28 +45,34 @@ export function mountWalk(store, catalog, share, root) {
     doc: null, // the file shown
     release: null, // the release shown
     cmp: null,
-    entry: null, // selected entry
-    anchor: -1, // selected anchor (index into doc.anchors)
-    line: 0, // selected line (1-based; 0 = none)
     cursor: 0, // keyboard cursor line (1-based; 0 = none)
     lines: [], // line elements, [i] for line i + 1
-    pending: null, // link state to apply once a file is shown
-    note: null, // draws the note (see setNote)
+    drawn: '', // the selection drawn (see drawSelection)
+    lastStep: -1, // the step shown last
+    beforePlay: 0, // the entry selected when Play was pressed
     stepped: false, // the step control was used: steps select their entry
     syncing: false, // an entry chosen by the reader is moving the step to it
     applying: false, // an opened link's state is being applied
     block: 0, // the selected entry's lit block shown (see blocksOf)
   };
+  // The number of entries (the last step), and the running digest before
+  // any is fed (SHA-256 of no bytes), from the engine.
+  const N = catalog.entryCount;
+  const fresh = catalog.engine.version().fresh_digest;
+  /** The selection: the store's (step, entry, line; 0 = none). */
+  const sel = () => store.state.walk;
   // The selection keeps one shape, so that the link (step, entry, line)
-  // restores exactly what it names: below step 8 the selected entry is the
-  // step's (choosing an entry or a line moves the step to it; step 0 selects
-  // none); a selected line feeds the selected entry (choosing an entry clears
-  // it); the note describes the line when one is selected, else the entry.
-  const relink = () => share.relink({ fromLink: W.applying });
+  // restores exactly what it names: below the last step the selected entry
+  // is the step's (choosing an entry or a line moves the step to it; step 0
+  // selects none); a selected line feeds the selected entry (choosing an
+  // entry clears it); the note describes the line when one is selected, else
+  // the entry.
+  /** Dispatches a selection (from: 'apply' while an opened link's is applied). */
+  const choose = (parts) => store.dispatch({ type: 'walk', ...parts, from: W.applying ? 'apply' : 'reader' });
 
   // ---------------------------------------------------------------- DOM
   const status = el('p', { class: 'hint walk-status', 'data-testid': 'walk-status', role: 'status' }, 'The source loads when you reach this section.');
-  const stepInput = el('input', { type: 'range', min: '0', max: '8', step: '1', value: '8', id: 'walk-step', 'data-testid': 'step', 'aria-describedby': 'walk-step-text' });
+  const stepInput = el('input', { type: 'range', min: '0', max: String(N), step: '1', value: String(N), id: 'walk-step', 'data-testid': 'step', 'aria-describedby': 'walk-step-text' });
   const play = el('button', { type: 'button', class: 'small', 'data-testid': 'walk-play', 'aria-pressed': 'false' }, 'Play');
   const prev = el('button', { type: 'button', class: 'small secondary', 'data-testid': 'walk-prev', 'aria-label': 'Prev step' }, '\u2039 Prev');
   const next = el('button', { type: 'button', class: 'small secondary', 'data-testid': 'walk-next', 'aria-label': 'Next step' }, 'Next \u203a');
@@ -81,7 +94,7 @@ export function mountWalk(store, catalog, share, root) {
     'aria-label': 'cache_key.py', 'aria-describedby': 'walk-keys-help',
   });
   const rows = [];
-  for (let n = 1; n <= 8; n++) {
+  for (let n = 1; n <= N; n++) {
     const btn = el('button', { type: 'button', class: 'wentry-btn', 'data-testid': `entry-${n}-code`, 'aria-pressed': 'false' },
       el('span', { class: 'idx' }, String(n)), ' ', el('span', { class: 'nm' }));
     const li = el('li', { class: 'wentry', 'data-entry': String(n), 'data-state': 'fed', 'data-role': 'same' },
@@ -116,26 +129,26 @@ export function mountWalk(store, catalog, share, root) {
 
   // ---------------------------------------------------------------- player
   const player = createPlayer({
-    last: 8, phases: PHASES, stepMs: STEP_MS, speed: () => Number(speedSelect.value),
+    last: N, phases: PHASES, stepMs: STEP_MS, speed: () => Number(speedSelect.value),
     show: (k, phase, playing) => showStep(k, phase, playing),
     onState: ({ step, playing }) => {
       // Playing is not a choice of entry: at its end the selection is the
       // one from before it.
-      if (!playing && W.playing && step >= 8) restoreSelection(W.beforePlay);
-      W.playing = playing;
+      if (!playing && sel().playing && step >= N) restoreSelection(W.beforePlay);
       stepInput.value = String(step);
       setText(play, playing ? 'Pause' : 'Play');
       setAttr(play, 'aria-pressed', String(playing));
       host.toggleAttribute('data-playing', playing);
       // the note follows the steps; read out only when they stop
       setAttr(note, 'aria-live', playing ? 'off' : 'polite');
-      if (!playing) relink();
+      // the store's step (the link is written when the player stops)
+      choose({ step, playing });
     },
   });
   const used = () => { W.stepped = true; ensure(); };
   stepInput.addEventListener('input', () => { used(); player.set(Number(stepInput.value)); });
   play.addEventListener('click', () => {
-    if (!player.playing) W.beforePlay = W.entry;
+    if (!player.playing) W.beforePlay = sel().entry;
     used();
     player.toggle();
   });
@@ -147,7 +160,7 @@ export function mountWalk(store, catalog, share, root) {
     const lastStep = W.lastStep;
     W.lastStep = k;
     setAttr(host, 'data-step', String(k));
-    setAttr(host, 'data-phase', k >= 8 && phase === 'running' ? 'rest' : phase);
+    setAttr(host, 'data-phase', k >= N && phase === 'running' ? 'rest' : phase);
     host.classList.toggle('motion', playing && !reducedMotion());
     if (!cmp) return;
     rows.forEach((r, i) => {
@@ -157,9 +170,9 @@ export function mountWalk(store, catalog, share, root) {
       setAttr(r.li, 'data-phase', n === k ? phase : st === 'fed' ? 'running' : 'none');
     });
     if (k === 0) {
-      setText(stepText, 'Step 0 of 8: a fresh SHA-256, nothing fed yet.');
+      setText(stepText, `Step 0 of ${N}: a fresh SHA-256, nothing fed yet.`);
       setText(chunk, '');
-      setText(shaRun, 'e3b0c442\u2026 (no bytes)');
+      setText(shaRun, `${abbrev(fresh, 8)} (no bytes)`);
       setAttr(sha, 'data-phase', 'none');
     } else {
       const eb = cmp.b.entries[k - 1];
@@ -171,11 +184,11 @@ export function mountWalk(store, catalog, share, root) {
       const after = phase === 'feed' || eb.hashed === false ? '' : phase === 'own' ? `; its own digest ${abbrev(eb.digest, 12)}`
         : `; running digest ${abbrev(eb.running, 12)}${ea.running !== eb.running ? ` (baseline ${abbrev(ea.running, 12)})` : ''}`;
       const roleText = phase === 'running' && role !== 'same' ? ` \u2014 ${roleTextOf(cmp, k)}` : '';
-      setText(stepText, k === 8 && phase === 'running' && !playing
-        ? `All ${hashedCount} entries fed (step 8 of 8${hashedCount < 8 ? `; this release hashes ${hashedCount} of the 8` : ''}): the key is the module name, a dash and this running digest${ea.running !== eb.running ? ', which differs from the baseline\u2019s' : ', equal to the baseline\u2019s'}.`
-        : `Step ${k} of 8: ${said}${after}${roleText}.`);
+      setText(stepText, k === N && phase === 'running' && !playing
+        ? `All ${hashedCount} entries fed (step ${N} of ${N}${hashedCount < N ? `; this release hashes ${hashedCount} of the ${N}` : ''}): the key is the module name, a dash and this running digest${ea.running !== eb.running ? ', which differs from the baseline\u2019s' : ', equal to the baseline\u2019s'}.`
+        : `Step ${k} of ${N}: ${said}${after}${roleText}.`);
       setText(chunk, eb.hashed === false ? '(not hashed)' : eb.preview_hex === '' ? '(no bytes)' : `${abbrev(eb.preview_hex, 24)} (${eb.bytes_len} B)`);
-      setText(shaRun, phase === 'running' ? abbrev(eb.running, 16) : k > 1 ? abbrev(cmp.b.entries[k - 2].running, 16) : 'e3b0c442\u2026');
+      setText(shaRun, phase === 'running' ? abbrev(eb.running, 16) : k > 1 ? abbrev(cmp.b.entries[k - 2].running, 16) : abbrev(fresh, 8));
       setAttr(sha, 'data-phase', phase);
       // Stepping lights up the entry being fed.
       // (only when the step moves: a redraw after a change of scenario keeps
@@ -191,9 +204,8 @@ export function mountWalk(store, catalog, share, root) {
   function currentRelease() {
     const state = store.state;
     const r = state.resolved || catalog.resolvedOf(state.presetId);
-    let rel = (r && typeof r.profile === 'string' && r.profile) || (W.cmp && W.cmp.b.profile) || '';
-    if (rel === 'main') rel = catalog.profiles.newest;
-    return rel;
+    // an alias ("main") is the release the engine says it stands for
+    return catalog.releaseOf((r && typeof r.profile === 'string' && r.profile) || (W.cmp && W.cmp.b.profile) || '');
   }
 
   function ensure() {
@@ -223,6 +235,7 @@ export function mountWalk(store, catalog, share, root) {
     }
     if (W.doc && W.doc.id === fid) {
       if (W.release !== rel) { W.release = rel; describe(); }
+      applyLinked();
       return;
     }
     if (!W.files.has(fid)) W.files.set(fid, fetchJson(`walk/${fid}.json`).catch((e) => { W.files.delete(fid); throw e; }));
@@ -236,14 +249,14 @@ export function mountWalk(store, catalog, share, root) {
     if (currentRelease() !== rel) return; // the picker moved on meanwhile
     if (W.doc && W.doc.id === fid) { // an earlier call showed it meanwhile
       if (W.release !== rel) { W.release = rel; describe(); }
-      applyPending();
+      applyLinked();
       return;
     }
     W.doc = doc;
     W.release = rel;
     buildSource();
     describe();
-    applyPending();
+    applyLinked();
   }
 
   function unavailable(text) {
@@ -289,8 +302,7 @@ export function mountWalk(store, catalog, share, root) {
     });
     source.replaceChildren(frag);
     W.cursor = 0;
-    W.anchor = -1;
-    W.line = 0;
+    W.drawn = '';
     // The file opens on its first annotated line, not on the licence header
     // (a selection, or a link's, scrolls it elsewhere).
     const firstAnnotated = doc.anchors.reduce((m, a) => Math.min(m, a.start), Infinity);
@@ -299,9 +311,10 @@ export function mountWalk(store, catalog, share, root) {
       const line = W.lines[firstAnnotated - 1];
       if (line) source.scrollTop = line.offsetTop - source.offsetTop;
     }
-    if (W.entry) selectEntry(W.entry, { scroll: false, quiet: true });
-    // another file: a note on a line of the last one does not hold
-    if (W.note) setNote(W.entry ? () => entryNote(W.entry) : null);
+    // another file: a line of the last one does not hold (an opened link's
+    // is shown next, applyLinked); the entry's lines are drawn in this one
+    if (sel().line && !sel().linked) choose({ line: 0 });
+    else drawSelection();
   }
 
   // ---------------------------------------------------------------- selection
@@ -345,6 +358,7 @@ export function mountWalk(store, catalog, share, root) {
     scrollToLine(blocks[W.block][0]);
     const counter = note.querySelector('[data-testid="walk-block-n"]');
     if (counter) setText(counter, blockText(blocks, W.block));
+    W.drawn = drawnKey(); // the note is the one drawn, with its counter moved
   }
   /** Marks the lines of `range` ([first, last]; null: none) as the block shown. */
   function markBlock(range) {
@@ -355,38 +369,73 @@ export function mountWalk(store, catalog, share, root) {
     return `Block ${k + 1} of ${blocks.length}: ${s === e ? `line ${s}` : `lines ${s}\u2013${e}`}${k === 0 ? ' (its item in entries = [\u2026])' : ''}`;
   };
 
+  /** The anchor line n (1-based) belongs to, or null (none, or not annotated). */
+  const anchorOf = (n) => {
+    const ai = W.doc && n >= 1 && n <= W.lines.length ? W.doc.line_anchor[n - 1] : -1;
+    return ai >= 0 ? W.doc.anchors[ai] : null;
+  };
+
   /**
-   * Selects entry n. fromStep: the step control moved to it; fromLine: a
-   * selected line feeds it (the line stays selected; any other choice clears
-   * it); quiet: redraws the selection without a note or a new link.
+   * Below the last step (or while playing) the step goes to entry n, which
+   * the reader chose.
    */
-  function selectEntry(n, { scroll = false, quiet = false, fromStep = false, fromLine = false } = {}) {
-    W.entry = n;
-    if (!fromLine) clearLine();
-    // Below step 8 (or while playing) the step goes to the chosen entry.
-    if (!fromStep && !quiet && (player.playing || player.step < 8) && player.step !== n) {
+  function stepTo(n) {
+    if ((player.playing || player.step < N) && player.step !== n) {
       W.stepped = true;
       W.syncing = true;
       try { player.set(n); } finally { W.syncing = false; }
     }
-    rows.forEach((r, i) => {
-      setAttr(r.btn, 'aria-pressed', String(i + 1 === n));
-      r.li.toggleAttribute('data-selected', i + 1 === n);
-    });
-    if (!W.doc) { ensure(); return; }
-    const lit = linesOf(n);
-    W.lines.forEach((line, i) => {
-      if (lit.has(i + 1)) line.setAttribute('data-active', 'true');
-      else if (line.hasAttribute('data-active')) line.removeAttribute('data-active');
-    });
+  }
+
+  /**
+   * Selects entry n (the line selection goes). fromStep: the step control
+   * moved to it; scroll: the source box shows its first lit block.
+   */
+  function selectEntry(n, { scroll = false, fromStep = false } = {}) {
+    if (!fromStep) stepTo(n);
     W.block = 0;
+    choose({ entry: n, line: 0 });
+    if (!W.doc) { ensure(); return; }
     const blocks = blocksOf(n);
-    markBlock(blocks.length > 1 ? blocks[0] : null);
     if (scroll && blocks.length) scrollToLine(blocks[0][0]);
-    if (!quiet && !fromLine) {
-      setNote(() => entryNote(n));
-      if (!fromStep) relink(); // a step rewrites the link when it stops
-    }
+  }
+
+  /** What drawSelection last drew: the file, the selection, the block and the entries' names. */
+  const drawnKey = () => [W.doc ? W.doc.id : '', sel().entry, sel().line, W.block,
+    W.cmp ? W.cmp.b.entries.map((e) => e.name).join('\n') : ''].join('\u0000');
+
+  /**
+   * Draws the store's selection: the pressed entry, the lines it lights up
+   * (and its first lit block), the selected line's block and the note (on
+   * the line when one is selected, else on the entry). The note is drawn
+   * again only when what it says changed (it is read out).
+   */
+  function drawSelection() {
+    const { entry, line } = sel();
+    rows.forEach((r, i) => {
+      setAttr(r.btn, 'aria-pressed', String(i + 1 === entry));
+      r.li.toggleAttribute('data-selected', i + 1 === entry);
+    });
+    if (!W.doc) return;
+    const key = drawnKey();
+    if (key === W.drawn) return;
+    W.drawn = key;
+    const lit = entry ? linesOf(entry) : new Set();
+    const a = anchorOf(line);
+    const [from, to] = a ? [a.start, a.end] : line >= 1 && line <= W.lines.length ? [line, line] : [0, -1];
+    W.lines.forEach((l, i) => {
+      if (lit.has(i + 1)) l.setAttribute('data-active', 'true');
+      else if (l.hasAttribute('data-active')) l.removeAttribute('data-active');
+      if (i + 1 >= from && i + 1 <= to) l.setAttribute('data-selected', 'true');
+      else if (l.hasAttribute('data-selected')) l.removeAttribute('data-selected');
+    });
+    const blocks = entry ? blocksOf(entry) : [];
+    markBlock(blocks.length > 1 ? blocks[Math.min(W.block, blocks.length - 1)] : null);
+    if (from > 0) {
+      if (a) showNote(a.title, a.note, a.entries, line);
+      else showNote('Not annotated', 'Imports, the licence header and helpers the key does not use.', [], line);
+    } else if (entry) entryNote(entry);
+    else put(note);
   }
 
   /** The note on entry n. */
@@ -406,32 +455,11 @@ export function mountWalk(store, catalog, share, root) {
     }
   }
 
-  /**
-   * Draws the note with `draw` (null: no note), and again when the names of
-   * the entries it gives change (a link opened before the comparison
-   * arrived).
-   */
-  function setNote(draw) {
-    W.note = draw;
-    if (draw) draw();
-    else put(note);
-  }
-
-  /** Clears the line selection (the cursor stays). */
-  function clearLine() {
-    W.line = 0;
-    W.anchor = -1;
-    for (const l of W.lines) if (l.hasAttribute('data-selected')) l.removeAttribute('data-selected');
-  }
-
-  /** Selects entry n (null: none) as the step control does, with its note. */
+  /** Selects entry n (0: none) as the step control does, with its note. */
   function restoreSelection(n) {
     if (n) { selectEntry(n, { fromStep: true }); return; }
-    clearLine();
-    setNote(null);
-    W.entry = null;
-    rows.forEach((r) => { setAttr(r.btn, 'aria-pressed', 'false'); r.li.removeAttribute('data-selected'); });
-    for (const l of W.lines) { l.removeAttribute('data-active'); l.removeAttribute('data-block'); }
+    W.block = 0;
+    choose({ entry: 0, line: 0 });
   }
 
   function showNote(title, text, entries, lineNo) {
@@ -452,31 +480,23 @@ export function mountWalk(store, catalog, share, root) {
     bringCodeIntoView();
   });
 
+  /**
+   * Selects line n: it goes to the entry it feeds (the selected one, if it
+   * feeds several including it; else the first), and the step with it.
+   */
   function selectLine(n, { fromKeyboard = false } = {}) {
     if (!W.doc || n < 1 || n > W.lines.length) return;
     moveCursor(n, false);
-    const ai = W.doc.line_anchor[n - 1];
-    const a = ai >= 0 ? W.doc.anchors[ai] : null;
-    // A line goes to the entry it feeds (the selected one, if it feeds
-    // several including it; else the first).
+    const a = anchorOf(n);
+    let entry = sel().entry;
     if (a && a.entries.length) {
-      const to = a.entries.includes(W.entry) ? W.entry : a.entries[0];
-      selectEntry(to, { fromLine: true });
-      rows[to - 1].li.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
+      entry = a.entries.includes(entry) ? entry : a.entries[0];
+      stepTo(entry);
+      W.block = 0;
+      rows[entry - 1].li.scrollIntoView({ block: 'nearest', behavior: reducedMotion() ? 'auto' : 'smooth' });
     }
-    clearLine();
-    W.line = n;
-    W.anchor = ai;
-    if (!a) {
-      W.lines[n - 1].setAttribute('data-selected', 'true');
-      setNote(() => showNote('Not annotated', 'Imports, the licence header and helpers the key does not use.', [], n));
-      relink();
-      return;
-    }
-    for (let l = a.start; l <= a.end; l++) W.lines[l - 1].setAttribute('data-selected', 'true');
-    setNote(() => showNote(a.title, a.note, a.entries, n));
-    if (!fromKeyboard) source.focus({ preventScroll: true });
-    relink();
+    choose({ entry, line: n });
+    if (a && !fromKeyboard) source.focus({ preventScroll: true });
   }
 
   function moveCursor(n, scroll = true) {
@@ -497,11 +517,12 @@ export function mountWalk(store, catalog, share, root) {
    * entry shows its lines; beside the entries only the box scrolls.
    */
   function bringCodeIntoView() {
-    if (!W.doc || !W.entry) return;
+    const entry = sel().entry;
+    if (!W.doc || !entry) return;
     const side = list.getBoundingClientRect();
     const box = source.getBoundingClientRect();
     if (box.top < side.bottom) return; // side by side
-    const blocks = blocksOf(W.entry);
+    const blocks = blocksOf(entry);
     const line = blocks.length ? W.lines[blocks[W.block || 0][0] - 1] : null;
     if (line) line.scrollIntoView({ block: 'center', behavior: reducedMotion() ? 'auto' : 'smooth' });
   }
@@ -536,7 +557,7 @@ export function mountWalk(store, catalog, share, root) {
   });
   // Focus puts the cursor on a line without scrolling (a click's mousedown
   // focuses first: scrolling then would move the line from under the pointer).
-  source.addEventListener('focus', () => { if (W.doc && !W.cursor) moveCursor(W.anchor >= 0 ? W.doc.anchors[W.anchor].start : firstVisibleLine(), false); });
+  source.addEventListener('focus', () => { if (W.doc && !W.cursor) { const a = anchorOf(sel().line); moveCursor(a ? a.start : firstVisibleLine(), false); } });
   function firstVisibleLine() {
     const i = W.lines.findIndex((l) => l.offsetTop - source.offsetTop >= source.scrollTop);
     return i < 0 ? 1 : i + 1;
@@ -565,32 +586,19 @@ export function mountWalk(store, catalog, share, root) {
   }
 
   // ---------------------------------------------------------------- links
-  // The walk's state rides in the link after the scenario: step (when not
-  // 8), the selected entry, the selected line.
-  // Until an opened link's state is applied (its file loading), the link
-  // carries that state.
-  const pending = (k) => (W.pending && W.pending[k] !== undefined ? W.pending[k] : undefined);
-  share.linkState.set('step', {
-    get: () => { const k = pending('step') ?? player.step; return k < 8 ? String(k) : null; },
-    set: (v) => { const k = Number(v); if (Number.isInteger(k) && k >= 0 && k <= 8) { W.pending = { ...W.pending, step: k }; ensure(); } },
-  });
-  share.linkState.set('entry', {
-    get: () => { const n = pending('entry') ?? W.entry; return n ? String(n) : null; },
-    set: (v) => { const n = Number(v); if (Number.isInteger(n) && n >= 1 && n <= 8) { W.pending = { ...W.pending, entry: n }; ensure(); } },
-  });
-  share.linkState.set('line', {
-    get: () => { const n = pending('line') ?? (W.doc && W.line); return n ? String(n) : null; },
-    set: (v) => { const n = Number(v); if (Number.isInteger(n) && n >= 1) { W.pending = { ...W.pending, line: n }; ensure(); } },
-  });
-  function applyPending() {
-    const p = W.pending;
-    if (!p || !W.doc) return;
-    W.pending = null;
-    // The step, then the entry, then the line: each later part wins where a
-    // link (written by hand) names an inconsistent selection.
+  // The walk's selection rides in the link (permalink.mjs, from the store).
+  // An opened link's parts are held in the store (state.walk.linked) until
+  // the file is shown; then they are applied as the reader's choices would
+  // be: the step, then the entry, then the line, each later part winning
+  // where a link (written by hand) names an inconsistent selection.
+  function applyLinked() {
+    const p = sel();
+    if (!p.linked || !W.doc) return;
     W.applying = true;
     try {
-      if (p.step !== undefined) { W.stepped = true; player.set(p.step); }
+      W.block = 0;
+      choose({ entry: 0, line: 0 }); // the link's parts are applied below
+      if (p.step !== player.step) { W.stepped = true; player.set(p.step); }
       if (p.entry) selectEntry(p.entry, { scroll: true });
       if (p.line) selectLine(p.line, { fromKeyboard: true });
     } finally {
@@ -608,15 +616,22 @@ export function mountWalk(store, catalog, share, root) {
     ensure();
   }
 
-  store.subscribe((state) => {
+  store.subscribe((state, change) => {
+    if (change.type === 'walk') {
+      // An opened link's selection: shown once the file is (after this
+      // dispatch: applying it dispatches).
+      if (state.walk.linked) {
+        if (W.doc) queueMicrotask(applyLinked);
+        else ensure();
+      } else drawSelection();
+      return;
+    }
     if (!state.cmp || state.cmp === W.cmp) return;
-    const names = (c) => (c ? c.b.entries.map((e) => e.name).join('\n') : '');
-    const renamed = names(W.cmp) !== names(state.cmp);
     W.cmp = state.cmp;
     renderRows(state.cmp);
     player.redraw();
-    // the note names entries (redrawn only when a name changed: it is read out)
-    if (W.note && W.doc && renamed) W.note();
+    // the note names entries (drawn again only when a name changed: it is read out)
+    drawSelection();
     if (W.index && currentRelease() !== W.release) showRelease();
   });
   return { ensure, player };

@@ -5,9 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { capturedFixtures } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const web = path.join(root, 'build/web');
@@ -21,14 +23,7 @@ const engine = await CacheKeyEngine.load({
 const cli = path.join(root, 'build/native/bin/cachekey');
 
 // The captured fixtures: CPU (fixtures/), then TPU (fixtures/tpu/, libtpu).
-const fixtureFile = new Map();
-for (const dir of ['fixtures', 'fixtures/tpu']) {
-  for (const f of fs.readdirSync(path.join(root, dir)).filter((n) => n.endsWith('.json'))) {
-    const file = path.join(root, dir, f);
-    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
-    if (j.schema === 1 && j.expected) fixtureFile.set(f.slice(0, -5), file);
-  }
-}
+const fixtureFile = capturedFixtures(root);
 const fixtureIds = [...fixtureFile.keys()];
 const fixture = (id) => JSON.parse(fs.readFileSync(fixtureFile.get(id), 'utf8'));
 for (const id of fixtureIds) assert.deepEqual(engine.registerFixture(id, fixture(id)), { ok: true });
@@ -72,6 +67,12 @@ test('a perturbation through "base" moves the flag entry, and the DebugOptions f
   assert.deepEqual(r.comparison.consequences, [6, 7, 8]);
   assert.match(r.comparison.sentence, /added flag --xla_gpu_autotune_level=1/);
   assert.match(r.comparison.sentence, /DebugOptions\.xla_gpu_autotune_level/);
+});
+
+// The page's walk shows it at step 0 instead of knowing it (node:crypto
+// gives the expected value).
+test('version() gives the running digest before any entry is fed: SHA-256 of no bytes', () => {
+  assert.equal(engine.version().fresh_digest, crypto.createHash('sha256').update(Buffer.alloc(0)).digest('hex'));
 });
 
 test('bad input returns errors and the instance keeps working', () => {

@@ -525,6 +525,23 @@ test('nothing moved, and the page says why: stripped whitespace, a value equal t
   assert.equal(await finalKey(), DEFAULT_KEY);
 });
 
+// Only the module name differs (a scenario file naming another sym_name):
+// the page says so because the engine's advice says so (code module_name),
+// not from digests it compares itself; the key's digest shown beside the
+// controls is the last running digest, the part of the key after the name.
+test('only the module name differs: the verdict follows the engine\u2019s module_name advice', async () => {
+  await page.click('[data-testid="reset"]');
+  await page.setInputFiles('[data-testid="upload-scenario"]', { name: 'renamed.json', mimeType: 'application/json',
+    buffer: Buffer.from('{"schema":1,"base":"add_1x1","module":{"sym_name":"jit_renamed"}}') });
+  await page.waitForFunction(() => /Opened/.test(document.querySelector('[data-testid="upload-status"]').textContent));
+  await waitForText(page, '[data-testid="keys-verdict"]', /^Only the module-name prefix differs/);
+  assert.equal(await page.getAttribute('[data-testid="advice"]', 'data-advice'), 'module_name');
+  const key = await finalKey();
+  assert.match(key, /^jit_renamed-/);
+  assert.equal(await page.textContent('#controls-status'), `Only the module name differs \u2014 ${key.slice('jit_renamed-'.length, 'jit_renamed-'.length + 12)}\u2026`);
+  await page.click('[data-testid="reset"]');
+});
+
 // Issue 22, item 2: many moved fields are one clause in the sentence; the
 // list keeps every field, the ones past five folded under "N more".
 test('seven moved DebugOptions fields: one clause in the sentence, every field in the list', async () => {

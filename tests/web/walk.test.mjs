@@ -8,6 +8,7 @@
 // the build's ast-based anchoring.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newPage, open, useBrowser, waitForText, shot, linkSettled, root } from './helpers.mjs';
@@ -233,6 +234,25 @@ test('keyboard: arrows move through the file, Enter selects; the step control ta
   await page.fill('[data-testid="custom-hook"]', 'kept');
   await page.waitForSelector('li.wentry[data-entry="8"][data-role="cause"]');
   assert.equal(await page.getAttribute('[data-testid="entry-5-code"]', 'aria-pressed'), 'true');
+});
+
+// Step 0 feeds nothing: the running digest is a fresh SHA-256's, which the
+// page takes from the engine (version().fresh_digest) and which is computed
+// here with node:crypto; no entry is selected, and the link says step 0.
+test('step 0: a fresh SHA-256 (the digest of no bytes), no entry selected, and the link says so', async () => {
+  await reset();
+  await walkReady(page);
+  await page.click('[data-testid="entry-3-code"]');
+  await page.fill('[data-testid="step"]', '0');
+  await page.waitForSelector('#exhibit-walk[data-step="0"]');
+  const none = crypto.createHash('sha256').update(Buffer.alloc(0)).digest('hex');
+  assert.equal(await waitForText(page, '[data-testid="sha-running"]', /no bytes/), `${none.slice(0, 8)}\u2026 (no bytes)`);
+  assert.match(await page.textContent('[data-testid="walk-step-text"]'), /^Step 0 of 8: a fresh SHA-256/);
+  assert.deepEqual(await page.$$eval('.wentry-btn[aria-pressed="true"]', (bs) => bs.length), 0);
+  await linkSettled(page);
+  assert.match(new URL(page.url()).hash, /(^#|&)step=0$/);
+  await page.fill('[data-testid="step"]', '8');
+  await page.waitForSelector('#exhibit-walk[data-step="8"]');
 });
 
 /** The parts of the walk a step changes (entries, SHA box, step). */

@@ -90,7 +90,7 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
         ui.tpuTopology.value = '__custom';
       }
     }
-    if (!libtpuChosen && tpu) ui.tpuLibtpu.value = libtpuForProfile(tpu, r.profile);
+    if (!libtpuChosen && tpu) ui.tpuLibtpu.value = libtpuForProfile(tpu, r.profile && catalog.releaseOf(r.profile));
     syncTpuNote(a.fingerprint);
     if (a.device_kinds) ui.deviceKinds.value = a.device_kinds.join(', ');
     else if (!ui.deviceKinds.value) ui.deviceKinds.value = 'cpu';
@@ -157,7 +157,7 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
   return {
     entry: 6,
     sync,
-    /** @param {import('../store.mjs').KeyResult} result */
+    /** @param {import('../engine-types.mjs').KeyResult} result */
     notes(result) {
       const acc = result.accelerator || {};
       const e6 = (result.entries || [])[5] || {};

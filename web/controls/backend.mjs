@@ -10,7 +10,7 @@ export function bindJaxlib({ change }) {
   jaxlib.addEventListener('input', (e) => change(['jaxlib_version'], jaxlib.value, e.target));
   return {
     entry: 2,
-    /** @param {import('../store.mjs').ResolvedScenario} r */
+    /** @param {import('../engine-types.mjs').ResolvedScenario} r */
     sync(r) { jaxlib.value = r.jaxlib_version ?? ''; },
   };
 }
@@ -32,7 +32,7 @@ export function bindBackend({ catalog, change }) {
   });
   return {
     entry: 3,
-    /** @param {import('../store.mjs').ResolvedScenario} r */
+    /** @param {import('../engine-types.mjs').ResolvedScenario} r */
     sync(r) {
       ui.platform.value = (r.backend && r.backend.platform) ?? '';
       ui.platformVersion.value = (r.backend && r.backend.platform_version) ?? '';

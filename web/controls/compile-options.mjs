@@ -176,7 +176,7 @@ export function bindCompileOptions({ catalog, change, resolved, baseline }) {
   return {
     entry: 5,
     sync,
-    /** @param {import('../store.mjs').KeyResult} result */
+    /** @param {import('../engine-types.mjs').KeyResult} result */
     notes(result) {
       put(ui.changes, ...((result.compile_options && result.compile_options.edits) || []).map((e) => el('li', { 'data-edit': e.code }, e.text)));
       currentProfile = result.profile;

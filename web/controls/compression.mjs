@@ -15,7 +15,7 @@ export function bindCompression({ change }) {
   });
   return {
     entry: 7,
-    /** @param {import('../store.mjs').ResolvedScenario} r */
+    /** @param {import('../engine-types.mjs').ResolvedScenario} r */
     sync(r) {
       const choice = COMPRESSION_CHOICES.find(([, , v]) => deepEqual(v, r.compression));
       let custom = select.querySelector('option[value="__custom"]');
@@ -28,7 +28,7 @@ export function bindCompression({ change }) {
         select.value = '__custom';
       }
     },
-    /** @param {import('../store.mjs').KeyResult} result */
+    /** @param {import('../engine-types.mjs').KeyResult} result */
     notes(result) {
       const writes = result.compression_writes;
       setText(note, `Fed to the hash: "${result.compression}".${writes ? ' ' + writes.text : ''}`);
@@ -42,7 +42,7 @@ export function bindCustomHook({ change }) {
   input.addEventListener('input', (e) => change(['custom_hook'], input.value, e.target));
   return {
     entry: 8,
-    /** @param {import('../store.mjs').ResolvedScenario} r */
+    /** @param {import('../engine-types.mjs').ResolvedScenario} r */
     sync(r) { input.value = r.custom_hook ?? ''; },
   };
 }

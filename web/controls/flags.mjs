@@ -21,7 +21,7 @@ export function bindFlags({ change, baseline }) {
   listInput(ui.prefixes, 'extra_prefixes', /\s+/);
   return {
     entry: 4,
-    /** @param {import('../store.mjs').ResolvedScenario} r */
+    /** @param {import('../engine-types.mjs').ResolvedScenario} r */
     sync(r) {
       const f = r.flags || {};
       ui.xlaFlags.value = f.XLA_FLAGS ?? '';

@@ -21,14 +21,14 @@ import { bindCompression, bindCustomHook } from './compression.mjs';
  * @property {import('../canonicaliser.mjs').MlirLoader} loader
  * @property {(path: string[], value: *, origin: ?Element) => void} change writes `value` at `path` of the scenario
  * @property {(edits: Array<[string[], *]>, origin: ?Element) => void} changeMany writes several values as one change
- * @property {() => import('../store.mjs').ResolvedScenario} resolved the perturbed scenario, resolved
- * @property {() => import('../store.mjs').ResolvedScenario} baseline the baseline preset, resolved
+ * @property {() => import('../engine-types.mjs').ResolvedScenario} resolved the perturbed scenario, resolved
+ * @property {() => import('../engine-types.mjs').ResolvedScenario} baseline the baseline preset, resolved
  */
 /**
  * One pane: `entry` is its fieldset's data-entry (0: the baseline fieldset,
  * always synced).
- * @typedef {{entry: number, sync: (r: import('../store.mjs').ResolvedScenario) => void,
- *   notes?: (result: import('../store.mjs').KeyResult) => void,
+ * @typedef {{entry: number, sync: (r: import('../engine-types.mjs').ResolvedScenario) => void,
+ *   notes?: (result: import('../engine-types.mjs').KeyResult) => void,
  *   render?: (state: import('../store.mjs').PageState) => void}} Pane
  */
 

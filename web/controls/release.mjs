@@ -5,6 +5,12 @@
 import { el, put, setText } from '../dom.mjs';
 import { errorText } from '../engine.mjs';
 
+/**
+ * The profile of a scenario that names none: the engine's default, "main"
+ * (docs/scenario.md); an alias, which catalog.releaseOf resolves.
+ */
+const DEFAULT_PROFILE = 'main';
+
 /** @param {import('./index.mjs').Controls} controls */
 export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   const q = (id) => document.getElementById(id);
@@ -34,12 +40,16 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   const newest = catalog.profiles.newest || '';
   const releaseOptions = () => profiles.slice().reverse().map((p) => el('optgroup', { label: `profile ${p.id}` },
     p.releases.slice().reverse().map((r) => el('option', { value: r }, `jax ${r}`))));
-  put(ui.profile, el('option', { value: 'main' }, `main (the newest: jax ${newest})`), ...releaseOptions());
+  // The engine's aliases ("main", the newest release) come first.
+  const aliases = Object.entries(catalog.profiles.aliases || {});
+  const aliasOptions = (long) => aliases.map(([alias, rel]) => el('option', { value: alias },
+    long && rel === newest ? `${alias} (the newest: jax ${rel})` : `${alias} (jax ${rel})`));
+  put(ui.profile, ...aliasOptions(true), ...releaseOptions());
   put(ui.profileFrom, ...releaseOptions());
-  put(ui.profileTo, el('option', { value: 'main' }, `main (jax ${newest})`), ...releaseOptions());
+  put(ui.profileTo, ...aliasOptions(false), ...releaseOptions());
   // "What changed" starts from the release the default preset was captured with.
   ui.profileFrom.value = jaxOf({ id: store.state.presetId }) || capturedWith[0] || newest;
-  ui.profileTo.value = 'main';
+  ui.profileTo.value = aliases.length ? aliases[0][0] : newest;
   const showChanges = () => {
     const d = catalog.engine.profileDifferences(ui.profileFrom.value, ui.profileTo.value);
     if (d.error) {
@@ -82,14 +92,14 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   // perturbed side's jaxlib version (entry 2) becomes the release's own, as
   // pip installs jax and jaxlib of one version together, so an upgrade moves
   // entry 2 as a real one does; without it only cache_key.py changes.
-  const releaseOf = (v) => (v === 'main' ? newest : v);
+  const releaseOf = (v) => catalog.releaseOf(v);
   /** Picks the release; `jaxlib`: also set entry 2 (true) or put the baseline's back (false). */
   const pickRelease = (origin, jaxlib) => {
     const v = ui.profile.value;
     const base = baseline();
     /** @type {Array<[string[], *]>} */
     const edits = [[['profile'], v]];
-    if (jaxlib !== undefined) edits.push([['jaxlib_version'], jaxlib && releaseOf(v) !== releaseOf(base.profile || 'main') ? releaseOf(v) : base.jaxlib_version]);
+    if (jaxlib !== undefined) edits.push([['jaxlib_version'], jaxlib && releaseOf(v) !== releaseOf(base.profile || DEFAULT_PROFILE) ? releaseOf(v) : base.jaxlib_version]);
     changeMany(edits, origin);
   };
   ui.profile.addEventListener('change', (e) => pickRelease(e.target, ui.profileJaxlib.checked ? true : undefined));
@@ -97,8 +107,8 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   /** States on the page what the picker compares. */
   const meaning = (r) => {
     const base = baseline();
-    const a = releaseOf(base.profile || 'main');
-    const b = releaseOf(r.profile || 'main');
+    const a = releaseOf(base.profile || DEFAULT_PROFILE);
+    const b = releaseOf(r.profile || DEFAULT_PROFILE);
     setText(ui.profileMeaning, a === b
       ? `Both sides follow jax ${a}, the release the baseline preset is computed with.`
       : `The baseline stays at jax ${a} (jaxlib ${base.jaxlib_version ?? 'as captured'}); the perturbed side follows jax ${b}’s cache_key.py, with jaxlib ${r.jaxlib_version ?? 'as captured'}${r.jaxlib_version === base.jaxlib_version ? ' (unchanged: only the code that computes the key differs)' : ''}.`);
@@ -107,10 +117,10 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
 
   return {
     entry: 0,
-    /** @param {import('../store.mjs').ResolvedScenario} r */
+    /** @param {import('../engine-types.mjs').ResolvedScenario} r */
     sync(r) {
       syncPreset();
-      ui.profile.value = r.profile || 'main';
+      ui.profile.value = r.profile || DEFAULT_PROFILE;
       meaning(r);
       if (ui.profile.value === '' && r.profile) {
         // A release this page lists under another spelling: add it as given.
@@ -120,7 +130,7 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
       const meta = catalog.presets.get(store.state.presetId);
       setText(ui.presetNote, meta ? (meta.derived ? 'Derived, not captured: ' + meta.note : 'Captured from real JAX (' + (meta.provenance || 'release not recorded') + ').') : '');
     },
-    /** @param {import('../store.mjs').KeyResult} result */
+    /** @param {import('../engine-types.mjs').KeyResult} result */
     notes(result) {
       const profile = catalog.profileOf(result.profile);
       setText(ui.profileNote, profile ? `Profile ${profile.id}: jax ${profile.releases.join(', ')}; ${profile.entry_count} entries. ${profile.changes}.` : '');
