@@ -92,6 +92,18 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       noLink('No link: this scenario\u2019s base is a file you opened, which other browsers do not have. Download the scenario file instead.');
       return;
     }
+    // The default scenario's link is the page's own address, with the
+    // exhibits' part: nothing to encode, so the first view never starts the
+    // worker's engine for it.
+    if (isDefault) {
+      const extra = linkExtra();
+      const hash = extra ? '#' + extra.slice(1) : '';
+      if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
+      E.permalink.value = scenarioLink(hash);
+      copyButton.disabled = false;
+      setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the default scenario: the page’s address${extra ? ' and the code walk’s place' : ''}).`);
+      return;
+    }
     // Links are written by the worker's engine: the first view's key module
     // has no zstd (nor anything else that only links, logs and files need).
     let enc;

@@ -384,6 +384,9 @@ test('first view loads no MLIR module', async () => {
   const urls = [];
   p.on('response', (r) => urls.push(new URL(r.url()).pathname));
   await open(p, env.server.url);
+  // The default scenario's link is written too (it needs no engine): the
+  // worker's engine is not loaded for it either.
+  await linkSettled(p);
   assert.ok(urls.some((u) => u.endsWith('cachekey_engine_key.wasm')), urls.join(','));
   // The whole API (the worker's) comes with the first job, not with the first view.
   assert.ok(!urls.some((u) => u.endsWith('cachekey_engine.wasm')), urls.join(','));
