@@ -193,12 +193,20 @@ std::string compareScenarios(const std::string &a, const std::string &b) {
 // first view's key module (CACHEKEY_WASM_KEY_ONLY), which the main thread
 // loads to show and perturb keys.
 
+/// A log comparison as one line of JSON (logComparisonToJson's document,
+/// written pair by pair: writeLogComparisonJson, no tree of every pair).
+std::string comparisonText(const LogComparison &c) {
+  std::ostringstream os;
+  writeLogComparisonJson(os, c, Json::object(), -1);
+  return os.str();
+}
+
 /// Compares two pasted JAX logs named `nameA` and `nameB`
 /// (logComparisonToJson), or says what is missing.
 std::string compareLogsJson(const std::string &a, const std::string &b,
                             const std::string &nameA, const std::string &nameB) {
   auto c = compareLogs(a, b, nameA, nameB);
-  return c ? dump(logComparisonToJson(*c)) : errorText(c.error());
+  return c ? comparisonText(*c) : errorText(c.error());
 }
 
 /// Log readers for files read in chunks (a dropped file of any size): open
@@ -238,7 +246,7 @@ std::string compareLogReaders(int idA, int idB) {
   readers.erase(idA);
   readers.erase(idB);
   auto c = compareLogSummaries(std::move(la), std::move(lb));
-  return c ? dump(logComparisonToJson(*c)) : errorText(c.error());
+  return c ? comparisonText(*c) : errorText(c.error());
 }
 
 /// Ends the readers whose ids `idsJson` lists (a JSON array, two or more,

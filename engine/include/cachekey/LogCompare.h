@@ -597,9 +597,10 @@ Json logComparisonToJson(const LogComparison &comparison);
 /// document, without building it: "pairs" (one per program, thousands for a
 /// large log) is written one pair at a time, so memory stays bounded. The
 /// members of `trailing` (an object) follow "pairs", in order, as if they
-/// were the document's last members (the CLI's "cache_dir").
+/// were the document's last members (the CLI's "cache_dir"). `indent` -1
+/// writes one line, as dumpJson(document) does (the page's worker).
 void writeLogComparisonJson(std::ostream &os, const LogComparison &comparison,
-                            const Json &trailing = Json::object());
+                            const Json &trailing = Json::object(), int indent = 2);
 
 /// Writes the comparison as the CLI prints it: the sentence, one line per
 /// program, then "Summary: …".

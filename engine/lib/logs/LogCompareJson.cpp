@@ -94,7 +94,7 @@ Json pairJson(const LogComparison &r, const ProgramPair &p) {
 /// its text is made once per piece of output and kept in `moveTexts` (by
 /// move index, "" until made; every pair of a piece is at one depth).
 void writePair(JsonWriter &w, const LogComparison &r, const ProgramPair &p,
-               std::vector<std::string> &moveTexts) {
+               std::vector<std::string> &moveTexts, int indent) {
   w.objectBegin();
   const WriterMembers member{w};
   pairHeadMembers(r, p, member);
@@ -104,7 +104,7 @@ void writePair(JsonWriter &w, const LogComparison &r, const ProgramPair &p,
         moveTexts.resize(p.move + 1);
       std::string &text = moveTexts[p.move];
       if (text.empty())
-        JsonAppender(text, 2).append(keyMoveJson(k), w.depth());
+        JsonAppender(text, indent).append(keyMoveJson(k), w.depth());
       w.key(name);
       w.raw(text);
     });
@@ -240,7 +240,7 @@ Json logComparisonToJson(const LogComparison &r) {
 }
 
 void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
-                            const Json &trailing) {
+                            const Json &trailing, int indent) {
   // The head's members, then "pairs" one pair at a time, then the trailing
   // members, through one JsonWriter: the bytes of dumpJson(whole, 2).
   // The advice's "programs" (a label per pair: 220,000 in a large log) and
@@ -252,7 +252,7 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
       out.clear();
     }
   };
-  JsonWriter w(out, 2);
+  JsonWriter w(out, indent);
   w.objectBegin();
   Json head = comparisonHeadJson(r, false);
   for (auto &[name, value] : head.items()) {
@@ -274,7 +274,7 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
         w.key(member);
         w.arrayBegin();
         for (uint32_t i : a.programs) {
-          w.value(Json(r.adviceLabel(i)));
+          w.string(r.adviceLabel(i));
           flush(size_t(64) << 10);
         }
         w.arrayEnd();
@@ -297,8 +297,8 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
         thread_local std::vector<std::string> moveTexts;
         if (piece.empty())
           moveTexts.clear();
-        JsonWriter items(piece, 2, depth, i);
-        writePair(items, r, r.pairs[i], moveTexts);
+        JsonWriter items(piece, indent, depth, i);
+        writePair(items, r, r.pairs[i], moveTexts, indent);
       },
       [&](const std::string &piece) {
         os.write(piece.data(), static_cast<std::streamsize>(piece.size()));

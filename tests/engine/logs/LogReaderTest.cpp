@@ -434,11 +434,13 @@ TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
                          readText(sourcePath("tests/cases/" + b)), "A", "B");
     ASSERT_TRUE(c) << a << ": " << c.error().str();
     ASSERT_FALSE(c->pairs.empty()) << a;
-    std::ostringstream streamed;
-    writeLogComparisonJson(streamed, *c);
-    std::string whole = logComparisonToJson(*c).dump(
-        2, ' ', false, Json::error_handler_t::replace);
-    EXPECT_EQ(streamed.str(), whole) << a;
+    for (int indent : {2, -1}) {
+      std::ostringstream streamed;
+      writeLogComparisonJson(streamed, *c, Json::object(), indent);
+      std::string whole = logComparisonToJson(*c).dump(
+          indent, ' ', false, Json::error_handler_t::replace);
+      EXPECT_EQ(streamed.str(), whole) << a << " indent " << indent;
+    }
     std::ostringstream text;
     writeLogComparison(text, *c);
     EXPECT_EQ(text.str(), formatLogComparison(*c)) << a;
@@ -458,10 +460,12 @@ TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
            {a, b}, {a + b, b + a}, {b, b}}) {
     auto c = compareLogs(x, y, "A", "B");
     ASSERT_TRUE(c) << c.error().str();
-    std::ostringstream streamed;
-    writeLogComparisonJson(streamed, *c);
     Json whole = logComparisonToJson(*c);
-    EXPECT_EQ(streamed.str(), whole.dump(2, ' ', false, Json::error_handler_t::replace));
+    for (int indent : {2, -1}) {
+      std::ostringstream streamed;
+      writeLogComparisonJson(streamed, *c, Json::object(), indent);
+      EXPECT_EQ(streamed.str(), whole.dump(indent, ' ', false, Json::error_handler_t::replace));
+    }
     EXPECT_FALSE(whole["what_to_do"].empty());
   }
 }
