@@ -51,45 +51,48 @@ Expected<WireMessage> WireMessage::parse(const Bytes &bytes) {
     if (f.number == 0)
       return Error{"", "malformed protobuf: field number 0 at byte " +
                            std::to_string(at), ErrorCode::MalformedProto};
-    std::string where =
-        " field " + std::to_string(f.number) + " at byte " + std::to_string(at);
+    // The field and its position, for an error's message (made only then:
+    // a header of a cache entry parses thousands of fields a second).
+    auto where = [&f, at] {
+      return " field " + std::to_string(f.number) + " at byte " + std::to_string(at);
+    };
     switch (tag & 7) {
     case 0:
       f.type = WireType::Varint;
       if (!in.ReadVarint64(&f.varint))
-        return Error{"", "malformed protobuf: truncated varint" + where, ErrorCode::MalformedProto};
+        return Error{"", "malformed protobuf: truncated varint" + where(), ErrorCode::MalformedProto};
       break;
     case 1: {
       f.type = WireType::Fixed64;
       f.payload.resize(8);
       if (!in.ReadRaw(f.payload.data(), 8))
-        return Error{"", "malformed protobuf: truncated fixed64" + where, ErrorCode::MalformedProto};
+        return Error{"", "malformed protobuf: truncated fixed64" + where(), ErrorCode::MalformedProto};
       break;
     }
     case 2: {
       f.type = WireType::Len;
       uint32_t len = 0;
       if (!in.ReadVarint32(&len))
-        return Error{"", "malformed protobuf: truncated length" + where, ErrorCode::MalformedProto};
+        return Error{"", "malformed protobuf: truncated length" + where(), ErrorCode::MalformedProto};
       if (len > static_cast<uint32_t>(in.BytesUntilLimit()))
-        return Error{"", "malformed protobuf: length-delimited" + where +
+        return Error{"", "malformed protobuf: length-delimited" + where() +
                              " declares " + std::to_string(len) +
                              " bytes but only " +
                              std::to_string(in.BytesUntilLimit()) + " remain", ErrorCode::MalformedProto};
       if (!in.ReadString(&f.payload, static_cast<int>(len)))
         return Error{"", "malformed protobuf: truncated length-delimited" +
-                             where, ErrorCode::MalformedProto};
+                             where(), ErrorCode::MalformedProto};
       break;
     }
     case 5:
       f.type = WireType::Fixed32;
       f.payload.resize(4);
       if (!in.ReadRaw(f.payload.data(), 4))
-        return Error{"", "malformed protobuf: truncated fixed32" + where, ErrorCode::MalformedProto};
+        return Error{"", "malformed protobuf: truncated fixed32" + where(), ErrorCode::MalformedProto};
       break;
     default:
       return Error{"", "malformed protobuf: wire type " +
-                           std::to_string(tag & 7) + where +
+                           std::to_string(tag & 7) + where() +
                            " (groups and unknown wire types are not valid in "
                            "these proto3 messages)", ErrorCode::MalformedProto};
     }
