@@ -43,6 +43,32 @@ template <typename Work> void runOnThreads(unsigned threads, const Work &work) {
     t.join();
 }
 
+/// Sorts [first, last) by `less` on up to `threads` threads (at most 8):
+/// each sorts a contiguous part (std::sort), then the parts are merged on
+/// this thread (std::inplace_merge, which may take a buffer of up to n
+/// elements), so the result is std::sort's for a strict weak order whose
+/// equal elements are interchangeable. Ranges under 4,096 elements, and
+/// one thread, sort here only.
+template <typename It, typename Less>
+void sortOnThreads(It first, It last, const Less &less, unsigned threads) {
+  const size_t n = static_cast<size_t>(last - first);
+  threads = std::min(threads, 8u);
+  if (threads <= 1 || n < 4096) {
+    std::sort(first, last, less);
+    return;
+  }
+  std::vector<size_t> bounds(threads + 1);
+  for (unsigned k = 0; k <= threads; ++k)
+    bounds[k] = n * k / threads;
+  std::atomic<unsigned> next{0};
+  runOnThreads(threads, [&] {
+    for (unsigned k; (k = next.fetch_add(1)) < threads;)
+      std::sort(first + bounds[k], first + bounds[k + 1], less);
+  });
+  for (unsigned k = 1; k < threads; ++k)
+    std::inplace_merge(first, first + bounds[k], first + bounds[k + 1], less);
+}
+
 /// Makes the text of items [0, n) on `threads` threads, `block` items per
 /// piece (`make(i, out)` appends item i's text to `out`), and hands the
 /// pieces to `emit(text)` in item order, so the output is the one a single

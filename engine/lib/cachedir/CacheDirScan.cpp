@@ -18,6 +18,7 @@
 #include "cachekey/Parallel.h"
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -64,12 +65,27 @@ struct FdSource : ByteSource {
   int fd;
   uint64_t len;
   mutable bool failed = false;
+  /// The file's first kFirst bytes (all of a small entry), read by the
+  /// first read in one pread: the frame's block headers and the first
+  /// block a head needs are then served from memory.
+  static constexpr size_t kFirst = 64 * 1024;
+  mutable std::string first;
+  mutable bool haveFirst = false;
   FdSource(int fd, uint64_t len) : fd(fd), len(len) {}
   uint64_t size() const override { return len; }
   std::string read(uint64_t offset, size_t n) const override {
     // Up to the size fstat gave, so a whole small file is one pread (a
     // file that grew meanwhile is read as it was when listed).
     n = offset >= len ? 0 : static_cast<size_t>(std::min<uint64_t>(n, len - offset));
+    if (!haveFirst) {
+      haveFirst = true;
+      first = readAt(0, static_cast<size_t>(std::min<uint64_t>(len, kFirst)));
+    }
+    if (offset + n <= first.size())
+      return first.substr(static_cast<size_t>(offset), n);
+    return readAt(offset, n);
+  }
+  std::string readAt(uint64_t offset, size_t n) const {
     std::string out(n, '\0');
     size_t got = 0;
     while (got < n) {
@@ -332,7 +348,8 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
     atimeCount += endsWith(e->d_name, "-atime");
   }
   // In name order: the records and the -atime slots then come out sorted.
-  std::sort(names.begin(), names.end());
+  // On every core: the sort would otherwise hold the others idle.
+  sortOnThreads(names.begin(), names.end(), std::less<>(), workerThreads());
   // 2. Each name examined on its own: open, stat, read the head. The files
   //    are independent, so the work is shared among threads (one per core,
   //    at most 8), each with its own zstd context, writing its own slots.

@@ -94,3 +94,16 @@ TEST(WorkerThreads, OnePerCoreAtMostEight) {
     EXPECT_EQ(n, cores);
   }
 }
+
+TEST(SortOnThreads, SameOrderAsStdSortWhateverTheThreads) {
+  for (size_t n : {size_t(0), size_t(10), size_t(4095), size_t(4096), size_t(50001)})
+    for (unsigned threads : {0u, 1u, 2u, 3u, 8u, 12u}) {
+      std::vector<std::string> v;
+      for (size_t i = 0; i < n; ++i)
+        v.push_back(itemText((i * 7919) % (n + 1)) + std::to_string(i));
+      std::vector<std::string> expected = v;
+      std::sort(expected.begin(), expected.end());
+      sortOnThreads(v.begin(), v.end(), std::less<>(), threads);
+      EXPECT_EQ(v, expected) << n << " items, " << threads << " threads";
+    }
+}
