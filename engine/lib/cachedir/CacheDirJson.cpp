@@ -9,6 +9,8 @@
 #include "cachekey/English.h"
 #include "cachekey/Parallel.h"
 
+#include <charconv>
+
 namespace cachekey {
 
 namespace {
@@ -57,6 +59,58 @@ Json entryJson(const CacheReport &r, const ProgramEntry &e) {
   ej["status"] = entryStatusName(e.status);
   ej["ifrt_outputs"] = f.facts.hasIfrt ? Json(f.facts.outputs) : Json();
   return ej;
+}
+
+/// Appends `text` as a JSON string, as nlohmann's serializer writes it
+/// (ensure_ascii off, invalid UTF-8 replaced): printable ASCII without
+/// '"' or '\\' is copied as it is, anything else goes to the serializer.
+void appendJsonString(std::string &out, std::string_view text) {
+  for (char c : text)
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+      out += dumpJson(Json(std::string(text)), -1);
+      return;
+    }
+  out += '"';
+  out += text;
+  out += '"';
+}
+
+template <typename Int> void appendJsonInt(std::string &out, Int v) {
+  char buf[24];
+  auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  out.append(buf, end);
+}
+
+/// entryJson's text, one line (dumpJson(entryJson(r, e), -1)), written
+/// without building the tree: the --json of 100,000 entries.
+void appendEntryJson(std::string &out, const CacheReport &r, const ProgramEntry &e) {
+  const CacheFile &f = r.files[e.file];
+  out += "{\"key\":";
+  appendJsonString(out, f.key());
+  out += ",\"file\":";
+  appendJsonString(out, f.name);
+  out += ",\"size\":";
+  appendJsonInt(out, f.size);
+  out += ",\"decompressed\":";
+  if (f.facts.decompressed)
+    appendJsonInt(out, *f.facts.decompressed);
+  else
+    out += "null";
+  out += ",\"codec\":";
+  appendJsonString(out, codecName(f.facts.codec));
+  out += ",\"compile_seconds\":";
+  appendJsonInt(out, e.compileSeconds);
+  out += ",\"last_access_ns\":";
+  appendJsonInt(out, e.lastAccessNs);
+  out += e.fromAtime ? ",\"last_access_from\":\"atime_file\"" : ",\"last_access_from\":\"mtime\"";
+  out += ",\"status\":";
+  appendJsonString(out, entryStatusName(e.status));
+  out += ",\"ifrt_outputs\":";
+  if (f.facts.hasIfrt)
+    appendJsonString(out, f.facts.outputs);
+  else
+    out += "null";
+  out += '}';
 }
 
 /// Everything of the report but the programs' entries, which go at
@@ -130,6 +184,17 @@ Json evictedJson(const PlannedEviction &x) {
   return {{"file", x.file}, {"size", x.size}, {"rank_ns", x.rankNs}};
 }
 
+/// evictedJson's text, one line, written without building the tree.
+void appendEvictedJson(std::string &out, const PlannedEviction &x) {
+  out += "{\"file\":";
+  appendJsonString(out, x.file);
+  out += ",\"size\":";
+  appendJsonInt(out, x.size);
+  out += ",\"rank_ns\":";
+  appendJsonInt(out, x.rankNs);
+  out += '}';
+}
+
 } // namespace
 
 Json cacheReportToJson(const CacheReport &r) {
@@ -161,7 +226,12 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
     const int depth = w.depth();
     makeInOrder(
         workerThreads(), n, block,
-        [&](size_t i, std::string &piece) { JsonWriter(piece, -1, depth, i).value(item(i)); },
+        [&](size_t i, std::string &piece) {
+          static thread_local std::string text;
+          text.clear();
+          item(i, text);
+          JsonWriter(piece, -1, depth, i).raw(text);
+        },
         [&](const std::string &piece) {
           out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
         });
@@ -183,7 +253,8 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
             continue;
           }
           w.key(member);
-          stream(p.entries.size(), 2048, [&](size_t i) { return entryJson(r, p.entries[i]); });
+          stream(p.entries.size(), 2048,
+                 [&](size_t i, std::string &t) { appendEntryJson(t, r, p.entries[i]); });
         }
         w.objectEnd();
       }
@@ -198,7 +269,7 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
         }
         w.key(member);
         stream(r.eviction->evicted.size(), 4096,
-               [&](size_t i) { return evictedJson(r.eviction->evicted[i]); });
+               [&](size_t i, std::string &t) { appendEvictedJson(t, r.eviction->evicted[i]); });
       }
       w.objectEnd();
     } else {

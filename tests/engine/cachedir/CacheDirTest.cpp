@@ -507,6 +507,33 @@ TEST(CacheDirJson, StreamedEqualsTreeAndFindingsCarryCodeAndText) {
   EXPECT_FALSE(streamed["eviction"]["evicted"].empty());
 }
 
+// The streamed --json writes each entry and eviction itself (not through a
+// tree): its bytes must be the tree's, dumped on one line, for names that
+// need escaping (a quote, a backslash, a newline, UTF-8, bytes that are not
+// UTF-8) as for plain ones.
+TEST(CacheDirJson, StreamedBytesAreTheTreesForAnyName) {
+  TempCopy copy("0.12.0.1/cap");
+  std::string entry;
+  for (const auto &e : std::filesystem::directory_iterator(copy.dir))
+    if (e.path().filename().string().rfind("jit_f-", 0) == 0 &&
+        e.path().filename().string().size() > 6 &&
+        e.path().string().substr(e.path().string().size() - 6) == "-cache")
+      entry = slurp(e.path().string());
+  ASSERT_FALSE(entry.empty());
+  const std::string hex(64, 'a');
+  int k = 0;
+  for (std::string module : {"jit_\"q", "jit_\\b", "jit_\nn", "jit_\xc3\xa9", "jit_\xff\xfe", "jit_\x7f"}) {
+    std::string name = module + "-" + hex.substr(0, 63) + char('0' + k++) + "-cache";
+    std::ofstream(copy.dir + "/" + name, std::ios::binary) << entry;
+  }
+  for (int64_t cap : {int64_t(0), int64_t(4000), int64_t(1) << 40}) {
+    CacheReport r = analyse(copy.dir, "", cap);
+    std::ostringstream out;
+    writeCacheReportJson(out, r);
+    EXPECT_EQ(out.str(), dumpJson(cacheReportToJson(r), -1)) << cap;
+  }
+}
+
 // compare-logs … --cache DIR: fixtures/cache_dirs/<release>/lookup, written
 // by tools/cache_dir_lookup_fixture.sh with real JAX. run1.log: step
 // "first" on an empty directory; then the change the script made: jit_g's
