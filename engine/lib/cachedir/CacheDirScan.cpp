@@ -69,9 +69,15 @@ struct FdSource : ByteSource {
   /// first read in one pread: the frame's block headers and the first
   /// block a head needs are then served from memory.
   static constexpr size_t kFirst = 64 * 1024;
-  mutable std::string first;
+  /// The thread's buffer, reused from file to file (no allocation per
+  /// file; 64 KiB is runCacheDir's mmap threshold).
+  std::string &first;
   mutable bool haveFirst = false;
-  FdSource(int fd, uint64_t len) : fd(fd), len(len) {}
+  FdSource(int fd, uint64_t len) : fd(fd), len(len), first(buffer()) {}
+  static std::string &buffer() {
+    static thread_local std::string b;
+    return b;
+  }
   uint64_t size() const override { return len; }
   std::string read(uint64_t offset, size_t n) const override {
     // Up to the size fstat gave, so a whole small file is one pread (a
@@ -79,14 +85,16 @@ struct FdSource : ByteSource {
     n = offset >= len ? 0 : static_cast<size_t>(std::min<uint64_t>(n, len - offset));
     if (!haveFirst) {
       haveFirst = true;
-      first = readAt(0, static_cast<size_t>(std::min<uint64_t>(len, kFirst)));
+      readAt(0, static_cast<size_t>(std::min<uint64_t>(len, kFirst)), first);
     }
     if (offset + n <= first.size())
       return first.substr(static_cast<size_t>(offset), n);
-    return readAt(offset, n);
+    std::string out;
+    readAt(offset, n, out);
+    return out;
   }
-  std::string readAt(uint64_t offset, size_t n) const {
-    std::string out(n, '\0');
+  void readAt(uint64_t offset, size_t n, std::string &out) const {
+    out.resize(n);
     size_t got = 0;
     while (got < n) {
       ssize_t r = pread(fd, out.data() + got, n - got, static_cast<off_t>(offset + got));
@@ -99,7 +107,6 @@ struct FdSource : ByteSource {
       got += static_cast<size_t>(r);
     }
     out.resize(got);
-    return out;
   }
 };
 
