@@ -16,8 +16,10 @@ training loop's progress lines, absl-style INFO lines) to reach the size.
 Each of --repeat rounds (default 5) runs, side by side on the same two files,
 `grep -F -c cache_key A B` (the anchor), then
 `build/native/bin/cachekey compare-logs A B` (the default text report) and
-`… compare-logs A B --json` (every pair as JSON, about 340 MB here), stdout
-to a file, each child's wall time and peak resident set size read with
+`… compare-logs A B --json` (every pair as JSON, about 310 MB here), stdout
+to a file, and then the same bytes written by themselves to a new file (what
+the file system alone takes for them: on this project's VMs, fresh pages
+make that about 0.4-1.2 s), each child's wall time and peak resident set size read with
 os.wait4 (ru_maxrss, KiB on Linux). The machine is shared, so the ratios are
 taken within a round and the median over rounds is reported, with the
 lowest and highest (the spread). Budgets (issues 33 and 40): compare-logs at
@@ -106,6 +108,17 @@ def run_child(argv, stdout_path):
     return seconds, usage.ru_maxrss / 1024, p.returncode, err.decode(errors="replace")
 
 
+def write_seconds(source, path):
+    """Wall seconds for dd to copy `source` (just written, so in the page
+    cache) to a new file at `path` in 1 MiB blocks: what the file system
+    takes for --json's bytes alone. Removes the copy."""
+    t = time.perf_counter()
+    subprocess.run(["dd", f"if={source}", f"of={path}", "bs=1M", "status=none"], check=True)
+    seconds = time.perf_counter() - t
+    os.unlink(path)
+    return seconds
+
+
 def median(xs):
     xs = sorted(xs)
     n = len(xs)
@@ -139,12 +152,16 @@ def main():
                                            os.path.join(work, "grep.txt"))
             t_s, t_mb, t_rc, _ = run_child([args.cli, "compare-logs", a, b], text_path)
             c_s, c_mb, c_rc, err = run_child([args.cli, "compare-logs", a, b, "--json"], out_path)
+            # The same bytes written by themselves, in the same round: what
+            # the file system alone costs for --json's output.
+            w_s = write_seconds(out_path, out_path + ".write")
             rounds.append({"grep_seconds": round(g_s, 3), "grep_peak_rss_mb": round(g_mb, 1),
                            "grep_exit": g_rc,
                            "seconds": round(t_s, 3), "ratio": round(t_s / g_s, 2),
                            "peak_rss_mb": round(t_mb, 1), "exit": t_rc,
                            "json_seconds": round(c_s, 3), "json_ratio": round(c_s / g_s, 2),
-                           "json_peak_rss_mb": round(c_mb, 1), "json_exit": c_rc})
+                           "json_peak_rss_mb": round(c_mb, 1), "json_exit": c_rc,
+                           "json_write_seconds": round(w_s, 3)})
         paired = None
         stdout = open(out_path, "rb").read()
         try:
@@ -165,7 +182,9 @@ def main():
                     "exit": rounds[-1][prefix + "exit"]}
 
         row = {"bench": "compare_logs_gb", "output": "text (default)", **figures(""),
-               "json": {"output": "--json", **figures("json_")},
+               "json": {"output": "--json", **figures("json_"),
+                        "output_mb": round(os.path.getsize(out_path) / 1e6, 1),
+                        "write_seconds": median([r["json_write_seconds"] for r in rounds])},
                "grep_seconds": round(grep_s, 3), "gb_read": round(gb, 3),
                "grep_s_per_gb": round(grep_s / gb, 3),
                "budget_ratio": BUDGET_RATIO, "budget_rss_mb": 64,

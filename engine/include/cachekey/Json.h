@@ -70,8 +70,9 @@ private:
 /// thread, the items of an array that is open elsewhere), and then writes
 /// the separators of items it continues after `items` earlier ones.
 ///
-/// Values given whole (`value(const Json &)`) are written by nlohmann's
-/// serializer at the current depth; `raw` inserts text made elsewhere at the
+/// Values given whole (`value(const Json &)`) are walked and written at the
+/// current depth (doubles and strings that need escaping by nlohmann's
+/// serializer); `raw` inserts text made elsewhere at the
 /// same depth (a finding written once and reused). Misuse (a member outside
 /// an object, an end without a begin) is a programming error: the writer
 /// asserts in debug builds and writes what it was told otherwise.

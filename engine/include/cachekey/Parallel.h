@@ -72,10 +72,14 @@ void sortOnThreads(It first, It last, const Less &less, unsigned threads) {
 /// Makes the text of items [0, n) on `threads` threads, `block` items per
 /// piece (`make(i, out)` appends item i's text to `out`), and hands the
 /// pieces to `emit(text)` in item order, so the output is the one a single
-/// thread would write. At most `threads` pieces are held at a time: the
-/// memory is `threads` × `block` items' text, whatever n is. `make` must be
-/// safe to run concurrently with itself; `emit` runs on this thread only.
-/// Under Emscripten (no threads) everything runs here.
+/// thread would write. The pieces are made a wave (one per thread) at a
+/// time, and a wave's pieces are emitted (on this thread, which then joins
+/// the work) while the other threads make the next wave, so writing the
+/// output overlaps making it. At most 2 × `threads` pieces
+/// are held: the memory is 2 × `threads` × `block` items' text, whatever n
+/// is. `make` must be safe to run concurrently with itself; `emit` runs on
+/// this thread only. Under Emscripten (no threads) everything runs here, in
+/// the same order.
 template <typename Make, typename Emit>
 void makeInOrder(unsigned threads, size_t n, size_t block, const Make &make,
                  const Emit &emit) {
@@ -84,22 +88,32 @@ void makeInOrder(unsigned threads, size_t n, size_t block, const Make &make,
 #endif
   threads = std::max(1u, threads);
   block = std::max<size_t>(1, block);
-  std::vector<std::string> pieces(threads);
-  for (size_t wave = 0; wave < n; wave += block * threads) {
+  // Two waves' pieces: the one being made and the one being emitted.
+  std::vector<std::string> pieces[2] = {std::vector<std::string>(threads),
+                                        std::vector<std::string>(threads)};
+  size_t before = 0; // pieces of the previous wave, not emitted yet
+  int now = 0;
+  const std::thread::id caller = std::this_thread::get_id();
+  for (size_t wave = 0; wave < n; wave += block * threads, now ^= 1) {
     std::atomic<unsigned> next{0};
-    size_t inWave = std::min<size_t>(threads, (n - wave + block - 1) / block);
+    const size_t inWave = std::min<size_t>(threads, (n - wave + block - 1) / block);
+    std::vector<std::string> &made = pieces[now], &previous = pieces[now ^ 1];
     runOnThreads(static_cast<unsigned>(inWave), [&] {
+      if (std::this_thread::get_id() == caller)
+        for (size_t t = 0; t < before; ++t)
+          emit(previous[t]);
       for (unsigned t; (t = next++) < inWave;) {
-        std::string &out = pieces[t];
+        std::string &out = made[t];
         out.clear();
         size_t begin = wave + t * block, end = std::min(n, begin + block);
         for (size_t i = begin; i < end; ++i)
           make(i, out);
       }
     });
-    for (size_t t = 0; t < inWave; ++t)
-      emit(pieces[t]);
+    before = inWave;
   }
+  for (size_t t = 0; t < before; ++t)
+    emit(pieces[now ^ 1][t]);
 }
 
 } // namespace cachekey

@@ -290,7 +290,7 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
   // order: the same bytes as one thread, at most a few blocks in memory.
   const int depth = w.depth();
   makeInOrder(
-      workerThreads(), r.pairs.size(), 1024,
+      workerThreads(), r.pairs.size(), 512,
       [&](size_t i, std::string &piece) {
         // The key moves already written in this piece; the piece's thread
         // keeps them until its next piece starts.

@@ -503,7 +503,7 @@ void writeLogComparison(std::ostream &os, const LogComparison &r) {
   // One line per pair, made on every core a block at a time and written in
   // order (the bytes one thread would write).
   makeInOrder(
-      workerThreads(), r.pairs.size(), 4096,
+      workerThreads(), r.pairs.size(), 2048,
       [&](size_t i, std::string &out) {
         const ProgramPair &p = r.pairs[i];
         out += "  ";

@@ -159,16 +159,48 @@ void JsonWriter::key(std::string_view name) {
 }
 
 void JsonWriter::value(const Json &v) {
-  beforeValue();
-  appender.append(v, depth());
+  // Walked here, event by event: strings, integers, booleans and null are
+  // written without nlohmann's serializer (most of a document's text);
+  // doubles, strings that need escaping and binary values go through it.
+  switch (v.type()) {
+  case Json::value_t::object:
+    objectBegin();
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      key(it.key());
+      value(it.value());
+    }
+    objectEnd();
+    return;
+  case Json::value_t::array:
+    arrayBegin();
+    for (const Json &item : v)
+      value(item);
+    arrayEnd();
+    return;
+  case Json::value_t::string:
+    string(v.get_ref<const std::string &>());
+    return;
+  case Json::value_t::number_integer:
+    integer(v.get<long long>());
+    return;
+  case Json::value_t::boolean:
+    boolean(v.get<bool>());
+    return;
+  case Json::value_t::null:
+    null();
+    return;
+  default:
+    beforeValue();
+    appender.append(v, depth());
+  }
 }
 
 void JsonWriter::string(std::string_view text) {
+  beforeValue();
   if (!writtenVerbatim(text)) {
-    value(Json(std::string(text)));
+    appender.append(Json(std::string(text)), depth());
     return;
   }
-  beforeValue();
   out += '"';
   out.append(text);
   out += '"';
