@@ -79,9 +79,21 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     setText(E.linkInfo, why);
   };
 
+  /**
+   * Shows a written link: `hash` in the address bar (unless an address the
+   * page did not write is kept there), its link in the field, and `info`.
+   * @param {string} hash
+   * @param {(length: number) => string} info the note, given the link's length
+   */
+  function showLink(hash, info) {
+    if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
+    E.permalink.value = scenarioLink(hash);
+    copyButton.disabled = false;
+    setText(E.linkInfo, info(E.permalink.value.length));
+  }
+
   async function write(broken) {
     const state = store.state;
-    const doc = catalog.scenarioOf(state.presetId, state.patch);
     const isDefault = state.presetId === defaultPreset && Object.keys(state.patch).length === 0;
     E.tooLong.hidden = true;
     if (broken) {
@@ -97,15 +109,13 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     // worker's engine for it.
     if (isDefault) {
       const extra = linkExtra();
-      const hash = extra ? '#' + extra.slice(1) : '';
-      if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
-      E.permalink.value = scenarioLink(hash);
-      copyButton.disabled = false;
-      setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the default scenario: the page’s address${extra ? ' and the code walk’s place' : ''}).`);
+      showLink(extra ? '#' + extra.slice(1) : '',
+        (n) => `The link is ${n} characters (the default scenario: the page’s address${extra ? ' and the code walk’s place' : ''}).`);
       return;
     }
     // Links are written by the worker's engine: the first view's key module
     // has no zstd (nor anything else that only links, logs and files need).
+    const doc = catalog.scenarioOf(state.presetId, state.patch);
     let enc;
     try {
       enc = await catalog.worker.call('encodePermalink', [doc], { label: 'Writing the link' });
@@ -127,13 +137,9 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
       if (!embed) history.replaceState(null, '', location.pathname + location.search);
       return;
     }
-    const extra = linkExtra();
-    const hash = isDefault ? (extra ? '#' + extra.slice(1) : '') : '#' + enc.fragment + extra;
-    if (!isDefault) keptHash = '';
-    if (!embed && !keptHash && location.hash !== hash) history.replaceState(null, '', location.pathname + location.search + hash);
-    E.permalink.value = scenarioLink('#' + enc.fragment + extra);
-    copyButton.disabled = false;
-    setText(E.linkInfo, `The link is ${E.permalink.value.length} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
+    keptHash = ''; // another scenario: a kept address no longer says what is shown
+    showLink('#' + enc.fragment + linkExtra(),
+      (n) => `The link is ${n} characters (the scenario part: ${enc.length}; limit ${enc.max_length}).`);
   }
 
   // The link is re-encoded and written to the address bar a moment after the
