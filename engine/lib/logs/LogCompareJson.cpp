@@ -14,9 +14,7 @@
 #include "cachekey/Wording.h"
 
 #include <cmath>
-#include <cstring>
 #include <ostream>
-#include <unordered_map>
 
 namespace cachekey {
 
