@@ -1,7 +1,7 @@
 //===- key_path_bench.cpp - The key path through the JSON API, natively ---===//
 //
 // The native anchor of bench/wasm_key_path.mjs: what the wasm binding
-// `computeKey(text)` (wasm/api.cpp computeKeyJson) runs, called natively
+// `computeKey(text)` (wasm/KeyApi.cpp computeKeyJson) runs, called natively
 // with the same scenario texts: computeFromText (Run.h: JSON parse, the
 // "base" fixture resolved, base64 of entry 1 decoded, the key computed)
 // then dumpJson(resultToJson(…)). So the ratio to wasm is of one C++ path

@@ -1,6 +1,6 @@
 // The key path in wasm against native, same scenario and same API, side by
 // side (issue 40: wasm within 3x of native). Both run the C++ function behind
-// the wasm binding computeKey(text) (wasm/api.cpp computeKeyJson: Run.h's
+// the wasm binding computeKey(text) (wasm/KeyApi.cpp computeKeyJson: Run.h's
 // computeFromText, then the result as JSON text) on the same scenario texts:
 // natively in build/native/bin/key_path_bench, in wasm through the Embind
 // binding (build/web/cachekey_engine.wasm) in this Node's V8. Two shapes:

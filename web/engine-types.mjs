@@ -1,5 +1,5 @@
 // @ts-check
-// The shapes of the engine's JSON, declared once: what wasm/api.cpp returns
+// The shapes of the engine's JSON, declared once: what the wasm binding (wasm/*Api.cpp) returns
 // through web/engine.mjs (and the CLI's --json prints the same). The page's
 // modules read results through these types, so `tsc -p
 // tests/web/tsconfig.json` checks every read; tests/wasm/engine-types.test.mjs

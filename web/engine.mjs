@@ -1,4 +1,4 @@
-// The JavaScript API over the wasm binding (wasm/api.cpp), in the manner of
+// The JavaScript API over the wasm binding (wasm/KeyApi.cpp, WorkerApi.cpp, MlirApi.cpp), in the manner of
 // sql.js: the C++ engine computes, the binding converts, this file gives
 // JavaScript callers plain objects. Every method returns either a result
 // object or {error: {code, path, message, source?, subject?}} (the engine's
@@ -264,7 +264,7 @@ export class CacheKeyEngine {
   /**
    * {fragment, length, too_long, max_length, json_bytes, max_json_bytes}:
    * too_long at once (length 0) when the scenario's JSON is longer than
-   * max_json_bytes, which no link can carry (wasm/api.cpp).
+   * max_json_bytes, which no link can carry (wasm/WorkerApi.cpp).
    */
   encodePermalink(scenario) {
     return this.call('encodePermalink', asText(scenario));

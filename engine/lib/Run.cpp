@@ -9,27 +9,6 @@ namespace cachekey {
 
 const char *engineVersion() { return "cachekey " CACHEKEY_VERSION; }
 
-Expected<Computed> computeDocument(const std::string &name, const Json &document,
-                                   const FixtureResolver &resolver,
-                                   const CaptureFileReader &read) {
-  if (isCapturedScenario(document)) {
-    auto p = readCapturedProgram(name, document, read);
-    if (!p)
-      return p.takeError();
-    auto r = computeCapturedKey(*p);
-    if (!r)
-      return r.takeError();
-    return Computed{std::move(*r), std::move(*p)};
-  }
-  auto scenario = readScenario(document, resolver);
-  if (!scenario)
-    return scenario.takeError();
-  auto r = computeKey(*scenario);
-  if (!r)
-    return r.takeError();
-  return Computed{std::move(*r), std::nullopt};
-}
-
 namespace {
 
 /// parseJsonText, resolveBase, scenarioFromJson and computeKey, with entry

@@ -1,4 +1,4 @@
-// Node tests of engine.readCacheFolder (wasm/api.cpp → CacheDir.h's
+// Node tests of engine.readCacheFolder (wasm/WorkerApi.cpp → CacheDir.h's
 // scanListedFiles), on the directories real JAX wrote (fixtures/cache_dirs):
 // the wasm report equals the native CLI's `cachekey cache-dir DIR --json` on
 // the same files (the CLI reads them through POSIX; here the engine asks a

@@ -1,4 +1,4 @@
-// Node tests of the wasm API (web/engine.mjs over wasm/api.cpp), on the same
+// Node tests of the wasm API (web/engine.mjs over wasm/*Api.cpp), on the same
 // real-JAX fixtures as the C++ tests. The native CLI and the wasm module must
 // produce identical JSON for every fixture.
 import { test } from 'node:test';

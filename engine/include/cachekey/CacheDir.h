@@ -35,10 +35,12 @@
 #ifndef CACHEKEY_CACHEDIR_H
 #define CACHEKEY_CACHEDIR_H
 
+#include "cachekey/EvictionRule.h"
 #include "cachekey/Json.h"
 #include "cachekey/Support.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -201,13 +203,6 @@ struct CacheScan {
   std::vector<LinkTarget> links;
 };
 
-/// Lists and reads `dir` (never writes; opens with O_NOFOLLOW; symlinks are
-/// reported, not followed; a file that cannot be read gets `readError` and
-/// the scan goes on). Error (code Io, path = dir) only when `dir` itself
-/// cannot be opened or is not a directory.
-Expected<CacheScan> scanCacheDir(const std::string &dir,
-                                 const EntryLimits &limits = {});
-
 /// One file of a directory someone else listed (the page's folder picker,
 /// which hands over names, sizes, modification times and the bytes, but no
 /// descriptors, links or -atime side effects).
@@ -224,20 +219,44 @@ struct ListedFile {
 };
 
 /// The scan of a listed directory: the same records, classification, entry
-/// reading and -atime merging as scanCacheDir, on `files` (any order).
+/// reading and -atime merging as the CLI's POSIX scan (scanCacheDir,
+/// engine/tools/cachekey/PosixCacheDir.h), on `files` (any order).
 CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> &files,
                           const EntryLimits &limits = {});
 
-/// Which eviction JAX runs, by release.
-enum class EvictionRule : uint8_t {
-  MtimeAllFiles,    ///< 0.4.30
-  AtimeStrict,      ///< 0.4.31 – 0.11.1: a missing -atime makes the pass raise
-  AtimeMissingZero, ///< 0.11.2 and later
+// The parts every lister shares (scanListedFiles and the POSIX scan).
+
+/// Sets `f.kind`, and where the key sits in `f.name`, from the name alone:
+/// `<key>-cache` and a bare `<key>` (0.4.30) are entries, `<key>-atime`
+/// their access times (lru_cache.py), `_temp_<key>` gfile_cache.py's
+/// leftovers, `.lockfile` the lock; anything else (or a name over 60,000
+/// bytes) is Foreign. A key is `<module>-<64 lowercase hex>`.
+void classifyCacheFile(CacheFile &f);
+
+/// int.from_bytes(b[:8], "little") as lru_cache.py reads an -atime file:
+/// little-endian, the first (up to) 8 bytes of `b`.
+int64_t atimeValue(std::string_view b);
+
+/// An -atime file read by a lister, waiting to meet its `<key>-cache`.
+struct AtimeRecord {
+  std::string name;
+  int64_t ns = 0;       ///< atimeValue of its first bytes
+  int64_t mtimeNs = 0;  ///< its modification time, ns since the epoch
+  uint64_t size = 0;    ///< bytes
+  bool malformed = false; ///< not 8 bytes long
+  /// Read without a stat: `mtimeNs` (and `size`) are not known yet, and are
+  /// filled by mergeAtimeRecords's `statOrphan` only if the file turns out
+  /// to be an orphan.
+  bool unstated = false;
 };
-/// The rule of jax `release` ("0.4.30", "0.10.2", …). Error (Invalid) when
-/// the text is not a version or older than 0.4.30.
-Expected<EvictionRule> evictionRuleFor(const std::string &release);
-const char *evictionRuleName(EvictionRule r);
+
+/// Sorts `scan.files` by name and folds each of `atimes` into its
+/// `<key>-cache` entry (hasAtime, atimeNs, atimeSize, atimeMalformed); an
+/// -atime with no such entry becomes an orphan record of its own (after
+/// `statOrphan` when it is `unstated`). `atimes` is emptied. Either list may
+/// come in any order; in name order they are merged in one pass.
+void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes,
+                       const std::function<void(AtimeRecord &)> &statOrphan);
 
 /// The kinds of problem, each about one file (or key).
 enum class ProblemCode : uint8_t {
@@ -365,23 +384,6 @@ struct CacheReport {
 Expected<CacheReport> analyseCacheDir(CacheScan scan,
                                       const std::string &release = "",
                                       std::optional<int64_t> maxSize = {});
-
-/// The releases `--release` knows, oldest first: the first of each eviction
-/// rule and the fixtures' ("0.4.30", "0.4.31", "0.4.35", "0.10.2", "0.11.2",
-/// "0.12.0.1"); any release from 0.4.30 on is accepted.
-const std::vector<std::string> &knownCacheReleases();
-
-/// One choice of release per eviction rule, oldest first ("0.4.30",
-/// "0.4.35", "0.11.2"), for a picker: {release, rule}.
-struct CacheReleaseChoice {
-  std::string release;
-  EvictionRule rule;
-};
-const std::vector<CacheReleaseChoice> &cacheReleaseChoices();
-/// The words of a rule for a picker: "0.4.30 (LRU by modification time)".
-std::string evictionRuleText(EvictionRule r);
-/// [{release, rule, text}] of cacheReleaseChoices(), for the page.
-Json cacheReleasesToJson();
 
 /// The English of each finding (CacheDirWording.cpp).
 std::string problemText(const CacheProblem &p, EvictionRule rule);

@@ -9,8 +9,8 @@
 #ifndef CACHEKEY_PROFILEINFO_H
 #define CACHEKEY_PROFILEINFO_H
 
+#include "cachekey/Json.h"
 #include "cachekey/Profile.h"
-#include "cachekey/Scenario.h"
 
 #include <string>
 #include <vector>

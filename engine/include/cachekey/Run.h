@@ -1,15 +1,15 @@
 //===- Run.h - The one text → key pipeline of every front end ---*- C++ -*-===//
 //
-// The CLI (engine/tools/cachekey) and the wasm binding (wasm/api.cpp) turn
-// the same inputs into the same answers through these functions; a front
-// end only reads its inputs (files, JS strings) and prints or returns the
-// JSON. As zstd's programs/ call lib/, never the other way round.
+// The CLI (engine/tools/cachekey) and the wasm binding (wasm/) turn the same
+// inputs into the same answers through these functions; a front end only
+// reads its inputs (files, JS strings) and prints or returns the JSON. As
+// zstd's programs/ call lib/, never the other way round. A document that may
+// be a capture goes through computeDocument (Document.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef CACHEKEY_RUN_H
 #define CACHEKEY_RUN_H
 
-#include "cachekey/Capture.h"
 #include "cachekey/Key.h"
 
 #include <string>
@@ -38,24 +38,6 @@ Expected<KeyResult> computeFromText(const std::string &text,
 Expected<KeyResult> computeFromText(const std::string &text,
                                     const FixtureResolver &resolver,
                                     Bytes entry1);
-
-/// A computed document: the key, and the captured program when the
-/// document is a capture (docs/capture.md), for checkCapturedKey.
-struct Computed {
-  KeyResult result;
-  std::optional<CapturedProgram> captured;
-};
-
-/// One opened document named `name` (a file name, without its directory):
-/// a captured one (isCapturedScenario) through readCapturedProgram, its
-/// sidecars read with `read`, and computeCapturedKey; any other through
-/// readScenario (a "base" resolved through `resolver`) and computeKey. What
-/// `cachekey explain FILE` and the page's opened files both compute.
-///
-/// Errors: those of the steps, unchanged; the caller gives them context.
-Expected<Computed> computeDocument(const std::string &name, const Json &document,
-                                   const FixtureResolver &resolver,
-                                   const CaptureFileReader &read);
 
 } // namespace cachekey
 

@@ -331,14 +331,6 @@ const char *loggedWriteName(LoggedWrite w) {
 
 } // namespace
 
-Json cacheReleasesToJson() {
-  Json out = Json::array();
-  for (const CacheReleaseChoice &c : cacheReleaseChoices())
-    out.push_back({{"release", c.release}, {"rule", evictionRuleName(c.rule)},
-                   {"text", evictionRuleText(c.rule)}});
-  return out;
-}
-
 Json cacheLookupToJson(const CacheLookup &l) {
   Json j;
   j["dir"] = l.dir;

@@ -200,16 +200,6 @@ std::string programText(const ProgramSummary &p) {
          " s of compile time recorded, last used " + timeText(p.lastAccessNs);
 }
 
-std::string evictionRuleText(EvictionRule r) {
-  switch (r) {
-  case EvictionRule::MtimeAllFiles: return "0.4.30 (LRU by modification time)";
-  case EvictionRule::AtimeStrict:
-    return "0.4.31 to 0.11.1 (-atime; a missing one makes capped writes fail)";
-  case EvictionRule::AtimeMissingZero: break;
-  }
-  return "0.11.2 and later (a missing -atime counts as 0)";
-}
-
 std::string evictionText(const EvictionPlan &p) {
   if (p.noCap)
     return "max_size -1 is JAX's \"no cap\": eviction is off, nothing is "

@@ -1,9 +1,7 @@
 //===- Wording.cpp - The words of the explanations ------------------------===//
 #include "cachekey/Wording.h"
+#include "cachekey/Json.h"
 #include "cachekey/ModuleDiff.h"
-
-#include "../key/CompileOptionsDetail.h"
-
 #include "cachekey/PyText.h"
 
 #include <algorithm>
@@ -282,7 +280,7 @@ std::string fieldChangeLabel(const FieldChange &c) {
     return prefix + c.name + " (field " + std::to_string(c.number) + ")";
   }
   case K::EnvOverride:
-    return "env_option_overrides[" + detail::jsonQuoted(c.name) + "]";
+    return "env_option_overrides[" + dumpJson(Json(c.name)) + "]";
   case K::EnvOverrideOrder:
     return "env_option_overrides";
   case K::DeviceAssignment:

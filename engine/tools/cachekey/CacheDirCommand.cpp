@@ -1,6 +1,8 @@
 //===- CacheDirCommand.cpp - `cachekey cache-dir` -------------------------===//
 #include "CacheDirCommand.h"
 
+#include "PosixCacheDir.h"
+
 #include "cachekey/CacheDir.h"
 #include "cachekey/Key.h"
 #include "cachekey/Run.h"

@@ -9,6 +9,7 @@
 #define CACHEKEY_TOOLS_FILEINPUT_H
 
 #include "cachekey/Capture.h"
+#include "cachekey/Document.h"
 #include "cachekey/Run.h"
 #include "cachekey/Key.h"
 #include "cachekey/LogReader.h"

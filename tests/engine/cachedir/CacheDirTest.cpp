@@ -11,6 +11,7 @@
 // file) are labelled.
 #include "cachekey/CacheDir.h"
 #include "cachekey/CacheDirLookup.h"
+#include "PosixCacheDir.h"
 #include "cachekey/LogCompare.h"
 
 #include "TestUtil.h"

@@ -1,31 +1,21 @@
-//===- api.cpp - Embind binding of the key engine -------------------------===//
+//===- WorkerApi.cpp - The worker's calls ---------------------------------===//
 //
-// Only a binding: every function takes and returns JSON text (UTF-8 strings,
-// which Embind converts faithfully), and delegates to the engine: the text →
-// key pipeline and the version are the CLI's own (cachekey/Run.h), the JSON
-// text too (dumpJson, cachekey/Json.h). Errors are returned as errorToJson
-// (cachekey/Json.h) gives them,
-// {"error": {"code", "path", "message", "source"?, "subject"?}}; nothing
-// throws, so the instance never aborts on bad input. The JS API over this is
-// web/engine.mjs.
+// What the page's worker does besides keys: logs read in chunks and
+// compared, links encoded and decoded, opened scenario and capture files,
+// capture folders compared, cache folders read. Linked with the whole
+// engine into cachekey_engine and cachekey_engine_mlir, never into the key
+// module.
 //
 //===----------------------------------------------------------------------===//
+#include "Binding.h"
+
 #include "cachekey/CacheDir.h"
 #include "cachekey/Capture.h"
 #include "cachekey/CaptureDiff.h"
-#include "cachekey/Computation.h"
-#include "cachekey/Diff.h"
+#include "cachekey/Document.h"
 #include "cachekey/Key.h"
 #include "cachekey/LogCompare.h"
 #include "cachekey/Permalink.h"
-#include "cachekey/ProfileInfo.h"
-#include "cachekey/Run.h"
-#include "cachekey/Trace.h"
-
-#ifdef CACHEKEY_WITH_MLIR
-#include "cachekey/mlir/Canonicalize.h"
-#include "cachekey/mlir/ModuleDiff.h"
-#endif
 
 #include <emscripten/bind.h>
 
@@ -36,162 +26,9 @@
 #include <sstream>
 
 using namespace cachekey;
+using namespace cachekey::wasm;
 
 namespace {
-
-std::map<std::string, Json> &fixtures() {
-  static std::map<std::string, Json> store;
-  return store;
-}
-
-FixtureResolver resolver() {
-  return [](const std::string &id) -> Expected<Json> {
-    auto it = fixtures().find(id);
-    if (it == fixtures().end())
-      return Error{"", "unknown fixture \"" + id + "\"",
-                   ErrorCode::UnknownFixture, "", id};
-    return it->second;
-  };
-}
-
-std::string dump(const Json &j) { return dumpJson(j); }
-
-std::string errorText(const Error &e) { return dump(errorToJson(e)); }
-
-/// The first `n` bytes of the Uint8Array `arr`, copied in one call.
-Bytes copyBytes(const emscripten::val &arr, size_t n) {
-  Bytes out(n, '\0');
-  emscripten::val(emscripten::typed_memory_view(n, reinterpret_cast<uint8_t *>(out.data())))
-      .call<void>("set", n == arr["length"].as<size_t>() ? arr
-                                                          : arr.call<emscripten::val>("subarray", 0, double(n)));
-  return out;
-}
-
-/// {"engine", "schema", "profiles", "mlir", "permalink_max_chars",
-/// "permalink_max_json_bytes", "fresh_digest", "fixtures"}.
-std::string version() {
-  Json j;
-  j["engine"] = engineVersion();
-  j["schema"] = kScenarioSchema;
-  // The running digest before any entry is fed (SHA-256 of no bytes): what
-  // the page's walk shows at step 0.
-  j["fresh_digest"] = toHex(Sha256().runningDigest());
-  Json ids = Json::array();
-  for (const ProfileSpec &p : allProfiles())
-    ids.push_back(p.id);
-  j["profiles"] = std::move(ids);
-  j["mlir"] = hasCanonicalizer();
-  // A link's limits (Permalink.h): its fragment's characters and the JSON
-  // it may decompress to.
-  j["permalink_max_chars"] = kPermalinkMaxChars;
-  j["permalink_max_json_bytes"] = kPermalinkMaxJsonBytes;
-  Json fixtureIds = Json::array();
-  for (const auto &kv : fixtures())
-    fixtureIds.push_back(kv.first);
-  j["fixtures"] = std::move(fixtureIds);
-  return dump(j);
-}
-
-/// The DebugOptions fields the engine knows: [{"name", "number", "kind"}]
-/// by field number; kind is "bool", "int32", "int64", "enum", "string" or
-/// "float".
-std::string debugOptionFieldsJson() {
-  Json list = Json::array();
-  for (const DebugOptionField &f : knownDebugOptions())
-    list.push_back({{"name", f.name}, {"number", f.number}, {"kind", fieldKindName(f.kind)}});
-  return dump(list);
-}
-
-/// Every profile (profilesToJson): {"newest", "aliases", "profiles": [...]}.
-std::string profiles() { return dump(profilesToJson()); }
-
-/// The releases a cache folder can be read as (cacheReleasesToJson).
-std::string cacheReleases() { return dump(cacheReleasesToJson()); }
-
-/// One profile by id, release or "main" (profileToJson), or an error.
-std::string describeProfile(const std::string &name) {
-  auto p = parseProfile(name);
-  if (!p)
-    return errorText(p.takeError("profile"));
-  return dump(profileToJson(*p));
-}
-
-/// {"from", "to", "differences": [sentences]} between two profiles (ids,
-/// releases or "main"), or an error naming "from" or "to".
-std::string profileDifferencesJson(const std::string &from,
-                                   const std::string &to) {
-  auto a = parseProfile(from);
-  if (!a)
-    return errorText(a.takeError("from"));
-  auto b = parseProfile(to);
-  if (!b)
-    return errorText(b.takeError("to"));
-  return dump(Json{{"from", profileName(*a)},
-                   {"to", profileName(*b)},
-                   {"differences", profileDifferences(*a, *b)}});
-}
-
-/// Makes a fixture available to scenarios' "base". Returns {"ok": true} or
-/// an error.
-std::string registerFixture(const std::string &id, const std::string &text) {
-  auto doc = parseJsonText(text, "fixture " + id);
-  if (!doc)
-    return errorText(doc.error());
-  if (!doc->is_object())
-    return errorText(Error{"$", "fixture " + id + " is not a JSON object"});
-  fixtures()[id] = std::move(*doc);
-  return dump(Json{{"ok", true}});
-}
-
-/// The key, entries, flags and trace for a scenario (resultToJson), or an
-/// error.
-std::string computeKeyJson(const std::string &scenario) {
-  auto r = computeFromText(scenario, resolver());
-  return r ? dump(resultToJson(*r)) : errorText(r.error());
-}
-
-/// Like computeKey, with entry 1's bytes given as a Uint8Array instead of
-/// base64 in the JSON (for large modules: no base64, no JSON string of
-/// hundreds of megabytes). `module.entry1_b64`/`module.text` in the scenario
-/// are replaced by these bytes.
-std::string computeKeyWithModuleBytes(const std::string &scenario,
-                                      const emscripten::val &bytes) {
-  // One copy from the JS array into the engine's buffer, moved into the
-  // scenario by the one pipeline (Run.h).
-  auto r = computeFromText(scenario, resolver(),
-                           copyBytes(bytes, bytes["length"].as<size_t>()));
-  return r ? dump(resultToJson(*r)) : errorText(r.error());
-}
-
-/// The scenario after resolving "base": the full document the controls edit.
-std::string resolveScenario(const std::string &scenario) {
-  auto doc = parseJsonText(scenario);
-  if (!doc)
-    return errorText(doc.error());
-  auto resolved = resolveBase(*doc, resolver());
-  return resolved ? dump(*resolved) : errorText(resolved.error());
-}
-
-/// {"comparison": …, "a": result, "b": result}; an error's source is "a" or
-/// "b".
-std::string compareScenarios(const std::string &a, const std::string &b) {
-  auto ra = computeFromText(a, resolver());
-  if (!ra)
-    return errorText(ra.takeError().from("a"));
-  auto rb = computeFromText(b, resolver());
-  if (!rb)
-    return errorText(rb.takeError().from("b"));
-  Json j;
-  j["comparison"] = comparisonToJson(compareResults(*ra, *rb));
-  j["a"] = resultToJson(*ra);
-  j["b"] = resultToJson(*rb);
-  return dump(j);
-}
-
-#ifndef CACHEKEY_WASM_KEY_ONLY
-// What the page's worker does (logs, links, files and folders): not in the
-// first view's key module (CACHEKEY_WASM_KEY_ONLY), which the main thread
-// loads to show and perturb keys.
 
 /// A log comparison as one line of JSON (logComparisonToJson's document,
 /// written pair by pair: writeLogComparisonJson, no tree of every pair).
@@ -487,42 +324,10 @@ std::string readCacheFolder(const emscripten::val &listing, const emscripten::va
   j["text"] = text.str();
   return dump(j);
 }
-#endif // CACHEKEY_WASM_KEY_ONLY
-
-#ifdef CACHEKEY_WITH_MLIR
-/// diffModules(before, after): two modules (MLIR text, or bytecode as a
-/// binary string) → moduleDiffToJson (ModuleDiff.h): {"same", "ops_before",
-/// "ops_after", "findings": [{code, changes, total, x64, advice, text}],
-/// "changes": [...]}, or an error object naming the module that did not
-/// parse. Only in the MLIR module: the key-only module links no MLIR.
-std::string diffModulesJson(const std::string &before, const std::string &after) {
-  auto d = diffModules(before, after);
-  if (!d)
-    return errorText(d.takeError());
-  return dump(moduleDiffToJson(*d));
-}
-#endif
 
 } // namespace
 
-EMSCRIPTEN_BINDINGS(cachekey) {
-#ifdef CACHEKEY_WITH_MLIR
-  registerMlirCanonicalizer(); // module text is canonicalised live
-  registerMlirModuleDiffer();  // a moved entry 1 is diffed structurally
-  emscripten::function("diffModules", &diffModulesJson);
-#endif
-  emscripten::function("version", &version);
-  emscripten::function("registerFixture", &registerFixture);
-  emscripten::function("profiles", &profiles);
-  emscripten::function("debugOptionFields", &debugOptionFieldsJson);
-  emscripten::function("describeProfile", &describeProfile);
-  emscripten::function("profileDifferences", &profileDifferencesJson);
-  emscripten::function("computeKey", &computeKeyJson);
-  emscripten::function("computeKeyWithModuleBytes", &computeKeyWithModuleBytes);
-  emscripten::function("resolveScenario", &resolveScenario);
-  emscripten::function("compareScenarios", &compareScenarios);
-  emscripten::function("cacheReleases", &cacheReleases);
-#ifndef CACHEKEY_WASM_KEY_ONLY
+EMSCRIPTEN_BINDINGS(cachekey_worker) {
   emscripten::function("compareLogs", &compareLogsJson);
   emscripten::function("openLogReader", &openLogReader);
   emscripten::function("feedLogReader", &feedLogReader);
@@ -533,5 +338,4 @@ EMSCRIPTEN_BINDINGS(cachekey) {
   emscripten::function("openScenarioFile", &openScenarioFile);
   emscripten::function("compareCaptureFolders", &compareCaptureFolders);
   emscripten::function("readCacheFolder", &readCacheFolder);
-#endif
 }
