@@ -3,7 +3,8 @@
 // A log holds the 16 digests of each key, the flag lines, the compile
 // options JAX logged and the run-wide cache paths. For a pair whose own
 // digests moved, this file reads those into facts: the KeyMove that tells
-// pairs apart and the LogFindings behind the details; and, for a program
+// pairs apart and the findings behind the details (EntryChanges of the
+// log-only codes, EntryChanges.def); and, for a program
 // whose key did not move but still missed, the MissReason.
 //
 //===----------------------------------------------------------------------===//
@@ -63,9 +64,9 @@ struct PairContext {
   }
 };
 
-LogFinding finding(LogFinding::Code code, int entry, std::string before = "",
+EntryChange finding(EntryChange::Code code, int entry, std::string before = "",
                    std::string after = "", std::string subject = "") {
-  LogFinding f;
+  EntryChange f;
   f.code = code;
   f.entry = entry;
   f.before = std::move(before);
@@ -75,9 +76,9 @@ LogFinding finding(LogFinding::Code code, int entry, std::string before = "",
 }
 
 /// What the logs show about entry 5 moving.
-std::vector<LogFinding> compileOptionsEvidence(const PairContext &c) {
-  using C = LogFinding::Code;
-  std::vector<LogFinding> out;
+std::vector<EntryChange> compileOptionsEvidence(const PairContext &c) {
+  using C = EntryChange::Code;
+  std::vector<EntryChange> out;
   const auto &ta = c.la.autotuneCaches, &tb = c.lb.autotuneCaches;
   if ((ta.empty() ? "" : ta.front()) != (tb.empty() ? "" : tb.front()) &&
       c.hashesField(kAutotuneField)) {
@@ -118,8 +119,8 @@ std::vector<LogFinding> compileOptionsEvidence(const PairContext &c) {
 }
 
 /// What the logs show about entry 6 moving.
-std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
-  std::vector<LogFinding> out;
+std::vector<EntryChange> acceleratorEvidence(const PairContext &c) {
+  std::vector<EntryChange> out;
   if (std::find(c.evidence.excludedFlags.begin(), c.evidence.excludedFlags.end(),
                 kDeviceCountFlag) != c.evidence.excludedFlags.end()) {
     std::string a = "unset", b = "unset";
@@ -128,11 +129,11 @@ std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
         for (const auto &flag : *f)
           if (bareFlagName(flag.flag) == kDeviceCountFlag)
             (side ? b : a) = flag.flag;
-    out.push_back(finding(LogFinding::Code::DeviceCount, 6, a, b));
+    out.push_back(finding(EntryChange::Code::LoggedDeviceCount, 6, a, b));
   }
   std::string fa = c.text(false, c.pa.fallback()), fb = c.text(true, c.pb.fallback());
   if (fa != fb)
-    out.push_back(finding(LogFinding::Code::DeviceKindFallback, 6, "",
+    out.push_back(finding(EntryChange::Code::DeviceKindFallback, 6, "",
                           fa.empty() ? fb : fa,
                           fa.empty()   ? c.lb.name
                           : fb.empty() ? c.la.name
@@ -172,7 +173,7 @@ bool widened(const std::string &before, const std::string &after) {
 
 /// What entry 1 moving shows when both logs have the pxla shapes lines:
 /// the argument types (or nothing when the shapes are equal or not logged).
-std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c) {
+std::optional<std::pair<KeyMove, EntryChange>> argTypesMove(const PairContext &c) {
   if (c.pa.shapes < 0 || c.pb.shapes < 0)
     return std::nullopt;
   const std::string &sa = c.la.texts[c.pa.shapes], &sb = c.lb.texts[c.pb.shapes];
@@ -209,8 +210,8 @@ std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c)
   m.code = allWidened ? KeyMove::Code::EnableX64 : KeyMove::Code::ArgTypes;
   m.before = join(from);
   m.after = join(to);
-  LogFinding f;
-  f.code = allWidened ? LogFinding::Code::EnableX64 : LogFinding::Code::ArgTypes;
+  EntryChange f;
+  f.code = allWidened ? EntryChange::Code::EnableX64 : EntryChange::Code::ArgTypes;
   f.entry = 1;
   f.subject = m.before + " \u2192 " + m.after;
   f.before = sa;
@@ -306,13 +307,13 @@ bool isElementwisePrimitive(std::string_view name) {
 
 /// What changed inside entry `e`, as far as the logs can tell: the KeyMove
 /// for summaries, then the findings.
-std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
+std::pair<KeyMove, std::vector<EntryChange>> explainEntry(const PairContext &c,
                                                          int e) {
-  using C = LogFinding::Code;
+  using C = EntryChange::Code;
   using M = KeyMove::Code;
   const LoggedProgram &a = c.pa, &b = c.pb;
   KeyMove move;
-  std::vector<LogFinding> d;
+  std::vector<EntryChange> d;
   switch (e) {
   case 1:
     if (auto t = argTypesMove(c)) {
@@ -371,7 +372,7 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
     move.code = M::Flags;
     move.flag = changes.front();
     for (auto &f : changes) {
-      LogFinding x = finding(C::Flag, 4);
+      EntryChange x = finding(C::Flag, 4);
       x.flag = std::move(f);
       d.push_back(std::move(x));
     }
@@ -393,7 +394,7 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
       break;
     }
     move.code = M::CompileOptionsChanged;
-    LogFinding x = finding(C::CompileOptionsUnknown, 5);
+    EntryChange x = finding(C::CompileOptionsUnknown, 5);
     x.hashesAutotune = c.hashesField(kAutotuneField);
     d.push_back(std::move(x));
     break;
@@ -406,11 +407,11 @@ std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
     break;
   case 7:
     move = {M::Compression, false, digestText(7, a.digests().own[6]), digestText(7, b.digests().own[6]), {}};
-    d.push_back(finding(C::Compression, 7, move.before, move.after));
+    d.push_back(finding(C::LoggedCompression, 7, move.before, move.after));
     break;
   case 8:
     move = {M::CustomHook, false, digestText(8, a.digests().own[7]), digestText(8, b.digests().own[7]), {}};
-    d.push_back(finding(C::CustomHook, 8, move.before, move.after));
+    d.push_back(finding(C::LoggedCustomHook, 8, move.before, move.after));
     break;
   }
   return {move, d};
