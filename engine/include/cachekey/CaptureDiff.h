@@ -6,8 +6,9 @@
 // within a name (the second `jit_f` of A with the second `jit_f` of B). For
 // every pair whose keys differ, the engine's comparison (Diff.h) names the
 // cause at field level; entries that moved besides the cause get their own
-// details; a moved entry 6 with CPU topologies says what changed in them;
-// a moved entry 1 gets a unified diff of the module text. Captures that kept
+// details (a moved entry 6 with CPU topologies says which of their fields
+// changed, as a key diff does: acceleratorChanges); a moved entry 1 gets a
+// unified diff of the module text. Captures that kept
 // only digests are compared on JAX's digests.
 //
 //===----------------------------------------------------------------------===//
@@ -22,31 +23,6 @@
 
 namespace cachekey {
 
-/// One field-level change of two CPU topologies (the CpuTopologyProto
-/// entry 6 fingerprints), as a fact; the words are cpuTopologyChangeText.
-struct CpuTopologyChange {
-  enum class Code : uint8_t {
-    DeviceCount,   // `countBefore` → `countAfter` devices
-    DeviceIds,     // the first device (`device`) whose (process_index,
-                   // local_hardware_id) differs: `idsBefore` → `idsAfter`
-    Model,         // CPU model `before` → `after`
-    Triple,        // target triple `before` → `after`
-    FeaturesOrder, // the same feature set in another order
-    Features,      // features `added` and `removed` (either may be empty)
-  };
-  Code code = Code::DeviceCount;
-  size_t countBefore = 0, countAfter = 0, device = 0;
-  std::pair<int32_t, int32_t> idsBefore{}, idsAfter{};
-  std::string before, after;
-  std::vector<std::string> added, removed;
-};
-
-/// The field-level changes of two CPU topologies: device count (or the
-/// first device whose ids differ), CPU model, target triple, features, in
-/// that order. Empty when they are equal.
-std::vector<CpuTopologyChange> cpuTopologyChanges(const CpuTopology &a,
-                                                  const CpuTopology &b);
-
 /// What a differing pair shows besides the comparison's own details, as a
 /// fact; the words are alsoFindingText.
 struct AlsoFinding {
@@ -56,7 +32,6 @@ struct AlsoFinding {
     Entry1DigestOnly,   // entry 1 moved in a capture that kept only its
                         // digest: `change.before` → `change.after` (short)
     ExcludedFlagChange, // `flag`: a flag on the exclusion list (entry 4)
-    CpuTopology,        // `cpu`: entry 6's CPU topology
     JaxSetting,         // a JAX option the captures recorded moved:
                         // `setting`, `before` → `after` (JSON values)
   };
@@ -64,7 +39,6 @@ struct AlsoFinding {
   int entry = 0;
   EntryChange change;
   FlagChange flag;
-  CpuTopologyChange cpu;
   std::string setting;
   Json before, after;
 };
@@ -96,7 +70,8 @@ struct ProgramDifference {
   std::string outcomeA, outcomeB;
   Comparison comparison;        // compareResults of the engine's results
   /// What moved besides the cause: each entry that moved besides it, the
-  /// excluded flags, the CPU topology when entry 6 moved.
+  /// excluded flags, the recorded JAX options. (Entry 6's CPU topology
+  /// fields are the comparison's own EntryChanges, acceleratorChanges.)
   std::vector<AlsoFinding> also;
   /// The module texts when entry 1 moved.
   ModuleTextDiff textDiff;
@@ -180,14 +155,6 @@ std::string unreadableProgramText(const UnreadableProgram &program);
 /// "the generic module texts could not be diffed (…), so what changed
 /// inside the program is not named".
 std::string genericErrorText(const Error &error);
-
-/// A CPU topology change as a clause, e.g. "CPU device count 1 → 4",
-/// "CPU features added: +avx2; removed: +sse4.2".
-std::string cpuTopologyChangeText(const CpuTopologyChange &change);
-
-/// cpuTopologyChanges as clauses (cpuTopologyChangeText).
-std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
-                                                   const CpuTopology &b);
 
 /// An also-finding as a detail line, e.g. "entry 5 (compile_options):
 /// DebugOptions.xla_a (field 12) 1 → 2", "a flag JAX leaves out of the key

@@ -44,6 +44,15 @@ const char *fieldKindName(FieldKind kind);
 /// not use.
 FieldKind parseFieldKind(const std::string &name);
 
+/// The DebugOptions fields JAX's compiler.py fills from its cache settings
+/// (jax_compilation_cache_dir, jax_persistent_cache_enable_xla_caches):
+/// the XLA autotuning cache path, the kernel cache file, and the module
+/// compilation parallelism it turns on with the kernel cache.
+inline constexpr char kAutotuneField[] = "xla_gpu_per_fusion_autotune_cache_dir";
+inline constexpr char kKernelField[] = "xla_gpu_kernel_cache_file";
+inline constexpr char kParallelismField[] =
+    "xla_gpu_enable_llvm_module_compilation_parallelism";
+
 /// A `DebugOptions` field known by name.
 struct DebugOptionField {
   std::string name;

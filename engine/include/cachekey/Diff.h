@@ -75,9 +75,11 @@ struct UnhashedInput {
   FieldChange field;
 };
 
-/// One thing that changed inside an entry between two computed keys, as a
-/// fact; the words are `entryChangeText` (Wording.h). Values are raw (a
-/// jaxlib version, a flag, a CPU name), except where the field says.
+/// One thing that changed inside an entry between two computed keys, or
+/// that two runs' logs show about a moved entry (the log-only codes of
+/// EntryChanges.def), as a fact; the words are `entryChangeText`
+/// (Wording.h). Values are raw (a jaxlib version, a flag, a CPU name),
+/// except where the code's comment says.
 struct EntryChange {
   enum class Code : uint8_t {
 #define ENTRY_CHANGE(Name, code) Name,
@@ -93,6 +95,12 @@ struct EntryChange {
   FieldChange field;
   /// For Code::ModuleFinding: the finding (shared: comparisons are copied).
   std::shared_ptr<const ModuleFinding> module;
+  /// For Code::CompileOptionsUnknown: a release of the two runs hashes the
+  /// XLA autotuning cache path (jax 0.10.x and older do).
+  bool hashesAutotune = false;
+  /// For Code::EveryProgram: JAX's own programs (jit_broadcast_in_dim, …)
+  /// moved too.
+  bool jaxOwn = false;
 };
 
 /// What to do about a comparison of two keys: a code, worded by adviceText
@@ -149,8 +157,8 @@ struct Comparison {
   /// options, the sym_name alone). Worded by comparisonDetailsText.
   /// `otherChanges`: what changed inside the `alsoChanged` entries, worded
   /// by comparisonOtherDetailsText. Both are filled when the comparison is
-  /// of two computed keys (compareResults); empty for logs, whose facts are
-  /// LogFindings (LogCompare.h).
+  /// of two computed keys (compareResults); empty for logs, whose facts
+  /// (the log-only codes) are LogComparison::findings (LogCompare.h).
   std::vector<EntryChange> changes, otherChanges;
   /// Inputs that differ but are not hashed (excluded flags, zeroed
   /// DebugOptions fields), so they explain nothing (unhashedText).

@@ -120,53 +120,6 @@ struct KeyMove {
   }
 };
 
-/// One thing the logs show about a moved entry (the pair's details). Its
-/// words are `logFindingText`.
-struct LogFinding {
-  enum class Code : uint8_t {
-    ProgramChanged,        // entry 1
-    ArgTypes,              // entry 1: argument shapes `before` → `after`,
-                           // their dtypes `subject` ("float32 → float64")
-    EnableX64,             // entry 1: as ArgTypes, every dtype widened to
-                           // 64 bits (jax_enable_x64)
-    JaxOwnProgram,         // entry 1 of JAX's own program `subject`
-    EveryProgram,          // entry 1 of all `subject` paired programs
-                           // (JAX's own among them when `jaxOwn`)
-    JaxlibVersions,        // entry 2: `before` → `after` releases
-    JaxlibNotRelease,      // entry 2: decoded or digest `before` → `after`
-    BackendDecoded,        // entry 3: `before` → `after` (decoded texts)
-    BackendOneSide,        // entry 3 hashed in one run only
-    BackendPlatform,       // entry 3: `before` → `after` (decoded or digest)
-    FlagsNotLogged,        // entry 4
-    Flag,                  // entry 4: `flag`
-    CacheDirMoved,         // entry 5: autotune path `before` → `after`
-    KernelCacheOneSide,    // entry 5: enabled in log `subject` only
-    KernelCacheMoved,      // entry 5: `before` → `after`
-    CompileOptionsLogged,  // entry 5: the logged compile options differ
-    ExcludedFlagHashed,    // entry 5: excluded flag `subject` parsed into
-                           // DebugOptions
-    CompileOptionsUnknown, // entry 5: nothing in the logs; `hashesAutotune`
-    DeviceCount,           // entry 6: `before` → `after` (whole flags)
-    DeviceKindFallback,    // entry 6: in `subject` ("both" or a log name),
-                           // the fallback message `after`
-    DevicesUnknown,        // entry 6: nothing in the logs
-    Compression,           // entry 7: decoded `before` → `after`
-    CustomHook,            // entry 8: decoded `before` → `after`
-    XlaCachesOneSide,      // entry 5: log `subject` compiled with the
-                           // persistent cache on and its compiler lines at
-                           // DEBUG, yet enabled no XLA autotuning cache
-                           // (autotune path `before` → `after`, "" there):
-                           // jax_persistent_cache_enable_xla_caches
-  };
-  Code code = Code::ProgramChanged;
-  int entry = 0;
-  std::string subject, before, after;
-  FlagChange flag;
-  bool hashesAutotune = false;
-  /// EveryProgram: JAX's own programs (jit_broadcast_in_dim, …) moved too.
-  bool jaxOwn = false;
-};
-
 /// Why the second run missed a program whose key is the first run's: a
 /// kind that groups programs in the summary.
 enum class MissReason : uint8_t {
@@ -460,8 +413,9 @@ struct LogComparison {
   /// The explanation of that pair (cause 0 when its keys are equal).
   Comparison comparison;
   /// What the logs show about the cause entry and about each `alsoChanged`
-  /// entry: the details of `comparison`, in facts.
-  std::vector<LogFinding> findings, otherFindings;
+  /// entry: the details of `comparison`, as EntryChanges of the log-only
+  /// codes (EntryChanges.def; Flag for entry 4), worded by entryChangeText.
+  std::vector<EntryChange> findings, otherFindings;
   /// What to do, one item per kind of miss (never empty once compared).
   std::vector<LogAdvice> advice;
   /// The answer in facts (logVerdict), worded by logVerdictText.
@@ -579,7 +533,7 @@ Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB
 
 /// The comparison as JSON: the explained pair's Comparison fields
 /// (comparisonToJson, with "sentence" the full explanation; "findings" the
-/// LogFindings and reading notes) plus "summary", "paired_by": {"code",
+/// EntryChanges and reading notes) plus "summary", "paired_by": {"code",
 /// "text"}, "logs": [{"name", "lines", "programs", "hits", "misses",
 /// "what_to_do": [{"code", "programs", "entry"?, "value"?, "amount"?,
 /// "limit"?, "text"}] (LogAdvice, in order),

@@ -76,7 +76,7 @@ std::vector<std::string> comparisonOtherDetailsText(const Comparison &c);
 std::string comparisonSentence(const Comparison &c);
 
 /// comparisonSentence with the detail lines given: a comparison of logs
-/// words its LogFindings itself (LogCompare.h). `details` that are not one
+/// gives the words of its findings (LogCompare.h). `details` that are not one
 /// per `c.changes` are said as given, without grouping compile-options
 /// fields.
 std::string comparisonSentence(const Comparison &c,

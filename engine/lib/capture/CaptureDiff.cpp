@@ -8,34 +8,10 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 namespace cachekey {
 
 namespace {
-
-std::vector<std::string> splitFeatures(const std::string &s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos)
-      comma = s.size();
-    if (comma > start)
-      out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::optional<CpuTopology> cpuTopologyOf(const CapturedProgram &p) {
-  auto s = readScenario(p.scenario, FixtureResolver{});
-  if (!s)
-    return std::nullopt;
-  if (const auto *t = std::get_if<CpuTopology>(&s->accelerator))
-    return *t;
-  return std::nullopt;
-}
 
 /// The unified diff of the module texts, or why there is none.
 ModuleTextDiff moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b,
@@ -190,53 +166,6 @@ std::vector<const AlsoFinding *> ProgramDifference::adviceSettings() const {
   return out;
 }
 
-std::vector<CpuTopologyChange> cpuTopologyChanges(const CpuTopology &a,
-                                                  const CpuTopology &b) {
-  using C = CpuTopologyChange::Code;
-  std::vector<CpuTopologyChange> out;
-  auto add = [&out](C code) -> CpuTopologyChange & {
-    out.emplace_back();
-    out.back().code = code;
-    return out.back();
-  };
-  if (a.devices.size() != b.devices.size()) {
-    auto &c = add(C::DeviceCount);
-    c.countBefore = a.devices.size(), c.countAfter = b.devices.size();
-  } else {
-    for (size_t i = 0; i < a.devices.size(); ++i)
-      if (a.devices[i].processIndex != b.devices[i].processIndex ||
-          a.devices[i].localHardwareId != b.devices[i].localHardwareId) {
-        auto &c = add(C::DeviceIds);
-        c.device = i;
-        c.idsBefore = {a.devices[i].processIndex, a.devices[i].localHardwareId};
-        c.idsAfter = {b.devices[i].processIndex, b.devices[i].localHardwareId};
-        break;
-      }
-  }
-  if (a.cpu != b.cpu) {
-    auto &c = add(C::Model);
-    c.before = a.cpu, c.after = b.cpu;
-  }
-  if (a.triple != b.triple) {
-    auto &c = add(C::Triple);
-    c.before = a.triple, c.after = b.triple;
-  }
-  if (a.features != b.features) {
-    auto fa = splitFeatures(a.features), fb = splitFeatures(b.features);
-    std::set<std::string> sa(fa.begin(), fa.end()), sb(fb.begin(), fb.end());
-    std::vector<std::string> added, removed;
-    for (const auto &f : fb)
-      if (!sa.count(f))
-        added.push_back(f);
-    for (const auto &f : fa)
-      if (!sb.count(f))
-        removed.push_back(f);
-    auto &c = add(added.empty() && removed.empty() ? C::FeaturesOrder : C::Features);
-    c.added = std::move(added), c.removed = std::move(removed);
-  }
-  return out;
-}
-
 Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
                                             const CaptureFileReader &readB,
                                             const std::string &nameA,
@@ -364,16 +293,10 @@ Expected<CaptureComparison> compareCaptures(const CaptureFileReader &readA,
           if (ch.entry == i2)
             also(AC::EntryChange, i2).change = ch;
       }
+      // A moved entry 6's CPU topology fields are already among the
+      // comparison's changes (acceleratorChanges): not said twice.
       for (auto &f : excludedFlagChange(*ra, *rb))
         also(AC::ExcludedFlagChange, 4).flag = std::move(f);
-      bool moved6 = cmp.cause == 6 || std::count(cmp.alsoChanged.begin(),
-                                                 cmp.alsoChanged.end(), 6);
-      if (moved6) {
-        auto ta = cpuTopologyOf(a), tb = cpuTopologyOf(b);
-        if (ta && tb)
-          for (auto &t : cpuTopologyChanges(*ta, *tb))
-            also(AC::CpuTopology, 6).cpu = std::move(t);
-      }
       bool moved1 = cmp.cause == 1 || std::count(cmp.alsoChanged.begin(),
                                                  cmp.alsoChanged.end(), 1);
       if (moved1)

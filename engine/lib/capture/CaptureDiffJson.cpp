@@ -10,48 +10,6 @@ namespace cachekey {
 
 namespace {
 
-const char *cpuChangeCode(CpuTopologyChange::Code code) {
-  using C = CpuTopologyChange::Code;
-  switch (code) {
-  case C::DeviceCount: return "device_count";
-  case C::DeviceIds: return "device_ids";
-  case C::Model: return "cpu_model";
-  case C::Triple: return "target_triple";
-  case C::FeaturesOrder: return "features_order";
-  case C::Features: return "features";
-  }
-  return "";
-}
-
-/// {"code", …fields}: one CPU topology change, without its text.
-Json cpuChangeToJson(const CpuTopologyChange &c) {
-  using C = CpuTopologyChange::Code;
-  Json j{{"code", cpuChangeCode(c.code)}};
-  switch (c.code) {
-  case C::DeviceCount:
-    j["devices_before"] = c.countBefore;
-    j["devices_after"] = c.countAfter;
-    break;
-  case C::DeviceIds:
-    j["device"] = c.device;
-    j["ids_before"] = {c.idsBefore.first, c.idsBefore.second};
-    j["ids_after"] = {c.idsAfter.first, c.idsAfter.second};
-    break;
-  case C::Model:
-  case C::Triple:
-    j["before"] = c.before;
-    j["after"] = c.after;
-    break;
-  case C::FeaturesOrder:
-    break;
-  case C::Features:
-    j["added"] = c.added;
-    j["removed"] = c.removed;
-    break;
-  }
-  return j;
-}
-
 Json alsoFindingToJson(const AlsoFinding &f) {
   using C = AlsoFinding::Code;
   std::string text = alsoFindingText(f);
@@ -62,9 +20,6 @@ Json alsoFindingToJson(const AlsoFinding &f) {
   case C::ExcludedFlagChange:
     return {{"code", "excluded_flag_change"}, {"entry", f.entry},
             {"flag", flagChangeToJson(f.flag)}, {"text", text}};
-  case C::CpuTopology:
-    return {{"code", "cpu_topology"}, {"entry", f.entry},
-            {"change", cpuChangeToJson(f.cpu)}, {"text", text}};
   case C::JaxSetting:
     return {{"code", "jax_setting"}, {"setting", f.setting},
             {"before", f.before}, {"after", f.after}, {"text", text}};

@@ -1,9 +1,9 @@
 //===- CaptureDiffWording.cpp - The words of `cachekey diff DIR DIR` -------===//
 //
 // The one module that turns a CaptureComparison's facts (CaptureDiff.h) into
-// English: the CPU topology changes, the also-findings, the notes, why the
-// module texts do not diff, the summary and the terminal text. No code
-// parses a sentence this writes.
+// English: the also-findings, the notes, why the module texts do not diff,
+// the summary and the terminal text (what moved inside an entry is
+// entryChangeText's, Wording.h). No code parses a sentence this writes.
 //
 //===----------------------------------------------------------------------===//
 #include "cachekey/CaptureDiff.h"
@@ -14,57 +14,6 @@
 #include <map>
 
 namespace cachekey {
-
-namespace {
-
-/// At most `most` names, then "and N more" (no "and" before the last).
-std::string listSome(const std::vector<std::string> &xs, size_t most = 8) {
-  std::string s;
-  for (size_t i = 0; i < xs.size() && i < most; ++i)
-    s += (i ? ", " : "") + xs[i];
-  if (xs.size() > most)
-    s += " and " + std::to_string(xs.size() - most) + " more";
-  return s;
-}
-
-std::string idPair(std::pair<int32_t, int32_t> ids) {
-  return "(" + std::to_string(ids.first) + ", " + std::to_string(ids.second) + ")";
-}
-
-} // namespace
-
-std::string cpuTopologyChangeText(const CpuTopologyChange &c) {
-  using C = CpuTopologyChange::Code;
-  switch (c.code) {
-  case C::DeviceCount:
-    return "CPU device count " + std::to_string(c.countBefore) + " → " +
-           std::to_string(c.countAfter);
-  case C::DeviceIds:
-    return "CPU device " + std::to_string(c.device) +
-           " (process_index, local_hardware_id) " + idPair(c.idsBefore) +
-           " → " + idPair(c.idsAfter);
-  case C::Model:
-    return "CPU model " + pyRepr(c.before) + " → " + pyRepr(c.after);
-  case C::Triple:
-    return "target triple " + pyRepr(c.before) + " → " + pyRepr(c.after);
-  case C::FeaturesOrder:
-    return "CPU features: the same set in another order";
-  case C::Features:
-    return "CPU features" +
-           (c.added.empty() ? "" : " added: " + listSome(c.added)) +
-           (c.added.empty() || c.removed.empty() ? "" : ";") +
-           (c.removed.empty() ? "" : " removed: " + listSome(c.removed));
-  }
-  return "";
-}
-
-std::vector<std::string> describeCpuTopologyChange(const CpuTopology &a,
-                                                   const CpuTopology &b) {
-  std::vector<std::string> out;
-  for (const auto &c : cpuTopologyChanges(a, b))
-    out.push_back(cpuTopologyChangeText(c));
-  return out;
-}
 
 /// A recorded option's value as Python writes it: True, None, 'highest'.
 std::string settingValueText(const Json &v) {
@@ -88,8 +37,6 @@ std::string alsoFindingText(const AlsoFinding &f) {
   case C::ExcludedFlagChange:
     return "a flag JAX leaves out of the key (entry 4 does not hash it): " +
            flagChangeText(f.flag);
-  case C::CpuTopology:
-    return entryLabel(6) + ": " + cpuTopologyChangeText(f.cpu);
   case C::JaxSetting:
     return "JAX option " + f.setting + " " + settingValueText(f.before) +
            " → " + settingValueText(f.after) +

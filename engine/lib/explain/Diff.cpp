@@ -253,97 +253,142 @@ std::vector<EntryChange> acceleratorChanges(const AcceleratorEntry &a,
   return out;
 }
 
-std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
-                                      int index) {
+namespace {
+
+using Changes = std::vector<EntryChange>;
+
+/// Entry 1: what the structural module diff (ModuleDiff.h) names, in JAX's
+/// terms; else the bytes' first difference, or the digests when a side kept
+/// only those; then the sym_name.
+Changes programChanges(const KeyResult &a, const KeyResult &b) {
   using C = EntryChange::Code;
-  std::vector<EntryChange> out;
-  const EntryResult &ea = a.entries[index - 1], &eb = b.entries[index - 1];
-  switch (index) {
-  case 1: {
-    size_t n = std::min(ea.bytes.size(), eb.bytes.size()), k = 0;
-    while (k < n && ea.bytes[k] == eb.bytes[k])
-      ++k;
-    // What changed inside, in JAX's terms, first (ModuleDiff.h).
-    if (ModuleDiffer differ = moduleDiffer();
-        differ && !ea.bytes.empty() && !eb.bytes.empty()) {
-      if (auto d = differ(ea.bytes, eb.bytes))
-        for (auto &f : d->findings) {
-          EntryChange m = change(C::ModuleFinding, 1);
-          m.module = std::make_shared<const ModuleFinding>(std::move(f));
-          out.push_back(std::move(m));
-        }
-    }
-    // The bytes' first difference only when nothing names the change: a
-    // byte offset beside a finding says nothing more.
-    if (out.empty() && (ea.bytes.empty() || eb.bytes.empty())) {
-      // A side kept as a digest only (a capture with --no-entry1-bytes, a
-      // record of cachekey.watch's index): no sizes and no first difference
-      // to give, only the digests.
-      out.push_back(change(C::Entry1DigestOnly, 1, shortDigest(toHex(ea.digest)),
-                           shortDigest(toHex(eb.digest))));
-    } else if (out.empty()) {
-      EntryChange c = change(C::ModuleBytes, 1);
-      c.sizeBefore = ea.bytes.size();
-      c.sizeAfter = eb.bytes.size();
-      c.firstDifference = k;
-      out.push_back(std::move(c));
-    }
-    if (a.symName != b.symName)
-      out.push_back(change(C::SymName, 1, a.symName, b.symName));
-    break;
-  }
-  case 2:
-    out.push_back(change(C::JaxlibVersion, 2, ea.bytes, eb.bytes));
-    break;
-  case 3:
-    if (ea.hashed != eb.hashed) {
-      out.push_back(change(C::BackendHashedOneSide, 3));
-      out.back().firstSide = ea.hashed;
-      break;
-    }
-    for (size_t i = 0; i < std::min(ea.parts.size(), eb.parts.size()); ++i)
-      if (ea.partBytes(i) != eb.partBytes(i))
-        out.push_back(change(C::BackendPart, 3, ea.partBytes(i), eb.partBytes(i),
-                             ea.parts[i].label));
-    if (out.empty())
-      out.push_back(change(C::BackendJoined, 3));
-    break;
-  case 4: {
-    for (auto &f : flagChanges(loggedFlags(a.flags), loggedFlags(b.flags))) {
-      // What XLA also made of the flag, on the side that has it.
-      const KeyResult &side = f.kind == FlagChange::Kind::Removed ? a : b;
-      if (side.xlaFlags && !f.flag.empty()) {
-        f.debugFields = xlaFlagDebugFields(*side.xlaFlags, f.flag);
-        const std::string name = bareFlagName(f.flag);
-        f.cpuClient = (name == "xla_force_host_platform_device_count" &&
-                       side.xlaFlagsMovedDevices) ||
-                      (name == "xla_cpu_max_isa" && side.xlaFlagsMovedTarget);
+  Changes out;
+  const EntryResult &ea = a.entries[0], &eb = b.entries[0];
+  size_t n = std::min(ea.bytes.size(), eb.bytes.size()), k = 0;
+  while (k < n && ea.bytes[k] == eb.bytes[k])
+    ++k;
+  if (ModuleDiffer differ = moduleDiffer();
+      differ && !ea.bytes.empty() && !eb.bytes.empty()) {
+    if (auto d = differ(ea.bytes, eb.bytes))
+      for (auto &f : d->findings) {
+        EntryChange m = change(C::ModuleFinding, 1);
+        m.module = std::make_shared<const ModuleFinding>(std::move(f));
+        out.push_back(std::move(m));
       }
-      out.push_back(change(C::Flag, 4));
-      out.back().flag = std::move(f);
-    }
-    break;
   }
-  case 5:
-    for (auto &f : compileOptionsChanges(a.compileOptions.output,
-                                         b.compileOptions.output)) {
-      out.push_back(change(C::CompileOption, 5));
-      out.back().field = std::move(f);
+  // The bytes' first difference only when nothing names the change: a
+  // byte offset beside a finding says nothing more.
+  if (out.empty() && (ea.bytes.empty() || eb.bytes.empty())) {
+    // A side kept as a digest only (a capture with --no-entry1-bytes, a
+    // record of cachekey.watch's index): no sizes and no first difference
+    // to give, only the digests.
+    out.push_back(change(C::Entry1DigestOnly, 1, shortDigest(toHex(ea.digest)),
+                         shortDigest(toHex(eb.digest))));
+  } else if (out.empty()) {
+    EntryChange c = change(C::ModuleBytes, 1);
+    c.sizeBefore = ea.bytes.size();
+    c.sizeAfter = eb.bytes.size();
+    c.firstDifference = k;
+    out.push_back(std::move(c));
+  }
+  if (a.symName != b.symName)
+    out.push_back(change(C::SymName, 1, a.symName, b.symName));
+  return out;
+}
+
+/// Entry 2: the jaxlib version.
+Changes jaxlibChanges(const KeyResult &a, const KeyResult &b) {
+  return {change(EntryChange::Code::JaxlibVersion, 2, a.entries[1].bytes,
+                 b.entries[1].bytes)};
+}
+
+/// Entry 3: hashed on one side only (jax 0.6.0 added it), else each part
+/// (platform, platform_version, …) whose bytes moved, else the same bytes
+/// joined differently.
+Changes backendChanges(const KeyResult &a, const KeyResult &b) {
+  using C = EntryChange::Code;
+  Changes out;
+  const EntryResult &ea = a.entries[2], &eb = b.entries[2];
+  if (ea.hashed != eb.hashed) {
+    out.push_back(change(C::BackendHashedOneSide, 3));
+    out.back().firstSide = ea.hashed;
+    return out;
+  }
+  for (size_t i = 0; i < std::min(ea.parts.size(), eb.parts.size()); ++i)
+    if (ea.partBytes(i) != eb.partBytes(i))
+      out.push_back(change(C::BackendPart, 3, ea.partBytes(i), eb.partBytes(i),
+                           ea.parts[i].label));
+  if (out.empty())
+    out.push_back(change(C::BackendJoined, 3));
+  return out;
+}
+
+/// Entry 4: each change among the kept flags (flagChanges), with what XLA
+/// also made of the flag on the side that has it.
+Changes flagsEntryChanges(const KeyResult &a, const KeyResult &b) {
+  Changes out;
+  for (auto &f : flagChanges(loggedFlags(a.flags), loggedFlags(b.flags))) {
+    const KeyResult &side = f.kind == FlagChange::Kind::Removed ? a : b;
+    if (side.xlaFlags && !f.flag.empty()) {
+      f.debugFields = xlaFlagDebugFields(*side.xlaFlags, f.flag);
+      const std::string name = bareFlagName(f.flag);
+      f.cpuClient = (name == "xla_force_host_platform_device_count" &&
+                     side.xlaFlagsMovedDevices) ||
+                    (name == "xla_cpu_max_isa" && side.xlaFlagsMovedTarget);
     }
-    break;
-  case 6:
-    out = acceleratorChanges(a.accelerator, b.accelerator);
-    if (out.empty())
-      out.push_back(change(C::AcceleratorBytes, 6));
-    break;
-  case 7:
-    out.push_back(change(C::Compression, 7, a.compression, b.compression));
-    break;
-  case 8:
-    out.push_back(change(C::CustomHook, 8, ea.bytes, eb.bytes));
-    break;
+    out.push_back(change(EntryChange::Code::Flag, 4));
+    out.back().flag = std::move(f);
   }
   return out;
+}
+
+/// Entry 5: each field of the hashed compile options that moved.
+Changes compileOptionsEntryChanges(const KeyResult &a, const KeyResult &b) {
+  Changes out;
+  for (auto &f : compileOptionsChanges(a.compileOptions.output,
+                                       b.compileOptions.output)) {
+    out.push_back(change(EntryChange::Code::CompileOption, 5));
+    out.back().field = std::move(f);
+  }
+  return out;
+}
+
+/// Entry 6: acceleratorChanges, or "other bytes" when it names nothing.
+Changes acceleratorEntryChanges(const KeyResult &a, const KeyResult &b) {
+  Changes out = acceleratorChanges(a.accelerator, b.accelerator);
+  if (out.empty())
+    out.push_back(change(EntryChange::Code::AcceleratorBytes, 6));
+  return out;
+}
+
+/// Entry 7: the compression algorithm's name.
+Changes compressionChanges(const KeyResult &a, const KeyResult &b) {
+  return {change(EntryChange::Code::Compression, 7, a.compression, b.compression)};
+}
+
+/// Entry 8: the custom hook's string.
+Changes customHookChanges(const KeyResult &a, const KeyResult &b) {
+  return {change(EntryChange::Code::CustomHook, 8, a.entries[7].bytes,
+                 b.entries[7].bytes)};
+}
+
+/// One explainer per entry: kFromResults[i] says what moved inside entry
+/// i + 1 between two computed keys. (A comparison of logs has its own, from
+/// what a log holds: LogEvidence.cpp's kFromLogs; both give EntryChanges,
+/// worded by entryChangeText.)
+using ResultExplainer = Changes (*)(const KeyResult &, const KeyResult &);
+constexpr ResultExplainer kFromResults[kNumEntries] = {
+    programChanges,           jaxlibChanges,        backendChanges,
+    flagsEntryChanges,        compileOptionsEntryChanges,
+    acceleratorEntryChanges,  compressionChanges,   customHookChanges};
+
+} // namespace
+
+std::vector<EntryChange> entryChanges(const KeyResult &a, const KeyResult &b,
+                                      int index) {
+  if (index < 1 || index > kNumEntries)
+    return {};
+  return kFromResults[index - 1](a, b);
 }
 
 std::vector<std::string> describeEntryChange(const KeyResult &a,

@@ -179,6 +179,40 @@ Json entryChangeToJson(const EntryChange &c, const std::string &text) {
   case C::CpuFeaturesRewritten:
   case C::AcceleratorBytes:
   case C::FlagsCollision:
+  case C::ProgramChanged:
+  case C::BackendOneSide:
+  case C::FlagsNotLogged:
+  case C::DevicesUnknown:
+    break;
+  // The log-only codes, with the members the logs' findings always had.
+  case C::ArgTypes:
+  case C::EnableX64:
+    j["dtypes"] = c.subject;
+    j["before"] = c.before;
+    j["after"] = c.after;
+    break;
+  case C::JaxOwnProgram:
+    j["program"] = c.subject;
+    break;
+  case C::EveryProgram:
+    j["programs"] = c.sizeAfter;
+    j["jax_own"] = c.jaxOwn;
+    break;
+  case C::ExcludedFlagHashed:
+    j["flag"] = c.subject;
+    break;
+  case C::CompileOptionsUnknown:
+    j["autotune_path_hashed"] = c.hashesAutotune;
+    break;
+  case C::KernelCacheOneSide:
+  case C::XlaCachesOneSide:
+    j["in"] = c.subject;
+    j["before"] = c.before;
+    j["after"] = c.after;
+    break;
+  case C::DeviceKindFallback:
+    j["in"] = c.subject;
+    j["message"] = c.after;
     break;
   default:
     if (!c.subject.empty())

@@ -413,10 +413,12 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
   }
   if (x && r.explained >= 0 &&
       r.moveOf(r.pairs[r.explained]).code == KeyMove::Code::EveryProgram) {
-    LogFinding f;
-    f.code = LogFinding::Code::EveryProgram;
+    // The move holds the count of programs as its `before` (KeyMove).
+    EntryChange f;
+    f.code = EntryChange::Code::EveryProgram;
     f.entry = 1;
-    f.subject = r.moveOf(r.pairs[r.explained]).before;
+    f.sizeAfter = static_cast<size_t>(
+        std::max(0, std::atoi(r.moveOf(r.pairs[r.explained]).before.c_str())));
     f.jaxOwn = r.moveOf(r.pairs[r.explained]).both;
     r.findings = {f};
   }

@@ -158,8 +158,8 @@ Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
   Json j = comparisonToJson(r.comparison);
   j["sentence"] = comparisonSentence(r);
   j["summary"] = runSummary(r);
-  // The facts are the logs' own: LogFindings behind the details, and the
-  // reading notes.
+  // The facts are the logs' own: their findings (EntryChanges) behind the
+  // details, and the reading notes.
   j["findings"]["details"] = findingsBeside(r.findings, findingsText(r.findings, false));
   j["findings"]["other_details"] =
       findingsBeside(r.otherFindings, findingsText(r.otherFindings, true));

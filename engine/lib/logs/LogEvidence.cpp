@@ -3,7 +3,8 @@
 // A log holds the 16 digests of each key, the flag lines, the compile
 // options JAX logged and the run-wide cache paths. For a pair whose own
 // digests moved, this file reads those into facts: the KeyMove that tells
-// pairs apart and the LogFindings behind the details; and, for a program
+// pairs apart and the findings behind the details (EntryChanges of the
+// log-only codes, EntryChanges.def); and, for a program
 // whose key did not move but still missed, the MissReason.
 //
 //===----------------------------------------------------------------------===//
@@ -63,9 +64,9 @@ struct PairContext {
   }
 };
 
-LogFinding finding(LogFinding::Code code, int entry, std::string before = "",
+EntryChange finding(EntryChange::Code code, int entry, std::string before = "",
                    std::string after = "", std::string subject = "") {
-  LogFinding f;
+  EntryChange f;
   f.code = code;
   f.entry = entry;
   f.before = std::move(before);
@@ -75,9 +76,9 @@ LogFinding finding(LogFinding::Code code, int entry, std::string before = "",
 }
 
 /// What the logs show about entry 5 moving.
-std::vector<LogFinding> compileOptionsEvidence(const PairContext &c) {
-  using C = LogFinding::Code;
-  std::vector<LogFinding> out;
+std::vector<EntryChange> compileOptionsEvidence(const PairContext &c) {
+  using C = EntryChange::Code;
+  std::vector<EntryChange> out;
   const auto &ta = c.la.autotuneCaches, &tb = c.lb.autotuneCaches;
   if ((ta.empty() ? "" : ta.front()) != (tb.empty() ? "" : tb.front()) &&
       c.hashesField(kAutotuneField)) {
@@ -118,8 +119,8 @@ std::vector<LogFinding> compileOptionsEvidence(const PairContext &c) {
 }
 
 /// What the logs show about entry 6 moving.
-std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
-  std::vector<LogFinding> out;
+std::vector<EntryChange> acceleratorEvidence(const PairContext &c) {
+  std::vector<EntryChange> out;
   if (std::find(c.evidence.excludedFlags.begin(), c.evidence.excludedFlags.end(),
                 kDeviceCountFlag) != c.evidence.excludedFlags.end()) {
     std::string a = "unset", b = "unset";
@@ -128,11 +129,11 @@ std::vector<LogFinding> acceleratorEvidence(const PairContext &c) {
         for (const auto &flag : *f)
           if (bareFlagName(flag.flag) == kDeviceCountFlag)
             (side ? b : a) = flag.flag;
-    out.push_back(finding(LogFinding::Code::DeviceCount, 6, a, b));
+    out.push_back(finding(EntryChange::Code::LoggedDeviceCount, 6, a, b));
   }
   std::string fa = c.text(false, c.pa.fallback()), fb = c.text(true, c.pb.fallback());
   if (fa != fb)
-    out.push_back(finding(LogFinding::Code::DeviceKindFallback, 6, "",
+    out.push_back(finding(EntryChange::Code::DeviceKindFallback, 6, "",
                           fa.empty() ? fb : fa,
                           fa.empty()   ? c.lb.name
                           : fb.empty() ? c.la.name
@@ -172,7 +173,7 @@ bool widened(const std::string &before, const std::string &after) {
 
 /// What entry 1 moving shows when both logs have the pxla shapes lines:
 /// the argument types (or nothing when the shapes are equal or not logged).
-std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c) {
+std::optional<std::pair<KeyMove, EntryChange>> argTypesMove(const PairContext &c) {
   if (c.pa.shapes < 0 || c.pb.shapes < 0)
     return std::nullopt;
   const std::string &sa = c.la.texts[c.pa.shapes], &sb = c.lb.texts[c.pb.shapes];
@@ -209,8 +210,8 @@ std::optional<std::pair<KeyMove, LogFinding>> argTypesMove(const PairContext &c)
   m.code = allWidened ? KeyMove::Code::EnableX64 : KeyMove::Code::ArgTypes;
   m.before = join(from);
   m.after = join(to);
-  LogFinding f;
-  f.code = allWidened ? LogFinding::Code::EnableX64 : LogFinding::Code::ArgTypes;
+  EntryChange f;
+  f.code = allWidened ? EntryChange::Code::EnableX64 : EntryChange::Code::ArgTypes;
   f.entry = 1;
   f.subject = m.before + " \u2192 " + m.after;
   f.before = sa;
@@ -304,116 +305,122 @@ bool isElementwisePrimitive(std::string_view name) {
   return listed(name, kElementwise);
 }
 
-/// What changed inside entry `e`, as far as the logs can tell: the KeyMove
+/// What changed inside one entry, as far as the logs can tell: the KeyMove
 /// for summaries, then the findings.
-std::pair<KeyMove, std::vector<LogFinding>> explainEntry(const PairContext &c,
-                                                         int e) {
-  using C = LogFinding::Code;
-  using M = KeyMove::Code;
+using Explained = std::pair<KeyMove, std::vector<EntryChange>>;
+using C = EntryChange::Code;
+using M = KeyMove::Code;
+
+/// Entry 1: the argument types, JAX's own program, or the program itself.
+Explained programFromLogs(const PairContext &c) {
   const LoggedProgram &a = c.pa, &b = c.pb;
-  KeyMove move;
-  std::vector<LogFinding> d;
-  switch (e) {
-  case 1:
-    if (auto t = argTypesMove(c)) {
-      move = t->first;
-      d.push_back(t->second);
-    } else if (isJaxOwnProgram(b.name) &&
-               !(isElementwisePrimitive(b.name) && a.shapes >= 0 && b.shapes >= 0 &&
-                 c.text(false, a.shapes) == c.text(true, b.shapes))) {
-      // JAX's own eager program follows the arrays it is applied to. An
-      // elementwise one (jit_add, jit_mul, …) has nothing else in it: with
-      // the same argument shapes and types in both runs it cannot have
-      // moved as JAX's own, so a program of that name is the user's (a
-      // function called add) or moved with a global setting.
-      move.code = M::JaxOwnProgram;
-      d.push_back(finding(C::JaxOwnProgram, 1));
-      d.back().subject = b.name;
-    } else {
-      move.code = M::ProgramChanged;
-      d.push_back(finding(C::ProgramChanged, 1));
-    }
-    break;
-  case 2: {
-    auto va = a.digests().own[1] ? decodeEntryDigest(2, *a.digests().own[1]) : std::nullopt;
-    auto vb = b.digests().own[1] ? decodeEntryDigest(2, *b.digests().own[1]) : std::nullopt;
-    if (va && vb) {
-      move = {M::JaxlibUpgrade, false, va->value, vb->value, {}};
-      d.push_back(finding(C::JaxlibVersions, 2, va->value, vb->value));
-    } else {
-      move.code = M::JaxlibChanged;
-      d.push_back(finding(C::JaxlibNotRelease, 2, digestText(2, a.digests().own[1]),
-                          digestText(2, b.digests().own[1])));
-    }
-    break;
+  if (auto t = argTypesMove(c))
+    return {t->first, {t->second}};
+  // JAX's own eager program follows the arrays it is applied to. An
+  // elementwise one (jit_add, jit_mul, …) has nothing else in it: with the
+  // same argument shapes and types in both runs it cannot have moved as
+  // JAX's own, so a program of that name is the user's (a function called
+  // add) or moved with a global setting.
+  if (isJaxOwnProgram(b.name) &&
+      !(isElementwisePrimitive(b.name) && a.shapes >= 0 && b.shapes >= 0 &&
+        c.text(false, a.shapes) == c.text(true, b.shapes)))
+    return {{M::JaxOwnProgram, false, "", "", {}},
+            {finding(C::JaxOwnProgram, 1, "", "", std::string(b.name.view()))}};
+  return {{M::ProgramChanged, false, "", "", {}}, {finding(C::ProgramChanged, 1)}};
+}
+
+/// Entry 2: both releases when the digests decode, else what they are.
+Explained jaxlibFromLogs(const PairContext &c) {
+  const auto &da = c.pa.digests().own[1], &db = c.pb.digests().own[1];
+  auto va = da ? decodeEntryDigest(2, *da) : std::nullopt;
+  auto vb = db ? decodeEntryDigest(2, *db) : std::nullopt;
+  if (va && vb)
+    return {{M::JaxlibUpgrade, false, va->value, vb->value, {}},
+            {finding(C::JaxlibVersions, 2, va->value, vb->value)}};
+  return {{M::JaxlibChanged, false, "", "", {}},
+          {finding(C::JaxlibNotRelease, 2, digestText(2, da), digestText(2, db))}};
+}
+
+/// Entry 3: the decoded backends, one run hashing none, or the digests.
+Explained backendFromLogs(const PairContext &c) {
+  const auto &da = c.pa.digests().own[2], &db = c.pb.digests().own[2];
+  auto va = da ? decodeEntryDigest(3, *da) : std::nullopt;
+  auto vb = db ? decodeEntryDigest(3, *db) : std::nullopt;
+  KeyMove move{M::BackendChanged, false, "", "", {}};
+  if (va && vb)
+    return {move, {finding(C::BackendDecoded, 3, va->text, vb->text)}};
+  if (!da || !db)
+    return {move, {finding(C::BackendOneSide, 3)}};
+  return {move, {finding(C::BackendPlatform, 3, digestText(3, da), digestText(3, db))}};
+}
+
+/// Entry 4: each change among the logged kept flags.
+Explained flagsFromLogs(const PairContext &c) {
+  auto *fa = c.flags(false), *fb = c.flags(true);
+  if (!fa || !fb)
+    return {{M::FlagsNotLogged, false, "", "", {}}, {finding(C::FlagsNotLogged, 4)}};
+  auto changes = flagChanges(*fa, *fb);
+  Explained x{{M::Flags, false, "", "", changes.front()}, {}};
+  for (auto &f : changes) {
+    x.second.push_back(finding(C::Flag, 4));
+    x.second.back().flag = std::move(f);
   }
-  case 3: {
-    auto da = a.digests().own[2] ? decodeEntryDigest(3, *a.digests().own[2]) : std::nullopt;
-    auto db = b.digests().own[2] ? decodeEntryDigest(3, *b.digests().own[2]) : std::nullopt;
-    move.code = M::BackendChanged;
-    if (da && db)
-      d.push_back(finding(C::BackendDecoded, 3, da->text, db->text));
-    else if (!a.digests().own[2] || !b.digests().own[2])
-      d.push_back(finding(C::BackendOneSide, 3));
-    else
-      d.push_back(finding(C::BackendPlatform, 3, digestText(3, a.digests().own[2]),
-                          digestText(3, b.digests().own[2])));
-    break;
+  return x;
+}
+
+/// Entry 5: the cache paths and logged compile options (the first names
+/// the move), else nothing the logs show.
+Explained compileOptionsFromLogs(const PairContext &c) {
+  Explained x{{M::CompileOptionsChanged, false, "", "", {}}, compileOptionsEvidence(c)};
+  std::vector<EntryChange> &d = x.second;
+  if (d.empty()) {
+    d.push_back(finding(C::CompileOptionsUnknown, 5));
+    d.back().hashesAutotune = c.hashesField(kAutotuneField);
+  } else if (d.front().code == C::XlaCachesOneSide) {
+    x.first.code = M::XlaCachesSetting;
+    x.first.after = d.front().subject;
+  } else if (d.front().code == C::CacheDirMoved) {
+    x.first.code = M::CacheDirMoved;
+  } else if (d.front().code == C::KernelCacheOneSide ||
+             d.front().code == C::KernelCacheMoved) {
+    x.first.code = M::KernelCacheChanged;
   }
-  case 4: {
-    auto *fa = c.flags(false), *fb = c.flags(true);
-    if (!fa || !fb) {
-      move.code = M::FlagsNotLogged;
-      d.push_back(finding(C::FlagsNotLogged, 4));
-      break;
-    }
-    auto changes = flagChanges(*fa, *fb);
-    move.code = M::Flags;
-    move.flag = changes.front();
-    for (auto &f : changes) {
-      LogFinding x = finding(C::Flag, 4);
-      x.flag = std::move(f);
-      d.push_back(std::move(x));
-    }
-    break;
-  }
-  case 5: {
-    d = compileOptionsEvidence(c);
-    if (!d.empty()) {
-      if (d.front().code == C::XlaCachesOneSide) {
-        move.code = M::XlaCachesSetting;
-        move.after = d.front().subject;
-        break;
-      }
-      move.code = d.front().code == C::CacheDirMoved ? M::CacheDirMoved
-                  : d.front().code == C::KernelCacheOneSide ||
-                          d.front().code == C::KernelCacheMoved
-                      ? M::KernelCacheChanged
-                      : M::CompileOptionsChanged;
-      break;
-    }
-    move.code = M::CompileOptionsChanged;
-    LogFinding x = finding(C::CompileOptionsUnknown, 5);
-    x.hashesAutotune = c.hashesField(kAutotuneField);
-    d.push_back(std::move(x));
-    break;
-  }
-  case 6:
-    move.code = M::DevicesChanged;
-    d = acceleratorEvidence(c);
-    if (d.empty())
-      d.push_back(finding(C::DevicesUnknown, 6));
-    break;
-  case 7:
-    move = {M::Compression, false, digestText(7, a.digests().own[6]), digestText(7, b.digests().own[6]), {}};
-    d.push_back(finding(C::Compression, 7, move.before, move.after));
-    break;
-  case 8:
-    move = {M::CustomHook, false, digestText(8, a.digests().own[7]), digestText(8, b.digests().own[7]), {}};
-    d.push_back(finding(C::CustomHook, 8, move.before, move.after));
-    break;
-  }
-  return {move, d};
+  return x;
+}
+
+/// Entry 6: the device-count flags and the device_kind fallback.
+Explained acceleratorFromLogs(const PairContext &c) {
+  Explained x{{M::DevicesChanged, false, "", "", {}}, acceleratorEvidence(c)};
+  if (x.second.empty())
+    x.second.push_back(finding(C::DevicesUnknown, 6));
+  return x;
+}
+
+/// Entries 7 and 8: the decoded values (or their digests).
+template <int Entry, M Move, C Code> Explained decodedFromLogs(const PairContext &c) {
+  KeyMove move{Move, false, digestText(Entry, c.pa.digests().own[Entry - 1]),
+               digestText(Entry, c.pb.digests().own[Entry - 1]), {}};
+  return {move, {finding(Code, Entry, move.before, move.after)}};
+}
+
+/// One explainer per entry: kFromLogs[i] says what the logs show inside
+/// entry i + 1. (Two computed keys have their own, from the whole inputs:
+/// Diff.cpp's kFromResults; both give EntryChanges, worded by
+/// entryChangeText.)
+using LogExplainer = Explained (*)(const PairContext &);
+constexpr LogExplainer kFromLogs[kNumEntries] = {
+    programFromLogs,
+    jaxlibFromLogs,
+    backendFromLogs,
+    flagsFromLogs,
+    compileOptionsFromLogs,
+    acceleratorFromLogs,
+    decodedFromLogs<7, M::Compression, C::LoggedCompression>,
+    decodedFromLogs<8, M::CustomHook, C::LoggedCustomHook>};
+
+/// What the logs show inside entry `e` (1…8); nothing for another number.
+Explained explainEntry(const PairContext &c, int e) {
+  return e >= 1 && e <= kNumEntries ? kFromLogs[e - 1](c) : Explained{};
 }
 
 } // namespace

@@ -4,8 +4,8 @@
 // four jobs, one file each:
 //   - LogPairing.cpp pairs the programs of the two runs (by name, process
 //     and name, or order);
-//   - LogEvidence.cpp reads, for one pair, why its key moved (KeyMove, the
-//     LogFinding details) and why a program with an equal key still missed
+//   - LogEvidence.cpp reads, for one pair, why its key moved (KeyMove, and
+//     EntryChanges of the log-only codes) and why an equal key still missed
 //     (MissReason);
 //   - LogWording.cpp (each program and pair), LogSummaryWording.cpp (a
 //     whole comparison and the CLI's text) and LogAdviceWording.cpp (what
@@ -19,6 +19,7 @@
 #ifndef CACHEKEY_LIB_LOGS_LOGFACTS_H
 #define CACHEKEY_LIB_LOGS_LOGFACTS_H
 
+#include "cachekey/DebugOptions.h"
 #include "cachekey/LogCompare.h"
 
 #include <optional>
@@ -28,13 +29,10 @@
 
 namespace cachekey::logs {
 
-/// The option and DebugOptions names the log explanations refer to.
+/// The option and flag names the log explanations refer to (the
+/// DebugOptions fields, kAutotuneField and the like, are DebugOptions.h's).
 inline constexpr char kMinCompileTime[] = "jax_persistent_cache_min_compile_time_secs";
 inline constexpr char kMinEntrySize[] = "jax_persistent_cache_min_entry_size_bytes";
-inline constexpr char kAutotuneField[] = "xla_gpu_per_fusion_autotune_cache_dir";
-inline constexpr char kKernelField[] = "xla_gpu_kernel_cache_file";
-inline constexpr char kParallelismField[] =
-    "xla_gpu_enable_llvm_module_compilation_parallelism";
 inline constexpr char kDeviceCountFlag[] = "xla_force_host_platform_device_count";
 
 //===----------------------------------------------------------------------===//
@@ -63,7 +61,7 @@ struct PairExplanation {
   KeyMove move;
   /// What the logs show about the cause entry, then about each
   /// `alsoChanged` entry (findingsText words them).
-  std::vector<LogFinding> findings, otherFindings;
+  std::vector<EntryChange> findings, otherFindings;
 };
 
 /// All that explainPair reads of one pair's programs: their digest traces,
@@ -169,9 +167,6 @@ std::string outcomeText(const LogSummary &log, const LoggedProgram &program);
 /// upgrade 0.4.30 → 0.4.31", "" for None.
 std::string keyMoveText(const KeyMove &move);
 
-/// A finding as a detail line.
-std::string logFindingText(const LogFinding &finding);
-
 /// A short entry's digest for a person: the value it stands for
 /// (KnownDigests.h), "unknown (digest 0123456789ab…)", or "(not logged)".
 std::string digestText(int entry, const std::optional<Digest> &digest);
@@ -183,16 +178,16 @@ std::string firstPathText(const std::vector<std::string> &paths);
 /// The explanation sentence of the whole comparison.
 std::string comparisonSentence(const LogComparison &r);
 
-/// The detail lines of an explained pair: logFindingText per finding; with
+/// The detail lines of an explained pair: entryChangeText per finding; with
 /// `other` (the findings of `alsoChanged` entries) each after its entry's
 /// label, "entry 5 (compile_options): …".
-std::vector<std::string> findingsText(const std::vector<LogFinding> &findings,
+std::vector<std::string> findingsText(const std::vector<EntryChange> &findings,
                                       bool other);
 
 /// The sentence of an explained pair: comparisonSentence (Wording.h) over
 /// `c` with `findings` and `otherFindings` as its details.
-std::string pairSentence(const Comparison &c, const std::vector<LogFinding> &findings,
-                         const std::vector<LogFinding> &otherFindings);
+std::string pairSentence(const Comparison &c, const std::vector<EntryChange> &findings,
+                         const std::vector<EntryChange> &otherFindings);
 
 /// The notes on two logs (LogComparison::notes): one file given twice, then
 /// per log what was cut or unreadable, in the order they are said.

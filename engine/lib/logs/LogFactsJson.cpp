@@ -100,37 +100,6 @@ const char *keyMoveCode(KeyMove::Code c) {
   return "none";
 }
 
-const char *logFindingCode(LogFinding::Code c) {
-  using C = LogFinding::Code;
-  switch (c) {
-  case C::ProgramChanged: return "program_changed";
-  case C::ArgTypes: return "arg_types";
-  case C::EnableX64: return "enable_x64";
-  case C::JaxOwnProgram: return "jax_own_program";
-  case C::EveryProgram: return "every_program";
-  case C::JaxlibVersions: return "jaxlib_versions";
-  case C::JaxlibNotRelease: return "jaxlib_not_release";
-  case C::BackendDecoded: return "backend_decoded";
-  case C::BackendOneSide: return "backend_one_side";
-  case C::BackendPlatform: return "backend_platform";
-  case C::FlagsNotLogged: return "flags_not_logged";
-  case C::Flag: return "flag";
-  case C::CacheDirMoved: return "cache_dir_moved";
-  case C::KernelCacheOneSide: return "kernel_cache_one_side";
-  case C::KernelCacheMoved: return "kernel_cache_moved";
-  case C::CompileOptionsLogged: return "compile_options_logged";
-  case C::ExcludedFlagHashed: return "excluded_flag_hashed";
-  case C::CompileOptionsUnknown: return "compile_options_unknown";
-  case C::DeviceCount: return "device_count";
-  case C::DeviceKindFallback: return "device_kind_fallback";
-  case C::DevicesUnknown: return "devices_unknown";
-  case C::Compression: return "compression";
-  case C::CustomHook: return "custom_hook";
-  case C::XlaCachesOneSide: return "xla_caches_one_side";
-  }
-  return "finding";
-}
-
 const char *missReasonCode(MissReason m) {
   switch (m) {
   case MissReason::NotWritten: return "not_written";
@@ -218,67 +187,14 @@ Json keyMoveJson(const KeyMove &m) {
   return j;
 }
 
-Json logFindingJson(const LogFinding &f, const std::string &text) {
-  using C = LogFinding::Code;
-  Json j;
-  j["code"] = logFindingCode(f.code);
-  j["entry"] = f.entry;
-  switch (f.code) {
-  case C::Flag:
-    j["flag"] = flagChangeToJson(f.flag);
-    break;
-  case C::ExcludedFlagHashed:
-    j["flag"] = f.subject;
-    break;
-  case C::CompileOptionsUnknown:
-    j["autotune_path_hashed"] = f.hashesAutotune;
-    break;
-  case C::KernelCacheOneSide:
-  case C::XlaCachesOneSide:
-  case C::DeviceKindFallback:
-    j["in"] = f.subject;
-    if (f.code == C::DeviceKindFallback) {
-      j["message"] = f.after;
-      break;
-    }
-    j["before"] = f.before;
-    j["after"] = f.after;
-    break;
-  case C::ArgTypes:
-  case C::EnableX64:
-    j["dtypes"] = f.subject;
-    j["before"] = f.before;
-    j["after"] = f.after;
-    break;
-  case C::JaxOwnProgram:
-    j["program"] = f.subject;
-    break;
-  case C::EveryProgram:
-    j["programs"] = std::atoi(f.subject.c_str());
-    j["jax_own"] = f.jaxOwn;
-    break;
-  case C::ProgramChanged:
-  case C::BackendOneSide:
-  case C::FlagsNotLogged:
-  case C::DevicesUnknown:
-    break;
-  default:
-    j["before"] = f.before;
-    j["after"] = f.after;
-    break;
-  }
-  j["text"] = text;
-  return j;
-}
-
 /// The facts beside `words`, one each ([] when they do not match).
-Json findingsBeside(const std::vector<LogFinding> &facts,
+Json findingsBeside(const std::vector<EntryChange> &facts,
                     const std::vector<std::string> &words) {
   Json out = Json::array();
   if (facts.size() != words.size())
     return out;
   for (size_t i = 0; i < facts.size(); ++i)
-    out.push_back(logFindingJson(facts[i], words[i]));
+    out.push_back(entryChangeToJson(facts[i], words[i]));
   return out;
 }
 

@@ -34,7 +34,6 @@ const char *keysName(ProgramPair::Keys keys);
 
 /// The snake_case names of the closed code lists.
 const char *keyMoveCode(KeyMove::Code code);
-const char *logFindingCode(LogFinding::Code code);
 const char *missReasonCode(MissReason reason);
 const char *notWrittenCode(NotWrittenReason reason);
 const char *matchCode(PairMatch match);
@@ -156,11 +155,9 @@ Json outcomeJson(const LoggedProgram &program, const std::string &text,
 /// A key move {"code", …its fields, "text"} (keyMoveText).
 Json keyMoveJson(const KeyMove &move);
 
-/// A finding {"code", "entry", …its fields, "text"}.
-Json logFindingJson(const LogFinding &finding, const std::string &text);
-
-/// The facts beside `words`, one each ([] when they do not match).
-Json findingsBeside(const std::vector<LogFinding> &facts,
+/// The facts beside `words`, one each as entryChangeToJson ([] when they
+/// do not match).
+Json findingsBeside(const std::vector<EntryChange> &facts,
                     const std::vector<std::string> &words);
 
 /// A run's stats {programs, hits, misses, no_outcome, hit_rate, …, text}.

@@ -125,18 +125,18 @@ std::string logNoteText(const LogNote &n, const LogSummary *logs) {
   return {};
 }
 
-std::vector<std::string> findingsText(const std::vector<LogFinding> &findings,
+std::vector<std::string> findingsText(const std::vector<EntryChange> &findings,
                                       bool other) {
   std::vector<std::string> out;
   out.reserve(findings.size());
   for (const auto &f : findings)
-    out.push_back(other ? entryLabel(f.entry) + ": " + logFindingText(f)
-                        : logFindingText(f));
+    out.push_back(other ? entryLabel(f.entry) + ": " + entryChangeText(f)
+                        : entryChangeText(f));
   return out;
 }
 
-std::string pairSentence(const Comparison &c, const std::vector<LogFinding> &findings,
-                         const std::vector<LogFinding> &otherFindings) {
+std::string pairSentence(const Comparison &c, const std::vector<EntryChange> &findings,
+                         const std::vector<EntryChange> &otherFindings) {
   return comparisonSentence(c, findingsText(findings, false),
                             findingsText(otherFindings, true));
 }

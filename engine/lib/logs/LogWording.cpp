@@ -1,7 +1,8 @@
 //===- LogWording.cpp - The words of the log comparison -------------------===//
 //
 // The words of one program or pair: outcomes, the brief of a KeyMove, the
-// detail line of a LogFinding, the miss clauses and verdicts. The words of
+// miss clauses and verdicts (a finding's detail line is entryChangeText's,
+// explain/EntryChangeWording.cpp). The words of
 // a whole comparison (sentence, notes, summary, stats, N runs, the CLI's
 // text) are LogSummaryWording.cpp's, and the advice LogAdviceWording.cpp's:
 // these three are the only files of the logs family that write English.
@@ -385,126 +386,6 @@ std::string keyMoveText(const KeyMove &m) {
     return "the program changed with the same argument shapes (compiled " +
            m.before + " times in one run, each time with another key: a "
            "static argument or a captured constant)";
-  }
-  return "";
-}
-
-std::string logFindingText(const LogFinding &f) {
-  using C = LogFinding::Code;
-  const std::string change = f.before + " \u2192 " + f.after;
-  switch (f.code) {
-  case C::ProgramChanged:
-    return "the program itself changed: its MLIR, with locations stripped, "
-           "is different (a log holds only the digest: compare "
-           "jax.jit(f).lower(\u2026).as_text() of both runs)";
-  case C::ArgTypes:
-    return "the argument types changed, " + f.subject +
-           " (pxla's \"Compiling \u2026 with global shapes and types\" lines: " +
-           shortened(f.before, 120) + " \u2192 " + shortened(f.after, 120) + ")";
-  case C::EnableX64:
-    return "the argument types changed, " + f.subject +
-           " (pxla's \"Compiling \u2026 with global shapes and types\" lines: " +
-           shortened(f.before, 120) + " \u2192 " + shortened(f.after, 120) +
-           "): JAX's default types are 64-bit when jax_enable_x64 is on "
-           "(JAX_ENABLE_X64=1 in the environment, or jax.config.update); "
-           "check the second run's environment";
-  case C::JaxOwnProgram:
-    return f.subject + " is a program JAX compiles itself (an operation run "
-           "outside jit), so your code did not change it: its argument "
-           "types or a global setting did (jax_enable_x64, "
-           "jax_compilation_cache_include_metadata_in_key, a jax upgrade)";
-  case C::EveryProgram:
-    if (f.jaxOwn)
-      return "entry 1 of all " + f.subject + " paired programs moved, JAX's "
-             "own programs (jit_broadcast_in_dim, \u2026) among them: not your "
-             "code but one setting that changes every module: "
-             "jax_compilation_cache_include_metadata_in_key (source locations "
-             "in the key), jax_enable_x64, jax_use_shardy_partitioner, or a "
-             "jax upgrade";
-    return "entry 1 of all " + f.subject + " paired programs moved, with the "
-           "same argument shapes and types in both runs: most likely one "
-           "setting that changes every module (jax_compilation_cache_include_"
-           "metadata_in_key: source locations in the key; "
-           "jax_default_matmul_precision, jax_threefry_partitionable, "
-           "jax_default_prng_impl, jax_use_shardy_partitioner, a jax upgrade), "
-           "unless the code of every program changed";
-  case C::JaxlibVersions:
-    return "jaxlib " + change;
-  case C::JaxlibNotRelease:
-    return change + " (a version that is not a release: a development build?)";
-  case C::BackendDecoded:
-    return change;
-  case C::BackendOneSide:
-    return "the backend version is hashed in one run only (jax before 0.6.0 "
-           "has no entry 3)";
-  case C::BackendPlatform:
-    return "the platform or its version changed (another CUDA, driver or "
-           "libtpu): " + change;
-  case C::FlagsNotLogged:
-    return "the kept XLA flags changed (their \"Including XLA flag\" lines "
-           "were not logged)";
-  case C::Flag:
-    return flagChangeText(f.flag);
-  case C::CacheDirMoved:
-    return "the cache directory moved: JAX writes its XLA autotuning "
-           "cache path into " + debugFieldLabel(kAutotuneField) +
-           ", which entry 5 hashes, " + change +
-           " (jax 0.11.0 and later zero this field; before that, give "
-           "every run the same jax_compilation_cache_dir path)";
-  case C::KernelCacheOneSide:
-    return "the XLA kernel cache is enabled in " + f.subject +
-           " only (jax_persistent_cache_enable_xla_caches): it sets " +
-           debugFieldLabel(kKernelField) + " " + change + " and " +
-           debugFieldLabel(kParallelismField);
-  case C::XlaCachesOneSide:
-    return f.subject + " used the persistent cache but enabled no XLA "
-           "autotuning cache (jax_persistent_cache_enable_xla_caches without "
-           "xla_gpu_per_fusion_autotune_cache_dir, e.g. 'none'), so " +
-           debugFieldLabel(kAutotuneField) + " " + change +
-           ": the same cache directory, another key";
-  case C::KernelCacheMoved:
-    return "the XLA kernel cache path moved: " + debugFieldLabel(kKernelField) +
-           " " + change;
-  case C::CompileOptionsLogged:
-    return "the compile options JAX logged differ: " + shortened(f.before, 100) +
-           " \u2192 " + shortened(f.after, 100);
-  case C::ExcludedFlagHashed:
-    return "--" + f.subject + " is excluded from entry 4, but XLA still "
-           "parses it into " + debugFieldLabel(f.subject) +
-           ", which JAX does not zero";
-  case C::CompileOptionsUnknown: {
-    std::string hint = "the compile options moved, and the logs show nothing "
-                       "that moved them. ";
-    if (f.hashesAutotune)
-      hint += "On jax 0.10.x and older entry 5 contains the cache directory "
-              "path, in " + debugFieldLabel(kAutotuneField) +
-              ": did the runs use different jax_compilation_cache_dir? ";
-    return hint + "Other candidates: per-jit compiler_options, a DebugOptions "
-                  "value from XLA_FLAGS that entry 4 excludes, the device "
-                  "assignment. Enable DEBUG on jax._src.compiler to log the "
-                  "cache paths and devices, or capture both runs as scenarios "
-                  "and run `cachekey diff`";
-  }
-  case C::DeviceCount:
-    return "the device count changed: " + change +
-           " (excluded from entry 4 itself, but it sets how many CPU "
-           "devices the client has, and the topology fingerprint covers "
-           "every device)";
-  case C::DeviceKindFallback:
-    return "the devices were hashed by device_kind (the runtime has no "
-           "topology) in " + f.subject + ": " + shortened(f.after, 160);
-  case C::DevicesUnknown:
-    return "the devices changed: another CPU model or feature set (CI "
-           "runners on different hardware), another device count, or "
-           "another GPU or TPU; a log holds only the digest of the topology "
-           "fingerprint (capture both runs as scenarios and run `cachekey "
-           "diff` to see the fields)";
-  case C::Compression:
-    return "compression " + change +
-           " (the zstandard package is installed for one run only, or one "
-           "run uses Python 3.14 or later)";
-  case C::CustomHook:
-    return "custom_hook " + change;
   }
   return "";
 }

@@ -10,6 +10,7 @@
 
 #include <zstd.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace cachekey;
@@ -311,42 +312,50 @@ TEST(CaptureDiff, ADamagedFileLeavesOnlyItsPairOut) {
   EXPECT_EQ(j["summary"]["unreadable"], 1);
 }
 
-TEST(CaptureDiff, CpuTopologyFields) {
-  CpuTopology a, b;
-  a.devices.resize(1);
-  b.devices.resize(4);
-  a.cpu = "skylake";
-  b.cpu = "znver3";
-  a.features = "+avx,+sse4.2,-xop";
-  b.features = "+avx,+avx2,-xop";
-  auto d = describeCpuTopologyChange(a, b);
-  ASSERT_EQ(d.size(), 3u);
-  EXPECT_EQ(d[0], "CPU device count 1 → 4");
-  EXPECT_EQ(d[1], "CPU model 'skylake' → 'znver3'");
-  EXPECT_EQ(d[2], "CPU features added: +avx2; removed: +sse4.2");
-  EXPECT_TRUE(describeCpuTopologyChange(a, a).empty());
-  // The facts behind the words.
-  auto f = cpuTopologyChanges(a, b);
-  ASSERT_EQ(f.size(), 3u);
-  EXPECT_EQ(f[0].code, CpuTopologyChange::Code::DeviceCount);
-  EXPECT_EQ(f[0].countBefore, 1u);
-  EXPECT_EQ(f[0].countAfter, 4u);
-  EXPECT_EQ(f[1].code, CpuTopologyChange::Code::Model);
-  EXPECT_EQ(f[2].code, CpuTopologyChange::Code::Features);
-  EXPECT_EQ(f[2].added, std::vector<std::string>{"+avx2"});
-  EXPECT_EQ(f[2].removed, std::vector<std::string>{"+sse4.2"});
-  b = a;
-  b.features = "+sse4.2,-xop,+avx";
-  f = cpuTopologyChanges(a, b);
-  ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].code, CpuTopologyChange::Code::FeaturesOrder);
-  b = a;
-  b.devices[0].localHardwareId = 3;
-  f = cpuTopologyChanges(a, b);
-  ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].code, CpuTopologyChange::Code::DeviceIds);
-  EXPECT_EQ(cpuTopologyChangeText(f[0]),
-            "CPU device 0 (process_index, local_hardware_id) (0, 0) → (0, 3)");
+TEST(CaptureDiff, AMovedCpuTopologyIsNamedOnceAsTheComparisonsFacts) {
+  // B ran on 4 devices of another CPU model: entry 6 moves, and its CPU
+  // fields are the comparison's own changes (acceleratorChanges, as for two
+  // scenarios), not said again beside them.
+  MemoryDir a, b;
+  addToIndex(a, "0001.json", capturedFromFixture("add_1x1", "0001", "inline", a));
+  Json moved = capturedFromFixture("add_1x1", "0001", "inline", b);
+  Json &topology = moved["accelerator"]["cpu_topology"];
+  const std::string cpuA = topology["target_machine"]["cpu"];
+  topology["target_machine"]["cpu"] = "znver3";
+  topology["devices"] = Json::array();
+  for (int i = 0; i < 4; ++i)
+    topology["devices"].push_back({{"process_index", 0}, {"local_hardware_id", i}});
+  moved["expected"]["key"] = "jit__lambda-moved";
+  addToIndex(b, "0001.json", moved);
+  auto c = compareCaptures(a.reader(), b.reader());
+  ASSERT_TRUE(c) << c.error().str();
+  ASSERT_EQ(c->differing.size(), 1u);
+  const ProgramDifference &d = c->differing[0];
+  EXPECT_EQ(d.comparison.cause, 6);
+  const EntryChange *model = nullptr, *count = nullptr;
+  for (const EntryChange &ch : d.comparison.changes) {
+    EXPECT_EQ(ch.entry, 6);
+    if (ch.code == EntryChange::Code::CpuModel)
+      model = &ch;
+    if (ch.code == EntryChange::Code::DeviceCount)
+      count = &ch;
+  }
+  ASSERT_NE(model, nullptr);
+  EXPECT_EQ(model->before, cpuA);
+  EXPECT_EQ(model->after, "znver3");
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count->sizeBefore, 1u);
+  EXPECT_EQ(count->sizeAfter, 4u);
+  for (const AlsoFinding &f : d.also)
+    EXPECT_NE(f.entry, 6) << alsoFindingText(f);
+  Json j = captureComparisonToJson(*c);
+  std::vector<std::string> codes;
+  for (const Json &f : j["differing"][0]["comparison"]["findings"]["details"])
+    codes.push_back(f["code"]);
+  EXPECT_NE(std::find(codes.begin(), codes.end(), "cpu_model"), codes.end());
+  EXPECT_NE(std::find(codes.begin(), codes.end(), "device_count"), codes.end());
+  for (const Json &f : j["differing"][0]["also_findings"])
+    EXPECT_NE(f.value("entry", 0), 6) << f.dump();
 }
 
 namespace {

@@ -44,6 +44,63 @@ TEST(Diff, F13DeviceCountAndCpuModelAreNamedBeforeTheFingerprint) {
   EXPECT_TRUE(has(comparisonSentence(c), "devices 1 → 4")) << comparisonSentence(c);
 }
 
+TEST(Diff, CpuTopologyFieldsAreFactsWithCodes) {
+  // The one CPU routine of key and capture diffs (acceleratorChanges): the
+  // model, the triple, the enabled ('+') features added and removed, the
+  // device count with the ids, as codes and fields.
+  using C = EntryChange::Code;
+  auto entry = [](const CpuTopology &t) {
+    AcceleratorEntry e;
+    e.spec = t;
+    return e;
+  };
+  auto codes = [](const std::vector<EntryChange> &changes) {
+    std::vector<C> out;
+    for (const auto &c : changes)
+      out.push_back(c.code);
+    return out;
+  };
+  CpuTopology a, b;
+  a.devices.resize(1);
+  b.devices.resize(4);
+  for (int i = 0; i < 4; ++i)
+    b.devices[i].localHardwareId = i;
+  a.cpu = "skylake";
+  b.cpu = "znver3";
+  a.triple = b.triple = "x86_64-unknown-linux-gnu";
+  a.features = "+avx,+sse4.2,-xop";
+  b.features = "+avx,+avx2,-xop";
+  auto ch = acceleratorChanges(entry(a), entry(b));
+  ASSERT_EQ(codes(ch), (std::vector<C>{C::CpuModel, C::CpuFeaturesAdded,
+                                       C::CpuFeaturesRemoved, C::DeviceCount}));
+  EXPECT_EQ(ch[0].before, "skylake");
+  EXPECT_EQ(ch[0].after, "znver3");
+  EXPECT_EQ(ch[1].names, std::vector<std::string>{"avx2"});
+  EXPECT_EQ(ch[2].names, std::vector<std::string>{"sse4.2"});
+  EXPECT_EQ(ch[3].sizeBefore, 1u);
+  EXPECT_EQ(ch[3].sizeAfter, 4u);
+  EXPECT_EQ(ch[3].names, (std::vector<std::string>{"0", "1", "2", "3"}));
+  EXPECT_TRUE(acceleratorChanges(entry(a), entry(a)).empty());
+  // The same features in another order enable the same set.
+  b = a;
+  b.features = "+sse4.2,-xop,+avx";
+  EXPECT_EQ(codes(acceleratorChanges(entry(a), entry(b))),
+            std::vector<C>{C::CpuFeaturesRewritten});
+  // Another device id, the same count; process 1's ids are "1:id".
+  b = a;
+  b.devices[0].processIndex = 1;
+  b.devices[0].localHardwareId = 3;
+  ch = acceleratorChanges(entry(a), entry(b));
+  ASSERT_EQ(codes(ch), std::vector<C>{C::DeviceIds});
+  EXPECT_EQ(ch[0].namesBefore, std::vector<std::string>{"0"});
+  EXPECT_EQ(ch[0].names, std::vector<std::string>{"1:3"});
+  b = a;
+  b.triple = "aarch64-unknown-linux-gnu";
+  ch = acceleratorChanges(entry(a), entry(b));
+  ASSERT_EQ(codes(ch), std::vector<C>{C::TargetTriple});
+  EXPECT_EQ(ch[0].after, "aarch64-unknown-linux-gnu");
+}
+
 TEST(Diff, GpuTopologyFieldsAreNamed) {
   // gpu_topology is accepted only where entry 6 hashes topology.serialize()
   // (before jax 0.10.0, here profile 0.9.2).

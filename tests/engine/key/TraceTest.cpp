@@ -61,7 +61,9 @@ TEST(Trace, EngineTraceAgainstRealLogNamesTheFlag) {
   ASSERT_TRUE(c) << c.error().str();
   EXPECT_EQ(c->comparison.cause, 4);
   ASSERT_EQ(c->findings.size(), 1u);
-  EXPECT_EQ(logs::logFindingText(c->findings[0]), "added flag --xla_gpu_autotune_level=1");
+  EXPECT_EQ(c->findings[0].code, EntryChange::Code::Flag);
+  EXPECT_EQ(c->findings[0].flag.kind, FlagChange::Kind::Added);
+  EXPECT_EQ(c->findings[0].flag.flag, "--xla_gpu_autotune_level=1");
 }
 
 TEST(Trace, TruncatedLogComparesWhatIsCompleteAndSaysWhatIsCut) {

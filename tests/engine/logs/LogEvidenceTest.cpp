@@ -6,7 +6,7 @@
 
 using namespace cachekey;
 using namespace cachekey::test;
-using C = LogFinding::Code;
+using C = EntryChange::Code;
 using M = KeyMove::Code;
 
 TEST(LogEvidence, TheProgramChanged) {
@@ -55,7 +55,7 @@ TEST(LogEvidence, AnExcludedDeviceCountFlagMovesEntry6) {
   auto c = compareCase("21-device-count", "run1_311.log", "run2_311.log");
   EXPECT_EQ(c.comparison.cause, 6);
   ASSERT_FALSE(c.findings.empty());
-  EXPECT_EQ(c.findings[0].code, C::DeviceCount);
+  EXPECT_EQ(c.findings[0].code, C::LoggedDeviceCount);
   EXPECT_NE(c.findings[0].after.find("xla_force_host_platform_device_count"),
             std::string::npos);
 }

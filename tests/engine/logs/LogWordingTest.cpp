@@ -2,6 +2,8 @@
 // facts.
 #include "LogTestUtil.h"
 
+#include "cachekey/Wording.h"
+
 using namespace cachekey;
 using namespace cachekey::test;
 using M = KeyMove::Code;
@@ -21,16 +23,66 @@ TEST(LogWording, KeyMoves) {
             "flag --a=1 replaced --a=0");
 }
 
-TEST(LogWording, Findings) {
-  LogFinding f;
-  f.code = LogFinding::Code::CustomHook;
+TEST(LogWording, FindingsAreWordedByEntryChangeText) {
+  // A log's values are already as Python prints them: they are not quoted
+  // again, unlike a computed key's CustomHook.
+  EntryChange f;
+  f.code = EntryChange::Code::LoggedCustomHook;
   f.entry = 8;
   f.before = "''";
   f.after = "'x'";
-  EXPECT_EQ(logs::logFindingText(f), "custom_hook '' \u2192 'x'");
-  f.code = LogFinding::Code::ExcludedFlagHashed;
+  EXPECT_EQ(entryChangeText(f), "custom_hook '' \u2192 'x'");
+  f.code = EntryChange::Code::CustomHook;
+  f.before = "";
+  f.after = "x";
+  EXPECT_EQ(entryChangeText(f), "custom_hook '' \u2192 'x'");
+  f.code = EntryChange::Code::ExcludedFlagHashed;
   f.subject = "xla_dump_to";
-  EXPECT_EQ(logs::logFindingText(f).rfind("--xla_dump_to is excluded from entry 4", 0), 0u);
+  EXPECT_EQ(entryChangeText(f).rfind("--xla_dump_to is excluded from entry 4", 0), 0u);
+}
+
+TEST(LogWording, FindingsKeepTheLogsJsonCodesAndMembers) {
+  // The codes and members `compare-logs --json` wrote for the logs'
+  // findings before they were EntryChanges (LogFactsJson.cpp's
+  // logFindingJson, in member order): the document does not change.
+  using C = EntryChange::Code;
+  EntryChange f;
+  f.entry = 6;
+  f.code = C::LoggedDeviceCount;
+  f.before = "unset";
+  f.after = "--xla_force_host_platform_device_count=4";
+  Json j = entryChangeToJson(f, "t");
+  EXPECT_EQ(j, Json({{"code", "device_count"}, {"entry", 6}, {"before", "unset"},
+                     {"after", "--xla_force_host_platform_device_count=4"},
+                     {"text", "t"}}));
+  f = EntryChange{};
+  f.entry = 1;
+  f.code = C::EveryProgram;
+  f.sizeAfter = 12;
+  f.jaxOwn = true;
+  EXPECT_EQ(entryChangeToJson(f, "t"),
+            Json({{"code", "every_program"}, {"entry", 1}, {"programs", 12},
+                  {"jax_own", true}, {"text", "t"}}));
+  f = EntryChange{};
+  f.entry = 5;
+  f.code = C::CompileOptionsUnknown;
+  f.hashesAutotune = true;
+  EXPECT_EQ(entryChangeToJson(f, "t"),
+            Json({{"code", "compile_options_unknown"}, {"entry", 5},
+                  {"autotune_path_hashed", true}, {"text", "t"}}));
+  f = EntryChange{};
+  f.entry = 6;
+  f.code = C::DeviceKindFallback;
+  f.subject = "both";
+  f.after = "no topology";
+  EXPECT_EQ(entryChangeToJson(f, "t"),
+            Json({{"code", "device_kind_fallback"}, {"entry", 6}, {"in", "both"},
+                  {"message", "no topology"}, {"text", "t"}}));
+  f.code = C::LoggedCompression;
+  f.entry = 7;
+  EXPECT_EQ(entryChangeToJson(f, "t")["code"], "compression");
+  f.code = C::LoggedCustomHook;
+  EXPECT_EQ(entryChangeToJson(f, "t")["code"], "custom_hook");
 }
 
 TEST(LogWording, DigestsAndPaths) {
