@@ -111,6 +111,7 @@
  * @typedef {Object} Profile
  * @property {string} id
  * @property {string[]} releases
+ * @property {Object<string, string>} jaxlibs each release's jaxlib: the one pip installs with it
  * @property {number} entry_count the entries this profile hashes
  * @property {{index: number, name: string, hashed: boolean}[]} entries every entry, hashed or not
  * @property {string} entry3
