@@ -181,13 +181,44 @@
  * @property {Coded} [advice]
  */
 /**
+ * One line of a module text diff (CaptureDiffJson.cpp diffLineToJson):
+ * `op` is 'context', 'del' or 'add' (with `line`, the line without its
+ * sign), 'file_a' or 'file_b' (with `file`), 'hunk' (with the ranges),
+ * 'cut' (with `more_lines`) or 'too_large' (with `max_edits`, `lines_a`,
+ * `lines_b`); all but the first three carry the printed `text`.
+ * @typedef {Object} DiffLine
+ * @property {string} op
+ * @property {string} [line]
+ * @property {string} [text]
+ * @property {string} [file]
+ * @property {number} [first_a] the hunk's first line of side A (1-based; for no lines, the line before)
+ * @property {number} [count_a]
+ * @property {number} [first_b]
+ * @property {number} [count_b]
+ * @property {number} [more_lines] lines left out after the diff's longest
+ * @property {number} [max_edits] the edit limit beyond which no hunks are made
+ * @property {number} [lines_a] each side's line count, when too large
+ * @property {number} [lines_b]
+ */
+/**
+ * Why a differing pair's module texts do or do not diff (moduleTextToJson).
+ * @typedef {Object} ModuleText
+ * @property {string} code 'none' (entry 1 did not move), 'same_text', 'not_captured', 'unreadable' or 'diff'
+ * @property {string} text the engine's words ('diff': the unified diff as the CLI prints it)
+ * @property {string} [sha256_a] the texts' SHA-256 (all but 'none')
+ * @property {string} [sha256_b]
+ * @property {boolean} [captured_a] whether the side kept its text
+ * @property {boolean} [captured_b]
+ * @property {DiffLine[]} [lines] 'diff': the diff, line by line
+ */
+/**
  * Two capture folders compared (compareCaptureFolders; CaptureDiff.h
  * captureComparisonToJson plus `text`).
  * @typedef {Object} CaptureComparison
  * @property {number} paired
  * @property {number} same_key
  * @property {Array<{program: string, occurrence: number, occurrence_b?: number, file_a: string, file_b: string, key_a: string, key_b: string,
- *   outcome_a: string, outcome_b: string, comparison: Object, also_findings: Object[], text_diff?: string, module_text?: Object}>} differing
+ *   outcome_a: string, outcome_b: string, comparison: Object, also_findings: Object[], text_diff?: string, module_text?: ModuleText, generic_text_error?: Object}>} differing
  * @property {Object[]} only_a
  * @property {Object[]} only_b
  * @property {Object[]} unreadable
