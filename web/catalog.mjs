@@ -76,6 +76,18 @@ export class Catalog {
     return this.profiles.aliases[name] || name;
   }
 
+  /**
+   * The jaxlib pip installs with a release or alias (the engine's
+   * profiles()[].jaxlibs), or undefined for a release it does not list.
+   * @param {string} name
+   * @returns {string|undefined}
+   */
+  jaxlibOf(name) {
+    const release = this.releaseOf(name);
+    const p = (this.profiles.profiles || []).find((x) => x.jaxlibs && Object.hasOwn(x.jaxlibs, release));
+    return p ? p.jaxlibs[release] : undefined;
+  }
+
   /** The engine's description of profile `id` (an id from a result), or null. */
   profileOf(id) {
     return (this.profiles.profiles || []).find((p) => p.id === id) || null;
