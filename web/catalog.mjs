@@ -46,7 +46,7 @@ export class Catalog {
      * The engine's releases and profiles (engine.profiles()).
      * @type {import('./engine-types.mjs').Profiles}
      */
-    this.profiles = { newest: '', aliases: {}, profiles: [] };
+    this.profiles = { newest: '', default: '', aliases: {}, profiles: [] };
     /** tpu_topologies.json, or null. */
     this.tpu = null;
     /** gpu_topologies.json, or null. */

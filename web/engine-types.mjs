@@ -143,7 +143,8 @@
  */
 /**
  * Every reproduced release (profiles()).
- * @typedef {{newest: string, aliases: Object<string, string>, profiles: Profile[]}} Profiles
+ * `default` is the alias a scenario that names no profile is computed with.
+ * @typedef {{newest: string, default: string, aliases: Object<string, string>, profiles: Profile[]}} Profiles
  */
 /**
  * A run's outcome for a program (LogFactsJson.cpp outcomeJson).

@@ -5,14 +5,11 @@
 import { el, put, setText } from '../dom.mjs';
 import { errorText } from '../engine.mjs';
 
-/**
- * The profile of a scenario that names none: the engine's default, "main"
- * (docs/scenario.md); an alias, which catalog.releaseOf resolves.
- */
-const DEFAULT_PROFILE = 'main';
-
 /** @param {import('./index.mjs').Controls} controls */
 export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
+  // The profile of a scenario that names none: the engine's default (an
+  // alias, which catalog.releaseOf resolves).
+  const DEFAULT_PROFILE = catalog.profiles.default;
   const q = (id) => document.getElementById(id);
   const ui = {
     preset: q('preset'), presetNote: q('preset-note'), profile: q('profile'), reset: q('reset'),

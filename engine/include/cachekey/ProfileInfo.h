@@ -33,7 +33,8 @@ const char *releaseJaxlib(const char *release);
 Json profileToJson(Profile profile);
 
 /// Every profile, oldest first, as `profileToJson`, under {"newest",
-/// "aliases": {"main": id}, "profiles": [...]}.
+/// "default" (the alias a scenario without "profile" is computed with:
+/// "main"), "aliases": {"main": id}, "profiles": [...]}.
 Json profilesToJson();
 
 /// What differs between two profiles, one sentence per difference (entries,

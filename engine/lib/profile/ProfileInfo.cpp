@@ -172,7 +172,10 @@ Json profilesToJson() {
   Json list = Json::array();
   for (const ProfileSpec &p : allProfiles())
     list.push_back(profileToJson(p.profile));
+  // "default": what a scenario without "profile" is computed with
+  // (ScenarioReader.cpp reads a missing profile as "main").
   return {{"newest", profileName(kNewestProfile)},
+          {"default", "main"},
           {"aliases", {{"main", profileName(kNewestProfile)}}},
           {"profiles", std::move(list)}};
 }
