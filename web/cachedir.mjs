@@ -71,6 +71,7 @@ function sizeSegments(root) {
 
 /**
  * Shows the engine's report (cacheReportToJson plus `text`) or its error.
+ * @param {import('./engine-types.mjs').Result<import('./engine-types.mjs').CacheReport>} r
  */
 export function renderCacheReport(ui, r) {
   for (const n of [ui.summary, ui.error, ui.problems, ui.problemsH, ui.hints, ui.hintsH, ui.programs, ui.programsH, ui.evict, ui.evictH, ui.evictText, ui.textWrap]) n.hidden = true;

@@ -132,14 +132,32 @@ export function changedTokens(a, b) {
 }
 
 /**
- * One line of the diff, its changed tokens inside <mark>.
- * @param {string} cls 'add' or 'del'
- * @param {string} line the line with its leading sign
- * @param {string[]} toks the tokens of the line after its sign
+ * A line of the engine's diff (module_text.lines[], CaptureDiffJson.cpp):
+ * `op` says what it is; context, del and add carry the line without its
+ * sign, the others (file_a, file_b, hunk, cut, too_large) their printed text.
+ * @typedef {import('./engine-types.mjs').DiffLine} DiffLine
+ */
+
+/** The sign diff -u prints before a line of each op that carries one. */
+const SIGN = { context: ' ', del: '-', add: '+' };
+
+/**
+ * One line of the diff as a span of class `op`, its text after its sign.
+ * @param {DiffLine} l
+ */
+function plainLine(l) {
+  const text = l.op in SIGN ? SIGN[l.op] + l.line : l.text;
+  return el('span', { class: l.op, 'data-op': l.op }, text + '\n');
+}
+
+/**
+ * One removed or added line, its changed tokens inside <mark>.
+ * @param {DiffLine} l op 'del' or 'add'
+ * @param {string[]} toks the tokens of l.line
  * @param {boolean[]} changed
  */
-function markedLine(cls, line, toks, changed) {
-  const parts = [line[0]];
+function markedLine(l, toks, changed) {
+  const parts = [SIGN[l.op]];
   for (let k = 0; k < toks.length;) {
     let e = k;
     let text = '';
@@ -147,43 +165,42 @@ function markedLine(cls, line, toks, changed) {
     parts.push(changed[k] ? el('mark', null, text) : text);
     k = e;
   }
-  return el('span', { class: cls, 'data-marked': 'true' }, ...parts, '\n');
+  return el('span', { class: l.op, 'data-op': l.op, 'data-marked': 'true' }, ...parts, '\n');
 }
 
 /**
- * The lines of a unified diff as spans (add, del, hunk), each line with its
- * newline, the changed words of paired removed and added lines marked.
- * @param {string} text the unified diff
- * @param {boolean} coloured false: the engine's sentence saying why there is no diff
+ * The engine's diff lines as spans, one per line with its newline, of the
+ * class of its op (context, del, add, hunk, file_a, …); in each run of
+ * removed lines followed by added ones, the changed words of the lines
+ * paired in order are marked.
+ * @param {DiffLine[]} lines module_text.lines
  * @returns {HTMLElement[]}
  */
-export function diffLines(text, coloured) {
-  const lines = String(text).split('\n');
-  const kinds = lines.map((line) => (!coloured ? '' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : ''));
-  const plain = (k) => el('span', { class: kinds[k] }, lines[k] + '\n');
+export function diffLines(lines) {
   const out = [];
+  const is = (k, op) => k < lines.length && lines[k].op === op;
   for (let i = 0; i < lines.length;) {
-    if (kinds[i] !== 'del') { out.push(plain(i++)); continue; }
+    if (!is(i, 'del')) { out.push(plainLine(lines[i++])); continue; }
     let j = i;
-    while (j < lines.length && kinds[j] === 'del') j++;
+    while (is(j, 'del')) j++;
     let k = j;
-    while (k < lines.length && kinds[k] === 'add') k++;
+    while (is(k, 'add')) k++;
     const paired = j - i <= MAX_RUN && k - j <= MAX_RUN ? Math.min(j - i, k - j) : 0;
     /** @type {HTMLElement[]} */
     const dels = [], adds = [];
     for (let p = 0; p < j - i; p++) {
       const del = lines[i + p], add = lines[j + p];
-      if (p < paired && del.length <= MAX_LINE && add.length <= MAX_LINE) {
-        const ta = tokens(del.slice(1)), tb = tokens(add.slice(1));
+      if (p < paired && del.line.length <= MAX_LINE && add.line.length <= MAX_LINE) {
+        const ta = tokens(del.line), tb = tokens(add.line);
         const [ca, cb] = changedTokens(ta, tb);
-        dels.push(markedLine('del', del, ta, ca));
-        adds.push(markedLine('add', add, tb, cb));
+        dels.push(markedLine(del, ta, ca));
+        adds.push(markedLine(add, tb, cb));
       } else {
-        dels.push(plain(i + p));
-        if (p < paired) adds.push(plain(j + p));
+        dels.push(plainLine(del));
+        if (p < paired) adds.push(plainLine(add));
       }
     }
-    for (let p = adds.length; p < k - j; p++) adds.push(plain(j + p));
+    for (let p = adds.length; p < k - j; p++) adds.push(plainLine(lines[j + p]));
     out.push(...dels, ...adds);
     i = k;
   }
@@ -210,12 +227,12 @@ function moduleFindingList(c, i, label) {
 function differingCard(d, i) {
   const c = d.comparison || {};
   const label = `${d.program} #${d.occurrence}${d.occurrence_b && d.occurrence_b !== d.occurrence ? ` (#${d.occurrence_b} in B)` : ''}`;
-  // A unified diff is coloured line by line, its changed words marked; the
-  // engine's sentence saying why there is none (module_text.code other than
-  // 'diff') is shown as it is.
-  const isDiff = !d.module_text || d.module_text.code === 'diff';
-  const diff = d.text_diff ? el('pre', { class: 'textdiff', 'data-testid': `capture-textdiff-${i}`, tabindex: '0', 'aria-label': `module text diff of ${label}` },
-    ...diffLines(d.text_diff, isDiff)) : null;
+  // The engine's diff lines are coloured by their op, their changed words
+  // marked; the engine's sentence saying why there is no diff
+  // (module_text.code other than 'diff') is shown as it is.
+  const m = d.module_text;
+  const diff = m && m.code !== 'none' ? el('pre', { class: 'textdiff', 'data-testid': `capture-textdiff-${i}`, tabindex: '0', 'aria-label': `module text diff of ${label}` },
+    ...(m.code === 'diff' ? diffLines(m.lines || []) : [el('span', null, m.text)])) : null;
   return el('article', { class: 'capture-card', 'data-testid': `capture-program-${i}`, 'data-program': d.program, 'data-cause': String(c.cause || '') },
     el('h3', null, label, ': the keys differ'),
     el('p', { class: 'sentence', 'data-testid': `capture-sentence-${i}` }, c.sentence || ''),

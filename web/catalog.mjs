@@ -46,7 +46,7 @@ export class Catalog {
      * The engine's releases and profiles (engine.profiles()).
      * @type {import('./engine-types.mjs').Profiles}
      */
-    this.profiles = { newest: '', aliases: {}, profiles: [] };
+    this.profiles = { newest: '', default: '', aliases: {}, profiles: [] };
     /** tpu_topologies.json, or null. */
     this.tpu = null;
     /** gpu_topologies.json, or null. */
@@ -74,6 +74,18 @@ export class Catalog {
   /** The release an alias of the engine's stands for ("main": the newest), else `name` itself. */
   releaseOf(name) {
     return this.profiles.aliases[name] || name;
+  }
+
+  /**
+   * The jaxlib pip installs with a release or alias (the engine's
+   * profiles()[].jaxlibs), or undefined for a release it does not list.
+   * @param {string} name
+   * @returns {string|undefined}
+   */
+  jaxlibOf(name) {
+    const release = this.releaseOf(name);
+    const p = (this.profiles.profiles || []).find((x) => x.jaxlibs && Object.hasOwn(x.jaxlibs, release));
+    return p ? p.jaxlibs[release] : undefined;
   }
 
   /** The engine's description of profile `id` (an id from a result), or null. */

@@ -54,19 +54,6 @@ export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'comp
   'accelerator', 'compression', 'custom_hook'];
 
 
-/** The ingredient each entry stands for, in plain words. */
-export const ENTRY_PLAIN = [
-  'the program (module)',
-  'the jaxlib version',
-  'the platform and its version',
-  'the XLA flags',
-  'the compile options',
-  'the accelerator topology',
-  'the compression name',
-  'the custom hook',
-];
-
-
 /** Compression choices: the label and the scenario value. */
 export const COMPRESSION_CHOICES = [
   ['zlib', 'zlib (name given directly)', 'zlib'],

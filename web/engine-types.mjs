@@ -111,6 +111,7 @@
  * @typedef {Object} Profile
  * @property {string} id
  * @property {string[]} releases
+ * @property {Object<string, string>} jaxlibs each release's jaxlib: the one pip installs with it
  * @property {number} entry_count the entries this profile hashes
  * @property {{index: number, name: string, hashed: boolean}[]} entries every entry, hashed or not
  * @property {string} entry3
@@ -142,7 +143,8 @@
  */
 /**
  * Every reproduced release (profiles()).
- * @typedef {{newest: string, aliases: Object<string, string>, profiles: Profile[]}} Profiles
+ * `default` is the alias a scenario that names no profile is computed with.
+ * @typedef {{newest: string, default: string, aliases: Object<string, string>, profiles: Profile[]}} Profiles
  */
 /**
  * A run's outcome for a program (LogFactsJson.cpp outcomeJson).
@@ -154,6 +156,11 @@
  * @typedef {{label: string, name: string, ordinal: number, in: string, keys: string, matched_by: string, cause: number,
  *   key_a?: string, key_b?: string, shapes_a?: Object, shapes_b?: Object,
  *   findings: {verdict: Coded, move: ?Finding, miss: ?{code: string, text?: string}, outcome_a: ?PairOutcome, outcome_b: ?PairOutcome}}} Pair
+ */
+/**
+ * One thing to do after a log comparison (what_to_do[]): its code and the
+ * facts its words give.
+ * @typedef {{code: string, text: string, programs?: string[], entry?: number, amount?: number, limit?: number, value?: string}} ToDo
  */
 /**
  * Two runs' logs compared (compareLogs, compareManyLogSources with two;
@@ -174,10 +181,117 @@
  * @property {Coded} paired_by how programs were paired
  * @property {Object} verdict the counts and the one line ({code, programs, missed, moved, …, text})
  * @property {number} matched_by_key
- * @property {Array<{code: string, text: string, programs?: string[], entry?: number, amount?: number, limit?: number, value?: string}>} what_to_do what to do, each with the facts its words give
+ * @property {ToDo[]} what_to_do what to do, each with the facts its words give
  * @property {Pair[]} pairs one per program
  * @property {Object} [explained]
  * @property {Coded} [advice]
+ */
+/**
+ * One run's counts in a comparison of three or more logs (LogCompare.h
+ * RunStats).
+ * @typedef {Object} RunStats
+ * @property {number} programs
+ * @property {number} hits
+ * @property {number} misses
+ * @property {number} no_outcome programs logged without a hit or miss line
+ * @property {?number} hit_rate null without hits or misses
+ * @property {number} miss_compile_seconds
+ * @property {number} timed_misses
+ * @property {number} written
+ * @property {number} evictions
+ * @property {{code: string, count: number}[]} not_cached why misses were not written, by code
+ * @property {string} text
+ */
+/**
+ * One program across three or more runs (manyLogComparisonToJson's
+ * `programs`): which runs share its key, and the odd ones out.
+ * @typedef {Object} ProgramAcrossRuns
+ * @property {string} label
+ * @property {string} name
+ * @property {Array<?string>} keys per run, its key (null: the run did not log it)
+ * @property {number[][]} groups the runs grouped by key, in run order
+ * @property {number} common the index in groups of the largest (-1: no key known)
+ * @property {Array<{run: number, entries: number[], cause: number, move?: Finding}>} odd the runs outside the common group: the entries that differ, the first, and how it moved
+ * @property {number[]} absent the runs that lack it
+ * @property {string} text
+ */
+/**
+ * Three or more runs' logs compared (compareManyLogSources; LogCompare.h
+ * manyLogComparisonToJson): per program, which runs share a key.
+ * @typedef {Object} ManyLogComparison
+ * @property {Array<{name: string, stats: RunStats, odd_cause: ?Finding}>} logs one per run; odd_cause the one cause of all the run's odd programs, or null
+ * @property {ProgramAcrossRuns[]} programs
+ * @property {{notes: Finding[]}} findings
+ * @property {string} summary
+ * @property {ToDo[]} what_to_do
+ * @property {boolean} keys_differ
+ */
+/**
+ * One program's entry in a cache folder (CacheDirJson.cpp entryJson).
+ * @typedef {Object} CacheEntry
+ * @property {string} key
+ * @property {string} file
+ * @property {number} size bytes on disk
+ * @property {?number} decompressed bytes once decompressed (null: not read that far)
+ * @property {string} codec
+ * @property {number} compile_seconds
+ * @property {number} last_access_ns
+ * @property {string} last_access_from 'atime_file' or 'mtime'
+ * @property {string} status 'ok' or how the entry is damaged
+ * @property {?string} ifrt_outputs the executable's output specs, when read
+ */
+/**
+ * A JAX cache folder read (readCacheFolder; CacheDir.h cacheReportToJson
+ * plus `text`).
+ * @typedef {Object} CacheReport
+ * @property {string} dir
+ * @property {string} layout
+ * @property {string} rule the eviction rule the folder is read with
+ * @property {boolean} rule_inferred
+ * @property {boolean} whole_decoded
+ * @property {number} entries
+ * @property {number} entries_size
+ * @property {boolean} lockfile
+ * @property {boolean} atime_files
+ * @property {Array<{code: string, module: string, keys: number, size: number, decompressed: number, decompressed_complete: boolean,
+ *   compile_seconds: number, last_access_ns: number, text: string, entries: CacheEntry[]}>} programs one per module name
+ * @property {Array<{code: string, file: string, text: string, status?: string, detail?: string, size?: number, capped_writes_fail?: boolean,
+ *   link?: Object, counted_by_cap?: boolean, count_zstd?: number, count_zlib?: number}>} problems
+ * @property {Array<{code: string, module: string, entries: number, shapes: string[], unread: number, text: string}>} hints
+ * @property {{code: string, rule: string, max_size: number, raise_reason: ?string, linked_size: number, double_counted: number, counted_size: number,
+ *   raises_at: ?string, evicted: Array<{file: string, size: number, rank_ns: number}>, evicted_count: number, text: string}} [eviction] what JAX's eviction pass would do under max_size
+ * @property {string} text the CLI's report
+ */
+/**
+ * One line of a module text diff (CaptureDiffJson.cpp diffLineToJson):
+ * `op` is 'context', 'del' or 'add' (with `line`, the line without its
+ * sign), 'file_a' or 'file_b' (with `file`), 'hunk' (with the ranges),
+ * 'cut' (with `more_lines`) or 'too_large' (with `max_edits`, `lines_a`,
+ * `lines_b`); all but the first three carry the printed `text`.
+ * @typedef {Object} DiffLine
+ * @property {string} op
+ * @property {string} [line]
+ * @property {string} [text]
+ * @property {string} [file]
+ * @property {number} [first_a] the hunk's first line of side A (1-based; for no lines, the line before)
+ * @property {number} [count_a]
+ * @property {number} [first_b]
+ * @property {number} [count_b]
+ * @property {number} [more_lines] lines left out after the diff's longest
+ * @property {number} [max_edits] the edit limit beyond which no hunks are made
+ * @property {number} [lines_a] each side's line count, when too large
+ * @property {number} [lines_b]
+ */
+/**
+ * Why a differing pair's module texts do or do not diff (moduleTextToJson).
+ * @typedef {Object} ModuleText
+ * @property {string} code 'none' (entry 1 did not move), 'same_text', 'not_captured', 'unreadable' or 'diff'
+ * @property {string} text the engine's words ('diff': the unified diff as the CLI prints it)
+ * @property {string} [sha256_a] the texts' SHA-256 (all but 'none')
+ * @property {string} [sha256_b]
+ * @property {boolean} [captured_a] whether the side kept its text
+ * @property {boolean} [captured_b]
+ * @property {DiffLine[]} [lines] 'diff': the diff, line by line
  */
 /**
  * Two capture folders compared (compareCaptureFolders; CaptureDiff.h
@@ -186,7 +300,7 @@
  * @property {number} paired
  * @property {number} same_key
  * @property {Array<{program: string, occurrence: number, occurrence_b?: number, file_a: string, file_b: string, key_a: string, key_b: string,
- *   outcome_a: string, outcome_b: string, comparison: Object, also_findings: Object[], text_diff?: string, module_text?: Object}>} differing
+ *   outcome_a: string, outcome_b: string, comparison: Object, also_findings: Object[], text_diff?: string, module_text?: ModuleText, generic_text_error?: Object}>} differing
  * @property {Object[]} only_a
  * @property {Object[]} only_b
  * @property {Object[]} unreadable

@@ -216,6 +216,8 @@ export class CacheKeyEngine {
    * Two or more logs ({source, name} each, in run order) compared
    * (compareManyLogReaders: for two, the pair's comparison; for more, which
    * runs share each program's key, the odd ones out and which entry differs).
+   * @returns {Promise<import('./engine-types.mjs').Result<import('./engine-types.mjs').LogComparison>
+   *   | import('./engine-types.mjs').Result<import('./engine-types.mjs').ManyLogComparison>>}
    */
   async compareManyLogSources(sources, onProgress) {
     const ids = [];
@@ -302,7 +304,7 @@ export class CacheKeyEngine {
    * @param {{read: (i: number, offset: number, n: number) => Uint8Array}} reader bytes of listing[i]
    * @param {string} name the folder's name
    * @param {{max_size?: number, release?: string}} [options]
-   * @returns {Object} cacheReportToJson plus `text`, or {error}
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').CacheReport>} cacheReportToJson plus `text`, or {error}
    */
   readCacheFolder(listing, reader, name, options = {}) {
     return this.call('readCacheFolder', listing, reader, String(name), options);

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cacheDirVariants, listing } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const web = path.join(root, 'build/web');
@@ -35,30 +36,7 @@ function copy(rel) {
   return parent;
 }
 
-/** The folder as the page's worker lists it, and a reader that counts what it reads. */
-function listing(dir) {
-  const names = fs.readdirSync(dir);
-  const files = names.map((n) => ({ n, st: fs.lstatSync(path.join(dir, n)) }));
-  const list = files.map(({ n, st }) => ({ name: n, type: st.isDirectory() ? 'dir' : 'file', size: st.size, mtime_ms: Math.floor(st.mtimeMs) }));
-  const reads = { bytes: 0 };
-  const reader = {
-    read(i, offset, n) {
-      const fd = fs.openSync(path.join(dir, files[i].n), 'r');
-      const buf = Buffer.alloc(n);
-      const got = fs.readSync(fd, buf, 0, n, offset);
-      fs.closeSync(fd);
-      reads.bytes += got;
-      return new Uint8Array(buf.buffer, buf.byteOffset, got);
-    },
-  };
-  return { list, reader, reads };
-}
-
-const variants = [];
-for (const r of fs.readdirSync(dirs)) {
-  if (!fs.statSync(path.join(dirs, r)).isDirectory()) continue;
-  for (const v of fs.readdirSync(path.join(dirs, r))) if (fs.existsSync(path.join(dirs, r, v, 'describe.json'))) variants.push(`${r}/${v}`);
-}
+const variants = cacheDirVariants(dirs);
 
 test('every real cache directory: the wasm report is the CLI\u2019s, with and without a cap', (t) => {
   if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');

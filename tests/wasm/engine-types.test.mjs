@@ -2,7 +2,8 @@
 // types the page's modules read results through, checked by tsc): the real
 // wasm module's answers for representative inputs (every captured fixture's
 // key, comparisons that move several entries, every two-log case of
-// tests/cases, two capture folders, the profiles, the version) are walked
+// tests/cases, and each as three logs, two capture folders, every cache
+// folder real JAX wrote, the profiles, the version) are walked
 // against the declared types, read with TypeScript's own checker from that file. Both
 // ways fail: a member declared (and not optional) that the engine does not
 // give, and a member the engine gives that is not declared. A member typed
@@ -16,7 +17,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { capturedFixtures } from './fixtures.mjs';
+import { cacheDirVariants, capturedFixtures, listing } from './fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const web = path.join(root, 'build/web');
@@ -176,4 +177,45 @@ test('two capture folders compared have the declared CaptureComparison shape', (
   assert.equal(r.error, undefined, JSON.stringify(r.error));
   assert.ok(r.differing.length > 0);
   assertShape('CaptureComparison', r, 'run64 vs run128');
+});
+
+// Three logs of every two-log case (its first log given again as the third
+// run): the N-log comparison, whose programs say which runs share a key.
+test('every two-log case of tests/cases given as three logs has the declared ManyLogComparison shape', async () => {
+  const cases = path.join(root, 'tests/cases');
+  let n = 0, odd = 0;
+  for (const c of fs.readdirSync(cases).sort()) {
+    const f = path.join(cases, c, 'expect.json');
+    if (!fs.existsSync(f)) continue;
+    for (const e of JSON.parse(fs.readFileSync(f, 'utf8')).compare || []) {
+      const read = (name) => fs.readFileSync(path.join(cases, c, name), 'utf8');
+      const r = await engine.compareManyLogSources([
+        { source: read(e.a), name: e.a }, { source: read(e.b), name: e.b }, { source: read(e.a), name: `again-${e.a}` }]);
+      if (r.error) continue; // a refusal is the engine's error, checked in logs.test.mjs
+      assert.equal(r.pairs, undefined, 'three logs are not a pair');
+      assertShape('ManyLogComparison', r, `${c}: ${e.a}, ${e.b}, ${e.a}`);
+      n++;
+      odd += r.programs.filter((p) => p.odd.length).length;
+    }
+  }
+  assert.ok(n >= 20, String(n));
+  assert.ok(odd >= 1, 'some program has an odd run out (the walk reaches odd[])');
+});
+
+test('every cache folder real JAX wrote, read with and without a cap, has the declared CacheReport shape', () => {
+  const dirs = path.join(root, 'fixtures/cache_dirs');
+  const variants = cacheDirVariants(dirs);
+  assert.ok(variants.length >= 8, variants.join(' '));
+  let evictions = 0, problems = 0;
+  for (const rel of variants) {
+    for (const options of [{}, { max_size: 4000 }]) {
+      const { list, reader } = listing(path.join(dirs, rel, 'cache'));
+      const r = engine.readCacheFolder(list, reader, 'cache', options);
+      assert.equal(r.error, undefined, `${rel}: ${JSON.stringify(r.error)}`);
+      assertShape('CacheReport', r, `${rel} ${JSON.stringify(options)}`);
+      evictions += r.eviction ? 1 : 0;
+      problems += r.problems.length;
+    }
+  }
+  assert.ok(evictions >= 1 && problems >= 1, 'the walk reaches eviction and problems');
 });

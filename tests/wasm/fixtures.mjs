@@ -1,6 +1,7 @@
 // The captured fixtures the wasm tests run on: CPU (fixtures/), then TPU
 // (fixtures/tpu/, libtpu); a fixture is a schema-1 scenario with the key
-// real JAX computed (`expected`).
+// real JAX computed (`expected`). And the cache directories real JAX wrote
+// (fixtures/cache_dirs), listed as the page's worker lists a folder.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -19,4 +20,38 @@ export function capturedFixtures(root) {
     }
   }
   return files;
+}
+
+/**
+ * The variants of fixtures/cache_dirs that hold a directory real JAX wrote
+ * ("<release>/<variant>", each with cache/ and describe.json).
+ * @param {string} dirs fixtures/cache_dirs
+ * @returns {string[]}
+ */
+export function cacheDirVariants(dirs) {
+  const variants = [];
+  for (const r of fs.readdirSync(dirs)) {
+    if (!fs.statSync(path.join(dirs, r)).isDirectory()) continue;
+    for (const v of fs.readdirSync(path.join(dirs, r))) if (fs.existsSync(path.join(dirs, r, v, 'describe.json'))) variants.push(`${r}/${v}`);
+  }
+  return variants;
+}
+
+/** The folder as the page's worker lists it, and a reader that counts what it reads. */
+export function listing(dir) {
+  const names = fs.readdirSync(dir);
+  const files = names.map((n) => ({ n, st: fs.lstatSync(path.join(dir, n)) }));
+  const list = files.map(({ n, st }) => ({ name: n, type: st.isDirectory() ? 'dir' : 'file', size: st.size, mtime_ms: Math.floor(st.mtimeMs) }));
+  const reads = { bytes: 0 };
+  const reader = {
+    read(i, offset, n) {
+      const fd = fs.openSync(path.join(dir, files[i].n), 'r');
+      const buf = Buffer.alloc(n);
+      const got = fs.readSync(fd, buf, 0, n, offset);
+      fs.closeSync(fd);
+      reads.bytes += got;
+      return new Uint8Array(buf.buffer, buf.byteOffset, got);
+    },
+  };
+  return { list, reader, reads };
 }

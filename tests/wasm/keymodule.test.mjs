@@ -44,3 +44,22 @@ test('the key module has the key calls, and none of what the worker does', () =>
     'encodePermalink', 'decodePermalink', 'openScenarioFile', 'compareCaptureFolders', 'readCacheFolder'])
     assert.equal(key.module[name], undefined, name);
 });
+
+// The page's release picker shows profiles().default for a scenario that
+// names no profile (web/controls/release.mjs): it must be what the engine
+// computes such a scenario with, so the picker never says one release while
+// the key is another's.
+test('profiles().default is the profile a scenario naming none is computed with', () => {
+  const p = key.profiles();
+  assert.equal(typeof p.default, 'string');
+  const release = p.aliases[p.default] || p.default;
+  const profile = p.profiles.find((x) => x.id === release || x.releases.includes(release));
+  assert.ok(profile, `${p.default} is a release the engine lists`);
+  const { profile: _named, expected: _e, ...doc } = JSON.parse(fs.readFileSync(path.join(root, 'fixtures/add_1x1.json'), 'utf8'));
+  const unnamed = key.computeKey(doc);
+  assert.equal(unnamed.error, undefined, JSON.stringify(unnamed.error));
+  assert.equal(unnamed.profile, profile.id);
+  assert.equal(key.computeKey({ ...doc, profile: p.default }).key, unnamed.key);
+  // (a scenario that names the oldest release is computed otherwise)
+  assert.notEqual(key.computeKey({ ...doc, profile: p.profiles[0].id }).profile, unnamed.profile);
+});

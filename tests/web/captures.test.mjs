@@ -48,6 +48,8 @@ test('two capture folders: pairs, causes and module text diffs as cachekey diff 
     diff: (c.querySelector('pre.textdiff') || { textContent: '' }).textContent,
     added: [...c.querySelectorAll('pre.textdiff .add')].map((s) => s.textContent),
     removed: [...c.querySelectorAll('pre.textdiff .del')].map((s) => s.textContent),
+    ops: [...c.querySelectorAll('pre.textdiff > span')].map((s) => s.getAttribute('data-op')),
+    hunks: [...c.querySelectorAll('pre.textdiff .hunk')].map((s) => s.textContent),
   })));
   assert.deepEqual(cards.map((c) => c.heading.replace(/: the keys differ$/, '').replace(' ', '')).sort(), differ.sort());
   for (const c of cards) {
@@ -55,6 +57,13 @@ test('two capture folders: pairs, causes and module text diffs as cachekey diff 
     assert.equal(c.advice, 'program', `${c.program}: what to do follows entry 1`);
     assert.ok(c.removed.some((l) => l.includes('tensor<64x8xf32>')), c.program);
     assert.ok(c.added.some((l) => l.includes('tensor<128x8xf32>')), c.program);
+    // Each line is rendered by the engine's op: the two file names, then
+    // hunks headed as diff -u heads them, each line with its sign.
+    assert.deepEqual(c.ops.slice(0, 3), ['file_a', 'file_b', 'hunk'], c.program);
+    assert.ok(c.ops.every((op) => ['file_a', 'file_b', 'hunk', 'context', 'del', 'add'].includes(op)), c.ops.join(' '));
+    assert.ok(c.hunks.length >= 1 && c.hunks.every((h) => /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@\n$/.test(h)), c.hunks.join(''));
+    assert.ok(c.removed.every((l) => l.startsWith('-')) && c.added.every((l) => l.startsWith('+')), c.program);
+    assert.ok(c.ops.includes('context'), 'the unchanged lines around the change are shown');
   }
   let cliText;
   try {
@@ -63,6 +72,8 @@ test('two capture folders: pairs, causes and module text diffs as cachekey diff 
     cliText = e.stdout; // exit 1: some keys differ
   }
   assert.equal(await page.textContent('[data-testid="captures-text"]'), cliText);
+  // The whole diff as the CLI prints it: in its report, indented by 4.
+  for (const c of cards) assert.ok(cliText.includes(c.diff.replace(/^(?=.)/gm, '    ')), c.program);
   await shot(page, 'captures.png', '#exhibit-captures');
   assert.deepEqual(page.errors, []);
 });

@@ -193,6 +193,24 @@ test('release picker: "compare with" a release also sets that side\u2019s jaxlib
   assert.equal(await finalKey(), DEFAULT_KEY);
 });
 
+// Issue 36 item 6: the jaxlib a release comes with is the engine's
+// (profiles' jaxlibs), not the release's own number: jax 0.4.37 and 0.5.2
+// came without a jaxlib of their version. Expected: the jaxlib column of
+// the oracle sweep, which installed each release with pip.
+test('release picker: a jax-only patch release brings the jaxlib pip installs with it', async () => {
+  const doc = fs.readFileSync(path.join(root, 'docs/oracle-sweep.md'), 'utf8');
+  const sweep = doc.slice(doc.indexOf('| release | jaxlib |')).split('\n\n')[0]; // the first table
+  const installed = new Map([...sweep.matchAll(/^\| (0\.[\d.]+) \| (0\.[\d.]+) \|/gm)].map((m) => [m[1], m[2]]));
+  assert.equal(installed.get('0.4.37'), '0.4.36');
+  for (const release of ['0.4.37', '0.5.2', '0.8.3']) {
+    await page.selectOption('[data-testid="profile"]', release);
+    await page.waitForFunction((v) => document.querySelector('[data-testid="jaxlib"]').value === v, installed.get(release));
+    assert.match(await page.textContent('[data-testid="profile-meaning"]'), new RegExp(`follows jax ${release.replace(/\./g, '\\.')}.*with jaxlib ${installed.get(release).replace(/\./g, '\\.')}`));
+  }
+  await page.click('[data-testid="reset"]');
+  assert.deepEqual(page.errors, []);
+});
+
 test('the flag exhibit shows each flag kept or dropped, with JAX\u2019s log line and bytes', async () => {
   await page.fill('[data-testid="xla-flags"]', '--xla_gpu_autotune_level=1  --xla_dump_to=/tmp/d --xla_force_host_platform_device_count=4');
   await page.fill('[data-testid="libtpu-args"]', '--xla_tpu_x=1');

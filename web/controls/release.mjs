@@ -5,14 +5,11 @@
 import { el, put, setText } from '../dom.mjs';
 import { errorText } from '../engine.mjs';
 
-/**
- * The profile of a scenario that names none: the engine's default, "main"
- * (docs/scenario.md); an alias, which catalog.releaseOf resolves.
- */
-const DEFAULT_PROFILE = 'main';
-
 /** @param {import('./index.mjs').Controls} controls */
 export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
+  // The profile of a scenario that names none: the engine's default (an
+  // alias, which catalog.releaseOf resolves).
+  const DEFAULT_PROFILE = catalog.profiles.default;
   const q = (id) => document.getElementById(id);
   const ui = {
     preset: q('preset'), presetNote: q('preset-note'), profile: q('profile'), reset: q('reset'),
@@ -89,9 +86,10 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   ui.preset.addEventListener('change', () => setPreset(ui.preset.value));
   // The picker sets the release of the perturbed side only: the baseline
   // stays the preset as captured. With "its own jaxlib" (the default) the
-  // perturbed side's jaxlib version (entry 2) becomes the release's own, as
-  // pip installs jax and jaxlib of one version together, so an upgrade moves
-  // entry 2 as a real one does; without it only cache_key.py changes.
+  // perturbed side's jaxlib version (entry 2) becomes the one pip installs
+  // with that release (the engine's profiles: jaxlibs; a jax-only patch
+  // release comes with the jaxlib before it), so an upgrade moves entry 2
+  // as a real one does; without it only cache_key.py changes.
   const releaseOf = (v) => catalog.releaseOf(v);
   /** Picks the release; `jaxlib`: also set entry 2 (true) or put the baseline's back (false). */
   const pickRelease = (origin, jaxlib) => {
@@ -99,7 +97,8 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
     const base = baseline();
     /** @type {Array<[string[], *]>} */
     const edits = [[['profile'], v]];
-    if (jaxlib !== undefined) edits.push([['jaxlib_version'], jaxlib && releaseOf(v) !== releaseOf(base.profile || DEFAULT_PROFILE) ? releaseOf(v) : base.jaxlib_version]);
+    const own = catalog.jaxlibOf(v);
+    if (jaxlib !== undefined) edits.push([['jaxlib_version'], jaxlib && own !== undefined && releaseOf(v) !== releaseOf(base.profile || DEFAULT_PROFILE) ? own : base.jaxlib_version]);
     changeMany(edits, origin);
   };
   ui.profile.addEventListener('change', (e) => pickRelease(e.target, ui.profileJaxlib.checked ? true : undefined));

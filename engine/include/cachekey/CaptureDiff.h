@@ -17,6 +17,7 @@
 
 #include "cachekey/Capture.h"
 #include "cachekey/Diff.h"
+#include "cachekey/TextDiff.h"
 
 #include <string>
 #include <vector>
@@ -50,14 +51,14 @@ struct ModuleTextDiff {
     SameText,    // the text without locations is the same (`sha256A`)
     NotCaptured, // a side kept no text (`capturedA`, `capturedB`)
     Unreadable,  // a text file could not be read: `error`
-    Diff,        // `diff` is a unified diff of the two texts
+    Diff,        // `diff` holds the unified diff of the two texts
   };
   Code code = Code::None;
   std::string sha256A, sha256B; // of the texts, hex
   bool capturedA = true, capturedB = true;
   std::string nameA, nameB;     // the sides' labels ("A", "B")
   Error error;
-  std::string diff;
+  std::vector<DiffLine> diff;
 };
 
 /// One pair of programs whose keys differ.

@@ -17,7 +17,15 @@
 
 namespace cachekey {
 
-/// The profile as JSON: {"id", "releases", "entries": [{"index", "name",
+/// The jaxlib `pip install jax==release` installs beside `release`: the
+/// release's own version, except for the jax-only patch releases, which
+/// no jaxlib of their version was made for. Every installed pair was
+/// measured by the oracle sweep (docs/oracle-sweep.md); the ranges each
+/// release accepts are in docs/cache-key.md, entry 2.
+const char *releaseJaxlib(const char *release);
+
+/// The profile as JSON: {"id", "releases", "jaxlibs": {release: the jaxlib
+/// pip installs with it (releaseJaxlib)}, "entries": [{"index", "name",
 /// "hashed"}], "entry3", "entry6", "fallback", "callbacks", "mosaic",
 /// "compression", "filters_env_overrides", "excluded_flags",
 /// "zeroed_fields": [{"name", "number", "kind"}], "log_formats", "changes",
@@ -25,7 +33,8 @@ namespace cachekey {
 Json profileToJson(Profile profile);
 
 /// Every profile, oldest first, as `profileToJson`, under {"newest",
-/// "aliases": {"main": id}, "profiles": [...]}.
+/// "default" (the alias a scenario without "profile" is computed with:
+/// "main"), "aliases": {"main": id}, "profiles": [...]}.
 Json profilesToJson();
 
 /// What differs between two profiles, one sentence per difference (entries,

@@ -39,8 +39,8 @@ ModuleTextDiff moduleTextDiff(const CapturedProgram &a, const CapturedProgram &b
     return d;
   }
   d.code = C::Diff;
-  d.diff = unifiedDiff(*ta, *tb, nameA + "/" + *a.textFile,
-                       nameB + "/" + *b.textFile);
+  d.diff = diffLines(*ta, *tb, nameA + "/" + *a.textFile,
+                     nameB + "/" + *b.textFile);
   return d;
 }
 

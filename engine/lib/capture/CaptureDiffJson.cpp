@@ -27,6 +27,43 @@ Json alsoFindingToJson(const AlsoFinding &f) {
   return {};
 }
 
+/// One line of the module text diff as a fact: {"op"} with the line's own
+/// text in "line" (context, del, add: the line without its sign), or the
+/// fields of the others (file_a, file_b, hunk, cut, too_large) with their
+/// printed "text".
+Json diffLineToJson(const DiffLine &l) {
+  using Op = DiffLine::Op;
+  switch (l.op) {
+  case Op::Context:
+    return {{"op", "context"}, {"line", l.text}};
+  case Op::Del:
+    return {{"op", "del"}, {"line", l.text}};
+  case Op::Add:
+    return {{"op", "add"}, {"line", l.text}};
+  case Op::FileA:
+  case Op::FileB:
+    return {{"op", l.op == Op::FileA ? "file_a" : "file_b"},
+            {"file", l.text},
+            {"text", diffLineText(l)}};
+  case Op::Hunk:
+    return {{"op", "hunk"},
+            {"first_a", l.firstA},
+            {"count_a", l.countA},
+            {"first_b", l.firstB},
+            {"count_b", l.countB},
+            {"text", diffLineText(l)}};
+  case Op::Cut:
+    return {{"op", "cut"}, {"more_lines", l.more}, {"text", diffLineText(l)}};
+  case Op::TooLarge:
+    return {{"op", "too_large"},
+            {"max_edits", l.more},
+            {"lines_a", l.countA},
+            {"lines_b", l.countB},
+            {"text", diffLineText(l)}};
+  }
+  return {};
+}
+
 Json moduleTextToJson(const ModuleTextDiff &d) {
   using C = ModuleTextDiff::Code;
   const char *code = d.code == C::SameText      ? "same_text"
@@ -41,6 +78,12 @@ Json moduleTextToJson(const ModuleTextDiff &d) {
   j["sha256_b"] = d.sha256B;
   j["captured_a"] = d.capturedA;
   j["captured_b"] = d.capturedB;
+  if (d.code == C::Diff) {
+    Json lines = Json::array();
+    for (const DiffLine &l : d.diff)
+      lines.push_back(diffLineToJson(l));
+    j["lines"] = std::move(lines);
+  }
   return j;
 }
 

@@ -93,7 +93,7 @@ std::string moduleTextDiffText(const ModuleTextDiff &d) {
   case C::Unreadable:
     return "The module text could not be read: " + d.error.str() + "\n";
   case C::Diff:
-    return d.diff;
+    return unifiedDiffText(d.diff);
   }
   return "";
 }

@@ -2,6 +2,8 @@
 #include "cachekey/ProfileInfo.h"
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
 
 namespace cachekey {
 
@@ -105,11 +107,26 @@ void listChange(std::vector<std::string> &out, const std::vector<T> &a,
 
 } // namespace
 
+const char *releaseJaxlib(const char *release) {
+  // jax 0.4.37 accepts jaxlib 0.4.36–0.4.37 and 0.5.2 accepts 0.5.1–0.5.2
+  // (their METADATA); neither jaxlib 0.4.37 nor 0.5.2 exists.
+  static const std::pair<std::string_view, const char *> jaxOnly[] = {
+      {"0.4.37", "0.4.36"}, {"0.5.2", "0.5.1"}};
+  for (const auto &[jax, jaxlib] : jaxOnly)
+    if (jax == release)
+      return jaxlib;
+  return release;
+}
+
 Json profileToJson(Profile profile) {
   const ProfileSpec &p = profileSpec(profile);
   Json j;
   j["id"] = p.id;
   j["releases"] = p.releases;
+  Json jaxlibs = Json::object();
+  for (const char *release : p.releases)
+    jaxlibs[release] = releaseJaxlib(release);
+  j["jaxlibs"] = std::move(jaxlibs);
   Json entries = Json::array();
   int hashed = 0;
   for (int i = 0; i < kNumEntries; ++i) {
@@ -155,7 +172,10 @@ Json profilesToJson() {
   Json list = Json::array();
   for (const ProfileSpec &p : allProfiles())
     list.push_back(profileToJson(p.profile));
+  // "default": what a scenario without "profile" is computed with
+  // (ScenarioReader.cpp reads a missing profile as "main").
   return {{"newest", profileName(kNewestProfile)},
+          {"default", "main"},
           {"aliases", {{"main", profileName(kNewestProfile)}}},
           {"profiles", std::move(list)}};
 }

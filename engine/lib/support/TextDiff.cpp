@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 #include <vector>
 
@@ -80,23 +81,56 @@ bool myers(const std::string_view *a, long n, const std::string_view *b, long m,
   return true;
 }
 
-std::string range(size_t start, size_t count) {
+std::string range(size_t first, size_t count) {
   // diff -u: "l,n", "l" when n == 1, and "l-1,0" for an empty side.
-  if (count == 0)
-    return std::to_string(start) + ",0";
   if (count == 1)
-    return std::to_string(start + 1);
-  return std::to_string(start + 1) + "," + std::to_string(count);
+    return std::to_string(first);
+  return std::to_string(first) + "," + std::to_string(count);
 }
 
 } // namespace
 
-std::string unifiedDiff(const std::string &before, const std::string &after,
-                        const std::string &nameBefore,
-                        const std::string &nameAfter,
-                        const UnifiedDiffOptions &options) {
+std::string diffLineText(const DiffLine &line) {
+  using Op = DiffLine::Op;
+  switch (line.op) {
+  case Op::FileA:
+    return "--- " + line.text;
+  case Op::FileB:
+    return "+++ " + line.text;
+  case Op::Hunk:
+    return "@@ -" + range(line.firstA, line.countA) + " +" +
+           range(line.firstB, line.countB) + " @@";
+  case Op::Context:
+    return " " + line.text;
+  case Op::Del:
+    return "-" + line.text;
+  case Op::Add:
+    return "+" + line.text;
+  case Op::Cut:
+    return "\u2026 " + std::to_string(line.more) + " more lines";
+  case Op::TooLarge:
+    return "(more than " + std::to_string(line.more) +
+           " lines inserted or deleted; " + std::to_string(line.countA) +
+           " lines before, " + std::to_string(line.countB) + " after)";
+  }
+  return "";
+}
+
+std::string unifiedDiffText(const std::vector<DiffLine> &lines) {
+  std::string out;
+  for (const DiffLine &line : lines)
+    out += diffLineText(line) + "\n";
+  return out;
+}
+
+std::vector<DiffLine> diffLines(const std::string &before,
+                                const std::string &after,
+                                const std::string &nameBefore,
+                                const std::string &nameAfter,
+                                const UnifiedDiffOptions &options) {
+  using LineOp = DiffLine::Op;
   if (before == after)
-    return "";
+    return {};
   std::vector<std::string_view> a = splitLines(before), b = splitLines(after);
   size_t head = 0;
   while (head < a.size() && head < b.size() && a[head] == b[head])
@@ -105,14 +139,20 @@ std::string unifiedDiff(const std::string &before, const std::string &after,
   while (tail < a.size() - head && tail < b.size() - head &&
          a[a.size() - 1 - tail] == b[b.size() - 1 - tail])
     ++tail;
-  std::string out = "--- " + nameBefore + "\n+++ " + nameAfter + "\n";
+  std::vector<DiffLine> out;
+  out.push_back({LineOp::FileA, nameBefore});
+  out.push_back({LineOp::FileB, nameAfter});
   std::vector<Op> middle;
   if (!myers(a.data() + head, static_cast<long>(a.size() - head - tail),
              b.data() + head, static_cast<long>(b.size() - head - tail),
-             static_cast<long>(options.maxEdits), middle))
-    return out + "(more than " + std::to_string(options.maxEdits) +
-           " lines inserted or deleted; " + std::to_string(a.size()) +
-           " lines before, " + std::to_string(b.size()) + " after)\n";
+             static_cast<long>(options.maxEdits), middle)) {
+    DiffLine tooLarge;
+    tooLarge.op = LineOp::TooLarge;
+    tooLarge.more = options.maxEdits;
+    tooLarge.countA = a.size(), tooLarge.countB = b.size();
+    out.push_back(std::move(tooLarge));
+    return out;
+  }
   std::vector<Op> script(head, Op::Equal);
   script.insert(script.end(), middle.begin(), middle.end());
   script.insert(script.end(), tail, Op::Equal);
@@ -123,7 +163,7 @@ std::string unifiedDiff(const std::string &before, const std::string &after,
     ia[i + 1] = ia[i] + (script[i] != Op::Insert);
     ib[i + 1] = ib[i] + (script[i] != Op::Delete);
   }
-  std::vector<std::string> lines;
+  std::vector<DiffLine> lines;
   size_t i = 0;
   const size_t ctx = options.context;
   while (i < script.size()) {
@@ -145,24 +185,40 @@ std::string unifiedDiff(const std::string &before, const std::string &after,
       }
       end = run;
     }
-    lines.push_back("@@ -" + range(ia[start], ia[end] - ia[start]) + " +" +
-                    range(ib[start], ib[end] - ib[start]) + " @@");
+    DiffLine hunk;
+    hunk.op = LineOp::Hunk;
+    hunk.countA = ia[end] - ia[start], hunk.countB = ib[end] - ib[start];
+    // diff -u numbers an empty side by the line before it.
+    hunk.firstA = ia[start] + (hunk.countA != 0);
+    hunk.firstB = ib[start] + (hunk.countB != 0);
+    lines.push_back(std::move(hunk));
     for (size_t j = start; j < end; ++j) {
       if (script[j] == Op::Equal)
-        lines.push_back(" " + std::string(a[ia[j]]));
+        lines.push_back({LineOp::Context, std::string(a[ia[j]])});
       else if (script[j] == Op::Delete)
-        lines.push_back("-" + std::string(a[ia[j]]));
+        lines.push_back({LineOp::Del, std::string(a[ia[j]])});
       else
-        lines.push_back("+" + std::string(b[ib[j]]));
+        lines.push_back({LineOp::Add, std::string(b[ib[j]])});
     }
     i = end;
   }
   size_t shown = std::min(lines.size(), options.maxLines);
-  for (size_t j = 0; j < shown; ++j)
-    out += lines[j] + "\n";
-  if (shown < lines.size())
-    out += "… " + std::to_string(lines.size() - shown) + " more lines\n";
+  out.insert(out.end(), std::make_move_iterator(lines.begin()),
+             std::make_move_iterator(lines.begin() + static_cast<long>(shown)));
+  if (shown < lines.size()) {
+    DiffLine cut;
+    cut.op = LineOp::Cut;
+    cut.more = lines.size() - shown;
+    out.push_back(std::move(cut));
+  }
   return out;
+}
+
+std::string unifiedDiff(const std::string &before, const std::string &after,
+                        const std::string &nameBefore,
+                        const std::string &nameAfter,
+                        const UnifiedDiffOptions &options) {
+  return unifiedDiffText(diffLines(before, after, nameBefore, nameAfter, options));
 }
 
 } // namespace cachekey

@@ -8,7 +8,9 @@
 
 #include "cachekey/ProfileInfo.h"
 
+#include <map>
 #include <set>
+#include <sstream>
 
 using namespace cachekey;
 using namespace cachekey::test;
@@ -29,6 +31,38 @@ TEST(Profile, EveryReleaseFrom0430To01201IsCoveredExactlyOnce) {
     for (const char *r : p.releases)
       covered.push_back(r);
   EXPECT_EQ(covered, kPyPiReleases); // oldest first, no gaps, no repeats
+}
+
+// The jaxlib each release was installed with by the oracle sweep (pip
+// install jax==R, docs/oracle-sweep.md's "jaxlib" column), read from that
+// table: profileToJson's "jaxlibs" must give the same for every release.
+TEST(Profile, EachReleasesJaxlibIsTheOneTheOracleSweepInstalled) {
+  std::string sweep = readText(sourcePath("docs/oracle-sweep.md"));
+  std::map<std::string, std::string> installed;
+  // The first table, "| release | jaxlib | profile | …", to its end.
+  size_t table = sweep.find("| release | jaxlib |");
+  ASSERT_NE(table, std::string::npos);
+  std::istringstream in(sweep.substr(table, sweep.find("\n\n", table) - table));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| 0.", 0) != 0)
+      continue;
+    std::vector<std::string> cells;
+    std::istringstream row(line.substr(1));
+    for (std::string cell; std::getline(row, cell, '|');)
+      cells.push_back(cell.substr(1, cell.size() - 2));
+    installed[cells.at(0)] = cells.at(1);
+  }
+  ASSERT_EQ(installed.size(), kPyPiReleases.size());
+  size_t jaxOnly = 0;
+  for (const ProfileSpec &p : allProfiles()) {
+    Json j = profileToJson(p.profile);
+    ASSERT_EQ(j["jaxlibs"].size(), p.releases.size()) << p.id;
+    for (const char *r : p.releases) {
+      EXPECT_EQ(j["jaxlibs"][r], installed.at(r)) << r;
+      jaxOnly += installed.at(r) != r;
+    }
+  }
+  EXPECT_EQ(jaxOnly, 2u); // 0.4.37 and 0.5.2 came without a jaxlib
 }
 
 TEST(Profile, AReleaseOrMainResolvesToItsProfile) {

@@ -41,6 +41,59 @@ TEST(TextDiff, EmptySidesAndLimits) {
             std::string::npos);
 }
 
+// The lines as facts: what each is, and the hunk's ranges as numbers; the
+// expected ops are read off the two texts by hand.
+TEST(TextDiff, LinesCarryTheirOpAndTheHunkRanges) {
+  using Op = DiffLine::Op;
+  std::vector<DiffLine> d = diffLines("a\nb\nc\n", "a\nX\nc\nd\n", "A/m", "B/m");
+  std::vector<Op> ops;
+  std::vector<std::string> texts;
+  for (const DiffLine &l : d)
+    ops.push_back(l.op), texts.push_back(l.text);
+  EXPECT_EQ(ops, (std::vector<Op>{Op::FileA, Op::FileB, Op::Hunk, Op::Context,
+                                  Op::Del, Op::Add, Op::Context, Op::Add}));
+  EXPECT_EQ(texts, (std::vector<std::string>{"A/m", "B/m", "", "a", "b", "X",
+                                             "c", "d"}));
+  EXPECT_EQ(d[2].firstA, 1u);
+  EXPECT_EQ(d[2].countA, 3u);
+  EXPECT_EQ(d[2].firstB, 1u);
+  EXPECT_EQ(d[2].countB, 4u);
+  EXPECT_EQ(diffLineText(d[2]), "@@ -1,3 +1,4 @@");
+  EXPECT_EQ(unifiedDiffText(d), "--- A/m\n+++ B/m\n@@ -1,3 +1,4 @@\n a\n-b\n+X\n c\n+d\n");
+  EXPECT_TRUE(diffLines("same\n", "same\n", "A", "B").empty());
+
+  // An empty side is numbered by the line before it, as diff -u does.
+  std::vector<DiffLine> added = diffLines("", "x\n", "A", "B");
+  ASSERT_EQ(added.size(), 4u);
+  EXPECT_EQ(added[2].op, Op::Hunk);
+  EXPECT_EQ(added[2].firstA, 0u);
+  EXPECT_EQ(added[2].countA, 0u);
+  EXPECT_EQ(added[2].firstB, 1u);
+  EXPECT_EQ(added[2].countB, 1u);
+}
+
+TEST(TextDiff, CutAndTooLargeAreLinesWithTheirCounts) {
+  using Op = DiffLine::Op;
+  UnifiedDiffOptions two;
+  two.maxLines = 2; // the hunk header and one line
+  std::vector<DiffLine> cut = diffLines("a\nb\n", "x\ny\n", "A", "B", two);
+  ASSERT_EQ(cut.size(), 5u);
+  EXPECT_EQ(cut[3].op, Op::Del);
+  EXPECT_EQ(cut[3].text, "a");
+  EXPECT_EQ(cut[4].op, Op::Cut);
+  EXPECT_EQ(cut[4].more, 3u); // -b, +x, +y
+  EXPECT_EQ(diffLineText(cut[4]), "\u2026 3 more lines");
+
+  UnifiedDiffOptions few;
+  few.maxEdits = 2;
+  std::vector<DiffLine> big = diffLines("a\nb\nc\n", "x\ny\nz\nw\n", "A", "B", few);
+  ASSERT_EQ(big.size(), 3u);
+  EXPECT_EQ(big[2].op, Op::TooLarge);
+  EXPECT_EQ(big[2].more, 2u);
+  EXPECT_EQ(big[2].countA, 3u);
+  EXPECT_EQ(big[2].countB, 4u);
+}
+
 // With unlimited context the single hunk holds both texts whole; the number
 // of changed lines is the minimum, as GNU `diff --minimal` finds it.
 TEST(TextDiff, RandomTextsRoundTripWithMinimalEdits) {
