@@ -1,3 +1,4 @@
+// @ts-check
 // Facts the page shows next to the engine's output (the engine itself gives
 // every JAX rule: releases, exclusion lists, zeroed and known DebugOptions
 // fields, entry names): links to the upstream functions, the derived presets, the case studies and the questions.

@@ -1,3 +1,4 @@
+// @ts-check
 // Tiny DOM helpers. Every string goes in through textContent or an attribute
 // setter, never through innerHTML: permalinks, uploaded scenarios and pasted
 // logs are hostile input, and so is anything the engine echoes back from them.

@@ -1,3 +1,4 @@
+// @ts-check
 // The JavaScript API over the wasm binding (wasm/KeyApi.cpp, WorkerApi.cpp, MlirApi.cpp), in the manner of
 // sql.js: the C++ engine computes, the binding converts, this file gives
 // JavaScript callers plain objects. Every method returns either a result
@@ -20,7 +21,9 @@
  * @param {{path?: string, source?: string, subject?: string}} [where]
  * @returns {{error: {code: string, path: string, message: string, source?: string, subject?: string}}}
  */
-export function engineError(code, message, { path = '', source, subject } = {}) {
+export function engineError(code, message, where = {}) {
+  const { path = '', source, subject } = where;
+  /** @type {{code: string, path: string, message: string, source?: string, subject?: string}} */
   const error = { code, path, message };
   if (source) error.source = source;
   if (subject) error.subject = subject;
@@ -233,7 +236,14 @@ export class CacheKeyEngine {
     return this.call('compareManyLogReaders', JSON.stringify(ids));
   }
 
-  /** Feeds one source to an open log reader; an {error} or undefined. */
+  /**
+   * Feeds one source to an open log reader, in chunks of 1 MiB (a string)
+   * or as the File's stream decodes; an {error} or undefined.
+   * @param {number} id the reader (openLogReader)
+   * @param {string | Blob} source the log's text, or a File
+   * @param {(n: number) => void} [onProgress] called after each chunk with
+   *   its length (characters of a string, bytes of a File)
+   */
   async feedLog(id, source, onProgress = () => {}) {
     const feed = (text) => {
       const r = this.call('feedLogReader', id, text);

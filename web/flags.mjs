@@ -1,3 +1,4 @@
+// @ts-check
 // Exhibit 3: entry 4, step by step. The engine decides (flags: flag, source,
 // name, included, hashed_hex, log_line: JAX's log line for it); the page only lays the
 // steps out, in collection order (result.collected) and then sorted, with the

@@ -1,3 +1,4 @@
+// @ts-check
 // GPU facts for the page: the accelerator picker's topologies, measured with
 // the CUDA plugin's compile-only client on a CPU-only machine
 // (gpu_topologies.json, written by tools/capture-gpu). Nothing here is

@@ -1,3 +1,4 @@
+// @ts-check
 // Exhibit 4: two runs' logs compared. Logs are hostile input and may be
 // large: pasted text or dropped files go to the engine in its worker as they
 // are (files streamed in chunks, with progress); the engine reads, pairs and

@@ -1,3 +1,4 @@
+// @ts-check
 // Pure helpers for scenario patches (JSON merge patch, RFC 7386, as the
 // engine applies "base"). No DOM here.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // TPU facts for the page: the accelerator picker's topologies (real libtpu
 // values from tpu_topologies.json, schema 2) and the TPU case studies, whose
 // presets are whole keys captured with libtpu (fixtures/tpu/). Nothing here

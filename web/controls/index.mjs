@@ -1,3 +1,4 @@
+// @ts-check
 // Exhibit 2: one control per ingredient, one pane per fieldset. Every
 // control writes a value at a scenario path (store action "edit"); the patch
 // over the baseline preset is the only scenario state. After a change the
