@@ -5,21 +5,13 @@
 // JS reader for the bytes it needs), and the reader is asked only for heads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cacheDirVariants, listing } from './fixtures.mjs';
+import { cacheDirVariants, cli, listing, loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
-const require = createRequire(import.meta.url);
-const factory = require(path.join(web, 'cachekey_engine.js'));
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
-const engine = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')) });
-const cli = path.join(root, 'build/native/bin/cachekey');
+const engine = await loadEngine();
 const dirs = path.join(root, 'fixtures/cache_dirs');
 
 /** A copy of fixtures/cache_dirs/<rel>/cache with describe.json's mtimes, to the millisecond. */

@@ -9,20 +9,13 @@
 // with node:crypto, and the text the native CLI prints for the same folders.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cli, loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
-const require = createRequire(import.meta.url);
-const factory = require(path.join(web, 'cachekey_engine.js'));
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
-const engine = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')) });
-const cli = path.join(root, 'build/native/bin/cachekey');
+const engine = await loadEngine();
 const folders = path.join(root, 'tests/web/data/folders');
 
 /** Every file of a folder as {name: Uint8Array}. */

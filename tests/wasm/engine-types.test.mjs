@@ -16,17 +16,12 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { cacheDirVariants, capturedFixtures, listing } from './fixtures.mjs';
+import { cacheDirVariants, capturedFixtures, listing, loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
 const require = createRequire(import.meta.url);
 // Debian's node-typescript (NODE_PATH=/usr/share/nodejs), the tsc scripts/test-web runs.
 const ts = require('typescript');
-const factory = require(path.join(web, 'cachekey_engine.js'));
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
-const engine = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')) });
+const engine = await loadEngine();
 
 // ------------------------------------------------------------ the declared types
 const typesFile = path.join(root, 'web/engine-types.mjs');

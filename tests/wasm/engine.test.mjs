@@ -3,24 +3,13 @@
 // produce identical JSON for every fixture.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { capturedFixtures } from './fixtures.mjs';
+import { capturedFixtures, cli, loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
-const require = createRequire(import.meta.url);
-const factory = require(path.join(web, 'cachekey_engine.js'));
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
-const engine = await CacheKeyEngine.load({
-  factory,
-  wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')),
-});
-const cli = path.join(root, 'build/native/bin/cachekey');
+const engine = await loadEngine();
 
 // The captured fixtures: CPU (fixtures/), then TPU (fixtures/tpu/, libtpu).
 const fixtureFile = capturedFixtures(root);
@@ -145,7 +134,7 @@ test('two real captured logs are paired entry by entry', () => {
 });
 
 test('a wasm trap is reported as an error and the engine recovers with its fixtures', async () => {
-  const e = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')) });
+  const e = await loadEngine();
   e.registerFixture('add_1x1', fixture('add_1x1'));
   // Simulate a trap inside the instance (only an engine or MLIR bug could
   // cause one; bad input is an {error}).

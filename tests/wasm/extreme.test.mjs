@@ -2,22 +2,14 @@
 // clear error, and the instance stays usable afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
-const require = createRequire(import.meta.url);
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
 const fixture = (id) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
 const add = fixture('add_1x1');
 const load = async (mlir) => {
-  const dir = mlir ? path.join(web, 'mlir') : web;
-  const name = mlir ? 'cachekey_engine_mlir' : 'cachekey_engine';
-  const e = await CacheKeyEngine.load({ factory: require(path.join(dir, name + '.js')),
-    wasmBinary: fs.readFileSync(path.join(dir, name + '.wasm')) });
+  const e = await loadEngine(mlir ? 'mlir/cachekey_engine_mlir' : 'cachekey_engine');
   e.registerFixture('add_1x1', add);
   return e;
 };

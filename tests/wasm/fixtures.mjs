@@ -3,7 +3,28 @@
 // real JAX computed (`expected`). And the cache directories real JAX wrote
 // (fixtures/cache_dirs), listed as the page's worker lists a folder.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository, its built site (build/web) and the native CLI. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const web = path.join(root, 'build/web');
+export const cli = path.join(root, 'build/native/bin/cachekey');
+const require = createRequire(import.meta.url);
+
+/**
+ * A fresh instance of one of the site's engine modules, loaded as the page
+ * loads it (web/engine.mjs's CacheKeyEngine.load), from build/web.
+ * @param {string} [module] its path under build/web without .js/.wasm:
+ *   'cachekey_engine' (the worker's), 'cachekey_engine_key' (the first
+ *   view's) or 'mlir/cachekey_engine_mlir'
+ */
+export async function loadEngine(module = 'cachekey_engine') {
+  const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
+  return CacheKeyEngine.load({ factory: require(path.join(web, module + '.js')),
+    wasmBinary: fs.readFileSync(path.join(web, module + '.wasm')) });
+}
 
 /**
  * Every captured fixture under `root`, id → file.

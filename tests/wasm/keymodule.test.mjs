@@ -9,17 +9,11 @@
 // module has and the key module must not (what the change moved out).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
-const require = createRequire(import.meta.url);
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
-const key = await CacheKeyEngine.load({ factory: require(path.join(web, 'cachekey_engine_key.js')),
-  wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine_key.wasm')) });
+const key = await loadEngine('cachekey_engine_key');
 
 test('the key module gives the keys real JAX computed', () => {
   let checked = 0;

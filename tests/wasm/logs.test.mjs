@@ -4,19 +4,12 @@
 // give identical results.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cli, loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
-const require = createRequire(import.meta.url);
-const factory = require(path.join(web, 'cachekey_engine.js'));
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
-const engine = await CacheKeyEngine.load({ factory, wasmBinary: fs.readFileSync(path.join(web, 'cachekey_engine.wasm')) });
-const cli = path.join(root, 'build/native/bin/cachekey');
+const engine = await loadEngine();
 const cases = path.join(root, 'tests/cases');
 
 const comparisons = [];

@@ -3,22 +3,13 @@
 // for every captured module, and malformed MLIR must not break the instance.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cli, loadEngine, root } from './fixtures.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const web = path.join(root, 'build/web');
-const require = createRequire(import.meta.url);
-const { CacheKeyEngine } = await import(path.join(web, 'engine.mjs'));
-const engine = await CacheKeyEngine.load({
-  factory: require(path.join(web, 'mlir/cachekey_engine_mlir.js')),
-  wasmBinary: fs.readFileSync(path.join(web, 'mlir/cachekey_engine_mlir.wasm')),
-});
-const cli = path.join(root, 'build/native/bin/cachekey');
+const engine = await loadEngine('mlir/cachekey_engine_mlir');
 const fixture = (id) => JSON.parse(fs.readFileSync(path.join(root, 'fixtures', id + '.json'), 'utf8'));
 const ids = fs.readdirSync(path.join(root, 'fixtures')).filter((f) => f.endsWith('.json'))
   .map((f) => f.slice(0, -5)).filter((id) => { const j = fixture(id); return j.capture && j.capture.module_generic; });
