@@ -1,3 +1,4 @@
+// @ts-check
 // Case studies (#cases): real cache misses, one click each. A case loads a
 // baseline preset and one perturbation into the key exhibit; a case computed
 // live loads the MLIR canonicaliser first.
@@ -6,16 +7,41 @@ import { caseStudies } from './data.mjs';
 import { tpuCaseStudies } from './tpu.mjs';
 
 /**
+ * A source link's address: a string, or a function giving it once
+ * upstream-links.json is loaded.
+ * @param {string | (() => string)} h
+ * @returns {string}
+ */
+const hrefOf = (h) => (typeof h === 'function' ? h() : h);
+
+/**
+ * One case study (data.mjs caseStudies, tpu.mjs tpuCaseStudies).
+ * @typedef {Object} CaseStudy
+ * @property {string} id
+ * @property {string} title
+ * @property {string} text
+ * @property {Array<*>} source [address, label]: the upstream source it cites
+ * @property {Array<*>} [source2] a second one
+ * @property {string} preset the baseline preset it loads
+ * @property {Object} [patch] the perturbation it applies
+ * @property {(catalog: import('./catalog.mjs').Catalog) => Object} [livePatch]
+ *   the perturbation, made once the MLIR canonicaliser is loaded
+ * @property {{preset: string, label: string, patch?: Object,
+ *   livePatch?: (catalog: import('./catalog.mjs').Catalog) => Object}} [alt]
+ *   a second view of the case
+ * @property {boolean} [needsMlir] computed live: loads the MLIR canonicaliser first
+ * @property {boolean} [stand_in] its TPU fingerprint is a stand-in, not libtpu's value
+ */
+
+/**
  * Renders the case studies into `root`.
  * @param {Element} root
  * @param {import('./catalog.mjs').Catalog} catalog
  * @param {import('./canonicaliser.mjs').MlirLoader} loader
  * @param {(presetId: string, patch: Object) => void} show opens a scenario in the key exhibit
  */
-/** A source link's address: a string, or a function giving it once upstream-links.json is loaded. */
-const hrefOf = (h) => (typeof h === 'function' ? h() : h);
-
 export function mountCases(root, catalog, loader, show) {
+  /** @type {CaseStudy[]} */
   const cases = [...caseStudies(catalog), ...tpuCaseStudies(catalog.fixtures)];
   put(root, ...cases.map((c) => {
     const has = (id) => catalog.presets.has(id) || catalog.live.has(id);
@@ -32,7 +58,7 @@ export function mountCases(root, catalog, loader, show) {
       c.needsMlir ? el('p', { class: 'hint', 'data-case-status': c.id, 'aria-live': 'polite' }) : null);
   }));
   root.addEventListener('click', async (e) => {
-    const b = e.target.closest('button[data-case],button[data-case-alt]');
+    const b = /** @type {?HTMLButtonElement} */ (/** @type {Element} */ (e.target).closest('button[data-case],button[data-case-alt]'));
     if (!b) return;
     const c = cases.find((x) => x.id === (b.getAttribute('data-case') || b.getAttribute('data-case-alt')));
     if (!c) return;

@@ -55,7 +55,10 @@ export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'comp
   'accelerator', 'compression', 'custom_hook'];
 
 
-/** Compression choices: the label and the scenario value. */
+/**
+ * Compression choices: the id, the label and the scenario value.
+ * @type {Array<[string, string, string | {python: string, zstandard_installed: boolean}]>}
+ */
 export const COMPRESSION_CHOICES = [
   ['zlib', 'zlib (name given directly)', 'zlib'],
   ['zstandard', 'zstandard (name given directly)', 'zstandard'],

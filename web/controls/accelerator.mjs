@@ -1,3 +1,4 @@
+// @ts-check
 // Control for entry 6, the accelerator: as in the preset, an edited CPU
 // topology, a GPU topology measured with the CUDA plugin's compile-only
 // client (gpu.mjs), a TPU topology measured with libtpu (tpu.mjs), or the
@@ -12,13 +13,14 @@ const KINDS = ['cpu', 'gpu', 'tpu', 'fallback'];
 
 /** @param {import('./index.mjs').Controls} controls */
 export function bindAccelerator({ catalog, change, resolved, baseline }) {
+  /** @param {string} id */
   const q = (id) => document.getElementById(id);
   const ui = {
-    kind: q('accel-kind'), cpuName: q('cpu-name'), cpuDevices: q('cpu-devices'),
-    gpuTopology: q('gpu-topology'), gpuText: q('gpu-note-text'),
-    tpuTopology: q('tpu-topology'), tpuText: q('tpu-standin-text'), tpuBackend: q('tpu-backend'),
-    tpuLibtpu: q('tpu-libtpu'), tpuStandIn: $('#accel-tpu .stand-in'),
-    deviceKinds: q('device-kinds'), note: q('accel-note'), platform: q('platform'), platformVersion: q('platform-version'),
+    kind: /** @type {HTMLSelectElement} */ (q('accel-kind')), cpuName: /** @type {HTMLInputElement} */ (q('cpu-name')), cpuDevices: /** @type {HTMLInputElement} */ (q('cpu-devices')),
+    gpuTopology: /** @type {HTMLSelectElement} */ (q('gpu-topology')), gpuText: q('gpu-note-text'),
+    tpuTopology: /** @type {HTMLSelectElement} */ (q('tpu-topology')), tpuText: q('tpu-standin-text'), tpuBackend: /** @type {HTMLButtonElement} */ (q('tpu-backend')),
+    tpuLibtpu: /** @type {HTMLSelectElement} */ (q('tpu-libtpu')), tpuStandIn: $('#accel-tpu .stand-in'),
+    deviceKinds: /** @type {HTMLInputElement} */ (q('device-kinds')), note: q('accel-note'), platform: /** @type {HTMLInputElement} */ (q('platform')), platformVersion: /** @type {HTMLTextAreaElement} */ (q('platform-version')),
   };
   const tpu = catalog.tpu;
   const gpu = catalog.gpu;
@@ -160,6 +162,7 @@ export function bindAccelerator({ catalog, change, resolved, baseline }) {
     /** @param {import('../engine-types.mjs').KeyResult} result */
     notes(result) {
       const acc = result.accelerator || {};
+      /** @type {{summary?: string, bytes_len?: number}} */
       const e6 = (result.entries || [])[5] || {};
       setText(ui.note, `Entry 6 feeds ${e6.summary || ''} (${e6.bytes_len} bytes)${acc.fingerprint && !acc.fallback ? `; fingerprint ${acc.fingerprint}` : ''}. ${acc.provenance || ''}`);
     },

@@ -1,3 +1,4 @@
+// @ts-check
 // Controls for entry 2 (the jaxlib version string) and entry 3 (platform and
 // platform_version), with the known platform_version strings to pick from.
 import { el, put } from '../dom.mjs';
@@ -6,7 +7,7 @@ import { tpuPlatformVersionChoices } from '../tpu.mjs';
 
 /** @param {import('./index.mjs').Controls} controls */
 export function bindJaxlib({ change }) {
-  const jaxlib = document.getElementById('jaxlib');
+  const jaxlib = /** @type {HTMLInputElement} */ (document.getElementById('jaxlib'));
   jaxlib.addEventListener('input', (e) => change(['jaxlib_version'], jaxlib.value, e.target));
   return {
     entry: 2,
@@ -17,8 +18,11 @@ export function bindJaxlib({ change }) {
 
 /** @param {import('./index.mjs').Controls} controls */
 export function bindBackend({ catalog, change }) {
-  const q = (id) => document.getElementById(id);
-  const ui = { platform: q('platform'), platformVersion: q('platform-version'), pick: q('platform-version-pick') };
+  const ui = {
+    platform: /** @type {HTMLInputElement} */ (document.getElementById('platform')),
+    platformVersion: /** @type {HTMLTextAreaElement} */ (document.getElementById('platform-version')),
+    pick: /** @type {HTMLSelectElement} */ (document.getElementById('platform-version-pick')),
+  };
   put(ui.pick, el('option', { value: '' }, 'Pick one…'),
     ...PLATFORM_VERSIONS.map(([v, label]) => el('option', { value: v }, label)),
     ...tpuPlatformVersionChoices(catalog.tpu).map(([v, label]) => el('option', { value: v }, label)));

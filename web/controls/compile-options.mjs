@@ -1,3 +1,4 @@
+// @ts-check
 // Control for entry 5, the compile options: DebugOptions fields (the
 // engine's table, zeroed fields first), env_option_overrides, the device
 // assignment, num_replicas / num_partitions and the FDO profile; and what
@@ -28,12 +29,13 @@ function parseDebugValue(kind, text) {
 
 /** @param {import('./index.mjs').Controls} controls */
 export function bindCompileOptions({ catalog, change, resolved, baseline }) {
+  /** @param {string} id */
   const q = (id) => document.getElementById(id);
   const ui = {
-    dbgField: q('dbg-field'), dbgValue: q('dbg-value'), dbgAdd: q('dbg-add'), dbgNote: q('dbg-field-note'), dbgList: q('dbg-list'),
-    envList: q('env-list'), envName: q('env-name'), envType: q('env-type'), envValue: q('env-value'), envAdd: q('env-add'),
-    daOn: q('da-on'), daRows: q('da-rows'), daCols: q('da-cols'), daIds: q('da-ids'), daNote: q('da-note'),
-    numReplicas: q('num-replicas'), numPartitions: q('num-partitions'), fdo: q('fdo-profile'), changes: q('co-changes'),
+    dbgField: /** @type {HTMLSelectElement} */ (q('dbg-field')), dbgValue: /** @type {HTMLInputElement} */ (q('dbg-value')), dbgAdd: /** @type {HTMLButtonElement} */ (q('dbg-add')), dbgNote: q('dbg-field-note'), dbgList: q('dbg-list'),
+    envList: q('env-list'), envName: /** @type {HTMLInputElement} */ (q('env-name')), envType: /** @type {HTMLSelectElement} */ (q('env-type')), envValue: /** @type {HTMLInputElement} */ (q('env-value')), envAdd: /** @type {HTMLButtonElement} */ (q('env-add')),
+    daOn: /** @type {HTMLInputElement} */ (q('da-on')), daRows: /** @type {HTMLInputElement} */ (q('da-rows')), daCols: /** @type {HTMLInputElement} */ (q('da-cols')), daIds: /** @type {HTMLInputElement} */ (q('da-ids')), daNote: q('da-note'),
+    numReplicas: /** @type {HTMLInputElement} */ (q('num-replicas')), numPartitions: /** @type {HTMLInputElement} */ (q('num-partitions')), fdo: /** @type {HTMLInputElement} */ (q('fdo-profile')), changes: q('co-changes'),
   };
   /** The profile id of the last result (set by notes()). */
   let currentProfile = null;
@@ -114,7 +116,7 @@ export function bindCompileOptions({ catalog, change, resolved, baseline }) {
   });
   ui.dbgValue.addEventListener('keydown', (e) => { if (e.key === 'Enter') { e.preventDefault(); ui.dbgAdd.click(); } });
   ui.dbgList.addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-remove-dbg]');
+    const b = /** @type {Element} */ (e.target).closest('button[data-remove-dbg]');
     if (!b) return;
     // undefined: dropped from the patch, or written as null (a merge-patch
     // delete) when the preset itself makes that edit.
@@ -133,6 +135,7 @@ export function bindCompileOptions({ catalog, change, resolved, baseline }) {
     if (name === '') { ui.envName.focus(); return; }
     const t = ui.envType.value;
     const raw = ui.envValue.value.trim();
+    /** @type {string | number | boolean} */
     let v = ui.envValue.value;
     if (t === 'bool') v = /^(true|1)$/i.test(raw);
     else if (t === 'int') { v = Number(raw); if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(v)) { ui.envValue.focus(); return; } }
@@ -144,7 +147,7 @@ export function bindCompileOptions({ catalog, change, resolved, baseline }) {
     ui.envValue.value = '';
   });
   ui.envList.addEventListener('click', (e) => {
-    const b = e.target.closest('button[data-remove-env]');
+    const b = /** @type {Element} */ (e.target).closest('button[data-remove-env]');
     if (!b) return;
     const cur = clone(getPath(resolved(), envPath) || []);
     cur.splice(Number(b.getAttribute('data-remove-env')), 1);
@@ -159,7 +162,7 @@ export function bindCompileOptions({ catalog, change, resolved, baseline }) {
       return;
     }
     const v = deviceAssignmentValue();
-    if (v.error) { setText(ui.daNote, v.error); return; }
+    if ('error' in v) { setText(ui.daNote, v.error); return; }
     setText(ui.daNote, `replica r, computation c \u2192 device id; ${JSON.stringify(v)}`);
     change(path, v, e.target);
   };

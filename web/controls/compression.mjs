@@ -1,3 +1,4 @@
+// @ts-check
 // Controls for entry 7 (what the process reports as its compression) and
 // entry 8 (the string custom_hook() returns).
 import { el, put, setText } from '../dom.mjs';
@@ -6,12 +7,12 @@ import { deepEqual } from '../state.mjs';
 
 /** @param {import('./index.mjs').Controls} controls */
 export function bindCompression({ change }) {
-  const select = document.getElementById('compression');
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById('compression'));
   const note = document.getElementById('compression-note');
   put(select, ...COMPRESSION_CHOICES.map(([id, label]) => el('option', { value: id }, label)));
   select.addEventListener('change', (e) => {
     const c = COMPRESSION_CHOICES.find(([id]) => id === select.value);
-    if (c) change(['compression'], c[2], e.target);
+    if (c) change(['compression'], c[2], /** @type {Element} */ (e.target));
   });
   return {
     entry: 7,
@@ -38,8 +39,8 @@ export function bindCompression({ change }) {
 
 /** @param {import('./index.mjs').Controls} controls */
 export function bindCustomHook({ change }) {
-  const input = document.getElementById('custom-hook');
-  input.addEventListener('input', (e) => change(['custom_hook'], input.value, e.target));
+  const input = /** @type {HTMLInputElement} */ (document.getElementById('custom-hook'));
+  input.addEventListener('input', (e) => change(['custom_hook'], input.value, /** @type {Element} */ (e.target)));
   return {
     entry: 8,
     /** @param {import('../engine-types.mjs').ResolvedScenario} r */

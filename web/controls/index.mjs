@@ -20,8 +20,8 @@ import { bindCompression, bindCustomHook } from './compression.mjs';
  * @property {import('../store.mjs').Store} store
  * @property {import('../catalog.mjs').Catalog} catalog
  * @property {import('../canonicaliser.mjs').MlirLoader} loader
- * @property {(path: string[], value: *, origin: ?Element) => void} change writes `value` at `path` of the scenario
- * @property {(edits: Array<[string[], *]>, origin: ?Element) => void} changeMany writes several values as one change
+ * @property {(path: string[], value: *, origin: ?EventTarget) => void} change writes `value` at `path` of the scenario
+ * @property {(edits: Array<[string[], *]>, origin: ?EventTarget) => void} changeMany writes several values as one change
  * @property {() => import('../engine-types.mjs').ResolvedScenario} resolved the perturbed scenario, resolved
  * @property {() => import('../engine-types.mjs').ResolvedScenario} baseline the baseline preset, resolved
  */
@@ -43,8 +43,9 @@ export function mountControls(store, catalog, loader) {
   /** @type {Controls} */
   const controls = {
     store, catalog, loader,
-    change: (path, value, origin) => { store.dispatch({ type: 'edit', path, value, origin }); },
-    changeMany: (edits, origin) => { store.dispatch({ type: 'edit', edits, origin }); },
+    // `origin` is the event's target: a control (an Element).
+    change: (path, value, origin) => { store.dispatch({ type: 'edit', path, value, origin: /** @type {?Element} */ (origin) }); },
+    changeMany: (edits, origin) => { store.dispatch({ type: 'edit', edits, origin: /** @type {?Element} */ (origin) }); },
     resolved: () => store.state.resolved || catalog.resolvedOf(store.state.presetId),
     baseline: () => catalog.resolvedOf(store.state.presetId),
   };

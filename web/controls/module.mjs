@@ -1,3 +1,4 @@
+// @ts-check
 // Control for entry 1, the module: bytes of a captured fixture, the
 // include_metadata switch, and the module text editor, which loads the live
 // MLIR canonicaliser (canonicaliser.mjs) and feeds entry 1 from text, typed
@@ -29,11 +30,12 @@ const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 
 
 /** @param {import('./index.mjs').Controls} controls */
 export function bindModule({ store, catalog, loader, change, resolved, baseline }) {
+  /** @param {string} id */
   const q = (id) => document.getElementById(id);
   const ui = {
-    source: q('module-source'), includeMetadata: q('include-metadata'), includeMetadataWhy: q('include-metadata-why'),
-    text: q('module-text'), textBox: q('module-text-box'), why: q('module-text-why'), load: q('load-mlir'),
-    error: q('module-text-error'), preset: q('preset'), file: q('module-file'), fileName: q('module-file-name'),
+    source: /** @type {HTMLSelectElement} */ (q('module-source')), includeMetadata: /** @type {HTMLInputElement} */ (q('include-metadata')), includeMetadataWhy: q('include-metadata-why'),
+    text: /** @type {HTMLTextAreaElement} */ (q('module-text')), textBox: q('module-text-box'), why: q('module-text-why'), load: /** @type {HTMLButtonElement} */ (q('load-mlir')),
+    error: q('module-text-error'), preset: /** @type {HTMLSelectElement} */ (q('preset')), file: /** @type {HTMLInputElement} */ (q('module-file')), fileName: q('module-file-name'),
     preview: q('module-text-preview'),
   };
   const root = document.documentElement;

@@ -1,3 +1,4 @@
+// @ts-check
 // The baseline fieldset: the preset, the JAX release (which cache_key.py the
 // engine follows), what changed between two releases, and "undo all". The
 // releases and their differences are the engine's (profiles(),
@@ -10,10 +11,14 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   // The profile of a scenario that names none: the engine's default (an
   // alias, which catalog.releaseOf resolves).
   const DEFAULT_PROFILE = catalog.profiles.default;
+  /** @param {string} id */
   const q = (id) => document.getElementById(id);
+  /** @param {string} id */
+  const select = (id) => /** @type {HTMLSelectElement} */ (q(id));
   const ui = {
-    preset: q('preset'), presetNote: q('preset-note'), profile: q('profile'), reset: q('reset'),
-    profileNote: q('profile-note'), profileJaxlib: /** @type {HTMLInputElement} */ (q('profile-jaxlib')), profileMeaning: q('profile-meaning'), profileFrom: q('profile-from'), profileTo: q('profile-to'), profileChanges: q('profile-changes'),
+    preset: select('preset'), presetNote: q('preset-note'), profile: select('profile'), reset: q('reset'),
+    profileNote: q('profile-note'), profileJaxlib: /** @type {HTMLInputElement} */ (q('profile-jaxlib')), profileMeaning: q('profile-meaning'),
+    profileFrom: select('profile-from'), profileTo: select('profile-to'), profileChanges: q('profile-changes'),
   };
   const presetLabel = (p) => `${p.id} — ${p.title}`;
   const onTpu = (p) => !!(catalog.fixtures[p.id] && catalog.fixtures[p.id].backend && catalog.fixtures[p.id].backend.platform === 'tpu');
