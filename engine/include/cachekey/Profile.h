@@ -49,6 +49,11 @@ enum class Profile : uint8_t {
 /// profile) means.
 constexpr Profile kNewestProfile = Profile::V0_12_0_1;
 
+/// The alias of kNewestProfile (parseProfile), and the profile a scenario
+/// that names none is read with (ScenarioReader.cpp; profilesToJson's
+/// "default").
+constexpr const char *kMainAlias = "main";
+
 /// The eight ingredients in JAX's order. The engine numbers entries by this
 /// order in every profile (entry 4 is always the XLA flags), so that the
 /// same number means the same ingredient across releases; releases before

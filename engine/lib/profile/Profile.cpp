@@ -251,7 +251,7 @@ const ProfileSpec &profileSpec(Profile profile) {
 const char *profileName(Profile profile) { return profileSpec(profile).id; }
 
 Expected<Profile> parseProfile(const std::string &name) {
-  if (name == "main")
+  if (name == kMainAlias)
     return kNewestProfile;
   for (const ProfileSpec &p : allProfiles()) {
     if (name == p.id)

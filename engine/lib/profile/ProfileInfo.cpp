@@ -173,10 +173,10 @@ Json profilesToJson() {
   for (const ProfileSpec &p : allProfiles())
     list.push_back(profileToJson(p.profile));
   // "default": what a scenario without "profile" is computed with
-  // (ScenarioReader.cpp reads a missing profile as "main").
+  // (ScenarioReader.cpp reads a missing profile as kMainAlias).
   return {{"newest", profileName(kNewestProfile)},
-          {"default", "main"},
-          {"aliases", {{"main", profileName(kNewestProfile)}}},
+          {"default", kMainAlias},
+          {"aliases", {{kMainAlias, profileName(kNewestProfile)}}},
           {"profiles", std::move(list)}};
 }
 

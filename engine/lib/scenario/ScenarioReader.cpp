@@ -379,7 +379,7 @@ Expected<Scenario> scenarioFromJson(const Json &j) {
   topLevel.insert(topLevel.end(), kAnnotationKeys.begin(), kAnnotationKeys.end());
   CACHEKEY_TRY(checkKeys(j, "$", topLevel));
   Scenario s;
-  std::string profile = "main";
+  std::string profile = kMainAlias;
   CACHEKEY_TRY(readString(j, "profile", "$", profile, false));
   auto p = parseProfile(profile);
   if (!p)
