@@ -12,7 +12,7 @@ export function bindCompression({ change }) {
   put(select, ...COMPRESSION_CHOICES.map(([id, label]) => el('option', { value: id }, label)));
   select.addEventListener('change', (e) => {
     const c = COMPRESSION_CHOICES.find(([id]) => id === select.value);
-    if (c) change(['compression'], c[2], /** @type {Element} */ (e.target));
+    if (c) change(['compression'], c[2], e.target);
   });
   return {
     entry: 7,
@@ -40,7 +40,7 @@ export function bindCompression({ change }) {
 /** @param {import('./index.mjs').Controls} controls */
 export function bindCustomHook({ change }) {
   const input = /** @type {HTMLInputElement} */ (document.getElementById('custom-hook'));
-  input.addEventListener('input', (e) => change(['custom_hook'], input.value, /** @type {Element} */ (e.target)));
+  input.addEventListener('input', (e) => change(['custom_hook'], input.value, e.target));
   return {
     entry: 8,
     /** @param {import('../engine-types.mjs').ResolvedScenario} r */

@@ -10,14 +10,14 @@ export function bindFlags({ change, baseline }) {
   const q = (id) => /** @type {HTMLInputElement | HTMLTextAreaElement} */ (document.getElementById(id));
   const ui = { xlaFlags: q('xla-flags'), libtpu: q('libtpu-args'), argv: q('argv'), prefixes: q('extra-prefixes') };
   const envInput = (input, key) => input.addEventListener('input', (e) =>
-    change(['flags', key], input.value === '' ? undefined : input.value, /** @type {Element} */ (e.target)));
+    change(['flags', key], input.value === '' ? undefined : input.value, e.target));
   envInput(ui.xlaFlags, 'XLA_FLAGS');
   envInput(ui.libtpu, 'LIBTPU_INIT_ARGS');
   /** A list typed in `input` (split by `sep`); the preset's own list when both are empty. */
   const listInput = (input, key, sep) => input.addEventListener('input', (e) => {
     const v = input.value.split(sep).filter((s) => s !== '');
     const base = getPath(baseline(), ['flags', key]) || [];
-    change(['flags', key], v.length || base.length ? v : base, /** @type {Element} */ (e.target));
+    change(['flags', key], v.length || base.length ? v : base, e.target);
   });
   listInput(ui.argv, 'argv', '\n');
   listInput(ui.prefixes, 'extra_prefixes', /\s+/);
