@@ -240,7 +240,9 @@ Json logComparisonToJson(const LogComparison &r) {
 void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
                             const Json &trailing, int indent) {
   // The head's members, then "pairs" one pair at a time, then the trailing
-  // members, through one JsonWriter: the bytes of dumpJson(whole, 2).
+  // members, through one JsonWriter: the bytes of dumpJson(whole, indent),
+  // except that each pair is one line (dumpJson(pair)) at the array's
+  // indentation.
   // The advice's "programs" (a label per pair: 220,000 in a large log) and
   // the pairs are written a block at a time and flushed as they go.
   std::string out;
@@ -295,8 +297,13 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
         thread_local std::vector<std::string> moveTexts;
         if (piece.empty())
           moveTexts.clear();
-        JsonWriter items(piece, indent, depth, i);
-        writePair(items, r, r.pairs[i], moveTexts, indent);
+        // Each pair on a line of its own (dumpJson(pair), one line), at the
+        // array's indentation.
+        thread_local std::string line;
+        line.clear();
+        JsonWriter one(line, -1);
+        writePair(one, r, r.pairs[i], moveTexts, -1);
+        JsonWriter(piece, indent, depth, i).raw(line);
       },
       [&](const std::string &piece) {
         os.write(piece.data(), static_cast<std::streamsize>(piece.size()));
@@ -360,8 +367,18 @@ void writeLogComparisonJson(std::ostream &os, const ManyLogComparison &r,
   JsonWriter w(out, 2);
   w.objectBegin();
   const Json whole = manyLogComparisonToJson(r);
-  for (const auto &[name, value] : whole.items())
-    w.attribute(name, value);
+  for (const auto &[name, value] : whole.items()) {
+    if (name != "programs") {
+      w.attribute(name, value);
+      continue;
+    }
+    // As the pairs of two logs: each program on a line of its own.
+    w.key(name);
+    w.arrayBegin();
+    for (const auto &program : value)
+      w.raw(dumpJson(program));
+    w.arrayEnd();
+  }
   for (const auto &[name, value] : trailing.items())
     w.attribute(name, value);
   w.objectEnd();

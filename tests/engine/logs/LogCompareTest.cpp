@@ -138,8 +138,7 @@ TEST(LogCompareJson, StreamedIsTheWholeDocument) {
   auto c = compareCase("26-two-processes-one-log", "run1.log", "run2.log");
   std::ostringstream os;
   writeLogComparisonJson(os, c);
-  EXPECT_EQ(os.str(), logComparisonToJson(c).dump(2, ' ', false,
-                                                  Json::error_handler_t::replace));
+  EXPECT_EQ(os.str(), cliJsonLayout(logComparisonToJson(c), "pairs", 2));
   Json j = logComparisonToJson(c);
   EXPECT_EQ(j["paired_by"]["code"], "process_and_name");
   EXPECT_EQ(j["paired_by"]["text"], "process and name");
@@ -212,6 +211,22 @@ TEST(LogCompareMany, ThreeDaysOfOneJobShareEveryKey) {
   // Nothing is odd, so the runs can share one cache.
   ASSERT_EQ(m->advice.size(), 1u);
   EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SharedKeys);
+}
+
+TEST(LogCompareMany, TheCliWritesAProgramPerLine) {
+  // compare-logs --json of three logs: the document indented by 2, each
+  // item of "programs" one line, then the trailing members (--cache's).
+  auto m = compareManyLogSummaries(
+      caseLogs("36-missing-atime-0.10.2", {"day1.log", "day2.log", "day3.log"}));
+  ASSERT_TRUE(m) << m.error().str();
+  Json whole = manyLogComparisonToJson(*m);
+  ASSERT_GT(whole["programs"].size(), 1u);
+  Json trailing = {{"cache_dir", {{"entries", 2}}}};
+  std::ostringstream os;
+  writeLogComparisonJson(os, *m, trailing);
+  whole["cache_dir"] = trailing["cache_dir"];
+  EXPECT_EQ(os.str(), cliJsonLayout(whole, "programs", 2));
+  EXPECT_EQ(Json::parse(os.str()), whole);
 }
 
 TEST(LogCompareMany, TheOddRunAndItsEntryAreNamed) {

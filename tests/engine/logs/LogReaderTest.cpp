@@ -422,9 +422,10 @@ TEST(LogReader, EveryCacheMessageOfEveryReleaseIsRead) {
 
 TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
   // writeLogComparisonJson writes "pairs" one pair at a time; its text must
-  // be what nlohmann's dump of the whole document (logComparisonToJson)
-  // gives, for real logs whose keys differ (a jax upgrade), are equal, and
-  // whose programs are found in one run only.
+  // be nlohmann's dump of the whole document (logComparisonToJson), with
+  // each pair on a line of its own (cliJsonLayout), for real logs whose
+  // keys differ (a jax upgrade), are equal, and whose programs are found in
+  // one run only.
   for (auto [a, b] : std::vector<std::pair<std::string, std::string>>{
            {"09-jax-upgrade/before_upgrade.log", "09-jax-upgrade/after_upgrade.log"},
            {"11-extra-program-in-resumed-run/fresh.log",
@@ -437,9 +438,8 @@ TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
     for (int indent : {2, -1}) {
       std::ostringstream streamed;
       writeLogComparisonJson(streamed, *c, Json::object(), indent);
-      std::string whole = logComparisonToJson(*c).dump(
-          indent, ' ', false, Json::error_handler_t::replace);
-      EXPECT_EQ(streamed.str(), whole) << a << " indent " << indent;
+      EXPECT_EQ(streamed.str(), cliJsonLayout(logComparisonToJson(*c), "pairs", indent))
+          << a << " indent " << indent;
     }
     std::ostringstream text;
     writeLogComparison(text, *c);
@@ -464,7 +464,7 @@ TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
     for (int indent : {2, -1}) {
       std::ostringstream streamed;
       writeLogComparisonJson(streamed, *c, Json::object(), indent);
-      EXPECT_EQ(streamed.str(), whole.dump(indent, ' ', false, Json::error_handler_t::replace));
+      EXPECT_EQ(streamed.str(), cliJsonLayout(whole, "pairs", indent));
     }
     EXPECT_FALSE(whole["what_to_do"].empty());
   }
@@ -694,9 +694,8 @@ TEST(LogCompare, StreamedJsonWritesEachNumberAsTheWholeDumpDoes) {
   ASSERT_TRUE(c) << c.error().str();
   std::ostringstream streamed;
   writeLogComparisonJson(streamed, *c);
-  std::string whole =
-      logComparisonToJson(*c).dump(2, ' ', false, Json::error_handler_t::replace);
-  EXPECT_NE(whole.find("\"compile_seconds\": -0.0"), std::string::npos);
+  std::string whole = cliJsonLayout(logComparisonToJson(*c), "pairs", 2);
+  EXPECT_NE(whole.find("\"compile_seconds\":-0.0"), std::string::npos);
   EXPECT_EQ(streamed.str(), whole);
 }
 
