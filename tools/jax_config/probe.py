@@ -35,9 +35,21 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import re
 import sys
 import traceback
+
+# The checkout this probe runs from. JAX's errors name the traced function's
+# file ("re-tracing function elementwise at …/probe.py:93"); the table keeps
+# that place relative to the repository, not the machine's path to it.
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
+
+
+def error_text(e: BaseException) -> str:
+    """`e` as "Type: message", at most 400 characters, with this checkout's
+    absolute path dropped from the places it names."""
+    return f"{type(e).__name__}: {e}".replace(REPO, "")[:400]
 
 KEY_ARG = re.compile(r"^[\w.\-]+-[0-9a-f]{64}$")
 ENTRY_FORMAT = "get_cache_key hash of serialized %s: %s"
@@ -153,7 +165,7 @@ def main(argv=None) -> int:
         try:
             jax.config.update(args.option, value)
         except Exception as e:  # the release refused the value: recorded, not fatal
-            out["set_error"] = f"{type(e).__name__}: {e}"[:400]
+            out["set_error"] = error_text(e)
             print(json.dumps(out))
             return 0
     rec = Recorder()
@@ -167,7 +179,7 @@ def main(argv=None) -> int:
         try:
             jax.block_until_ready(fn())
         except Exception as e:
-            err = f"{type(e).__name__}: {e}"[:400]
+            err = error_text(e)
         comps, keys = computations(rec.records[start:])
         out["programs"][kind] = {"computations": comps, "keys": keys, "error": err}
     print(json.dumps(out))
@@ -178,5 +190,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except Exception:
-        print(json.dumps({"ok": False, "error": traceback.format_exc()[-2000:]}))
+        print(json.dumps({"ok": False, "error": traceback.format_exc().replace(REPO, "")[-2000:]}))
         sys.exit(0)
