@@ -42,6 +42,24 @@ elif route == "rich":            # rich's RichHandler on a wide console (file:li
     from rich.logging import RichHandler
     logging.basicConfig(level=logging.DEBUG, format="%(message)s",
                         handlers=[RichHandler(console=Console(file=sys.stderr, width=400))])
+elif route in ("json", "logfmt"):  # a structured formatter, as log shippers ingest
+    import time as _time
+
+    class _Structured(logging.Formatter):
+        """One record per line: a JSON object (json.dumps, as a JSON formatter
+        writes it) or logfmt's key=value pairs with a quoted msg."""
+
+        def format(self, record):
+            when = _time.strftime("%Y-%m-%dT%H:%M:%S", _time.gmtime(record.created))
+            if route == "json":
+                return json.dumps({"time": when, "level": record.levelname, "logger": record.name,
+                                   "msg": record.getMessage(), "pid": os.getpid()})
+            msg = record.getMessage().replace("\\", "\\\\").replace('"', '\\"')
+            return f'time={when} level={record.levelname.lower()} logger={record.name} msg="{msg}"'
+
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(_Structured())
+    logging.basicConfig(level=logging.DEBUG, handlers=[_handler])
 elif route == "warning":         # basicConfig at WARNING only
     logging.basicConfig(level=logging.WARNING)
 elif route in ("jax_level", "debug_modules", "none"):

@@ -13,6 +13,7 @@
 #include "cachekey/KnownDigests.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -95,10 +96,21 @@ template <size_t N> constexpr size_t len(const char (&)[N]) { return N - 1; }
 /// Slot of a digest line in a key: own then running, entry by entry.
 inline int slotOf(int entry, bool own) { return 2 * entry + (own ? 0 : 1); }
 
+/// Whether byte `c`, right after a digest or a quoted key, ends it: a blank
+/// or ASCII punctuation (a handler's " file:line", "|", a JSON string's or
+/// logfmt's closing '"'). A letter, a digit, a control byte or a byte of a
+/// multibyte character does not: the value is then taken as cut or altered.
+inline bool endsValue(char c) {
+  const auto b = static_cast<unsigned char>(c);
+  return b == ' ' || b == '\t' || (b < 0x80 && std::ispunct(b));
+}
+
 /// Strips a Python repr's quotes: 'x' or "x" → x. Text after the closing
-/// quote and a blank is not the value's: a handler that prints more after
-/// the message (rich's RichHandler puts "lru_cache.py:103" at the right
-/// edge) or a format with "[%(filename)s:%(lineno)d]" after it.
+/// quote and a byte that ends a value (endsValue) is not the value's:
+/// a handler that prints more after the message (rich's RichHandler puts
+/// " lru_cache.py:103" at the right edge), a format with
+/// " [%(filename)s:%(lineno)d]" or "|…" after it, a JSON formatter closing
+/// the message's string ('"' and the other members), logfmt's quoted msg.
 inline std::string unquote(std::string s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '.' || s.back() == '\r'))
     s.pop_back();
@@ -107,7 +119,7 @@ inline std::string unquote(std::string s) {
       return s.substr(1, s.size() - 2);
     size_t close = s.find(s[0], 1);
     if (close != std::string::npos && close + 1 < s.size() &&
-        (s[close + 1] == ' ' || s[close + 1] == '\t'))
+        endsValue(s[close + 1]))
       return s.substr(1, close - 1);
   }
   return s;

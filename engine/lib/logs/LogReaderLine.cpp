@@ -13,6 +13,7 @@
 #include "LogLines.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 namespace cachekey {
@@ -29,12 +30,16 @@ void LogReader::onDigestLine(int sid, bool fresh, int entry, const Digest &d) {
 namespace {
 
 /// The digest of a digest line: what follows "<entry>: ", without trailing
-/// blanks and, where a handler prints more after the message (rich's
-/// RichHandler puts "cache_key.py:149" at the right edge, a format may end
-/// in "[%(filename)s:%(lineno)d]"), without the text after the 64 hex digits
-/// and a blank.
+/// blanks and, where a handler prints more after the message, without what
+/// follows the 64 hex digits from a byte that ends a value (endsValue) on:
+/// rich's RichHandler puts " cache_key.py:149" at the right edge, a format
+/// may end in " [%(filename)s:%(lineno)d]" or "|…", a JSON formatter closes
+/// the message's string ('"', then the other members), and logfmt its
+/// quoted msg. Any other byte right after the 64 (a 65th digit,
+/// a letter, a control byte) keeps the whole field, which the caller
+/// reports as not a SHA-256.
 std::string_view digestField(std::string_view hex) {
-  if (hex.size() > 64 && (hex[64] == ' ' || hex[64] == '\t') &&
+  if (hex.size() > 64 && endsValue(hex[64]) &&
       hex.substr(0, 64).find_first_not_of("0123456789abcdef") == std::string_view::npos)
     return hex.substr(0, 64);
   if (!hex.empty() && hex.back() == '\r')

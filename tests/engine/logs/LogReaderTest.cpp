@@ -470,6 +470,45 @@ TEST(LogCompare, StreamedJsonIsTheWholeDocumentDumped) {
   }
 }
 
+TEST(LogReader, StructuredFormatsReadAsThePlainOne) {
+  // Case 09's real logs (basicConfig's LEVEL:logger:message) rewritten by
+  // this test into the formats log shippers ingest: a JSON object per line
+  // (the message a JSON string, then another member) and logfmt (msg="…"
+  // quoted, then nothing). Each digest and key is followed by a quote, not
+  // a blank; every program must read with the key of the plain log.
+  for (const char *name : {"before_upgrade.log", "after_upgrade.log"}) {
+    std::string plain = readText(sourcePath(std::string("tests/cases/09-jax-upgrade/") + name));
+    std::string json, logfmt;
+    std::istringstream lines(plain);
+    for (std::string line; std::getline(lines, line);) {
+      size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+      if (b == std::string::npos) {
+        json += line + "\n";
+        logfmt += line + "\n";
+        continue;
+      }
+      std::string level = line.substr(0, a), logger = line.substr(a + 1, b - a - 1),
+                  msg = line.substr(b + 1);
+      json += Json({{"level", level}, {"logger", logger}, {"msg", msg}, {"pid", 4242}}).dump() + "\n";
+      std::string quoted;
+      for (char c : msg)
+        quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+      logfmt += "level=" + level + " logger=" + logger + " msg=\"" + quoted + "\"\n";
+    }
+    LogSummary want = readLog(plain, "plain");
+    ASSERT_GT(want.programs.size(), 0u) << name;
+    for (const auto &[format, text] : {std::pair<std::string, std::string>{"json", json}, {"logfmt", logfmt}}) {
+      LogSummary got = readLog(text, format);
+      ASSERT_EQ(got.programs.size(), want.programs.size()) << name << " " << format;
+      EXPECT_EQ(got.problemCount, 0u) << name << " " << format;
+      for (size_t i = 0; i < want.programs.size(); ++i) {
+        EXPECT_EQ(got.keyOf(got.programs[i]), want.keyOf(want.programs[i])) << name << " " << format;
+        EXPECT_EQ(got.programs[i].lookup, want.programs[i].lookup) << name << " " << format;
+      }
+    }
+  }
+}
+
 TEST(LogReader, ThousandsOfCompilesOfOneProgramAreEachLookedUp) {
   // The same program compiled 5,000 times (the same digest lines each
   // time), each followed by its miss line: every compile gets its own
