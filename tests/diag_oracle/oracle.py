@@ -459,6 +459,13 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
                 bad.append(f"{p.get('label')}: {member} {got}, expected {want}")
         if not doc.get("pairs"):
             bad.append(f"no pairs to check {member} on")
+    # A program only in run B: whether run A compiled its name with these
+    # argument shapes (the verdict's shapes_in_a, absent for other codes).
+    for p in doc.get("pairs", []) if exp.get("shapes_in_a") else []:
+        want = _pattern(exp["shapes_in_a"], p.get("name") or "", p.get("label") or "")
+        got = ((p.get("findings") or {}).get("verdict") or {}).get("shapes_in_a")
+        if want is not None and got != want:
+            bad.append(f"{p.get('label')}: shapes_in_a {got}, expected {want}")
     return bad
 
 

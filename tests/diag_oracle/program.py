@@ -179,6 +179,11 @@ def run_program(kind):
         jax.jit(scale)(np.ones((n,), dtype=np.float32), value).block_until_ready()
     elif kind == "mlp":
         jax.jit(mlp)(w, w).block_until_ready()
+    elif kind == "mlp_in_precision":
+        # The same function and arguments, called inside a matmul-precision
+        # context: the setting is traced into the dot, so another program.
+        with jax.default_matmul_precision(spec.get("context_precision", "highest")):
+            jax.jit(mlp)(w, w).block_until_ready()
     elif kind == "sharded":
         from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
         devs = np.array(jax.devices())

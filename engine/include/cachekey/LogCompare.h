@@ -220,6 +220,12 @@ struct ProgramPair {
   /// Only in the second run, and an earlier program of that log wrote its
   /// key (the log holds more than one run: a later one read that entry).
   bool keyWrittenBefore = false;
+  /// Only in the second run, with a key of its own, and the first run
+  /// compiled a program of this name with these very argument shapes and
+  /// types (its shapes line's text): the same call lowered to another
+  /// module (a new static argument value, a changed captured constant, or a
+  /// setting in effect around the call, such as a matmul-precision context).
+  bool shapesInFirst = false;
   /// Why the second run missed although the keys are equal.
   std::optional<MissReason> miss;
   /// Why the key moved: an index into LogComparison::moves (0: KeyMove{},

@@ -261,7 +261,6 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
     addAdvice(out, std::move(x), static_cast<uint32_t>(item));
   };
   std::unordered_set<std::string_view> namesInA; // made when first needed
-  std::unordered_set<std::string> shapesInA;     // nameAndShapes, with it
   for (size_t i = 0; i < r.pairs.size(); ++i) {
     const ProgramPair &p = r.pairs[i];
     if (p.b < 0)
@@ -282,14 +281,10 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
       // The first run compiled this name with other argument shapes (the
       // pairing keeps a program with new shapes apart): name the shapes.
       if (namesInA.empty())
-        for (const LoggedProgram &x : la.programs) {
+        for (const LoggedProgram &x : la.programs)
           namesInA.insert(x.name);
-          if (x.shapes >= 0)
-            shapesInA.insert(nameAndShapes(la, x));
-        }
       const bool nameInA = !b.name.empty() && namesInA.count(b.name);
-      if (nameInA && b.shapes >= 0 &&
-          shapesInA.count(nameAndShapes(lb, b))) {
+      if (p.shapesInFirst) {
         // The first run compiled this name with these very argument shapes
         // and types, and the pairing still left this compile alone: its key
         // is none of theirs, so its module differs with nothing in its

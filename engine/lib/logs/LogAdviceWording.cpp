@@ -236,11 +236,14 @@ std::string words(const LogAdvice &a) {
   case C::StaticOrConstant:
     return "Each call compiled another program with the same argument shapes: "
            "a static argument (static_argnums / static_argnames) took a new "
-           "value, or the function captures a Python constant that changed "
-           "(a new closure or a global). Pass such values as traced "
-           "arguments, or keep them the same between runs; to see which, "
-           "compare the programs (jax.jit(f).lower(...).as_text(), or "
-           "JAX_DUMP_IR_TO) or capture both runs (cachekey diff).";
+           "value, the function captures a Python constant that changed "
+           "(a new closure or a global), or a setting in effect around the "
+           "call differed (a jax.default_matmul_precision or jax.enable_x64 "
+           "context, or a jax.config option changed between calls). Pass "
+           "such values as traced arguments, or keep them the same between "
+           "runs; to see which, compare the programs "
+           "(jax.jit(f).lower(...).as_text(), or JAX_DUMP_IR_TO) or capture "
+           "both runs (cachekey diff).";
   }
   return "";
 }

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -110,12 +111,37 @@ Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second)
         if (auto d = lb.programs[i].finalDigest())
           writtenAt.emplace_back(*d, static_cast<int>(i));
     std::sort(writtenAt.begin(), writtenAt.end());
+    // The names and argument shapes the first log compiled: a hash of each
+    // nameAndShapes with the program's index (16 bytes a program, not a copy
+    // of its shapes line), a match checked against the texts themselves.
+    const auto hashOf = [](const LogSummary &log, const LoggedProgram &x) {
+      return std::hash<std::string>()(nameAndShapes(log, x));
+    };
+    std::vector<std::pair<size_t, int>> shapesOfFirst;
+    for (size_t i = 0; i < la.programs.size(); ++i)
+      if (la.programs[i].shapes >= 0)
+        shapesOfFirst.emplace_back(hashOf(la, la.programs[i]), static_cast<int>(i));
+    std::sort(shapesOfFirst.begin(), shapesOfFirst.end());
+    const auto compiledInFirst = [&](const LoggedProgram &b) {
+      const size_t h = hashOf(lb, b);
+      for (auto it = std::lower_bound(shapesOfFirst.begin(), shapesOfFirst.end(),
+                                      std::make_pair(h, -1));
+           it != shapesOfFirst.end() && it->first == h; ++it) {
+        const LoggedProgram &x = la.programs[it->second];
+        if (x.name.view() == b.name.view() && la.texts[x.shapes] == lb.texts[b.shapes])
+          return true;
+      }
+      return false;
+    };
     for (ProgramPair &p : r.pairs)
       if (p.a < 0 && p.b >= 0)
         if (auto d = lb.programs[p.b].finalDigest()) {
           p.keyOfFirst = std::binary_search(keysOfFirst.begin(), keysOfFirst.end(), *d);
           auto w = std::lower_bound(writtenAt.begin(), writtenAt.end(), std::make_pair(*d, -1));
           p.keyWrittenBefore = w != writtenAt.end() && w->first == *d && w->second < p.b;
+          const LoggedProgram &b = lb.programs[p.b];
+          p.shapesInFirst = !p.keyOfFirst && !b.name.empty() && b.shapes >= 0 &&
+                            compiledInFirst(b);
         }
   }
   // Moves are interned: thousands of pairs that moved the same way share

@@ -51,6 +51,10 @@ void pairFindingsMembers(const LogComparison &r, const ProgramPair &p, const Mem
                          const Move &move) {
   member.object("verdict", [&](const auto &m) {
     m("code", verdictCode(r, p));
+    // only_in_b: whether the first run compiled this name with these very
+    // argument shapes (to another key; ProgramPair::shapesInFirst).
+    if (p.a < 0 && !p.keyOfFirst)
+      m("shapes_in_a", p.shapesInFirst);
     m("text", pairVerdictText(r, p));
   });
   if (p.keys == ProgramPair::Keys::Differ)

@@ -415,6 +415,10 @@ std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
       return "only in " + lb.name + ", yet it hit: its entry was written by "
              "a run whose log is not " + la.name + " (or " + la.name +
              " is cut before it)";
+    if (p.shapesInFirst)
+      return "new in " + lb.name + ": " + la.name + " compiled " +
+             std::string(b.name.view()) + " with these argument shapes too, " +
+             shortened(lb.texts[b.shapes], 160) + ", but to another key";
     if (b.shapes >= 0)
       return "new in " + lb.name + ": " + la.name + " did not compile it with "
              "these argument shapes, " + shortened(lb.texts[b.shapes], 160);

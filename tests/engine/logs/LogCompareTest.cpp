@@ -74,6 +74,48 @@ TEST(LogVerdict, CountsWhatTheSecondRunRecompiledAndWhy) {
   }
 }
 
+TEST(LogCompare, ASecondCompileWithTheFirstRunsShapesSaysSo) {
+  // Case 09's real logs (JAX's own format, with the shapes lines): the
+  // second log is the first followed by the upgraded run, so each of its
+  // last three programs has a name and argument shapes the first log
+  // compiled, under another key (the jaxlib upgrade). They are only in the
+  // second run, and the first did compile them with these shapes.
+  const std::string dir = "tests/cases/09-jax-upgrade/";
+  std::string before = readText(sourcePath(dir + "before_upgrade_jaxfmt.log"));
+  std::string after = readText(sourcePath(dir + "after_upgrade_jaxfmt.log"));
+  auto c = compareLogs(before, before + after, "A", "B");
+  ASSERT_TRUE(c) << c.error().str();
+  Json j = logComparisonToJson(*c);
+  size_t onlyInB = 0;
+  for (size_t i = 0; i < c->pairs.size(); ++i) {
+    const ProgramPair &p = c->pairs[i];
+    const Json &verdict = j["pairs"][i]["findings"]["verdict"];
+    if (p.a >= 0) {
+      EXPECT_FALSE(p.shapesInFirst);
+      EXPECT_FALSE(verdict.contains("shapes_in_a"));
+      continue;
+    }
+    ++onlyInB;
+    EXPECT_TRUE(p.shapesInFirst) << c->labelOf(p);
+    EXPECT_EQ(verdict["code"], "only_in_b");
+    EXPECT_EQ(verdict["shapes_in_a"], true);
+    const std::string text = verdict["text"];
+    EXPECT_NE(text.find("A compiled " + std::string(c->nameOf(p)) + " with these argument shapes too"),
+              std::string::npos) << text;
+    EXPECT_EQ(text.find("did not compile"), std::string::npos) << text;
+  }
+  EXPECT_EQ(onlyInB, 3u);
+  // The same run twice: the second copies have keys the first log computed
+  // (again_in_b), which says more than the shapes.
+  auto twice = compareLogs(before, before + before, "A", "B");
+  ASSERT_TRUE(twice) << twice.error().str();
+  for (const ProgramPair &p : twice->pairs)
+    if (p.a < 0) {
+      EXPECT_TRUE(p.keyOfFirst);
+      EXPECT_FALSE(p.shapesInFirst);
+    }
+}
+
 TEST(LogCompare, EqualKeysExplainTheFirstPairInBothRuns) {
   auto c = compareCase("01-equal-keys-never-written", "run1.log", "run2.log");
   EXPECT_FALSE(c.keysDiffer());
