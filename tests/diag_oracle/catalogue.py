@@ -118,6 +118,10 @@ HIT_ALL = {"cause": 0, "verdict": {"*": "same_key"}, "outcome_b": {"*": "hit"},
 # Two logs without any cache line: nothing to compare, so an error (exit
 # status 2) that names the first such log (and says how to log the lines).
 NO_LINES = {"error": {"code": "invalid", "path": "a.log"}}
+# jit_step changed in run B (x+y to x*y): its entry 1 moves, jit_mlp hits.
+STEP_MOVED = {"cause": 1, "verdict": {"jit_step": "key_moved", "jit_mlp": "same_key"},
+              "outcome_b": {"jit_step": "missed_written", "jit_mlp": "hit"},
+              "advice": ["key_moved"], "advice_entry": {"key_moved": 1}}
 
 KINDS = [
     # --- controls: changes that must not move a key --------------------------
@@ -654,21 +658,15 @@ KINDS += [
     {"id": "logging/rich-handler", "sample": False, "releases": R2, "pip": ["rich"],
      "why": "Both runs log through rich's RichHandler (logging.basicConfig(handlers=[RichHandler()]), a 400-column console): each line ends in blanks and the record's file and line ('cache_key.py:149') after the message; run B changes jit_step (x+y to x*y). The digests and keys end before that text: jit_step's entry 1 moves, jit_mlp hits.",
      "runs": [run(route="rich"), run(route="rich", variant="mul")],
-     "expect": {"cause": 1, "verdict": {"jit_step": "key_moved", "jit_mlp": "same_key"},
-                "outcome_b": {"jit_step": "missed_written", "jit_mlp": "hit"},
-                "advice": ["key_moved"], "advice_entry": {"key_moved": 1}}},
+     "expect": STEP_MOVED},
     {"id": "logging/json-formatter", "sample": True, "releases": R2,
      "why": "Both runs log through a JSON formatter (one object per line, the message in its \"msg\" string, as log shippers ingest): each digest and key is followed by the string's closing '\"' and the other members; run B changes jit_step (x+y to x*y). The digests and keys end at that quote: jit_step's entry 1 moves, jit_mlp hits.",
      "runs": [run(route="json"), run(route="json", variant="mul")],
-     "expect": {"cause": 1, "verdict": {"jit_step": "key_moved", "jit_mlp": "same_key"},
-                "outcome_b": {"jit_step": "missed_written", "jit_mlp": "hit"},
-                "advice": ["key_moved"], "advice_entry": {"key_moved": 1}}},
+     "expect": STEP_MOVED},
     {"id": "logging/logfmt", "sample": True, "releases": R2,
      "why": "Both runs log in logfmt (time=… level=… logger=… msg=\"…\"): each digest and key is followed by the closing '\"' of msg; run B changes jit_step (x+y to x*y). jit_step's entry 1 moves, jit_mlp hits.",
      "runs": [run(route="logfmt"), run(route="logfmt", variant="mul")],
-     "expect": {"cause": 1, "verdict": {"jit_step": "key_moved", "jit_mlp": "same_key"},
-                "outcome_b": {"jit_step": "missed_written", "jit_mlp": "hit"},
-                "advice": ["key_moved"], "advice_entry": {"key_moved": 1}}},
+     "expect": STEP_MOVED},
     {"id": "program/private-function-changed", "sample": False, "releases": R3N,
      "why": "A user's private function _update (program jit__update) changes a constant of its body in run B (0.1 to 0.2): its entry 1 moves; jit_step is unchanged and hits. The leading underscore is how JAX names its own private helpers too, but this one is the user's code: not JAX's own program.",
      "runs": [run(programs=["private", "step"]), run(programs=["private", "step"], private_rate=0.2)],
