@@ -253,6 +253,8 @@
  * @property {number} entries_size
  * @property {boolean} lockfile
  * @property {boolean} atime_files
+ * @property {{code: string, dir: string, entries: number, entries_size: number, layout: string, lockfile: boolean, atime_files: boolean,
+ *   text: string}} summary the report's first line as a finding: code 'cache_summary', the counts it states, and its words
  * @property {Array<{code: string, module: string, keys: number, size: number, decompressed: number, decompressed_complete: boolean,
  *   compile_seconds: number, last_access_ns: number, text: string, entries: CacheEntry[]}>} programs one per module name
  * @property {Array<{code: string, file: string, text: string, status?: string, detail?: string, size?: number, capped_writes_fail?: boolean,
