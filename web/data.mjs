@@ -1,7 +1,8 @@
 // @ts-check
 // Facts the page shows next to the engine's output (the engine itself gives
 // every JAX rule: releases, exclusion lists, zeroed and known DebugOptions
-// fields, entry names): links to the upstream functions, the derived presets, the case studies and the questions.
+// fields, entry names, the compressions and platform_version strings the
+// pickers offer): links to the upstream functions, the derived presets, the case studies and the questions.
 // The prose is this project's own; upstream code is only linked to.
 
 export const issue = (n) => `https://github.com/jax-ml/jax/issues/${n}`;
@@ -53,25 +54,6 @@ export function upstreamUrl(key, release = '0.10.2') {
 /** The upstream function behind each of the eight entries. */
 export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'compile_options',
   'accelerator', 'compression', 'custom_hook'];
-
-
-/**
- * Compression choices: the id, the label and the scenario value.
- * @type {Array<[string, string, string | {python: string, zstandard_installed: boolean}]>}
- */
-export const COMPRESSION_CHOICES = [
-  ['zlib', 'zlib (name given directly)', 'zlib'],
-  ['zstandard', 'zstandard (name given directly)', 'zstandard'],
-  ['py313-zstd', 'Python 3.13, zstandard installed', { python: '3.13', zstandard_installed: true }],
-  ['py313-nozstd', 'Python 3.13, zstandard not installed', { python: '3.13', zstandard_installed: false }],
-  ['py314-zstd', 'Python 3.14, zstandard installed', { python: '3.14', zstandard_installed: true }],
-];
-
-export const PLATFORM_VERSIONS = [
-  ['cpu', 'cpu'],
-  ['cuda 12080', 'GPU: cuda 12080'],
-  ['PJRT C API\ncuda 12', 'GPU through the plugin: PJRT C API / cuda 12'],
-];
 
 /**
  * Case studies: each is one click. preset: the baseline; patch: the
