@@ -31,11 +31,18 @@ export const UPSTREAM = {
   string: { anchor: 'hash-string', label: '_hash_string' },
 };
 
-/** walk/links.json as the build wrote it, once loaded. */
-let links = { aliases: {}, releases: {} };
-/** @param {{aliases?: Object<string, string>, releases?: Object<string, Object<string, number>>}} json */
+/**
+ * walk/links.json as the build wrote it, once loaded: each release's line of
+ * every anchor, and the anchor behind each entry (tools/walk_annotations.json
+ * "source_of", checked against every release's call graph by the build).
+ * @type {{aliases: Object<string, string>, releases: Object<string, Object<string, number>>, entry_sources: string[]}}
+ */
+let links = { aliases: {}, releases: {}, entry_sources: [] };
+/** @param {{aliases?: Object<string, string>, releases?: Object<string, Object<string, number>>, entry_sources?: string[]}} json */
 export function setUpstreamLinks(json) {
-  if (json && typeof json === 'object') links = { aliases: json.aliases || {}, releases: json.releases || {} };
+  if (json && typeof json === 'object') {
+    links = { aliases: json.aliases || {}, releases: json.releases || {}, entry_sources: Array.isArray(json.entry_sources) ? json.entry_sources : [] };
+  }
 }
 
 /**
@@ -51,9 +58,17 @@ export function upstreamUrl(key, release = '0.10.2') {
   return `https://github.com/jax-ml/jax/blob/jax-v${rel}/jax/_src/cache_key.py${line ? '#L' + line : ''}`;
 }
 
-/** The upstream function behind each of the eight entries. */
-export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'compile_options',
-  'accelerator', 'compression', 'custom_hook'];
+/**
+ * The UPSTREAM place behind entry `n` (1-based): the one whose anchor the
+ * build's links name for it (entry_sources); `get`, which lists every
+ * entry, when the links are not loaded or name an anchor UPSTREAM lacks.
+ * @param {number} n
+ * @returns {string} a key of UPSTREAM
+ */
+export function entrySource(n) {
+  const anchor = links.entry_sources[n - 1];
+  return Object.keys(UPSTREAM).find((k) => UPSTREAM[k].anchor === anchor) || 'get';
+}
 
 /**
  * Case studies: each is one click. preset: the baseline; patch: the
