@@ -27,10 +27,13 @@ from each entry's lambda in ``get()`` through every function and module-level
 name it refers to. An anchor that is not found fails the build (exit 1) unless
 the annotations mark it absent for that release; an anchor marked absent that
 is found fails too, and so does an entry the engine says is not hashed whose
-anchor is not marked absent (and the other way round).
+anchor is not marked absent (and the other way round). The anchor an annotation
+names the source of entry N (``"source_of": N``, one per entry) must feed
+entry N in every release that hashes it.
 
 Writes DIR/links.json ({"aliases", "releases": {release: {anchor id: first
-line}}}, the page's links into each release's file), DIR/index.json
+line}}, "entry_sources": [the source anchor's id of entry 1, 2, …]}, the
+page's links into each release's file), DIR/index.json
 ({"releases": {release: file id}, "files": {id:
 {"releases", "bytes"}}}) and one DIR/<id>.json per distinct file: {"id",
 "releases", "origin", "lines", "anchors": [{"id", "title", "note", "kind",
@@ -375,6 +378,10 @@ def walk_file(text: str, releases: list[str], annotations: list[dict], entry_nam
                 continue
             scope = fns[0]
         hits = find(parsed, scope, a["find"], entry_names)
+        if is_absent and "source_of" in a and hashed.get(a["source_of"], True):
+            errors.append(f"anchor {a['id']}: the source of entry {a['source_of']}, which jax {releases[0]} hashes, "
+                          f"is marked absent there")
+            continue
         if is_absent:
             if hits:
                 errors.append(f"anchor {a['id']}: marked absent in jax {releases[0]} ({a['absent']['why']}) but found at line {hits[0][0]}")
@@ -392,7 +399,8 @@ def walk_file(text: str, releases: list[str], annotations: list[dict], entry_nam
             if applies(rule, releases[0]):
                 note = rule["note"]
         anchors.append({"id": a["id"], "title": a["title"], "note": note, "kind": a["kind"],
-                        "start": start, "end": end, "_node": node, "_find": a["find"]})
+                        "start": start, "end": end, "_node": node, "_find": a["find"],
+                        "_source_of": a.get("source_of")})
     if errors:
         raise WalkError("\n".join(errors))
 
@@ -424,7 +432,13 @@ def walk_file(text: str, releases: list[str], annotations: list[dict], entry_nam
             a["lit"] = [[a["start"], end]]
         else:
             a["lit"] = [[a["start"], a["end"]]]
-        del a["_node"], a["_find"]
+        n = a["_source_of"]
+        if n is not None and hashed.get(n, True) and n not in a["entries"]:
+            errors.append(f"anchor {a['id']}: named the source of entry {n}, but in jax {releases[0]} "
+                          f"it feeds {'entries ' + ', '.join(map(str, a['entries'])) if a['entries'] else 'no entry'}")
+        del a["_node"], a["_find"], a["_source_of"]
+    if errors:
+        raise WalkError("\n".join(errors))
     anchors.sort(key=lambda a: (a["start"], -a["end"]))
     # innermost anchor per line: later (narrower) anchors overwrite earlier ones
     line_anchor = [-1] * len(parsed.lines)
@@ -432,6 +446,26 @@ def walk_file(text: str, releases: list[str], annotations: list[dict], entry_nam
         for ln in range(a["start"], a["end"] + 1):
             line_anchor[ln - 1] = i
     return {"lines": parsed.lines, "anchors": anchors, "absent": absent, "line_anchor": line_anchor}
+
+
+def entry_sources(annotations: list[dict], entry_count: int) -> list[str]:
+    """The anchor id each entry's row links to, entry 1 first: the anchors
+    marked "source_of" N, exactly one for each of the `entry_count` entries."""
+    by_entry: dict[int, list[str]] = {}
+    for a in annotations:
+        if "source_of" in a:
+            by_entry.setdefault(a["source_of"], []).append(a["id"])
+    errors = []
+    for n in sorted(set(by_entry) | set(range(1, entry_count + 1))):
+        ids = by_entry.get(n, [])
+        if not 1 <= n <= entry_count:
+            errors.append(f"anchors {', '.join(ids)}: source_of {n}, but the engine lists entries 1 to {entry_count}")
+        elif len(ids) != 1:
+            errors.append(f"entry {n}: {len(ids)} anchors name themselves its source"
+                          f"{' (' + ', '.join(ids) + ')' if ids else ''}; want exactly 1")
+    if errors:
+        raise WalkError("\n".join(errors))
+    return [by_entry[n][0] for n in range(1, entry_count + 1)]
 
 
 def main(argv=None) -> int:
@@ -454,6 +488,7 @@ def main(argv=None) -> int:
     by_text: dict[str, dict] = {}
     index = {"releases": {}, "files": {}}
     try:
+        sources = entry_sources(annotations, max(len(p["entries"]) for p in profiles["profiles"]))
         for p in profiles["profiles"]:
             names = {e["index"]: e["name"] for e in p["entries"]}
             hashed = {e["index"]: e["hashed"] for e in p["entries"]}
@@ -480,14 +515,15 @@ def main(argv=None) -> int:
     (out / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
     # The page's links into each release's cache_key.py (small, loaded with
     # the first view): {"aliases", "releases": {release: {anchor id: first
-    # line}}}; an anchor absent in a release is left out.
+    # line}}, "entry_sources": [anchor id per entry]}; an anchor absent in a
+    # release is left out.
     starts = {}
     for fid, g in by_text.items():
         doc = json.loads((out / f"{fid}.json").read_text(encoding="utf-8"))
         lines = {a["id"]: a["start"] for a in doc["anchors"]}
         for release in g["releases"]:
             starts[release] = lines
-    links = {"aliases": profiles.get("aliases", {}), "releases": starts}
+    links = {"aliases": profiles.get("aliases", {}), "releases": starts, "entry_sources": sources}
     (out / "links.json").write_text(json.dumps(links, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"walk_anchors: {len(index['releases'])} releases, {len(by_text)} distinct cache_key.py files -> {out}")
     return 0

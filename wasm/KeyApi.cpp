@@ -17,6 +17,7 @@
 #include "cachekey/Permalink.h"
 #include "cachekey/ProfileInfo.h"
 #include "cachekey/Run.h"
+#include "cachekey/ScenarioChoices.h"
 #include "cachekey/Sha256.h"
 
 #include <emscripten/bind.h>
@@ -66,6 +67,10 @@ std::string profiles() { return dump(profilesToJson()); }
 
 /// The releases a cache folder can be read as (cacheReleasesToJson).
 std::string cacheReleases() { return dump(cacheReleasesToJson()); }
+
+/// The values the page's pickers offer for entry 7's compression and entry
+/// 3's platform_version, with their labels (scenarioChoicesToJson).
+std::string scenarioChoices() { return dump(scenarioChoicesToJson()); }
 
 /// One profile by id, release or "main" (profileToJson), or an error.
 std::string describeProfile(const std::string &name) {
@@ -161,4 +166,5 @@ EMSCRIPTEN_BINDINGS(cachekey_key) {
   emscripten::function("resolveScenario", &resolveScenario);
   emscripten::function("compareScenarios", &compareScenarios);
   emscripten::function("cacheReleases", &cacheReleases);
+  emscripten::function("scenarioChoices", &scenarioChoices);
 }

@@ -75,6 +75,13 @@ async function boot() {
     return;
   }
   catalog.profiles = /** @type {import('./engine-types.mjs').Profiles} */ (profiles);
+  // The compressions and platform_version strings the pickers offer, and their labels.
+  const choices = engine.scenarioChoices();
+  if (choices.error) {
+    setStatus('The key engine could not list its choices: ' + choices.error.message, 'error');
+    return;
+  }
+  catalog.choices = /** @type {import('./engine-types.mjs').ScenarioChoices} */ (choices);
   catalog.tpu = tpu;
   catalog.gpu = gpu;
   if (!catalog.load(presets, DEFAULT_PRESET)) {

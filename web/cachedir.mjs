@@ -81,7 +81,9 @@ export function renderCacheReport(ui, r) {
     return;
   }
   ui.summary.hidden = false;
-  setText(ui.summary, String(r.text || '').split('\n')[0]);
+  // The engine's summary finding: its code and its words (never a line cut from `text`).
+  ui.summary.setAttribute('data-code', r.summary ? r.summary.code : '');
+  setText(ui.summary, r.summary ? r.summary.text : '');
   const problems = r.problems || [];
   put(ui.problems, ...problems.map((p, i) => el('li', { 'data-testid': `cachedir-problem-${i}`, 'data-code': p.code, 'data-file': p.file || '' }, p.text)));
   ui.problems.hidden = ui.problemsH.hidden = problems.length === 0;

@@ -47,6 +47,11 @@ export class Catalog {
      * @type {import('./engine-types.mjs').Profiles}
      */
     this.profiles = { newest: '', default: '', aliases: {}, profiles: [] };
+    /**
+     * The values the pickers offer, with their labels (engine.scenarioChoices()).
+     * @type {import('./engine-types.mjs').ScenarioChoices}
+     */
+    this.choices = { compression: [], platform_versions: [] };
     /** tpu_topologies.json, or null. */
     this.tpu = null;
     /** gpu_topologies.json, or null. */

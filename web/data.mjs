@@ -1,7 +1,8 @@
 // @ts-check
 // Facts the page shows next to the engine's output (the engine itself gives
 // every JAX rule: releases, exclusion lists, zeroed and known DebugOptions
-// fields, entry names): links to the upstream functions, the derived presets, the case studies and the questions.
+// fields, entry names, the compressions and platform_version strings the
+// pickers offer): links to the upstream functions, the derived presets, the case studies and the questions.
 // The prose is this project's own; upstream code is only linked to.
 
 export const issue = (n) => `https://github.com/jax-ml/jax/issues/${n}`;
@@ -30,11 +31,18 @@ export const UPSTREAM = {
   string: { anchor: 'hash-string', label: '_hash_string' },
 };
 
-/** walk/links.json as the build wrote it, once loaded. */
-let links = { aliases: {}, releases: {} };
-/** @param {{aliases?: Object<string, string>, releases?: Object<string, Object<string, number>>}} json */
+/**
+ * walk/links.json as the build wrote it, once loaded: each release's line of
+ * every anchor, and the anchor behind each entry (tools/walk_annotations.json
+ * "source_of", checked against every release's call graph by the build).
+ * @type {{aliases: Object<string, string>, releases: Object<string, Object<string, number>>, entry_sources: string[]}}
+ */
+let links = { aliases: {}, releases: {}, entry_sources: [] };
+/** @param {{aliases?: Object<string, string>, releases?: Object<string, Object<string, number>>, entry_sources?: string[]}} json */
 export function setUpstreamLinks(json) {
-  if (json && typeof json === 'object') links = { aliases: json.aliases || {}, releases: json.releases || {} };
+  if (json && typeof json === 'object') {
+    links = { aliases: json.aliases || {}, releases: json.releases || {}, entry_sources: Array.isArray(json.entry_sources) ? json.entry_sources : [] };
+  }
 }
 
 /**
@@ -50,28 +58,17 @@ export function upstreamUrl(key, release = '0.10.2') {
   return `https://github.com/jax-ml/jax/blob/jax-v${rel}/jax/_src/cache_key.py${line ? '#L' + line : ''}`;
 }
 
-/** The upstream function behind each of the eight entries. */
-export const ENTRY_SOURCE = ['computation', 'jaxlib', 'platform', 'flags', 'compile_options',
-  'accelerator', 'compression', 'custom_hook'];
-
-
 /**
- * Compression choices: the id, the label and the scenario value.
- * @type {Array<[string, string, string | {python: string, zstandard_installed: boolean}]>}
+ * The UPSTREAM place behind entry `n` (1-based): the one whose anchor the
+ * build's links name for it (entry_sources); `get`, which lists every
+ * entry, when the links are not loaded or name an anchor UPSTREAM lacks.
+ * @param {number} n
+ * @returns {string} a key of UPSTREAM
  */
-export const COMPRESSION_CHOICES = [
-  ['zlib', 'zlib (name given directly)', 'zlib'],
-  ['zstandard', 'zstandard (name given directly)', 'zstandard'],
-  ['py313-zstd', 'Python 3.13, zstandard installed', { python: '3.13', zstandard_installed: true }],
-  ['py313-nozstd', 'Python 3.13, zstandard not installed', { python: '3.13', zstandard_installed: false }],
-  ['py314-zstd', 'Python 3.14, zstandard installed', { python: '3.14', zstandard_installed: true }],
-];
-
-export const PLATFORM_VERSIONS = [
-  ['cpu', 'cpu'],
-  ['cuda 12080', 'GPU: cuda 12080'],
-  ['PJRT C API\ncuda 12', 'GPU through the plugin: PJRT C API / cuda 12'],
-];
+export function entrySource(n) {
+  const anchor = links.entry_sources[n - 1];
+  return Object.keys(UPSTREAM).find((k) => UPSTREAM[k].anchor === anchor) || 'get';
+}
 
 /**
  * Case studies: each is one click. preset: the baseline; patch: the

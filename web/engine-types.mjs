@@ -147,6 +147,20 @@
  * @typedef {{newest: string, default: string, aliases: Object<string, string>, profiles: Profile[]}} Profiles
  */
 /**
+ * One compression the picker offers (ScenarioChoices.h): a name given
+ * directly (code 'name', with `name`) or a runtime (code 'runtime', with
+ * `python` and `zstandard_installed`); `id` is the option's value, `value`
+ * the scenario's `compression` member for it, `text` its label.
+ * @typedef {{code: string, id: string, value: string|{python: string, zstandard_installed: boolean}, text: string,
+ *   name?: string, python?: string, zstandard_installed?: boolean}} CompressionChoice
+ */
+/**
+ * The values the page's pickers offer (scenarioChoices()): compressions for
+ * entry 7, and platform_version strings for entry 3 (code 'cpu', 'gpu' or
+ * 'gpu_plugin': which kind of backend reports it).
+ * @typedef {{compression: CompressionChoice[], platform_versions: Array<{code: string, platform_version: string, text: string}>}} ScenarioChoices
+ */
+/**
  * A run's outcome for a program (LogFactsJson.cpp outcomeJson).
  * @typedef {{code: string, lookup: string, text: string, compile_seconds?: number, lookup_without_cache?: boolean,
  *   read_error?: ?Object, lookup_inferred?: boolean, reason?: string, entry_bytes?: number, compile_only_read?: boolean, error?: string}} PairOutcome
@@ -253,6 +267,8 @@
  * @property {number} entries_size
  * @property {boolean} lockfile
  * @property {boolean} atime_files
+ * @property {{code: string, dir: string, entries: number, entries_size: number, layout: string, lockfile: boolean, atime_files: boolean,
+ *   text: string}} summary the report's first line as a finding: code 'cache_summary', the counts it states, and its words
  * @property {Array<{code: string, module: string, keys: number, size: number, decompressed: number, decompressed_complete: boolean,
  *   compile_seconds: number, last_access_ns: number, text: string, entries: CacheEntry[]}>} programs one per module name
  * @property {Array<{code: string, file: string, text: string, status?: string, detail?: string, size?: number, capped_writes_fail?: boolean,

@@ -327,4 +327,14 @@ export class CacheKeyEngine {
   cacheReleases() {
     return this.call('cacheReleases');
   }
+
+  /**
+   * The values the page's pickers offer for the compression (entry 7) and
+   * the platform_version (entry 3), with their labels
+   * (ScenarioChoices.h scenarioChoicesToJson).
+   * @returns {import('./engine-types.mjs').Result<import('./engine-types.mjs').ScenarioChoices>}
+   */
+  scenarioChoices() {
+    return this.call('scenarioChoices');
+  }
 }

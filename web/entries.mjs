@@ -3,7 +3,7 @@
 // side, with the cause and its consequences marked; under them both keys,
 // the verdict and the engine's sentence. Renders from the store.
 import { el, put, $, setText, setAttr, link, reducedMotion } from './dom.mjs';
-import { ENTRY_SOURCE, UPSTREAM, upstreamUrl } from './data.mjs';
+import { entrySource, UPSTREAM, upstreamUrl } from './data.mjs';
 import { abbrev, describePatch } from './state.mjs';
 import { errorText } from './engine.mjs';
 import { inEmbed } from './embed.mjs';
@@ -24,7 +24,7 @@ function digestCell(cls, who) {
 export function buildEntries(list, count) {
   list.replaceChildren();
   for (let i = 1; i <= count; i++) {
-    const src = ENTRY_SOURCE[i - 1];
+    const src = entrySource(i);
     const li = el('li', { class: 'entry', 'data-testid': `entry-${i}`, 'data-role': 'same' },
       el('div', { class: 'entry-head' },
         el('span', { class: 'idx', 'aria-hidden': 'true' }, String(i)),

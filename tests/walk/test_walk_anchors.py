@@ -116,6 +116,57 @@ class WalkAnchors(unittest.TestCase):
         # absent in 0.10.2, as marked
         self.assertEqual([a["id"] for a in doc["absent"]], ["mosaic"])
 
+    def test_each_entry_links_to_what_its_lambda_calls(self):
+        """links.json's entry_sources (the annotations' "source_of"): the
+        anchor each entry's row links to. Expected lines: found here by text
+        search in the real file, what each entry's lambda in get() calls, or
+        for entries 2 and 7, which get() hashes inline, their own tuple."""
+        p, out = self.run_tool(profile_for("0.10.2"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        links = json.loads(Path(out, "links.json").read_text())
+        index = json.loads(Path(out, "index.json").read_text())
+        doc = json.loads(Path(out, index["releases"]["0.10.2"] + ".json").read_text())
+        anchors = {a["id"]: a for a in doc["anchors"]}
+        lines = Path(SOURCE).read_text(encoding="utf-8").split("\n")
+
+        def line_of(needle):
+            hits = [i + 1 for i, l in enumerate(lines) if needle in l]
+            self.assertEqual(len(hits), 1, needle)
+            return hits[0]
+
+        sources = links["entry_sources"]
+        self.assertEqual(len(sources), 8, sources)
+        for n, needle in {1: "def _hash_computation(", 3: "def _hash_platform(", 4: "def _hash_xla_flags(",
+                          5: "def _hash_serialized_compile_options(", 6: "def _hash_accelerator_config(",
+                          8: "def custom_hook("}.items():
+            self.assertEqual(links["releases"]["0.10.2"][sources[n - 1]], line_of(needle), f"entry {n}")
+        for n, needle in {2: '"jax_lib version",', 7: '"compression",'}.items():
+            a = anchors[sources[n - 1]]
+            self.assertTrue(a["start"] <= line_of(needle) <= a["end"], f"entry {n}: {a['id']}")
+
+    def test_a_source_that_does_not_feed_its_entry_fails(self):
+        ann = json.loads(Path(ANNOTATIONS).read_text())
+        for a in ann["anchors"]:
+            if a["id"] == "compile-options":
+                del a["source_of"]
+            if a["id"] == "log":
+                a["source_of"] = 5  # the trace: it feeds no entry
+        p, _ = self.run_tool(profile_for("0.10.2"), annotations=ann)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("anchor log: named the source of entry 5, but in jax 0.10.2 it feeds no entry", p.stderr)
+
+    def test_one_source_per_entry(self):
+        ann = json.loads(Path(ANNOTATIONS).read_text())
+        for a in ann["anchors"]:
+            if a["id"] == "flags-sort":
+                a["source_of"] = 4
+            if a["id"] == "custom-hook":
+                del a["source_of"]
+        p, _ = self.run_tool(profile_for("0.10.2"), annotations=ann)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("entry 4: 2 anchors name themselves its source", p.stderr)
+        self.assertIn("entry 8: 0 anchors name themselves its source", p.stderr)
+
     def test_renamed_function_fails_loudly(self):
         src = self.edited("def _hash_xla_flags(", "def _hash_the_flags(")
         p, _ = self.run_tool(profile_for("0.10.2"), source=src)

@@ -139,11 +139,14 @@ test('comparisons (entries moved by a flag, a jaxlib, compile options; keys equa
   assertShape('ResolvedScenario', resolved, 'add_1x1 resolved');
 });
 
-test('the profiles and the version have the declared Profiles and Version shapes', () => {
+test('the profiles, the version and the pickers\u2019 choices have the declared Profiles, Version and ScenarioChoices shapes', () => {
   const p = engine.profiles();
   assert.ok(p.profiles.length >= 10);
   assertShape('Profiles', p, 'profiles()');
   assertShape('Version', engine.version(), 'version()');
+  const c = engine.scenarioChoices();
+  assert.ok(c.compression.length >= 2 && c.platform_versions.length >= 1, JSON.stringify(c));
+  assertShape('ScenarioChoices', c, 'scenarioChoices()');
 });
 
 test('every two-log case of tests/cases has the declared LogComparison shape', () => {

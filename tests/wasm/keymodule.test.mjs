@@ -32,7 +32,8 @@ test('the key module gives the keys real JAX computed', () => {
 
 test('the key module has the key calls, and none of what the worker does', () => {
   for (const name of ['version', 'registerFixture', 'profiles', 'debugOptionFields', 'describeProfile',
-    'profileDifferences', 'computeKey', 'computeKeyWithModuleBytes', 'resolveScenario', 'compareScenarios', 'cacheReleases'])
+    'profileDifferences', 'computeKey', 'computeKeyWithModuleBytes', 'resolveScenario', 'compareScenarios', 'cacheReleases',
+    'scenarioChoices'])
     assert.equal(typeof key.module[name], 'function', name);
   for (const name of ['compareLogs', 'openLogReader', 'feedLogReader', 'compareLogReaders', 'compareManyLogReaders',
     'encodePermalink', 'decodePermalink', 'openScenarioFile', 'compareCaptureFolders', 'readCacheFolder'])

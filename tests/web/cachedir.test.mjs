@@ -68,6 +68,9 @@ test('every real cache folder: the page gives the CLI\u2019s report, problems an
       await readFolder(parent);
       assert.equal(await page.textContent('[data-testid="cachedir-text"]'), cli(['cache-dir', 'cache'], parent), rel);
       const want = JSON.parse(cli(['cache-dir', 'cache', '--json'], parent));
+      // the summary: the CLI's summary finding, its code and its words
+      assert.equal(await page.getAttribute('[data-testid="cachedir-summary"]', 'data-code'), want.summary.code, rel);
+      assert.equal(await page.textContent('[data-testid="cachedir-summary"]'), want.summary.text, rel);
       const problems = await page.$$eval('[data-testid^="cachedir-problem-"]', (ls) => ls.map((l) => `${l.getAttribute('data-code')}:${l.getAttribute('data-file')}`));
       assert.deepEqual(problems, want.problems.map((p) => `${p.code}:${p.file || ''}`), rel);
       // keys per program: JAX's own "Writing <module> … with key" lines

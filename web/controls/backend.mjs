@@ -1,8 +1,8 @@
 // @ts-check
 // Controls for entry 2 (the jaxlib version string) and entry 3 (platform and
-// platform_version), with the known platform_version strings to pick from.
+// platform_version), with the known platform_version strings to pick from:
+// the engine's (scenarioChoices) and the TPU strings measured with libtpu.
 import { el, put } from '../dom.mjs';
-import { PLATFORM_VERSIONS } from '../data.mjs';
 import { tpuPlatformVersionChoices } from '../tpu.mjs';
 
 /** @param {import('./index.mjs').Controls} controls */
@@ -24,7 +24,7 @@ export function bindBackend({ catalog, change }) {
     pick: /** @type {HTMLSelectElement} */ (document.getElementById('platform-version-pick')),
   };
   put(ui.pick, el('option', { value: '' }, 'Pick one…'),
-    ...PLATFORM_VERSIONS.map(([v, label]) => el('option', { value: v }, label)),
+    ...catalog.choices.platform_versions.map((c) => el('option', { value: c.platform_version }, c.text)),
     ...tpuPlatformVersionChoices(catalog.tpu).map(([v, label]) => el('option', { value: v }, label)));
   ui.platform.addEventListener('input', (e) => change(['backend', 'platform'], ui.platform.value, e.target));
   ui.platformVersion.addEventListener('input', (e) => change(['backend', 'platform_version'], ui.platformVersion.value, e.target));

@@ -392,9 +392,18 @@ std::string programText(const ProgramSummary &p);
 /// "f32[64], f32[8]": an entry's output specs.
 std::string shapesText(const std::vector<IfrtArraySpec> &specs);
 std::string evictionText(const EvictionPlan &p);
+/// The report's summary, the first line of `cachekey cache-dir`: "<dir>: N
+/// entries, S bytes, layout L", then ", .lockfile (a cap was set)" and
+/// ", -atime files" when there are some. Its fields are the report's
+/// entryCount, entrySize (bytes of the entries, as st_size counts them),
+/// layout, hasLockfile and hasAtimes; the JSON's `summary` finding carries
+/// them as {code: "cache_summary", dir, entries, entries_size, layout,
+/// lockfile, atime_files, text}.
+std::string cacheSummaryText(const CacheReport &r);
 
-/// {dir, layout, rule, programs[], problems[{code, …fields, text}], hints[],
-/// eviction?} — every finding carries its code, its fields and its text.
+/// {dir, layout, rule, …, summary{code, …fields, text}, programs[],
+/// problems[{code, …fields, text}], hints[], eviction?} — every finding
+/// carries its code, its fields and its text.
 Json cacheReportToJson(const CacheReport &r);
 /// The same JSON written as it is made, one entry at a time, so that a
 /// directory of 100,000 entries never holds its whole tree (bench/run).

@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 #include "cachekey/CacheDir.h"
 #include "cachekey/CacheDirLookup.h"
-#include "cachekey/English.h"
 #include "cachekey/Parallel.h"
 
 #include <charconv>
@@ -126,6 +125,12 @@ Json reportJsonWithoutEntries(const CacheReport &r) {
   j["entries_size"] = r.entrySize;
   j["lockfile"] = r.hasLockfile;
   j["atime_files"] = r.hasAtimes;
+  // The first line of the text report, as a finding: the counts above and
+  // their words.
+  j["summary"] = {{"code", "cache_summary"}, {"dir", r.dir},
+                  {"entries", r.entryCount},  {"entries_size", r.entrySize},
+                  {"layout", r.layout},       {"lockfile", r.hasLockfile},
+                  {"atime_files", r.hasAtimes}, {"text", cacheSummaryText(r)}};
   Json programs = Json::array();
   for (const ProgramSummary &p : r.programs) {
     Json pj;
@@ -281,10 +286,7 @@ void writeCacheReportJson(std::ostream &out, const CacheReport &r) {
 }
 
 void writeCacheReport(std::ostream &out, const CacheReport &r) {
-  out << r.dir << ": " << r.entryCount << agree(r.entryCount, " entry", " entries")
-      << ", " << r.entrySize << " bytes, layout " << r.layout
-      << (r.hasLockfile ? ", .lockfile (a cap was set)" : "")
-      << (r.hasAtimes ? ", -atime files" : "") << "\n";
+  out << cacheSummaryText(r) << "\n";
   if (!r.programs.empty())
     out << "\nprograms (most keys first):\n";
   for (const ProgramSummary &p : r.programs) {

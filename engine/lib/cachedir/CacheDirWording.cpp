@@ -200,6 +200,13 @@ std::string programText(const ProgramSummary &p) {
          " s of compile time recorded, last used " + timeText(p.lastAccessNs);
 }
 
+std::string cacheSummaryText(const CacheReport &r) {
+  return r.dir + ": " + std::to_string(r.entryCount) +
+         agree(r.entryCount, " entry", " entries") + ", " + std::to_string(r.entrySize) +
+         " bytes, layout " + r.layout + (r.hasLockfile ? ", .lockfile (a cap was set)" : "") +
+         (r.hasAtimes ? ", -atime files" : "");
+}
+
 std::string evictionText(const EvictionPlan &p) {
   if (p.noCap)
     return "max_size -1 is JAX's \"no cap\": eviction is off, nothing is "

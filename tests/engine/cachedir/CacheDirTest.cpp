@@ -169,6 +169,52 @@ TEST_P(RealDirs, EntriesMatchWhatJaxWroteAndLogged) {
   EXPECT_EQ(r.hasLockfile, variant == "cap");
 }
 
+// The summary finding (the report's first line, `summary` in the JSON)
+// states what is in the directory. Expected values: the copy's own listing
+// (std::filesystem: the names JAX gave its entries, <key>-cache or, in
+// 0.4.30, <key>; their sizes as stat gives them; .lockfile; -atime files),
+// not the engine's scan.
+TEST_P(RealDirs, SummaryFindingStatesTheDirectorysCounts) {
+  auto [release, variant] = GetParam();
+  TempCopy copy(release + "/" + variant);
+  const std::regex key("[A-Za-z0-9_.]+-[0-9a-f]{64}");
+  const auto endsWith = [](const std::string &s, const std::string &tail) {
+    return s.size() > tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  size_t entries = 0;
+  uint64_t bytes = 0;
+  bool lockfile = false, atimes = false;
+  for (const auto &e : std::filesystem::directory_iterator(copy.dir)) {
+    std::string name = e.path().filename().string();
+    if (std::regex_match(endsWith(name, "-cache") ? name.substr(0, name.size() - 6) : name, key)) {
+      ++entries;
+      bytes += std::filesystem::file_size(e.path());
+    }
+    lockfile = lockfile || name == ".lockfile";
+    atimes = atimes || endsWith(name, "-atime");
+  }
+  ASSERT_GT(entries, 1u);
+  CacheReport r = analyse(copy.dir);
+  Json summary = cacheReportToJson(r)["summary"];
+  EXPECT_EQ(summary["code"], "cache_summary");
+  EXPECT_EQ(summary["dir"].get<std::string>(), copy.dir);
+  EXPECT_EQ(summary["entries"].get<size_t>(), entries);
+  EXPECT_EQ(summary["entries_size"].get<uint64_t>(), bytes);
+  EXPECT_EQ(summary["layout"], release == "0.4.30" ? "key" : "key-cache");
+  EXPECT_EQ(summary["lockfile"].get<bool>(), lockfile);
+  EXPECT_EQ(summary["atime_files"].get<bool>(), atimes);
+  // Its words state those counts, and are the text report's first line.
+  std::string words = copy.dir + ": " + std::to_string(entries) + " entries, " +
+                      std::to_string(bytes) + " bytes, layout " +
+                      (release == "0.4.30" ? "key" : "key-cache") +
+                      (lockfile ? ", .lockfile (a cap was set)" : "") +
+                      (atimes ? ", -atime files" : "");
+  EXPECT_EQ(summary["text"].get<std::string>(), words);
+  std::ostringstream text;
+  writeCacheReport(text, r);
+  EXPECT_EQ(text.str().substr(0, text.str().find('\n')), words);
+}
+
 // The same reading with every entry decompressed entirely.
 TEST_P(RealDirs, WholeDecodeAgrees) {
   auto [release, variant] = GetParam();
