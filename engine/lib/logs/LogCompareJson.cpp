@@ -50,10 +50,11 @@ template <class Members, class Move>
 void pairFindingsMembers(const LogComparison &r, const ProgramPair &p, const Members &member,
                          const Move &move) {
   member.object("verdict", [&](const auto &m) {
-    m("code", verdictCode(r, p));
+    const std::string_view code = verdictCode(r, p);
+    m("code", code);
     // only_in_b: whether the first run compiled this name with these very
     // argument shapes (to another key; ProgramPair::shapesInFirst).
-    if (p.a < 0 && !p.keyOfFirst)
+    if (code == "only_in_b")
       m("shapes_in_a", p.shapesInFirst);
     m("text", pairVerdictText(r, p));
   });
