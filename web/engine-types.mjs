@@ -163,7 +163,7 @@
 /**
  * A run's outcome for a program (LogFactsJson.cpp outcomeJson).
  * @typedef {{code: string, lookup: string, text: string, compile_seconds?: number, lookup_without_cache?: boolean,
- *   read_error?: ?Object, lookup_inferred?: boolean, reason?: string, entry_bytes?: number, compile_only_read?: boolean, error?: string}} PairOutcome
+ *   read_error?: string, lookup_inferred?: boolean, reason?: string, entry_bytes?: number, compile_only_read?: boolean, error?: string}} PairOutcome
  */
 /**
  * One program pair of a two-log comparison (logComparisonToJson's `pairs`).

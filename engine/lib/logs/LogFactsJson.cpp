@@ -141,13 +141,6 @@ Json objectFor(size_t members) {
   return j;
 }
 
-Json outcomeJson(const LoggedProgram &p, const std::string &text,
-                 const std::vector<std::string> *logTexts) {
-  Json j = objectFor(10);
-  outcomeMembers(p, text, logTexts, TreeMembers{j});
-  return j;
-}
-
 Json keyMoveJson(const KeyMove &m) {
   Json j = objectFor(4);
   j["code"] = keyMoveCode(m.code);

@@ -104,8 +104,10 @@ struct WriterMembers {
 
 /// A run's outcome for a program, member by member (TreeMembers,
 /// WriterMembers): "code", "lookup", "reason"? (not written), and on a miss
-/// "lookup_without_cache", "read_error", …; last "text". `logTexts` holds
-/// the log's kept texts (read errors, write errors).
+/// "lookup_without_cache" and "lookup_inferred" when true, "read_error" and
+/// "compile_only_read" when JAX logged a read error, …; last "text". As in
+/// proto3's JSON, a member at its default is left out (docs/json.md).
+/// `logTexts` holds the log's kept texts (read errors, write errors).
 template <class Members>
 void outcomeMembers(const LoggedProgram &p, std::string_view text,
                     const std::vector<std::string> *logTexts, const Members &member) {
@@ -128,14 +130,14 @@ void outcomeMembers(const LoggedProgram &p, std::string_view text,
   if (p.lookup == Lookup::Miss && p.writeState == WriteState::NotWritten)
     member("reason", notWrittenCode(p.writeReason));
   if (p.lookup == Lookup::Miss) {
-    member("lookup_without_cache", bool(p.lookupNoCache));
-    if (p.readError() >= 0)
+    if (p.lookupNoCache)
+      member("lookup_without_cache", true);
+    if (p.readError() >= 0) {
       member("read_error", logTexts->at(p.readError()));
-    else
-      member("read_error", nullptr);
-    if (p.readError() >= 0)
       member("compile_only_read", p.compileOnlyRead());
-    member("lookup_inferred", bool(p.lookupInferred));
+    }
+    if (p.lookupInferred)
+      member("lookup_inferred", true);
     if (p.write().compileSeconds >= 0)
       member("compile_seconds", p.write().compileSeconds);
     if (p.writeState == WriteState::Failed)
@@ -147,10 +149,6 @@ void outcomeMembers(const LoggedProgram &p, std::string_view text,
   }
   member("text", text);
 }
-
-/// outcomeMembers as an object.
-Json outcomeJson(const LoggedProgram &program, const std::string &text,
-                 const std::vector<std::string> *logTexts);
 
 /// A key move {"code", …its fields, "text"} (keyMoveText).
 Json keyMoveJson(const KeyMove &move);

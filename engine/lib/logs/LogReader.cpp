@@ -93,12 +93,16 @@ void LogReader::feed(std::string_view chunk) {
       summary.encoding = LogSummary::Encoding::Utf16;
   }
   size_t start = 0;
+  // Most chunks hold no escape at all: then every line of it is plain, and
+  // no line is searched for one.
+  const bool plainChunk = isPlainLine(chunk);
   while (start < chunk.size()) {
     size_t nl = chunk.find('\n', start);
     size_t end = nl == std::string_view::npos ? chunk.size() : nl;
     lineChecked = false;
     if (partial.empty() && !skippingLongLine && nl != std::string_view::npos &&
-        end - start <= kMaxLine && isPlainLine(chunk.substr(start, end - start))) {
+        end - start <= kMaxLine &&
+        (plainChunk || isPlainLine(chunk.substr(start, end - start)))) {
       // A whole line: a digest line like the one before, or one that is not
       // about the cache, is read where it lies (no copy). Only a plain one:
       // a line with terminal codes is read as readLine reads it, codes

@@ -2,6 +2,8 @@
 #include "LogTestUtil.h"
 #include "cachekey/Wording.h"
 
+#include <array>
+#include <map>
 #include <sstream>
 
 using namespace cachekey;
@@ -226,6 +228,44 @@ TEST(LogCompareJson, EveryDetailNoteAndPairCarriesItsCode) {
     }
   }
   EXPECT_GE(compared, 7u);
+}
+
+TEST(LogCompareJson, AnOutcomeOmitsWhatDidNotHappen) {
+  // As proto3's JSON leaves out a field at its default: an outcome holds
+  // "lookup_without_cache" and "lookup_inferred" only when true, and
+  // "read_error" (with "compile_only_read") only when JAX logged one. Each
+  // is seen present in a case whose log has it: case 31 looks up before the
+  // cache is configured, case 32's day 3 reads two damaged entries, and
+  // jax 0.4.30 (case 37) logs no miss line: its lookups are inferred.
+  std::map<std::string, size_t> present;
+  for (const auto &[dir, a, b] :
+       std::vector<std::array<std::string, 3>>{{"31-cache-configured-late", "first.log", "second.log"},
+                                               {"32-damaged-entries", "day2.log", "day3.log"},
+                                               {"37-old-lines-0.4.30", "run1.log", "run2.log"},
+                                               {"09-jax-upgrade", "before_upgrade.log", "after_upgrade.log"}}) {
+    Json j = logComparisonToJson(compareCase(dir, a, b));
+    for (const auto &p : j["pairs"])
+      for (const char *side : {"outcome_a", "outcome_b"}) {
+        const Json &o = p["findings"][side];
+        if (o.is_null())
+          continue;
+        for (const char *flag : {"lookup_without_cache", "lookup_inferred"})
+          if (o.contains(flag)) {
+            EXPECT_EQ(o[flag], true) << dir << " " << side << " " << flag;
+            ++present[flag];
+          }
+        if (o.contains("read_error")) {
+          EXPECT_TRUE(o["read_error"].is_string()) << dir;
+          EXPECT_TRUE(o["compile_only_read"].is_boolean()) << dir;
+          ++present["read_error"];
+        } else {
+          EXPECT_FALSE(o.contains("compile_only_read")) << dir;
+        }
+      }
+  }
+  EXPECT_GT(present["lookup_without_cache"], 0u);
+  EXPECT_GT(present["read_error"], 0u);
+  EXPECT_GT(present["lookup_inferred"], 0u);
 }
 
 namespace {
