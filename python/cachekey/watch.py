@@ -161,6 +161,8 @@ class Watch(Capture):
         pend = getattr(self._pending, "by_key", None)
         if pend is None:
             pend = self._pending.by_key = {}
+        # Whether JAX's file for the key is there now, before JAX looks it up.
+        row["_on_disk"] = _entry_present(self._cache_dir(), row["key"])
         pend[row["key"]] = (scenario, row)
 
     def _failed(self, message: str, where: str = "capture") -> None:
@@ -322,7 +324,9 @@ class Watch(Capture):
         Codes: ``compile_only_client`` (JAX found the entry and the run's
         client, ``runtime_type`` compile_only_runtime, cannot load any:
         ``read_error``, ``platform``; the entry is whole), ``damaged``
-        (another read error; ``entry_present``), ``never_written`` (``reason_code``,
+        (another read error; ``entry_present``), ``check_contents`` (the
+        entry was there when JAX looked the key up and
+        jax_compilation_cache_check_contents is on), ``never_written`` (``reason_code``,
         ``reason_values``, ``reason``), ``evicted``, ``another_directory``,
         ``present_not_read`` (the key is known), ``key_moved`` (``record``:
         the nearest earlier entry; ``matched_by``; the engine's ``cause``,
@@ -347,6 +351,12 @@ class Watch(Capture):
             else:
                 f.update(code="damaged", read_error=out["read_error"], record=rec,
                          entry_present=_entry_present(cache_dir, key))
+            return f
+        if row.get("_on_disk") and _check_contents():
+            # The file was there at the lookup and read without an error, yet
+            # JAX compiled: compilation_cache.py's VerificationCache returns
+            # nothing the first time a process sees a key, to check the entry.
+            f.update(code="check_contents", record=rec)
             return f
         if rec is not None:
             w = rec["watch"]
@@ -441,6 +451,15 @@ COMPILE_ONLY_READ = "PjRtCompiler must be constructed with a Client"
 def _moved_count(before: list[str], after: list[str]) -> int:
     """How many entries' own digests differ (an entry missing on one side counts)."""
     return sum(a != b for a, b in zip(before, after)) + abs(len(before) - len(after))
+
+
+def _check_contents() -> bool:
+    """Whether jax_compilation_cache_check_contents is on (config.py): then
+    compilation_cache.py's VerificationCache makes each process compile every
+    key once, its entry or not, and compares the executable with the entry."""
+    from jax._src import config
+    value = getattr(config, "compilation_cache_check_contents", None)
+    return bool(value is not None and value.value)
 
 
 def _entry_present(cache_dir: str | None, key: str):

@@ -87,6 +87,13 @@ def miss_text(f: dict) -> str:
         lines.append("what to do: nothing to delete, and deleting the entry changes nothing: a "
                      "compile-only client writes entries but never loads one, so each deviceless "
                      "compile compiles again and such a run never hits")
+    elif code == "check_contents":
+        lines.append(f"its entry was in {f['cache_dir']} when JAX looked the key up, and JAX "
+                     "compiled anyway: jax_compilation_cache_check_contents is on, so each "
+                     "process compiles every key once to check its entry against the fresh "
+                     "executable")
+        lines.append("what to do: set jax_compilation_cache_check_contents back to False (its "
+                     "default); the entry is fine")
     elif code == "damaged":
         lines.append("JAX found this key's entry but could not read it (a damaged entry): "
                      + f["read_error"])
@@ -136,7 +143,8 @@ def cause_label(f: dict) -> str:
     return {"new_program": "first compile", "damaged": "damaged entry", "evicted": "evicted",
             "compile_only_client": "found, but a compile-only client cannot load entries",
             "another_directory": "another cache directory",
-            "present_not_read": "entry present, not read"}.get(code, code)
+            "present_not_read": "entry present, not read",
+            "check_contents": "found, compiled to check it (check_contents)"}.get(code, code)
 
 
 def summary_text(s: dict) -> str:

@@ -214,6 +214,20 @@ class WatchRunsTest(unittest.TestCase):
         self.assertIn("in the index of another cache directory", m["jit_scaled"])
         self.assertIn("xla_gpu_per_fusion_autotune_cache_dir", m["jit_scaled"])
 
+    def test_check_contents(self):
+        # jax_compilation_cache_check_contents, turned on by the test: run 2
+        # finds every entry run 1 wrote, and JAX compiles each once anyway.
+        cache = os.path.join(TMP, "c-check")
+        run(cache)
+        r = run(cache, env={"JAX_COMPILATION_CACHE_CHECK_CONTENTS": "true"})
+        m = misses(r.stderr)
+        self.assertEqual(len(m), 4)
+        for text in m.values():
+            self.assertIn("jax_compilation_cache_check_contents is on", text)
+            self.assertNotIn("damaged", text)
+        # The same cache without it: every program hits.
+        self.assertEqual(summary(run(cache).stderr)[1], 0)
+
 
 class PlainKeysTest(unittest.TestCase):
     """The keys JAX writes under the watch and under the capture are those of

@@ -141,6 +141,11 @@ enum class MissReason : uint8_t {
   /// compile-only client can load an entry, so such compiles never hit; the
   /// file is not damaged.
   CompileOnlyClient,
+  /// The second run found the entry and compiled anyway, with no read error:
+  /// lru_cache.py logged "Cache hit for key" right before the compiler's
+  /// miss (LoggedProgram::foundThenMissed). jax_compilation_cache_check_contents
+  /// makes every process recompile each key once to check its entry.
+  CheckContents,
   /// A size cap is set but this JAX cannot honour it: the first lookup
   /// raised "Please install the `filelock` package to set
   /// `jax_compilation_cache_max_size`" (lru_cache.py), and the cache never
@@ -282,6 +287,8 @@ struct LogAdvice {
     DeleteDamaged,        // entries found but unreadable
     CompileOnlyCannotLoad, // a compile-only (deviceless) client cannot load
                            // entries: nothing to delete, no hit to expect
+    TurnOffCheckContents, // found, then compiled to check the entry:
+                          // jax_compilation_cache_check_contents
     InstallFilelock,      // a size cap without the filelock package
     RaiseMaxSize,         // evicted: `limit` the Evicting line's target
                           // cache size (lru_cache.py: the cap less the

@@ -201,7 +201,8 @@ struct KeyTrace {
 struct LoggedProgram {
   LoggedProgram()
       : firstLine(0), lookup(Lookup::Unknown), startsMidKey(false), lookupNoCache(false),
-        lookupInferred(false), atimeError(false), writeState(WriteState::Unknown),
+        lookupInferred(false), foundThenMissed(false), atimeError(false),
+        writeState(WriteState::Unknown),
         writeReason(NotWrittenReason::None) {}
   /// The module name, from the hit/miss line ("" when not logged).
   KeptName name;
@@ -228,6 +229,13 @@ struct LoggedProgram {
   /// jax 0.4.30 logs no miss line (a "Writing …"/"Not writing …" line or
   /// lru_cache.py's "Cache miss for key" shows it).
   bool lookupInferred : 1;
+  /// A miss whose lookup lru_cache.py logged as found ("Cache hit for key"
+  /// with this key, right before the compiler's miss line): the file was
+  /// there and read, yet JAX compiled. With no read error logged, that is
+  /// jax_compilation_cache_check_contents (compilation_cache.py's
+  /// VerificationCache returns nothing the first time a process sees a key,
+  /// to check the entry against a fresh compile).
+  bool foundThenMissed : 1;
   /// WriteOutcome::atimeError, state and reason (see write()).
   bool atimeError : 1;
   WriteState writeState : 3;
@@ -617,6 +625,9 @@ private:
   /// no stream) by module name, waiting for that program's lookup: the
   /// error's text and whether it is the compile-only client's.
   std::map<std::string, std::pair<int, bool>> readErrors;
+  /// The key digest of the last "Cache hit for key" line of lru_cache.py
+  /// not yet followed by a lookup line of compiler.py.
+  std::optional<Digest> lastLruHit;
   /// Adopts the program with final digest `d` that has no lookup yet as a
   /// miss (0.4.30 logs none), naming it `name`; its index or -1.
   int inferMiss(const Digest &d, const std::string &name);

@@ -192,6 +192,9 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
   case MissReason::CompileOnlyClient:
     x.code = C::CompileOnlyCannotLoad;
     break;
+  case MissReason::CheckContents:
+    x.code = C::TurnOffCheckContents;
+    break;
   case MissReason::Evicted:
     x.code = C::RaiseMaxSize;
     for (const LogSummary *l : {&la, &lb})
@@ -472,6 +475,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::MissingAtime: return "missing_atime";
   case LogAdvice::Code::DeleteDamaged: return "delete_damaged";
   case LogAdvice::Code::CompileOnlyCannotLoad: return "compile_only_cannot_load";
+  case LogAdvice::Code::TurnOffCheckContents: return "turn_off_check_contents";
   case LogAdvice::Code::InstallFilelock: return "install_filelock";
   case LogAdvice::Code::RaiseMaxSize: return "raise_max_size";
   case LogAdvice::Code::EntryOverMaxSize: return "entry_over_max_size";

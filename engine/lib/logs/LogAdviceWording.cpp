@@ -191,6 +191,12 @@ std::string words(const LogAdvice &a) {
            "must be constructed with a Client\"), so the persistent cache does "
            "not save a deviceless compile: each one compiles again, and such "
            "runs never hit. Deleting the entries changes nothing.";
+  case C::TurnOffCheckContents:
+    return "Set jax_compilation_cache_check_contents back to False (its "
+           "default; JAX_COMPILATION_CACHE_CHECK_CONTENTS): it is a check of "
+           "the cache itself, and with it on each process compiles every "
+           "program once although its entry is there, to compare the fresh "
+           "executable with the stored one. The entries are fine.";
   case C::RaiseMaxSize:
     return "Raise jax_compilation_cache_max_size above what one run writes" +
            (a.limit >= 0 ? " (the Evicting lines' target cache size, the cap "

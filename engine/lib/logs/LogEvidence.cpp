@@ -538,6 +538,9 @@ MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
     return MissReason::NoCacheYet;
   if (pb.readError() >= 0)
     return pb.compileOnlyRead() ? MissReason::CompileOnlyClient : MissReason::Damaged;
+  // Found and read without an error, yet compiled: the contents check.
+  if (pb.foundThenMissed)
+    return MissReason::CheckContents;
   if (!lb.unsupportedRuntime.empty())
     return MissReason::UnsupportedRuntime;
   if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::NotWritten)

@@ -110,6 +110,7 @@ const char *missReasonCode(MissReason m) {
   case MissReason::NoCacheYet: return "no_cache_yet";
   case MissReason::Damaged: return "damaged";
   case MissReason::CompileOnlyClient: return "compile_only_client";
+  case MissReason::CheckContents: return "check_contents";
   case MissReason::NoFilelock: return "no_filelock";
   case MissReason::Evicted: return "evicted";
   case MissReason::TooLarge: return "too_large";

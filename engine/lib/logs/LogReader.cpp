@@ -368,6 +368,9 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
     summary.editExtras(p, [&](ProgramExtras &e) { e.keyText = intern(summary.texts, key); });
   p.lookup = hit ? Lookup::Hit : Lookup::Miss;
   p.setLookupLine(summary.lines);
+  // lru_cache.py found the file for this very key just before.
+  p.foundThenMissed = !hit && digest && lastLruHit == *digest;
+  lastLruHit.reset();
   if (streams[streamId].noCacheLookup) {
     p.lookupNoCache = !hit;
     streams[streamId].noCacheLookup = false;

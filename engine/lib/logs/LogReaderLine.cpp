@@ -286,6 +286,7 @@ void LogReader::readLine(std::string &line) {
     }
     if (!lruHit)
       inferMiss(*d, key.substr(0, key.size() - 65));
+    lastLruHit = lruHit ? std::optional<Digest>(*d) : std::nullopt;
     return;
   }
   bool oldEvict = false;

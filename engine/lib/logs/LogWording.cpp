@@ -186,6 +186,14 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
            "\"): a deviceless (ahead-of-time) compile cannot load any entry, so " +
            (many ? "they miss" : "it misses") +
            " on every such run; nothing is damaged";
+  case MissReason::CheckContents:
+    return std::string(form == ClauseForm::Relative ? "but " : "") + lb.name +
+           " found " + (many ? "their entries" : "its entry") + " and compiled " +
+           them + " again anyway (lru_cache.py logged \"Cache hit for key\" right "
+           "before the miss, with no read error): "
+           "jax_compilation_cache_check_contents is on, and with it each process "
+           "compiles every program once to check its entry against the fresh "
+           "executable";
   case MissReason::Evicted: {
     const LoggedProgram &b = *inB.front();
     auto d = b.finalDigest();

@@ -542,3 +542,41 @@ TEST(LogCompare, ASecondLogCutInsideAKeyIsSaidToBeCut) {
   EXPECT_NE(v["text"].get<std::string>().find("line " + std::to_string(keyLine)), std::string::npos) << v;
   EXPECT_NE(verdictOfF(b)["code"], "only_in_a_b_cut");
 }
+
+TEST(LogCompare, AnEntryFoundAndCompiledAnywayIsTheContentsCheck) {
+  // Case 45 (real jax 0.12.0.1 runs; README): run B, with
+  // jax_compilation_cache_check_contents, finds both entries (lru_cache.py's
+  // "Cache hit for key") and compiles both all the same.
+  auto c = compareCase("45-check-contents", "a.log", "b.log");
+  ASSERT_EQ(c.pairs.size(), 2u);
+  for (const ProgramPair &p : c.pairs) {
+    EXPECT_EQ(p.keys, ProgramPair::Keys::Equal);
+    ASSERT_TRUE(p.miss);
+    EXPECT_EQ(*p.miss, MissReason::CheckContents);
+    EXPECT_TRUE(c.logs[1].programs[p.b].foundThenMissed);
+    EXPECT_FALSE(c.logs[0].programs[p.a].foundThenMissed); // run A found nothing
+  }
+  ASSERT_EQ(c.advice.size(), 1u);
+  EXPECT_EQ(c.advice[0].code, LogAdvice::Code::TurnOffCheckContents);
+  EXPECT_EQ(logComparisonToJson(c)["pairs"][0]["findings"]["miss"]["code"], "check_contents");
+
+  // Without lru_cache.py's lines the log cannot tell: the entries read as
+  // gone, as before.
+  std::string b = readText(sourcePath("tests/cases/45-check-contents/b.log")), kept;
+  for (size_t at = 0, nl; at < b.size(); at = nl + 1) {
+    nl = b.find('\n', at);
+    std::string_view line(b.data() + at, (nl == std::string::npos ? b.size() : nl) - at);
+    if (line.find("jax._src.lru_cache") == std::string_view::npos)
+      kept.append(line).append("\n");
+    if (nl == std::string::npos)
+      break;
+  }
+  auto quiet = compareLogSummaries(
+      readLog(readText(sourcePath("tests/cases/45-check-contents/a.log")), "a.log"),
+      readLog(kept, "b.log"));
+  ASSERT_TRUE(quiet);
+  for (const ProgramPair &p : quiet->pairs) {
+    ASSERT_TRUE(p.miss);
+    EXPECT_EQ(*p.miss, MissReason::Gone);
+  }
+}
