@@ -86,6 +86,7 @@ enum class NoteCode : uint8_t {
   KeyErrors,           // programs JAX could not make a key for
   CacheOff,            // the persistent cache is disabled or not initialised
   SameLog,             // one file given twice (LogSummary::source)
+  PgleProbeKeys,       // PGLE probe keys left out (LoggedProgram::pgleProbe)
   // Notes of a key whose XLA_FLAGS XLA also parses (XlaFlags.h):
   XlaFlagsUnparsed,    // no flag table for this jaxlib: entry 4 only
   XlaFlagEffectUnknown,// a flag value whose DebugOptions effect is not measured

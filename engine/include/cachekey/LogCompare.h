@@ -98,6 +98,8 @@ struct KeyMove {
                            // in one run with the same argument shapes and
                            // types, each time with another key: a static
                            // argument or a captured Python constant
+    PgleSetting,           // entry 5: run `after` (a log's name) compiled
+                           // under PGLE, the other not: jax_enable_pgle
     XlaCachesSetting,      // entry 5: one run compiled with the persistent
                            // cache on but without the XLA autotuning cache
                            // path in DebugOptions (`before` / `after` the
@@ -307,6 +309,7 @@ struct LogAdvice {
                           // a new key began before the last one ended, in
                           // one stream, again and again: threads compiling
                           // at once, their lines interleaved
+    SamePgle,             // entry 5: `value` the log whose run used PGLE
     SameXlaCaches,        // entry 5: `value` the log whose run enabled no
                           // XLA autotuning cache under the cache directory
     OrderOfLogs,          // the second log looks like the earlier run: every
@@ -393,6 +396,7 @@ struct LogNote {
     UnsupportedRuntime,  // logs[log].unsupportedRuntime
     VerificationErrors,  // logs[log].verificationErrors
     Pgle,                // logs[log].pgleLoaded and pgleMisses
+    PgleProbes,          // logs[log].pgleProbes: PGLE probe keys left out
     RelativeCacheDir,    // logs[log].cacheDirs[item] is a relative path
     CacheOff,            // logs[log].cacheDisabled or cacheInitFailed
   };

@@ -201,7 +201,8 @@ struct KeyTrace {
 struct LoggedProgram {
   LoggedProgram()
       : firstLine(0), lookup(Lookup::Unknown), startsMidKey(false), lookupNoCache(false),
-        lookupInferred(false), foundThenMissed(false), atimeError(false),
+        lookupInferred(false), foundThenMissed(false), pgleProbe(false), pgle(false),
+        atimeError(false),
         writeState(WriteState::Unknown),
         writeReason(NotWrittenReason::None) {}
   /// The module name, from the hit/miss line ("" when not logged).
@@ -236,6 +237,17 @@ struct LoggedProgram {
   /// VerificationCache returns nothing the first time a process sees a key,
   /// to check the entry against a fresh compile).
   bool foundThenMissed : 1;
+  /// The key of the PGLE-optimized entry that compiler.py's
+  /// _resolve_compilation_strategy computes and probes before the program's
+  /// own key (jax_enable_pgle, jax_compilation_cache_expect_pgle): a key
+  /// with no lookup of its own, followed in its stream by one that differs
+  /// in entry 5 alone (its compile options carry an FDO profile). Not a
+  /// program: comparable() leaves it out.
+  bool pgleProbe : 1;
+  /// Compiled under PGLE: a PGLE probe key came with it (its compile
+  /// options are PGLE's first pass, or carry the profile), so its entry 5
+  /// is not that of a run without PGLE.
+  bool pgle : 1;
   /// WriteOutcome::atimeError, state and reason (see write()).
   bool atimeError : 1;
   WriteState writeState : 3;
@@ -423,6 +435,8 @@ struct LogSummary {
   /// PGLE lines of compiler.py: "PGLE-optimized <m> loaded from compilation
   /// cache" and "PERSISTENT CACHE MISS for PGLE-optimized <m> …".
   size_t pgleLoaded = 0, pgleMisses = 0;
+  /// Keys left out as PGLE probes (LoggedProgram::pgleProbe).
+  size_t pgleProbes = 0;
   /// "Persistent compilation cache inconsistency for key …": the
   /// verification cache (jax_compilation_cache_check_contents) found an
   /// entry whose contents differ from a fresh compile.
@@ -628,6 +642,13 @@ private:
   /// The key digest of the last "Cache hit for key" line of lru_cache.py
   /// not yet followed by a lookup line of compiler.py.
   std::optional<Digest> lastLruHit;
+  /// The PGLE probe keys (LoggedProgram::pgleProbe) by final digest: a
+  /// lookup of one makes it the program (the PGLE-optimized entry was
+  /// found), and the key computed after it the unused one.
+  std::map<Digest, int> pgleProbeKeys;
+  /// Marks program `probe` as a PGLE probe (or, `probe` false, the program
+  /// again) and keeps byDigest and pgleProbeKeys in step.
+  void setPgleProbe(int index, bool probe);
   /// Adopts the program with final digest `d` that has no lookup yet as a
   /// miss (0.4.30 logs none), naming it `name`; its index or -1.
   int inferMiss(const Digest &d, const std::string &name);

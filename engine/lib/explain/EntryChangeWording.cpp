@@ -211,6 +211,12 @@ std::string entryChangeText(const EntryChange &c) {
            " only (jax_persistent_cache_enable_xla_caches): it sets " +
            debugFieldLabel(kKernelField) + " " + logged() + " and " +
            debugFieldLabel(kParallelismField);
+  case C::PgleOneSide:
+    return c.subject + " compiled it under PGLE (jax_enable_pgle or "
+           "jax_compilation_cache_expect_pgle: its log holds the PGLE probe key "
+           "JAX computes before the program's own), which compiles with other "
+           "options: XLA's command buffers off while it profiles, then the "
+           "profile";
   case C::XlaCachesOneSide:
     return c.subject + " used the persistent cache but enabled no XLA "
            "autotuning cache (jax_persistent_cache_enable_xla_caches without "

@@ -204,6 +204,9 @@ Json entryChangeToJson(const EntryChange &c, const std::string &text) {
   case C::CompileOptionsUnknown:
     j["autotune_path_hashed"] = c.hashesAutotune;
     break;
+  case C::PgleOneSide:
+    j["in"] = c.subject;
+    break;
   case C::KernelCacheOneSide:
   case C::XlaCachesOneSide:
     j["in"] = c.subject;

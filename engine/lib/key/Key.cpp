@@ -436,6 +436,7 @@ const char *noteCodeName(NoteCode code) {
   case NoteCode::KeyErrors: return "key_errors";
   case NoteCode::CacheOff: return "cache_off";
   case NoteCode::SameLog: return "same_log";
+  case NoteCode::PgleProbeKeys: return "pgle_probe_keys";
   case NoteCode::XlaFlagsUnparsed: return "xla_flags_unparsed";
   case NoteCode::XlaFlagEffectUnknown: return "xla_flag_effect_unknown";
   case NoteCode::CpuTargetUnknown: return "cpu_target_unknown";

@@ -81,6 +81,7 @@ std::string noteText(const Note &n) {
   case NoteCode::KeyErrors:
   case NoteCode::CacheOff:
   case NoteCode::SameLog:
+  case NoteCode::PgleProbeKeys:
     break;
   }
   return "";

@@ -118,6 +118,10 @@ LogAdvice forMove(const KeyMove &move, int cause) {
   case KeyMove::Code::CacheDirMoved:
     a.code = C::SameCacheDirInKey;
     break;
+  case KeyMove::Code::PgleSetting:
+    a.code = C::SamePgle;
+    a.value = move.after;
+    break;
   case KeyMove::Code::XlaCachesSetting:
     a.code = C::SameXlaCaches;
     a.value = move.after;
@@ -487,6 +491,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::LogWrites: return "log_writes";
   case LogAdvice::Code::StaticOrConstant: return "static_or_constant";
   case LogAdvice::Code::SameXlaCaches: return "same_xla_caches";
+  case LogAdvice::Code::SamePgle: return "same_pgle";
   case LogAdvice::Code::SeparateThreads: return "separate_threads";
   case LogAdvice::Code::OrderOfLogs: return "order_of_logs";
   }

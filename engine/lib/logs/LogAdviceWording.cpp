@@ -133,6 +133,13 @@ std::string words(const LogAdvice &a) {
     return "Use the same jax_compilation_cache_dir in every run: JAX writes "
            "the autotune cache path under it into DebugOptions (entry 5), so "
            "another directory is another key.";
+  case C::SamePgle:
+    return "Give every run that shares the cache the same jax_enable_pgle "
+           "(and jax_compilation_cache_expect_pgle): " + a.value + " compiled "
+           "under PGLE, which compiles each program with other options (XLA's "
+           "command buffers off while it profiles, then the profile), so its "
+           "entries have other keys (entry 5) than a run without PGLE writes "
+           "or reads.";
   case C::SameXlaCaches:
     return "Give every run that shares the cache the same "
            "jax_persistent_cache_enable_xla_caches (or JAX_PERSISTENT_CACHE_"

@@ -465,6 +465,7 @@ NoteCode LogNote::code() const {
   case Kind::MoreUnreadableLines: return NoteCode::MoreUnreadableLines;
   case Kind::LongLines: return NoteCode::LongLines;
   case Kind::KeyErrors: return NoteCode::KeyErrors;
+  case Kind::PgleProbes: return NoteCode::PgleProbeKeys;
   case Kind::UnsupportedRuntime:
   case Kind::Pgle:
   case Kind::RelativeCacheDir:

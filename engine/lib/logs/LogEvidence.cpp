@@ -79,6 +79,11 @@ EntryChange finding(EntryChange::Code code, int entry, std::string before = "",
 std::vector<EntryChange> compileOptionsEvidence(const PairContext &c) {
   using C = EntryChange::Code;
   std::vector<EntryChange> out;
+  // compiler.py's _resolve_compilation_strategy: under PGLE a program is
+  // compiled with other options (XLA's command buffers off for the
+  // profiling pass, then the profile), and its log shows the probe key.
+  if (c.pa.pgle != c.pb.pgle)
+    out.push_back(finding(C::PgleOneSide, 5, "", "", c.pa.pgle ? c.la.name : c.lb.name));
   const auto &ta = c.la.autotuneCaches, &tb = c.lb.autotuneCaches;
   if ((ta.empty() ? "" : ta.front()) != (tb.empty() ? "" : tb.front()) &&
       c.hashesField(kAutotuneField)) {
@@ -376,6 +381,9 @@ Explained compileOptionsFromLogs(const PairContext &c) {
   if (d.empty()) {
     d.push_back(finding(C::CompileOptionsUnknown, 5));
     d.back().hashesAutotune = c.hashesField(kAutotuneField);
+  } else if (d.front().code == C::PgleOneSide) {
+    x.first.code = M::PgleSetting;
+    x.first.after = d.front().subject;
   } else if (d.front().code == C::XlaCachesOneSide) {
     x.first.code = M::XlaCachesSetting;
     x.first.after = d.front().subject;

@@ -96,6 +96,7 @@ const char *keyMoveCode(KeyMove::Code c) {
   case M::GlobalSetting: return "global_setting";
   case M::StaticOrConstant: return "static_or_constant";
   case M::XlaCachesSetting: return "xla_caches_setting";
+  case M::PgleSetting: return "pgle_setting";
   }
   return "none";
 }
@@ -173,6 +174,9 @@ Json keyMoveJson(const KeyMove &m) {
     break;
   case KeyMove::Code::XlaCachesSetting:
     j["without"] = m.after;
+    break;
+  case KeyMove::Code::PgleSetting:
+    j["with"] = m.after;
     break;
   default:
     break;

@@ -47,6 +47,43 @@ size_t LogReader::TraceHash::operator()(const KeyTrace *t) const {
   return static_cast<size_t>(h ^ (h >> 32));
 }
 
+namespace {
+/// Whether two whole traces differ in entry 5 (compile options) alone: the
+/// own digests of entries 1-4 and 6-8 and the running digests up to entry
+/// 4 are equal, entry 5's own digest is not.
+bool onlyEntry5Differs(const KeyTrace &a, const KeyTrace &b) {
+  if (!a.whole || !b.whole || a.own[4] == b.own[4])
+    return false;
+  for (int i = 0; i < kNumEntries; ++i)
+    if (i != 4 && a.own[i] != b.own[i])
+      return false;
+  for (int i = 0; i < 4; ++i)
+    if (a.running[i] != b.running[i])
+      return false;
+  return true;
+}
+} // namespace
+
+void LogReader::setPgleProbe(int index, bool probe) {
+  LoggedProgram &p = summary.programs[index];
+  if (p.pgleProbe == probe)
+    return;
+  p.pgleProbe = probe;
+  const std::optional<Digest> &key = p.digests().running[kNumEntries - 1];
+  if (!key)
+    return;
+  std::vector<int> &same = byDigest[*key].indices;
+  if (probe) {
+    ++summary.pgleProbes;
+    same.erase(std::remove(same.begin(), same.end(), index), same.end());
+    pgleProbeKeys[*key] = index;
+  } else {
+    --summary.pgleProbes;
+    same.push_back(index);
+    pgleProbeKeys.erase(*key);
+  }
+}
+
 void LogReader::endTrace(Stream &s) {
   if (s.pending < 0)
     return;
@@ -306,8 +343,17 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
     } else {
       endTrace(*s);
       s->pending = -1;
-      s->awaitingLookup = index;
       byDigest[d].indices.push_back(index);
+      // A key with no lookup yet, then this one, which differs from it in
+      // entry 5 alone: compiler.py computed the PGLE-optimized entry's key
+      // (fdo_profile overridden) and then this program's own.
+      if (int prev = s->awaitingLookup;
+          prev >= 0 && summary.programs[prev].lookup == Lookup::Unknown &&
+          onlyEntry5Differs(summary.programs[prev].digests(), *summary.programs[index].trace)) {
+        setPgleProbe(prev, true);
+        summary.programs[index].pgle = true;
+      }
+      s->awaitingLookup = index;
     }
   }
 }
@@ -317,6 +363,19 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
   int index = -1;
   auto digest = keyDigest(key);
   if (digest) {
+    // The PGLE-optimized entry was found: the probe's key is the program's,
+    // and the key computed after it went unused.
+    if (auto pr = pgleProbeKeys.find(*digest); pr != pgleProbeKeys.end()) {
+      const int probe = pr->second;
+      Stream &st = streams[summary.programs[probe].stream];
+      const int after = st.awaitingLookup;
+      setPgleProbe(probe, false);
+      summary.programs[probe].pgle = true;
+      if (after >= 0 && after != probe && summary.programs[after].lookup == Lookup::Unknown) {
+        setPgleProbe(after, true);
+        st.awaitingLookup = -1;
+      }
+    }
     // The complete program with this key that has no lookup yet.
     auto it = byDigest.find(*digest);
     if (it != byDigest.end()) {

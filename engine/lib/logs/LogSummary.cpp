@@ -171,8 +171,8 @@ size_t LogSummary::endsInsideKeyAt() const {
 std::vector<int> LogSummary::comparable() const {
   std::vector<int> out;
   for (size_t i = 0; i < programs.size(); ++i)
-    if (programs[i].complete() ||
-        (programs[i].keyDigest && programs[i].digestLines() == 0))
+    if (!programs[i].pgleProbe &&
+        (programs[i].complete() || (programs[i].keyDigest && programs[i].digestLines() == 0)))
       out.push_back(static_cast<int>(i));
   return out;
 }

@@ -65,6 +65,8 @@ std::vector<LogNote> readingNotes(const LogSummary &la, const LogSummary &lb) {
       note(LogNote::Kind::VerificationErrors, side);
     if (l->pgleLoaded || l->pgleMisses)
       note(LogNote::Kind::Pgle, side);
+    if (l->pgleProbes)
+      note(LogNote::Kind::PgleProbes, side);
     for (size_t i = 0; i < l->cacheDirs.size(); ++i)
       if (isRelativeCachePath(l->cacheDirs[i])) {
         note(LogNote::Kind::RelativeCacheDir, side, static_cast<uint32_t>(i));
@@ -115,6 +117,12 @@ std::string logNoteText(const LogNote &n, const LogSummary *logs) {
            std::to_string(l->pgleMisses) +
            " missed although their non-PGLE key hit (the PGLE-optimized "
            "key is another key)";
+  case LogNote::Kind::PgleProbes:
+    return l->name + ": " + plural(l->pgleProbes, "PGLE probe key", "PGLE probe keys") +
+           " left out (jax_enable_pgle or jax_compilation_cache_expect_pgle: before "
+           "each compile JAX computes the key of the PGLE-optimized entry, whose "
+           "compile options carry an FDO profile, and looks for it in the cache; "
+           "that key is not a program)";
   case LogNote::Kind::RelativeCacheDir:
     return l->name + ": the cache path " + pyRepr(l->cacheDirs[n.item]) +
            " is relative: it depends on the working directory";

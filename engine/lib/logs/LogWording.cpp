@@ -376,6 +376,8 @@ std::string keyMoveText(const KeyMove &m) {
     return "the cache directory moved (entry 5)";
   case M::KernelCacheChanged:
     return "the XLA kernel cache setting changed (entry 5)";
+  case M::PgleSetting:
+    return "jax_enable_pgle differs: " + m.after + " compiled under PGLE (entry 5)";
   case M::XlaCachesSetting:
     return "jax_persistent_cache_enable_xla_caches differs: " + m.after +
            " enabled no XLA autotuning cache (entry 5)";

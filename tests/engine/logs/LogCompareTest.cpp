@@ -580,3 +580,33 @@ TEST(LogCompare, AnEntryFoundAndCompiledAnywayIsTheContentsCheck) {
     EXPECT_EQ(*p.miss, MissReason::Gone);
   }
 }
+
+TEST(LogCompare, PgleProbeKeysAreNotProgramsAndPgleIsTheCause) {
+  // Case 46 (real jax 0.12.0.1 runs; README): run B, with jax_enable_pgle,
+  // logs a probe key before each of its two programs' own keys.
+  auto c = compareCase("46-pgle", "a.log", "b.log");
+  EXPECT_EQ(c.logs[1].programs.size(), 4u); // every key the log holds
+  EXPECT_EQ(c.logs[1].comparable().size(), 2u);
+  EXPECT_EQ(c.logs[1].pgleProbes, 2u);
+  EXPECT_EQ(c.logs[0].pgleProbes, 0u);
+  ASSERT_EQ(c.pairs.size(), 2u);
+  for (const ProgramPair &p : c.pairs) {
+    ASSERT_GE(p.a, 0);
+    ASSERT_GE(p.b, 0);
+    EXPECT_EQ(p.keys, ProgramPair::Keys::Differ);
+    EXPECT_EQ(p.cause, 5);
+    EXPECT_EQ(c.moveOf(p).code, KeyMove::Code::PgleSetting);
+    EXPECT_EQ(c.logs[1].programs[p.b].lookup, Lookup::Miss);
+    EXPECT_TRUE(c.logs[1].programs[p.b].pgle);
+  }
+  ASSERT_EQ(c.advice.size(), 1u);
+  EXPECT_EQ(c.advice[0].code, LogAdvice::Code::SamePgle);
+  Json j = logComparisonToJson(c);
+  bool noted = false;
+  for (const auto &n : j["findings"]["notes"])
+    noted = noted || n["code"] == "pgle_probe_keys";
+  EXPECT_TRUE(noted);
+  // Run B against itself: the same keys, nothing moved, no probe paired.
+  auto same = compareCase("46-pgle", "b.log", "b.log");
+  EXPECT_EQ(same.pairs.size(), 2u);
+}
