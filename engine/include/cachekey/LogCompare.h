@@ -98,6 +98,8 @@ struct KeyMove {
                            // in one run with the same argument shapes and
                            // types, each time with another key: a static
                            // argument or a captured Python constant
+    ProfileVersion,        // entry 5: compile_options.profile_version
+                           // `before` → `after` (jax_xla_profile_version)
     PgleSetting,           // entry 5: run `after` (a log's name) compiled
                            // under PGLE, the other not: jax_enable_pgle
     XlaCachesSetting,      // entry 5: one run compiled with the persistent
@@ -310,6 +312,7 @@ struct LogAdvice {
                           // one stream, again and again: threads compiling
                           // at once, their lines interleaved
     SamePgle,             // entry 5: `value` the log whose run used PGLE
+    SameProfileVersion,   // entry 5: `value` "before → after" profile versions
     SameXlaCaches,        // entry 5: `value` the log whose run enabled no
                           // XLA autotuning cache under the cache directory
     OrderOfLogs,          // the second log looks like the earlier run: every

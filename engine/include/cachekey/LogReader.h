@@ -132,6 +132,12 @@ struct ProgramExtras {
   int writeError = -1;
   double compileSeconds = -1, minCompileSeconds = -1;
   long long entryBytes = -1, minEntryBytes = -1, maxCacheBytes = -1;
+  /// compile_options.profile_version as compiler.py's get_compile_options
+  /// logged it before the key ("… XLA-AutoFDO profile: using … profile
+  /// version N"), when not -1 (no XLA-AutoFDO profile, the default on every
+  /// platform without one); -1 when the line says -1 or was not logged
+  /// (LogSummary::autoFdoLines tells which).
+  long long profileVersion = -1;
   bool operator==(const ProgramExtras &o) const;
   /// Every field at its "none" value: the extras of most programs.
   static const ProgramExtras &none();
@@ -418,6 +424,9 @@ struct LogSummary {
   /// compiler.py's "get_compile_options: num_replicas=…" lines: one per
   /// compile, logged whether or not the persistent cache is used.
   size_t compileOptionsLines = 0;
+  /// compiler.py's "get_compile_options XLA-AutoFDO profile: …" lines: when
+  /// there are any, a program without a profile version had -1.
+  size_t autoFdoLines = 0;
   /// Line of the first "Initialized persistent compilation cache at …"
   /// (1-based; 0 when not logged).
   size_t cacheInitLine = 0;
@@ -507,6 +516,7 @@ private:
     int pending = -1;       // program whose digest lines are being read
     int awaitingLookup = -1; // complete program before its hit/miss line
     int compileOptions = -1; // last get_compile_options text
+    long long profileVersion = -1; // and its XLA-AutoFDO profile version
     int shapes = -1;         // last "Compiling … shapes and types" text
     bool broken = false;     // a digest line of the current key was cut
     bool noCacheLookup = false; // "get_executable_and_time: cache is disabled/…"

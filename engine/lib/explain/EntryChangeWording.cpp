@@ -211,6 +211,11 @@ std::string entryChangeText(const EntryChange &c) {
            " only (jax_persistent_cache_enable_xla_caches): it sets " +
            debugFieldLabel(kKernelField) + " " + logged() + " and " +
            debugFieldLabel(kParallelismField);
+  case C::ProfileVersion:
+    return "the compile options' profile_version moved " + c.before + " \u2192 " +
+           c.after + " (compiler.py logs it before each key: "
+           "jax_xla_profile_version, or the latest XLA-AutoFDO profile's; -1 is "
+           "none)";
   case C::PgleOneSide:
     return c.subject + " compiled it under PGLE (jax_enable_pgle or "
            "jax_compilation_cache_expect_pgle: its log holds the PGLE probe key "

@@ -133,6 +133,12 @@ std::string words(const LogAdvice &a) {
     return "Use the same jax_compilation_cache_dir in every run: JAX writes "
            "the autotune cache path under it into DebugOptions (entry 5), so "
            "another directory is another key.";
+  case C::SameProfileVersion:
+    return "Give every run the same jax_xla_profile_version "
+           "(JAX_XLA_PROFILE_VERSION; 0, the default, lets JAX ask for the "
+           "latest XLA-AutoFDO profile, and -1 in its compile options means "
+           "none): compiler.py puts it into the compile options' "
+           "profile_version, which entry 5 hashes (" + a.value + " here).";
   case C::SamePgle:
     return "Give every run that shares the cache the same jax_enable_pgle "
            "(and jax_compilation_cache_expect_pgle): " + a.value + " compiled "

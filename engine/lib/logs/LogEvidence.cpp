@@ -84,6 +84,12 @@ std::vector<EntryChange> compileOptionsEvidence(const PairContext &c) {
   // profiling pass, then the profile), and its log shows the probe key.
   if (c.pa.pgle != c.pb.pgle)
     out.push_back(finding(C::PgleOneSide, 5, "", "", c.pa.pgle ? c.la.name : c.lb.name));
+  // compile_options.profile_version (jax_xla_profile_version, or the latest
+  // XLA-AutoFDO profile's), logged before the key. Where a log has no such
+  // line at all, its version is not known.
+  const long long va = c.pa.extras->profileVersion, vb = c.pb.extras->profileVersion;
+  if (c.la.autoFdoLines && c.lb.autoFdoLines && va != vb)
+    out.push_back(finding(C::ProfileVersion, 5, std::to_string(va), std::to_string(vb)));
   const auto &ta = c.la.autotuneCaches, &tb = c.lb.autotuneCaches;
   if ((ta.empty() ? "" : ta.front()) != (tb.empty() ? "" : tb.front()) &&
       c.hashesField(kAutotuneField)) {
@@ -381,6 +387,10 @@ Explained compileOptionsFromLogs(const PairContext &c) {
   if (d.empty()) {
     d.push_back(finding(C::CompileOptionsUnknown, 5));
     d.back().hashesAutotune = c.hashesField(kAutotuneField);
+  } else if (d.front().code == C::ProfileVersion) {
+    x.first.code = M::ProfileVersion;
+    x.first.before = d.front().before;
+    x.first.after = d.front().after;
   } else if (d.front().code == C::PgleOneSide) {
     x.first.code = M::PgleSetting;
     x.first.after = d.front().subject;

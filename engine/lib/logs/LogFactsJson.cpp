@@ -97,6 +97,7 @@ const char *keyMoveCode(KeyMove::Code c) {
   case M::StaticOrConstant: return "static_or_constant";
   case M::XlaCachesSetting: return "xla_caches_setting";
   case M::PgleSetting: return "pgle_setting";
+  case M::ProfileVersion: return "profile_version";
   }
   return "none";
 }
@@ -155,6 +156,7 @@ Json keyMoveJson(const KeyMove &m) {
   case KeyMove::Code::EnableX64:
   case KeyMove::Code::Compression:
   case KeyMove::Code::CustomHook:
+  case KeyMove::Code::ProfileVersion:
     j["before"] = m.before;
     j["after"] = m.after;
     break;

@@ -43,6 +43,7 @@ inline constexpr char kEnablingAutotune[] = "Enabling XLA autotuning cache at '"
 inline constexpr char kEnablingKernel[] = "Enabling XLA kernel cache at '";
 inline constexpr char kCompileOptions[] = "get_compile_options: num_replicas=";
 inline constexpr char kAutoFdo[] = "get_compile_options XLA-AutoFDO profile: ";
+inline constexpr char kProfileVersion[] = "profile version ";
 inline constexpr char kKeyError[] =
     "compile_or_get_cached: unable to generate cache key, skipping the cache: ";
 inline constexpr char kWriteError[] = "Error writing persistent compilation cache entry for '";

@@ -315,11 +315,16 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
       summary.incomplete.push_back(noteHere(LogReadNote::Code::StartsMidKey));
     p.compileOptions = s->compileOptions;
     s->compileOptions = -1;
+    const long long profileVersion = s->profileVersion;
+    s->profileVersion = -1;
     p.shapes = s->shapes;
     s->shapes = -1;
     summary.programs.push_back(std::move(p));
     s->pending = static_cast<int>(summary.programs.size() - 1);
     s->digests = KeyTrace{};
+    if (profileVersion != -1)
+      summary.editExtras(summary.programs.back(),
+                         [&](ProgramExtras &e) { e.profileVersion = profileVersion; });
   }
   LoggedProgram &p = summary.programs[s->pending];
   (fresh ? s->digests.own : s->digests.running)[entry] = d;
@@ -351,7 +356,17 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
           prev >= 0 && summary.programs[prev].lookup == Lookup::Unknown &&
           onlyEntry5Differs(summary.programs[prev].digests(), *summary.programs[index].trace)) {
         setPgleProbe(prev, true);
-        summary.programs[index].pgle = true;
+        // The lines logged before both keys are the program's.
+        LoggedProgram &probe = summary.programs[prev], &own = summary.programs[index];
+        own.pgle = true;
+        if (own.compileOptions < 0)
+          own.compileOptions = probe.compileOptions;
+        if (own.shapes < 0)
+          own.shapes = probe.shapes;
+        if (own.extras->profileVersion == -1 && probe.extras->profileVersion != -1) {
+          const long long v = probe.extras->profileVersion;
+          summary.editExtras(own, [&](ProgramExtras &e) { e.profileVersion = v; });
+        }
       }
       s->awaitingLookup = index;
     }

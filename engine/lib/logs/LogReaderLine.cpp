@@ -181,8 +181,22 @@ void LogReader::readLine(std::string &line) {
         intern(summary.texts, after(len("get_compile_options: ")));
     return;
   }
-  if (line.find(kAutoFdo) != std::string::npos)
-    return; // compiler.py's profile line: nothing about the cache
+  if ((pos = line.find(kAutoFdo)) != std::string::npos) {
+    // compiler.py's profile line: compile_options.profile_version, which
+    // entry 5 hashes ("using JAX XLA profile version N from flag", "using
+    // XLA-AutoFDO profile version N"; an error line names none).
+    ++summary.autoFdoLines;
+    std::string_view rest = std::string_view(line).substr(pos + len(kAutoFdo));
+    size_t v = rest.find(kProfileVersion);
+    if (v != std::string_view::npos) {
+      std::string digits(rest.substr(v + len(kProfileVersion)));
+      char *end = nullptr;
+      long long n = std::strtoll(digits.c_str(), &end, 10);
+      if (end != digits.c_str())
+        streams[streamOf(std::string_view(line).substr(0, pos))].profileVersion = n;
+    }
+    return;
+  }
   if ((pos = line.find(kEnablingAutotune)) != std::string::npos) {
     addDistinct(summary.autotuneCaches,
                 unquote("'" + after(len(kEnablingAutotune))));

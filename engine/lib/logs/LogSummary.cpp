@@ -83,7 +83,8 @@ bool ProgramExtras::operator==(const ProgramExtras &o) const {
          compileOnlyRead == o.compileOnlyRead &&
          writeError == o.writeError && bits(compileSeconds) == bits(o.compileSeconds) &&
          bits(minCompileSeconds) == bits(o.minCompileSeconds) && entryBytes == o.entryBytes &&
-         minEntryBytes == o.minEntryBytes && maxCacheBytes == o.maxCacheBytes;
+         minEntryBytes == o.minEntryBytes && maxCacheBytes == o.maxCacheBytes &&
+         profileVersion == o.profileVersion;
 }
 
 const ProgramExtras &ProgramExtras::none() {
@@ -100,7 +101,7 @@ size_t LogSummary::ExtrasHash::operator()(const ProgramExtras *e) const {
     std::memcpy(&u, &d, sizeof u);
     mix(u);
   }
-  for (long long v : {e->entryBytes, e->minEntryBytes, e->maxCacheBytes})
+  for (long long v : {e->entryBytes, e->minEntryBytes, e->maxCacheBytes, e->profileVersion})
     mix(static_cast<uint64_t>(v));
   for (int v : {e->keyText, e->fallback, e->readError, e->writeError})
     mix(static_cast<uint32_t>(v));

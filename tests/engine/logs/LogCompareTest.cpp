@@ -610,3 +610,34 @@ TEST(LogCompare, PgleProbeKeysAreNotProgramsAndPgleIsTheCause) {
   auto same = compareCase("46-pgle", "b.log", "b.log");
   EXPECT_EQ(same.pairs.size(), 2u);
 }
+
+TEST(LogCompare, TheProfileVersionIsNamedAsEntry5sMove) {
+  // Case 47 (real jax 0.12.0.1 runs; README): run B sets
+  // jax_xla_profile_version=3, run A logs -1.
+  auto c = compareCase("47-profile-version", "a.log", "b.log");
+  ASSERT_EQ(c.pairs.size(), 2u);
+  for (const ProgramPair &p : c.pairs) {
+    EXPECT_EQ(p.cause, 5);
+    const KeyMove &m = c.moveOf(p);
+    EXPECT_EQ(m.code, KeyMove::Code::ProfileVersion);
+    EXPECT_EQ(m.before, "-1");
+    EXPECT_EQ(m.after, "3");
+  }
+  ASSERT_EQ(c.advice.size(), 1u);
+  EXPECT_EQ(c.advice[0].code, LogAdvice::Code::SameProfileVersion);
+  // A log without the profile lines says nothing of the version.
+  std::string a = readText(sourcePath("tests/cases/47-profile-version/a.log")), quiet;
+  for (size_t at = 0, nl; at < a.size(); at = nl + 1) {
+    nl = a.find('\n', at);
+    std::string_view line(a.data() + at, (nl == std::string::npos ? a.size() : nl) - at);
+    if (line.find("XLA-AutoFDO") == std::string_view::npos)
+      quiet.append(line).append("\n");
+    if (nl == std::string::npos)
+      break;
+  }
+  auto q = compareLogSummaries(readLog(quiet, "a.log"),
+                               readLog(readText(sourcePath("tests/cases/47-profile-version/b.log")), "b.log"));
+  ASSERT_TRUE(q);
+  for (const ProgramPair &p : q->pairs)
+    EXPECT_EQ(q->moveOf(p).code, KeyMove::Code::CompileOptionsChanged);
+}
