@@ -188,9 +188,10 @@ def run_program(kind):
         from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
         devs = np.array(jax.devices())
         mesh = Mesh(devs, ("d",))
-        # 8 rows, whatever the device count (2 or 4): the same global shape.
+        # 8 rows, whatever the device count (2 or 4): the same global shape,
+        # split by rows unless the spec's "partition" says otherwise.
         xs = jax.device_put(np.ones((8, n)),
-                            NamedSharding(mesh, P("d", None)))
+                            NamedSharding(mesh, P(*spec.get("partition", ["d", None]))))
         jax.jit(sharded_fn)(xs).block_until_ready()
     elif kind == "static":
         # One function, one argument shape, a static argument: a new

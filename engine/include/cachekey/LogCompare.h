@@ -73,6 +73,9 @@ struct KeyMove {
     EnableX64,             // entry 1: every dtype widened 32 → 64 bits
                            // (or every one narrowed), `before` → `after`:
                            // jax_enable_x64
+    ArgShardings,          // entry 1: the same argument shapes and types,
+                           // the argument mapping (shardings) `before` →
+                           // `after`
     JaxOwnProgram,         // entry 1 of one of JAX's own programs
                            // (jit_broadcast_in_dim, …): not the user's code
     EveryProgram,          // entry 1 of every paired program, with the same
@@ -313,6 +316,7 @@ struct LogAdvice {
                           // at once, their lines interleaved
     SamePgle,             // entry 5: `value` the log whose run used PGLE
     SameProfileVersion,   // entry 5: `value` "before → after" profile versions
+    SameShardings,        // entry 1: `value` "before → after" argument mappings
     SameXlaCaches,        // entry 5: `value` the log whose run enabled no
                           // XLA autotuning cache under the cache directory
     OrderOfLogs,          // the second log looks like the earlier run: every

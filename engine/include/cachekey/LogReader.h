@@ -138,6 +138,11 @@ struct ProgramExtras {
   /// platform without one); -1 when the line says -1 or was not logged
   /// (LogSummary::autoFdoLines tells which).
   long long profileVersion = -1;
+  /// Index into LogSummary::texts of the argument mapping its "Compiling …
+  /// with global shapes and types (…). Argument mapping: (…)" line gave
+  /// (pxla.py: each argument's sharding, UnspecifiedValue where none was
+  /// given), without the final full stop; -1 when not logged.
+  int argMapping = -1;
   bool operator==(const ProgramExtras &o) const;
   /// Every field at its "none" value: the extras of most programs.
   static const ProgramExtras &none();
@@ -518,6 +523,7 @@ private:
     int compileOptions = -1; // last get_compile_options text
     long long profileVersion = -1; // and its XLA-AutoFDO profile version
     int shapes = -1;         // last "Compiling … shapes and types" text
+    int argMapping = -1;     // and its argument mapping
     bool broken = false;     // a digest line of the current key was cut
     bool noCacheLookup = false; // "get_executable_and_time: cache is disabled/…"
 

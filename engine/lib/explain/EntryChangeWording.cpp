@@ -211,6 +211,13 @@ std::string entryChangeText(const EntryChange &c) {
            " only (jax_persistent_cache_enable_xla_caches): it sets " +
            debugFieldLabel(kKernelField) + " " + logged() + " and " +
            debugFieldLabel(kParallelismField);
+  case C::ArgShardings:
+    return "the same argument shapes and types, placed otherwise: " +
+           (c.subject.empty() ? std::string("the argument mapping")
+            : c.subject.find(',') == std::string::npos ? "argument " + c.subject + "'s sharding"
+                                                        : "the shardings of arguments " + c.subject) +
+           " (pxla.py's \"Compiling …\" line) moved " + shortened(c.before, 160) +
+           " \u2192 " + shortened(c.after, 160) + "; the shardings are in the module";
   case C::ProfileVersion:
     return "the compile options' profile_version moved " + c.before + " \u2192 " +
            c.after + " (compiler.py logs it before each key: "

@@ -207,6 +207,11 @@ Json entryChangeToJson(const EntryChange &c, const std::string &text) {
   case C::PgleOneSide:
     j["in"] = c.subject;
     break;
+  case C::ArgShardings:
+    j["arguments"] = c.subject; // 1-based positions, ", "-separated ("": all)
+    j["before"] = c.before;
+    j["after"] = c.after;
+    break;
   case C::KernelCacheOneSide:
   case C::XlaCachesOneSide:
     j["in"] = c.subject;

@@ -118,6 +118,10 @@ LogAdvice forMove(const KeyMove &move, int cause) {
   case KeyMove::Code::CacheDirMoved:
     a.code = C::SameCacheDirInKey;
     break;
+  case KeyMove::Code::ArgShardings:
+    a.code = C::SameShardings;
+    a.value = move.before + " \u2192 " + move.after;
+    break;
   case KeyMove::Code::ProfileVersion:
     a.code = C::SameProfileVersion;
     a.value = move.before + " \u2192 " + move.after;
@@ -496,6 +500,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::StaticOrConstant: return "static_or_constant";
   case LogAdvice::Code::SameXlaCaches: return "same_xla_caches";
   case LogAdvice::Code::SamePgle: return "same_pgle";
+  case LogAdvice::Code::SameShardings: return "same_shardings";
   case LogAdvice::Code::SameProfileVersion: return "same_profile_version";
   case LogAdvice::Code::SeparateThreads: return "separate_threads";
   case LogAdvice::Code::OrderOfLogs: return "order_of_logs";

@@ -133,6 +133,12 @@ std::string words(const LogAdvice &a) {
     return "Use the same jax_compilation_cache_dir in every run: JAX writes "
            "the autotune cache path under it into DebugOptions (entry 5), so "
            "another directory is another key.";
+  case C::SameShardings:
+    return "Place the arguments the same way in every run (the same mesh and "
+           "PartitionSpec for jax.device_put, or the same in_shardings of "
+           "jax.jit): a program's input shardings are written into its module "
+           "(entry 1), so each placement is another key (" +
+           shortened(a.value, 300) + ").";
   case C::SameProfileVersion:
     return "Give every run the same jax_xla_profile_version "
            "(JAX_XLA_PROFILE_VERSION; 0, the default, lets JAX ask for the "

@@ -98,6 +98,7 @@ const char *keyMoveCode(KeyMove::Code c) {
   case M::XlaCachesSetting: return "xla_caches_setting";
   case M::PgleSetting: return "pgle_setting";
   case M::ProfileVersion: return "profile_version";
+  case M::ArgShardings: return "arg_shardings";
   }
   return "none";
 }
@@ -157,6 +158,7 @@ Json keyMoveJson(const KeyMove &m) {
   case KeyMove::Code::Compression:
   case KeyMove::Code::CustomHook:
   case KeyMove::Code::ProfileVersion:
+  case KeyMove::Code::ArgShardings:
     j["before"] = m.before;
     j["after"] = m.after;
     break;

@@ -317,14 +317,18 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
     s->compileOptions = -1;
     const long long profileVersion = s->profileVersion;
     s->profileVersion = -1;
+    const int argMapping = s->argMapping;
+    s->argMapping = -1;
     p.shapes = s->shapes;
     s->shapes = -1;
     summary.programs.push_back(std::move(p));
     s->pending = static_cast<int>(summary.programs.size() - 1);
     s->digests = KeyTrace{};
-    if (profileVersion != -1)
-      summary.editExtras(summary.programs.back(),
-                         [&](ProgramExtras &e) { e.profileVersion = profileVersion; });
+    if (profileVersion != -1 || argMapping >= 0)
+      summary.editExtras(summary.programs.back(), [&](ProgramExtras &e) {
+        e.profileVersion = profileVersion;
+        e.argMapping = argMapping;
+      });
   }
   LoggedProgram &p = summary.programs[s->pending];
   (fresh ? s->digests.own : s->digests.running)[entry] = d;
@@ -363,9 +367,13 @@ void LogReader::onDigest(int streamId, bool fresh, int entry, const Digest &d) {
           own.compileOptions = probe.compileOptions;
         if (own.shapes < 0)
           own.shapes = probe.shapes;
-        if (own.extras->profileVersion == -1 && probe.extras->profileVersion != -1) {
+        if (own.extras->profileVersion == -1 && own.extras->argMapping < 0) {
           const long long v = probe.extras->profileVersion;
-          summary.editExtras(own, [&](ProgramExtras &e) { e.profileVersion = v; });
+          const int mapping = probe.extras->argMapping;
+          summary.editExtras(own, [&](ProgramExtras &e) {
+            e.profileVersion = v;
+            e.argMapping = mapping;
+          });
         }
       }
       s->awaitingLookup = index;
@@ -429,6 +437,11 @@ void LogReader::onLookup(int streamId, bool hit, const std::string &name,
     streams[streamId].shapes = -1;
     summary.programs.push_back(std::move(p));
     index = static_cast<int>(summary.programs.size() - 1);
+    if (const int mapping = streams[streamId].argMapping; mapping >= 0) {
+      streams[streamId].argMapping = -1;
+      summary.editExtras(summary.programs.back(),
+                         [&](ProgramExtras &e) { e.argMapping = mapping; });
+    }
     if (digest)
       byDigest[*digest].indices.push_back(index);
   }

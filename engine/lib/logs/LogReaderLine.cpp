@@ -257,10 +257,16 @@ void LogReader::readLine(std::string &line) {
       return;
     std::string shapes = after(len(kShapes));
     size_t m = shapes.rfind(kArgMapping);
-    if (m != std::string::npos)
+    std::string mapping;
+    if (m != std::string::npos) {
+      mapping = shapes.substr(m + len(kArgMapping));
+      if (!mapping.empty() && mapping.back() == '.')
+        mapping.pop_back();
       shapes.resize(m);
+    }
     int s = streamOf(std::string_view(line).substr(0, c));
     streams[s].shapes = intern(summary.texts, shapes);
+    streams[s].argMapping = mapping.empty() ? -1 : intern(summary.texts, mapping);
     return;
   }
   if ((pos = line.find(kLookupNoCache)) != std::string::npos) {

@@ -84,7 +84,7 @@ bool ProgramExtras::operator==(const ProgramExtras &o) const {
          writeError == o.writeError && bits(compileSeconds) == bits(o.compileSeconds) &&
          bits(minCompileSeconds) == bits(o.minCompileSeconds) && entryBytes == o.entryBytes &&
          minEntryBytes == o.minEntryBytes && maxCacheBytes == o.maxCacheBytes &&
-         profileVersion == o.profileVersion;
+         profileVersion == o.profileVersion && argMapping == o.argMapping;
 }
 
 const ProgramExtras &ProgramExtras::none() {
@@ -103,7 +103,7 @@ size_t LogSummary::ExtrasHash::operator()(const ProgramExtras *e) const {
   }
   for (long long v : {e->entryBytes, e->minEntryBytes, e->maxCacheBytes, e->profileVersion})
     mix(static_cast<uint64_t>(v));
-  for (int v : {e->keyText, e->fallback, e->readError, e->writeError})
+  for (int v : {e->keyText, e->fallback, e->readError, e->writeError, e->argMapping})
     mix(static_cast<uint32_t>(v));
   mix(e->compileOnlyRead);
   return static_cast<size_t>(h ^ (h >> 32));

@@ -376,6 +376,9 @@ std::string keyMoveText(const KeyMove &m) {
     return "the cache directory moved (entry 5)";
   case M::KernelCacheChanged:
     return "the XLA kernel cache setting changed (entry 5)";
+  case M::ArgShardings:
+    return "the arguments' shardings changed " + shortened(m.before, 120) + " \u2192 " +
+           shortened(m.after, 120);
   case M::ProfileVersion:
     return "the XLA-AutoFDO profile version changed " + m.before + " \u2192 " + m.after +
            " (jax_xla_profile_version, entry 5)";

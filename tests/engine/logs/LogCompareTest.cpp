@@ -641,3 +641,24 @@ TEST(LogCompare, TheProfileVersionIsNamedAsEntry5sMove) {
   for (const ProgramPair &p : q->pairs)
     EXPECT_EQ(q->moveOf(p).code, KeyMove::Code::CompileOptionsChanged);
 }
+
+TEST(LogCompare, AnArgumentPlacedOtherwiseIsNamed) {
+  // Case 48 (real jax 0.12.0.1 runs; README): argument 1 of jit_sharded_fn
+  // is split by rows in run A and by columns in run B.
+  auto c = compareCase("48-argument-sharding", "a.log", "b.log");
+  const ProgramPair *p = pairLabelled(c, "jit_sharded_fn");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->cause, 1);
+  const KeyMove &m = c.moveOf(*p);
+  EXPECT_EQ(m.code, KeyMove::Code::ArgShardings);
+  EXPECT_NE(m.before.find("spec=P('d', None)"), std::string::npos);
+  EXPECT_NE(m.after.find("spec=P(None, 'd')"), std::string::npos);
+  EXPECT_EQ(m.before.find("UnspecifiedValue"), std::string::npos); // that argument alone
+  ASSERT_EQ(c.advice.size(), 1u);
+  EXPECT_EQ(c.advice[0].code, LogAdvice::Code::SameShardings);
+  Json j = logComparisonToJson(c);
+  bool named = false;
+  for (const auto &f : j["findings"]["details"])
+    named = named || (f["code"] == "arg_shardings" && f["arguments"] == "1");
+  EXPECT_TRUE(named);
+}
