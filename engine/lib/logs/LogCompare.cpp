@@ -83,7 +83,7 @@ RunStats runStats(const LogSummary &log) {
   return s;
 }
 
-Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second) {
+Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&second) {
   LogComparison r;
   r.logs[0] = std::move(first);
   r.logs[1] = std::move(second);
