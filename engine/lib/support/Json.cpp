@@ -3,6 +3,8 @@
 
 #include <cassert>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 namespace cachekey {
 namespace {
@@ -130,12 +132,30 @@ namespace {
 /// printable ASCII without '"' or '\\' (it escapes control characters, and
 /// checks and may replace every byte of 0x80 or more).
 bool writtenVerbatim(std::string_view text) {
-  for (char c : text) {
-    const auto b = static_cast<unsigned char>(c);
-    if (b < 0x20 || b >= 0x80 || c == '"' || c == '\\')
-      return false;
+  // Eight bytes at a time, with the word tests of "Bit Twiddling Hacks"
+  // (a byte below n: (w - n×ones) & ~w & highs; a zero byte: n = 1): most
+  // of a document's text passes through here, and under a fuzzer's
+  // instrumentation every comparison of a byte-by-byte loop is a call.
+  constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  const auto below = [](uint64_t w, uint64_t n) { return (w - n * ones) & ~w; };
+  uint64_t flagged = 0;
+  const auto check = [&](uint64_t w) {
+    flagged |= w | below(w, 0x20) | below(w ^ ('"' * ones), 1) | below(w ^ ('\\' * ones), 1);
+  };
+  const char *p = text.data();
+  const size_t n = text.size();
+  size_t i = 0;
+  for (; n - i >= 8; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    check(w);
   }
-  return true;
+  if (i < n) {
+    uint64_t w = 0x20 * ones; // spaces after the last byte
+    std::memcpy(&w, p + i, n - i);
+    check(w);
+  }
+  return (flagged & highs) == 0;
 }
 
 } // namespace
