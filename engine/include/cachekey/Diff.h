@@ -244,6 +244,15 @@ std::vector<std::string> describeAcceleratorChange(const AcceleratorEntry &befor
 /// (explain/ExplainJson.cpp). No list of words stands beside the facts.
 Json comparisonToJson(const Comparison &c);
 
+/// comparisonToJson's "link": {"code", "entries", "debug_flags", "cpu_flags",
+/// "text"}, why the entries "with_cause" moved with the cause.
+Json causeLinkToJson(const Comparison &c);
+
+/// comparisonToJson's "findings"."unhashed": [{"code", …fields, "text"}],
+/// one per UnhashedInput. A log comparison's JSON (LogCompare.h) keeps it
+/// beside findings of its own.
+Json unhashedInputsToJson(const Comparison &c);
+
 /// An EntryChange as {"code", "entry", …fields, "text"}; `text` is the
 /// detail line it stands behind.
 Json entryChangeToJson(const EntryChange &change, const std::string &text);

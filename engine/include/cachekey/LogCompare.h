@@ -546,9 +546,11 @@ void writeLogComparisonJson(std::ostream &os, const ManyLogComparison &compariso
 /// log, "Summary: …", then "What to do: …".
 void writeManyLogComparison(std::ostream &os, const ManyLogComparison &comparison);
 
-/// Compares two read logs. An Error (naming the log) when a log holds no
-/// key and no hit/miss line at all.
-Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second);
+/// Compares two read logs, which it takes (moved into the comparison's
+/// `logs`, without a move through parameters: each move of a LogSummary
+/// allocates its empty containers anew). An Error (naming the log) when a
+/// log holds no key and no hit/miss line at all.
+Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&second);
 
 /// Reads and compares two logs held in memory, named `nameA` and `nameB`.
 Expected<LogComparison> compareLogs(std::string_view logA, std::string_view logB,

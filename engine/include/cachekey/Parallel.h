@@ -21,10 +21,15 @@ namespace cachekey {
 
 /// The threads a long job of the engine or the CLI uses: one per core, at
 /// most 8 (what makeInOrder holds grows with the threads), and 1 where the
-/// count is not known (hardware_concurrency() gives 0).
+/// count is not known (hardware_concurrency() gives 0). Counted once per
+/// process: glibc reads /sys for the count, a few system calls that a
+/// comparison of two short logs would otherwise pay on every call.
 inline unsigned workerThreads() {
-  unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1u : std::min(8u, n);
+  static const unsigned threads = [] {
+    unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1u : std::min(8u, n);
+  }();
+  return threads;
 }
 
 /// Runs `work()` on `threads` threads, this one among them (1 or 0: only

@@ -143,7 +143,10 @@ private:
 /// A value of type T, or the Error that prevented computing it.
 template <typename T> class Expected {
 public:
-  Expected(T value) : storage(std::move(value)) {}
+  /// The value, copied or moved in once (a large T, such as a
+  /// LogComparison, is not moved twice through a parameter).
+  Expected(const T &value) : storage(value) {}
+  Expected(T &&value) : storage(std::move(value)) {}
   Expected(Error error) : storage(std::move(error)) {}
 
   explicit operator bool() const { return storage.index() == 0; }

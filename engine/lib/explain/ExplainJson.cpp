@@ -94,10 +94,7 @@ Json findingsJson(const Comparison &c) {
   f["details"] = zipped(c.changes, comparisonDetailsText(c), entryChangeToJson);
   f["other_details"] =
       zipped(c.otherChanges, comparisonOtherDetailsText(c), entryChangeToJson);
-  Json unhashed = Json::array();
-  for (const UnhashedInput &u : c.unhashedInputs)
-    unhashed.push_back(unhashedToJson(u, unhashedText(u)));
-  f["unhashed"] = std::move(unhashed);
+  f["unhashed"] = unhashedInputsToJson(c);
   Json notes = Json::array();
   for (const Note &n : c.notes)
     notes.push_back({{"code", noteCodeName(n.code)}, {"text", noteText(n)}});
@@ -106,6 +103,13 @@ Json findingsJson(const Comparison &c) {
 }
 
 } // namespace
+
+Json unhashedInputsToJson(const Comparison &c) {
+  Json unhashed = Json::array();
+  for (const UnhashedInput &u : c.unhashedInputs)
+    unhashed.push_back(unhashedToJson(u, unhashedText(u)));
+  return unhashed;
+}
 
 Json fieldChangeToJson(const FieldChange &c) {
   Json j;
@@ -238,7 +242,6 @@ Json entryChangeToJson(const EntryChange &c, const std::string &text) {
   return j;
 }
 
-namespace {
 /// {"code", "entries", "debug_flags": [{"flag", "field", "number"}],
 /// "cpu_flags", "text"}: why `withCause` moved with the cause.
 Json causeLinkToJson(const Comparison &c) {
@@ -261,7 +264,6 @@ Json causeLinkToJson(const Comparison &c) {
           {"cpu_flags", c.link.cpuFlags},
           {"text", causeLinkText(c.cause, c.withCause, c.link)}};
 }
-} // namespace
 
 Json comparisonToJson(const Comparison &c) {
   Json j;

@@ -83,13 +83,15 @@ RunStats runStats(const LogSummary &log) {
   return s;
 }
 
-Expected<LogComparison> compareLogSummaries(LogSummary first, LogSummary second) {
+Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&second) {
+  // Checked before the comparison is made: most logs a fuzzer makes hold
+  // no key, and a LogComparison's two LogSummaries allocate even empty.
+  for (const LogSummary *log : {&first, &second})
+    if (log->comparable().empty())
+      return noKeyError(*log);
   LogComparison r;
   r.logs[0] = std::move(first);
   r.logs[1] = std::move(second);
-  for (const LogSummary &log : r.logs)
-    if (log.comparable().empty())
-      return noKeyError(log);
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
   r.pairs = pairPrograms(la, lb, r.pairedBy);
   // Programs of the second run only: was their key the first run's, or

@@ -149,92 +149,147 @@ Json adviceJson(const Comparison &r, const std::vector<LogAdvice> &advice,
   return todo;
 }
 
-/// The notes as [{code, text}] (codes: noteCodeName), about `logs`.
+/// The notes as {code, text} items (codes: noteCodeName), about `logs`
+/// (TreeItems, WriterItems).
+template <class Items>
+void notesItems(const std::vector<LogNote> &notes, const LogSummary *logs, const Items &items) {
+  for (const LogNote &n : notes)
+    items.object([&](const auto &m) {
+      m("code", noteCodeName(n.code()));
+      m("text", logNoteText(n, logs));
+    });
+}
+
+/// The notes as [{code, text}].
 Json notesJson(const std::vector<LogNote> &notes, const LogSummary *logs) {
   Json out = Json::array();
-  for (const LogNote &n : notes)
-    out.push_back({{"code", noteCodeName(n.code())}, {"text", logNoteText(n, logs)}});
+  notesItems(notes, logs, TreeItems{out});
   return out;
 }
 
-/// Everything logComparisonToJson gives except "pairs".
-/// `adviceLabels` false leaves each "what_to_do" item's "programs" empty.
-Json comparisonHeadJson(const LogComparison &r, bool adviceLabels = true) {
-  Json j = comparisonToJson(r.comparison);
-  j["sentence"] = comparisonSentence(r);
-  j["summary"] = runSummary(r);
+/// Everything logComparisonToJson gives before "pairs", member by member
+/// (TreeMembers, WriterMembers): the explained pair's Comparison
+/// (comparisonToJson's members, with the logs' own sentence, details and
+/// notes, without its advice), then the logs' verdict, logs and advice.
+/// `whatToDo(member)` gives the "what_to_do" member (LogAdvice, one item
+/// each).
+template <class Members, class WhatToDo>
+void comparisonHeadMembers(const LogComparison &r, const Members &member,
+                           const WhatToDo &whatToDo) {
+  const Comparison &c = r.comparison;
+  member("cause", c.cause);
+  member("cause_name", c.cause ? kEntryNames[c.cause - 1] : "");
+  member("with_cause", Json(c.withCause));
+  member("link", causeLinkToJson(c));
+  member("also_changed", Json(c.alsoChanged));
+  member("consequences", Json(c.consequences));
+  member.array("roles", [&](const auto &items) {
+    for (int i = 1; i <= kNumEntries; ++i)
+      items.object([&](const auto &m) {
+        m("code", entryRoleCode(c.role(i)));
+        m("text", entryRoleText(c.role(i)));
+      });
+  });
+  member("sentence", comparisonSentence(r));
   // The facts are the logs' own: their findings (EntryChanges) behind the
-  // details, and the reading notes.
-  j["findings"]["details"] = findingsBeside(r.findings, findingsText(r.findings, false));
-  j["findings"]["other_details"] =
-      findingsBeside(r.otherFindings, findingsText(r.otherFindings, true));
-  j["findings"]["notes"] = notesJson(r.notes, r.logs);
-  j["paired_by"] = {{"code", pairedByCode(r.pairedBy)}, {"text", pairedByName(r.pairedBy)}};
-  {
-    // The answer first: what the second run recompiled, and why.
-    const LogVerdict &v = r.verdict;
-    Json named = Json::array();
-    for (uint32_t i : v.named)
-      named.push_back(r.labelOf(r.pairs[i]));
-    j["verdict"] = {{"code", logVerdictCode(v.code)},
-                    {"programs", v.programs},
-                    {"hits", v.hits},
-                    {"missed", v.missed},
-                    {"moved", v.moved},
-                    {"new", v.fresh},
-                    {"same_key", v.sameKey},
-                    {"unknown", v.unknown},
-                    {"paired", v.paired},
-                    {"paired_moved", v.pairedMoved},
-                    {"named", std::move(named)},
-                    {"move", v.oneMove >= 0 ? keyMoveJson(r.moves[v.oneMove]) : Json()},
-                    // To the microsecond: a sum of logged times, not 0.12000000000000001.
-                    {"compile_seconds", v.timedMisses ? Json(std::round(v.compileSeconds * 1e6) / 1e6) : Json()},
-                    {"timed_misses", v.timedMisses},
-                    {"text", logVerdictText(r)}};
-  }
-  j["logs"] = Json::array({logJson(r.logs[0]), logJson(r.logs[1])});
-  for (int side = 0; side < 2; ++side) {
-    j["logs"][side]["stats"] = statsJson(r.stats[side], runStatsText(r.logs[side], r.stats[side]));
-    j["logs"][side]["evictions"] = r.logs[side].evictionLines;
-    j["logs"][side]["unsupported_runtime"] = r.logs[side].unsupportedRuntime;
-  }
+  // details, and the reading notes; the unhashed inputs are the pair's.
+  member.object("findings", [&](const auto &m) {
+    m("details", findingsBeside(r.findings, findingsText(r.findings, false)));
+    m("other_details", findingsBeside(r.otherFindings, findingsText(r.otherFindings, true)));
+    m("unhashed", unhashedInputsToJson(c));
+    m.array("notes", [&](const auto &items) { notesItems(r.notes, r.logs, items); });
+  });
+  member("summary", runSummary(r));
+  member.object("paired_by", [&](const auto &m) {
+    m("code", pairedByCode(r.pairedBy));
+    m("text", pairedByName(r.pairedBy));
+  });
+  // The answer first: what the second run recompiled, and why.
+  const LogVerdict &v = r.verdict;
+  member.object("verdict", [&](const auto &m) {
+    m("code", logVerdictCode(v.code));
+    m("programs", v.programs);
+    m("hits", v.hits);
+    m("missed", v.missed);
+    m("moved", v.moved);
+    m("new", v.fresh);
+    m("same_key", v.sameKey);
+    m("unknown", v.unknown);
+    m("paired", v.paired);
+    m("paired_moved", v.pairedMoved);
+    m.array("named", [&](const auto &items) {
+      for (uint32_t i : v.named)
+        items(r.labelOf(r.pairs[i]));
+    });
+    if (v.oneMove >= 0)
+      m("move", keyMoveJson(r.moves[v.oneMove]));
+    else
+      m("move", nullptr);
+    // To the microsecond: a sum of logged times, not 0.12000000000000001.
+    if (v.timedMisses)
+      m("compile_seconds", std::round(v.compileSeconds * 1e6) / 1e6);
+    else
+      m("compile_seconds", nullptr);
+    m("timed_misses", v.timedMisses);
+    m("text", logVerdictText(r));
+  });
+  member.array("logs", [&](const auto &items) {
+    for (int side = 0; side < 2; ++side)
+      items.object([&](const auto &m) {
+        logMembers(r.logs[side], m);
+        const std::string stats = runStatsText(r.logs[side], r.stats[side]);
+        m.object("stats", [&](const auto &x) { statsMembers(r.stats[side], stats, x); });
+        m("evictions", r.logs[side].evictionLines);
+        m("unsupported_runtime", r.logs[side].unsupportedRuntime);
+      });
+  });
   size_t byKey = 0;
   for (const auto &p : r.pairs)
     byKey += p.match == PairMatch::Key;
-  j["matched_by_key"] = byKey;
-  // What to do about the second run's misses (LogAdvice), one item each.
-  j.erase("advice"); // the explained pair's own (Diff.h) is not the run's
-  j["what_to_do"] = adviceJson(r, r.advice, adviceLabels);
-  if (r.explained >= 0) {
-    const ProgramPair &p = r.pairs[r.explained];
-    const LoggedProgram &a = r.logs[0].programs[p.a], &b = r.logs[1].programs[p.b];
-    Json x;
-    x["index"] = r.explained;
-    x["label"] = r.labelOf(p);
-    x["a"] = {{"own", digestsJson(a.digests().own)}, {"running", digestsJson(a.digests().running)}};
-    x["b"] = {{"own", digestsJson(b.digests().own)}, {"running", digestsJson(b.digests().running)}};
-    Json decoded = Json::array();
-    for (int e : {2, 3, 4, 7, 8}) {
-      auto da = a.digests().own[e - 1] ? decodeEntryDigest(e, *a.digests().own[e - 1]) : std::nullopt;
-      auto db = b.digests().own[e - 1] ? decodeEntryDigest(e, *b.digests().own[e - 1]) : std::nullopt;
-      decoded.push_back({{"entry", e},
-                         {"a", da ? Json(da->text) : Json()},
-                         {"b", db ? Json(db->text) : Json()}});
-    }
-    x["decoded"] = decoded;
-    j["explained"] = x;
-    j["entry_names"] = kEntryNames; // row labels, 1…8 by ingredient
-  } else {
-    j["explained"] = nullptr;
+  member("matched_by_key", byKey);
+  whatToDo(member);
+  if (r.explained < 0) {
+    member("explained", nullptr);
+    return;
   }
-  return j;
+  const ProgramPair &p = r.pairs[r.explained];
+  const LoggedProgram &a = r.logs[0].programs[p.a], &b = r.logs[1].programs[p.b];
+  member.object("explained", [&](const auto &m) {
+    m("index", r.explained);
+    m("label", r.labelOf(p));
+    for (const LoggedProgram *side : {&a, &b})
+      m.object(side == &a ? "a" : "b", [&](const auto &d) {
+        d.array("own", [&](const auto &items) { digestsItems(side->digests().own, items); });
+        d.array("running", [&](const auto &items) { digestsItems(side->digests().running, items); });
+      });
+    m.array("decoded", [&](const auto &items) {
+      for (int e : {2, 3, 4, 7, 8})
+        items.object([&](const auto &x) {
+          x("entry", e);
+          for (const LoggedProgram *side : {&a, &b}) {
+            const auto &own = side->digests().own[e - 1];
+            auto decoded = own ? decodeEntryDigest(e, *own) : std::nullopt;
+            if (decoded)
+              x(side == &a ? "a" : "b", decoded->text);
+            else
+              x(side == &a ? "a" : "b", nullptr);
+          }
+        });
+    });
+  });
+  member.array("entry_names", [&](const auto &items) { // row labels, 1…8 by ingredient
+    for (const char *name : kEntryNames)
+      items(name);
+  });
 }
 
 } // namespace
 
 Json logComparisonToJson(const LogComparison &r) {
-  Json j = comparisonHeadJson(r);
+  Json j = objectFor(24);
+  comparisonHeadMembers(r, TreeMembers{j}, [&](const TreeMembers &m) {
+    m("what_to_do", adviceJson(r, r.advice));
+  });
   Json pairs = Json::array();
   for (const auto &p : r.pairs)
     pairs.push_back(pairJson(r, p));
@@ -259,16 +314,12 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
   };
   JsonWriter w(out, indent);
   w.objectBegin();
-  Json head = comparisonHeadJson(r, false);
-  for (auto &[name, value] : head.items()) {
-    if (name != "what_to_do") {
-      w.attribute(name, value);
-      continue;
-    }
-    w.key(name);
+  comparisonHeadMembers(r, WriterMembers{w}, [&](const WriterMembers &) {
+    const Json todo = adviceJson(r, r.advice, false);
+    w.key("what_to_do");
     w.arrayBegin();
     size_t k = 0;
-    for (auto &item : value) {
+    for (auto &item : todo) {
       const LogAdvice &a = r.advice[k++];
       w.objectBegin();
       for (auto &[member, v] : item.items()) {
@@ -287,7 +338,7 @@ void writeLogComparisonJson(std::ostream &os, const LogComparison &r,
       w.objectEnd();
     }
     w.arrayEnd();
-  }
+  });
   w.key("pairs");
   w.arrayBegin();
   flush(0);

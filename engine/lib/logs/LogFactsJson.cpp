@@ -15,53 +15,62 @@ namespace cachekey::logs {
 
 Json digestsJson(const std::array<std::optional<Digest>, kNumEntries> &d) {
   Json j = Json::array();
-  for (const auto &x : d)
-    j.push_back(x ? Json(toHex(*x)) : Json());
+  digestsItems(d, TreeItems{j});
   return j;
 }
 
-Json logJson(const LogSummary &l) {
-  Json j;
-  j["name"] = l.name;
-  j["lines"] = l.lines;
+template <class Members> void logMembers(const LogSummary &l, const Members &member) {
+  member("name", l.name);
+  member("lines", l.lines);
   size_t hits = 0, misses = 0;
   for (const auto &p : l.programs) {
     hits += p.lookup == Lookup::Hit;
     misses += p.lookup == Lookup::Miss;
   }
-  j["programs"] = l.comparable().size();
-  j["hits"] = hits;
-  j["misses"] = misses;
-  auto v = jaxlibOf(l);
-  j["jaxlib"] = v ? Json(*v) : Json();
-  j["cache_dirs"] = l.cacheDirs;
-  j["autotune_caches"] = l.autotuneCaches;
-  j["kernel_caches"] = l.kernelCaches;
-  j["cache_disabled"] = l.cacheDisabled;
-  j["streams"] = l.streams;
+  member("programs", l.comparable().size());
+  member("hits", hits);
+  member("misses", misses);
+  if (auto v = jaxlibOf(l))
+    member("jaxlib", *v);
+  else
+    member("jaxlib", nullptr);
+  member("cache_dirs", l.cacheDirs);
+  member("autotune_caches", l.autotuneCaches);
+  member("kernel_caches", l.kernelCaches);
+  member("cache_disabled", l.cacheDisabled);
+  member("streams", l.streams);
   // What could not be read, each {code, line, …its fields, text}.
-  auto notes = [](const std::vector<LogReadNote> &list) {
-    Json out = Json::array();
-    for (const LogReadNote &n : list) {
-      Json x = {{"code", logReadNoteCode(n.code)}, {"line", n.line}};
-      if (n.code == LogReadNote::Code::DigestNotSha256) {
-        x["entry"] = n.entry;
-        x["own"] = n.fresh;
-        x["cut"] = n.cut;
-      }
-      if (n.code == LogReadNote::Code::KeyStops)
-        x["digest_lines"] = n.digests;
-      x["text"] = logReadNoteText(n);
-      out.push_back(std::move(x));
-    }
-    return out;
+  auto notes = [&](const char *name, const std::vector<LogReadNote> &list) {
+    member.array(name, [&](const auto &items) {
+      for (const LogReadNote &n : list)
+        items.object([&](const auto &x) {
+          x("code", logReadNoteCode(n.code));
+          x("line", n.line);
+          if (n.code == LogReadNote::Code::DigestNotSha256) {
+            x("entry", n.entry);
+            x("own", n.fresh);
+            x("cut", n.cut);
+          }
+          if (n.code == LogReadNote::Code::KeyStops)
+            x("digest_lines", n.digests);
+          x("text", logReadNoteText(n));
+        });
+    });
   };
-  j["incomplete"] = notes(l.incomplete);
-  j["problems"] = notes(l.problems);
-  j["problem_count"] = l.problemCount;
-  j["long_lines"] = l.longLines;
-  j["duplicate_lines"] = l.duplicateLines;
-  j["ends_mid_line"] = l.endsMidLine;
+  notes("incomplete", l.incomplete);
+  notes("problems", l.problems);
+  member("problem_count", l.problemCount);
+  member("long_lines", l.longLines);
+  member("duplicate_lines", l.duplicateLines);
+  member("ends_mid_line", l.endsMidLine);
+}
+
+template void logMembers(const LogSummary &, const TreeMembers &);
+template void logMembers(const LogSummary &, const WriterMembers &);
+
+Json logJson(const LogSummary &l) {
+  Json j = objectFor(17);
+  logMembers(l, TreeMembers{j});
   return j;
 }
 
@@ -240,22 +249,36 @@ const char *notCachedCode(NotCached n) {
   return "unknown";
 }
 
+template <class Members>
+void statsMembers(const RunStats &s, const std::string &text, const Members &member) {
+  member("programs", s.programs);
+  member("hits", s.hits);
+  member("misses", s.misses);
+  member("no_outcome", s.noOutcome);
+  if (s.hits + s.misses)
+    member("hit_rate", double(s.hits) / double(s.hits + s.misses));
+  else
+    member("hit_rate", nullptr);
+  member("miss_compile_seconds", s.missCompileSeconds);
+  member("timed_misses", s.timedMisses);
+  member("written", s.written);
+  member("evictions", s.evictions);
+  member.array("not_cached", [&](const auto &items) {
+    for (const auto &count : s.notCached)
+      items.object([&](const auto &x) {
+        x("code", notCachedCode(count.first));
+        x("count", count.second);
+      });
+  });
+  member("text", text);
+}
+
+template void statsMembers(const RunStats &, const std::string &, const TreeMembers &);
+template void statsMembers(const RunStats &, const std::string &, const WriterMembers &);
+
 Json statsJson(const RunStats &s, const std::string &text) {
-  Json j;
-  j["programs"] = s.programs;
-  j["hits"] = s.hits;
-  j["misses"] = s.misses;
-  j["no_outcome"] = s.noOutcome;
-  j["hit_rate"] = s.hits + s.misses ? Json(double(s.hits) / double(s.hits + s.misses)) : Json();
-  j["miss_compile_seconds"] = s.missCompileSeconds;
-  j["timed_misses"] = s.timedMisses;
-  j["written"] = s.written;
-  j["evictions"] = s.evictions;
-  Json nc = Json::array();
-  for (auto [why, n] : s.notCached)
-    nc.push_back({{"code", notCachedCode(why)}, {"count", n}});
-  j["not_cached"] = std::move(nc);
-  j["text"] = text;
+  Json j = objectFor(11);
+  statsMembers(s, text, TreeMembers{j});
   return j;
 }
 

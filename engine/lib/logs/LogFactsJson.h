@@ -48,59 +48,116 @@ const char *verdictCode(const LogComparison &comparison, const ProgramPair &pair
 Json objectFor(size_t members);
 
 /// The members of an object, given one at a time as `member(name, value)`
-/// (a string, integer, boolean, double, null or Json) or `member.object(name,
-/// fill)` (fill(members) gives the nested object's): put into a tree
-/// (TreeMembers) or written as they come (WriterMembers), so that one
-/// function lists an object's members for both.
+/// (a string, integer, boolean, double, null or Json), `member.object(name,
+/// fill)` (fill(members) gives the nested object's) or `member.array(name,
+/// fill)` (fill(items) gives the array's items: `items(value)`,
+/// `items.object(fill)`): put into a tree (TreeMembers, TreeItems) or written
+/// as they come (WriterMembers, WriterItems), so that one function lists an
+/// object's members for both.
 struct TreeMembers {
   Json &json;
   template <class T> void operator()(std::string_view name, T &&value) const {
     json[std::string(name)] = Json(std::forward<T>(value));
   }
-  template <class Fill> void object(std::string_view name, const Fill &fill) const {
+  template <class Fill> void object(std::string_view name, const Fill &fill) const;
+  template <class Fill> void array(std::string_view name, const Fill &fill) const;
+};
+
+/// The items of a JSON array in a tree (TreeMembers::array).
+struct TreeItems {
+  Json &json;
+  template <class T> void operator()(T &&value) const {
+    json.push_back(Json(std::forward<T>(value)));
+  }
+  template <class Fill> void object(const Fill &fill) const {
     Json nested = Json::object();
     fill(TreeMembers{nested});
-    json[std::string(name)] = std::move(nested);
+    json.push_back(std::move(nested));
   }
+};
+
+template <class Fill> void TreeMembers::object(std::string_view name, const Fill &fill) const {
+  Json nested = Json::object();
+  fill(TreeMembers{nested});
+  json[std::string(name)] = std::move(nested);
+}
+
+template <class Fill> void TreeMembers::array(std::string_view name, const Fill &fill) const {
+  Json items = Json::array();
+  fill(TreeItems{items});
+  json[std::string(name)] = std::move(items);
+}
+
+/// TreeItems' twin for a JsonWriter whose array is open (or after a key):
+/// each value written as it comes, the same bytes as the tree's.
+struct WriterItems {
+  JsonWriter &writer;
+  void operator()(std::string_view value) const { writer.string(value); }
+  void operator()(const char *value) const { writer.string(value); }
+  void operator()(const std::string &value) const { writer.string(value); }
+  void operator()(bool value) const { writer.boolean(value); }
+  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
+  void operator()(I value) const {
+    writer.integer(static_cast<long long>(value));
+  }
+  void operator()(std::nullptr_t) const { writer.null(); }
+  /// A list of strings, as Json(list) is written.
+  void operator()(const std::vector<std::string> &list) const {
+    writer.arrayBegin();
+    for (const std::string &item : list)
+      writer.string(item);
+    writer.arrayEnd();
+  }
+  /// Doubles and whole values go through nlohmann's serializer.
+  void operator()(double value) const { writer.value(Json(value)); }
+  void operator()(const Json &value) const { writer.value(value); }
+  template <class Fill> void object(const Fill &fill) const;
 };
 
 /// TreeMembers' twin for a JsonWriter whose object is open: the same bytes
 /// as writing the tree, without making it.
 struct WriterMembers {
   JsonWriter &writer;
-  void operator()(std::string_view name, std::string_view value) const {
+  template <class T> void operator()(std::string_view name, T &&value) const {
     writer.key(name);
-    writer.string(value);
+    WriterItems{writer}(std::forward<T>(value));
   }
-  void operator()(std::string_view name, const char *value) const {
-    (*this)(name, std::string_view(value));
-  }
-  void operator()(std::string_view name, const std::string &value) const {
-    (*this)(name, std::string_view(value));
-  }
-  void operator()(std::string_view name, bool value) const {
-    writer.key(name);
-    writer.boolean(value);
-  }
-  template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
-  void operator()(std::string_view name, I value) const {
-    writer.key(name);
-    writer.integer(static_cast<long long>(value));
-  }
-  void operator()(std::string_view name, std::nullptr_t) const {
-    writer.key(name);
-    writer.null();
-  }
-  /// Doubles and whole values go through nlohmann's serializer.
-  void operator()(std::string_view name, double value) const { writer.attribute(name, Json(value)); }
-  void operator()(std::string_view name, const Json &value) const { writer.attribute(name, value); }
   template <class Fill> void object(std::string_view name, const Fill &fill) const {
     writer.key(name);
-    writer.objectBegin();
-    fill(*this);
-    writer.objectEnd();
+    WriterItems{writer}.object(fill);
+  }
+  template <class Fill> void array(std::string_view name, const Fill &fill) const {
+    writer.key(name);
+    writer.arrayBegin();
+    fill(WriterItems{writer});
+    writer.arrayEnd();
   }
 };
+
+template <class Fill> void WriterItems::object(const Fill &fill) const {
+  writer.objectBegin();
+  fill(WriterMembers{writer});
+  writer.objectEnd();
+}
+
+/// logJson's members, one at a time (TreeMembers, WriterMembers; both are
+/// instantiated in LogFactsJson.cpp).
+template <class Members> void logMembers(const LogSummary &log, const Members &member);
+
+/// statsJson's members, one at a time (TreeMembers, WriterMembers).
+template <class Members>
+void statsMembers(const RunStats &stats, const std::string &text, const Members &member);
+
+/// digestsJson's items, one at a time (TreeItems, WriterItems).
+template <class Items>
+void digestsItems(const std::array<std::optional<Digest>, kNumEntries> &digests,
+                  const Items &item) {
+  for (const auto &x : digests)
+    if (x)
+      item(toHex(*x));
+    else
+      item(nullptr);
+}
 
 /// A run's outcome for a program, member by member (TreeMembers,
 /// WriterMembers): "code", "lookup", "reason"? (not written), and on a miss
