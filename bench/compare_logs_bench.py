@@ -16,7 +16,7 @@ training loop's progress lines, absl-style INFO lines) to reach the size.
 Each of --repeat rounds (default 5) runs, side by side on the same two files,
 `grep -F -c cache_key A B` (the anchor), then
 `build/native/bin/cachekey compare-logs A B` (the default text report) and
-`… compare-logs A B --json` (every pair as JSON, one line each, about 219 MB here), stdout
+`… compare-logs A B --json` (every pair as JSON, one line each, about 188 MB here), stdout
 to a file, and then the same bytes written by themselves to a new file (what
 the file system alone takes for them: on this project's VMs, fresh pages
 make that about 0.4-1.2 s), each child's wall time and peak resident set size read with

@@ -291,6 +291,7 @@ struct LogAdvice {
     ConfigureCacheEarly,  // compiled before the cache was configured
     FixWriteError,        // `value`: the error, quoted
     MissingAtime,         // `value`: the error (jax#39880)
+    FreeDiskSpace,        // `value`: the error (ENOSPC: the disk is full)
     DeleteDamaged,        // entries found but unreadable
     CompileOnlyCannotLoad, // a compile-only (deviceless) client cannot load
                            // entries: nothing to delete, no hit to expect

@@ -92,6 +92,9 @@ struct WriteOutcome {
   /// eviction pass stats it; jax#39880: missing, it fails every capped
   /// write before jax 0.11.2).
   bool atimeError = false;
+  /// The failed write ran out of space (OSError ENOSPC: "[Errno 28] No
+  /// space left on device").
+  bool noSpace = false;
   /// Index into LogSummary::texts of the warning text of a failed write, or
   /// -1.
   int error = -1;
@@ -143,6 +146,8 @@ struct ProgramExtras {
   /// (pxla.py: each argument's sharding, UnspecifiedValue where none was
   /// given), without the final full stop; -1 when not logged.
   int argMapping = -1;
+  /// WriteOutcome::noSpace.
+  bool noSpace = false;
   bool operator==(const ProgramExtras &o) const;
   /// Every field at its "none" value: the extras of most programs.
   static const ProgramExtras &none();

@@ -21,6 +21,18 @@ namespace logs {
 
 namespace {
 
+/// The advice for a program whose write failed: its -atime file missing
+/// (jax#39880), the disk full, or what the error says.
+LogAdvice::Code writeErrorAdvice(const LoggedProgram &p) {
+  if (p.atimeError)
+    return LogAdvice::Code::MissingAtime;
+  return p.write().noSpace ? LogAdvice::Code::FreeDiskSpace : LogAdvice::Code::FixWriteError;
+}
+
+} // namespace
+
+namespace {
+
 using C = LogAdvice::Code;
 
 LogAdvice advice(C code) {
@@ -185,9 +197,7 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
     }
     break;
   case MissReason::WriteFailed:
-    x.code = a && a->atimeError
-                 ? C::MissingAtime
-                 : C::FixWriteError;
+    x.code = a ? writeErrorAdvice(*a) : C::FixWriteError;
     x.value = a ? la.writeError(*a) : "";
     break;
   case MissReason::NoCacheYet:
@@ -363,7 +373,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
     if (p.b < 0 || lb.programs[p.b].writeState != WriteState::Failed)
       continue;
     const LoggedProgram &b = lb.programs[p.b];
-    LogAdvice w = advice(b.atimeError ? C::MissingAtime : C::FixWriteError);
+    LogAdvice w = advice(writeErrorAdvice(b));
     w.value = lb.writeError(b);
     add(std::move(w), i);
   }
@@ -443,7 +453,7 @@ std::vector<LogAdvice> adviseManyLogs(const ManyLogComparison &r) {
       }
       if (settled)
         continue;
-      LogAdvice w = advice(x.atimeError ? C::MissingAtime : C::FixWriteError);
+      LogAdvice w = advice(writeErrorAdvice(x));
       w.value = r.logs[run].writeError(x);
       add(std::move(w), i);
     }
@@ -500,6 +510,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::StaticOrConstant: return "static_or_constant";
   case LogAdvice::Code::SameXlaCaches: return "same_xla_caches";
   case LogAdvice::Code::SamePgle: return "same_pgle";
+  case LogAdvice::Code::FreeDiskSpace: return "free_disk_space";
   case LogAdvice::Code::SameShardings: return "same_shardings";
   case LogAdvice::Code::SameProfileVersion: return "same_profile_version";
   case LogAdvice::Code::SeparateThreads: return "separate_threads";

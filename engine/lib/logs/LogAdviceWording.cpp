@@ -188,6 +188,12 @@ std::string words(const LogAdvice &a) {
     return "Fix what the write error says (\"" + a.value +
            "\": space, permissions or the path of the cache directory); "
            "until then nothing is cached.";
+  case C::FreeDiskSpace:
+    return "Free space on the disk that holds the cache directory, or point "
+           "jax_compilation_cache_dir at one with room (\"" + a.value +
+           "\"); with jax_compilation_cache_max_size set below the free space, "
+           "the LRU keeps the directory under it. Until then the entries that "
+           "did not fit are not written, and every run compiles them again.";
   case C::MissingAtime:
     return "Delete the entry's -cache file whose -atime file is missing (`cachekey "
            "cache-dir DIR` lists these orphans), or upgrade to jax 0.11.2 or "

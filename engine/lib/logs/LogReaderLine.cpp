@@ -451,6 +451,8 @@ void LogReader::readLine(std::string &line) {
     w.state = WriteState::Failed;
     std::string error = rest.substr(q + 3, kMaxText); // quoted whole
     w.atimeError = error.find("-atime") != std::string::npos;
+    w.noSpace = error.find("[Errno 28]") != std::string::npos ||
+                error.find("No space left on device") != std::string::npos;
     w.error = intern(summary.texts, std::move(error));
     // A warning, printed with the source path before it: no stream.
     onWrite(-1, rest.substr(0, q), "", w);

@@ -84,7 +84,8 @@ bool ProgramExtras::operator==(const ProgramExtras &o) const {
          writeError == o.writeError && bits(compileSeconds) == bits(o.compileSeconds) &&
          bits(minCompileSeconds) == bits(o.minCompileSeconds) && entryBytes == o.entryBytes &&
          minEntryBytes == o.minEntryBytes && maxCacheBytes == o.maxCacheBytes &&
-         profileVersion == o.profileVersion && argMapping == o.argMapping;
+         profileVersion == o.profileVersion && argMapping == o.argMapping &&
+         noSpace == o.noSpace;
 }
 
 const ProgramExtras &ProgramExtras::none() {
@@ -106,6 +107,7 @@ size_t LogSummary::ExtrasHash::operator()(const ProgramExtras *e) const {
   for (int v : {e->keyText, e->fallback, e->readError, e->writeError, e->argMapping})
     mix(static_cast<uint32_t>(v));
   mix(e->compileOnlyRead);
+  mix(e->noSpace);
   return static_cast<size_t>(h ^ (h >> 32));
 }
 
@@ -132,6 +134,7 @@ void LogSummary::setWrite(LoggedProgram &p, const WriteOutcome &w) {
     e.entryBytes = w.entryBytes;
     e.minEntryBytes = w.minEntryBytes;
     e.maxCacheBytes = w.maxCacheBytes;
+    e.noSpace = w.noSpace;
   });
 }
 
@@ -146,6 +149,7 @@ WriteOutcome LoggedProgram::write() const {
   w.entryBytes = extras->entryBytes;
   w.minEntryBytes = extras->minEntryBytes;
   w.maxCacheBytes = extras->maxCacheBytes;
+  w.noSpace = extras->noSpace;
   w.line = writeAfter ? static_cast<size_t>(firstLine + writeAfter - 1) : 0;
   return w;
 }

@@ -662,3 +662,18 @@ TEST(LogCompare, AnArgumentPlacedOtherwiseIsNamed) {
     named = named || (f["code"] == "arg_shardings" && f["arguments"] == "1");
   EXPECT_TRUE(named);
 }
+
+TEST(LogCompare, AFullDiskIsSaidToBeOne) {
+  // Case 32 (README): day 1 ran with its cache volume full; its log holds
+  // two writes that failed with "[Errno 28] No space left on device".
+  auto c = compareCase("32-damaged-entries", "day1-volume-full.log", "day1-volume-full.log");
+  size_t full = 0;
+  for (const LogAdvice &a : c.advice) {
+    EXPECT_NE(a.code, LogAdvice::Code::FixWriteError);
+    if (a.code == LogAdvice::Code::FreeDiskSpace) {
+      ++full;
+      EXPECT_NE(a.value.find("No space left on device"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(full, 1u);
+}
