@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LogFacts.h"
+#include "LogLines.h"
 #include "cachekey/StringExtras.h"
 
 #include "cachekey/KnownDigests.h"
@@ -316,45 +317,6 @@ bool isElementwisePrimitive(std::string_view name) {
   return listed(name, kElementwise);
 }
 
-/// The items of a logged Python tuple "(a, b(c, d), 'e, f')": split at the
-/// commas outside brackets and quotes, each without its blanks; {} when the
-/// text is not one parenthesised tuple.
-std::vector<std::string> tupleItems(std::string_view t) {
-  if (t.size() < 2 || t.front() != '(' || t.back() != ')')
-    return {};
-  t = t.substr(1, t.size() - 2);
-  std::vector<std::string> out;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  auto push = [&](size_t end) {
-    std::string_view item = t.substr(start, end - start);
-    while (!item.empty() && item.front() == ' ')
-      item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ')
-      item.remove_suffix(1);
-    if (!item.empty())
-      out.emplace_back(item);
-  };
-  for (size_t i = 0; i < t.size(); ++i) {
-    const char ch = t[i];
-    if (quote) {
-      quote = ch == quote ? 0 : quote;
-    } else if (ch == '\'' || ch == '"') {
-      quote = ch;
-    } else if (ch == '(' || ch == '[' || ch == '{') {
-      ++depth;
-    } else if (ch == ')' || ch == ']' || ch == '}') {
-      --depth;
-    } else if (ch == ',' && depth == 0) {
-      push(i);
-      start = i + 1;
-    }
-  }
-  push(t.size());
-  return out;
-}
-
 /// What changed inside one entry, as far as the logs can tell: the KeyMove
 /// for summaries, then the findings.
 using Explained = std::pair<KeyMove, std::vector<EntryChange>>;
@@ -374,7 +336,7 @@ Explained programFromLogs(const PairContext &c) {
     // The arguments placed otherwise, by position (1-based), where both
     // mappings list as many; else the whole mappings.
     std::string before = c.text(false, ma), after = c.text(true, mb), which;
-    const auto xa = tupleItems(before), xb = tupleItems(after);
+    const auto xa = lines::tupleItems(before), xb = lines::tupleItems(after);
     if (xa.size() == xb.size()) {
       std::string from, to;
       for (size_t i = 0; i < xa.size(); ++i)

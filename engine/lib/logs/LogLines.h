@@ -145,6 +145,79 @@ inline void addDistinct(std::vector<std::string> &list, std::string value) {
     list.push_back(std::move(value));
 }
 
+/// Walks `text`, a Python repr as JAX logs it (pxla.py's argument mapping),
+/// and calls `visit(i, depth)` for each byte outside quoted strings, with
+/// the depth of brackets ((), [], {}) around it: a closing bracket at the
+/// depth it closes to. Stops where `visit` returns false.
+template <class Visit> void walkRepr(std::string_view text, const Visit &visit) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quote) {
+      quote = ch == quote ? 0 : quote;
+      continue;
+    }
+    if (ch == '\'' || ch == '"') {
+      quote = ch;
+      continue;
+    }
+    if (ch == ')' || ch == ']' || ch == '}')
+      --depth;
+    if (!visit(i, depth))
+      return;
+    if (ch == '(' || ch == '[' || ch == '{')
+      ++depth;
+  }
+}
+
+/// The parenthesised tuple `text` starts with, to its matching ')', without
+/// what a handler prints after the message (a JSON formatter's closing quote
+/// and members, a right-edge path); "" when `text` does not start with one
+/// whole tuple.
+inline std::string balancedTuple(std::string_view text) {
+  if (text.empty() || text.front() != '(')
+    return {};
+  size_t end = 0;
+  walkRepr(text, [&](size_t i, int depth) {
+    if (i > 0 && depth == 0) {
+      end = text[i] == ')' ? i + 1 : 0;
+      return false;
+    }
+    return true;
+  });
+  return std::string(text.substr(0, end));
+}
+
+/// The items of a logged Python tuple "(a, b(c, d), 'e, f')": split at the
+/// commas outside brackets and quotes, each without its blanks; {} when the
+/// text is not one parenthesised tuple.
+inline std::vector<std::string> tupleItems(std::string_view t) {
+  if (t.size() < 2 || t.front() != '(' || t.back() != ')')
+    return {};
+  t = t.substr(1, t.size() - 2);
+  std::vector<std::string> out;
+  size_t start = 0;
+  auto push = [&](size_t end) {
+    std::string_view item = t.substr(start, end - start);
+    while (!item.empty() && item.front() == ' ')
+      item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ')
+      item.remove_suffix(1);
+    if (!item.empty())
+      out.emplace_back(item);
+  };
+  walkRepr(t, [&](size_t i, int depth) {
+    if (depth == 0 && t[i] == ',') {
+      push(i);
+      start = i + 1;
+    }
+    return true;
+  });
+  push(t.size());
+  return out;
+}
+
 /// Whether `needle` occurs in `line`, found by its byte `needle[at]` (a
 /// rare one: memchr skips to each, and only there is the rest compared).
 /// The same answer as line.find(needle) != npos.

@@ -49,29 +49,6 @@ std::string_view digestField(std::string_view hex) {
   return hex;
 }
 
-/// The parenthesised tuple `text` starts with, to its matching ')' (brackets
-/// and quotes inside counted), without what a handler prints after the
-/// message (a JSON formatter's closing quote and members, a right-edge
-/// path); "" when `text` does not start with one whole tuple.
-std::string balancedTuple(std::string_view text) {
-  if (text.empty() || text.front() != '(')
-    return {};
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const char ch = text[i];
-    if (quote) {
-      quote = ch == quote ? 0 : quote;
-    } else if (ch == '\'' || ch == '"') {
-      quote = ch;
-    } else if (ch == '(' || ch == '[' || ch == '{') {
-      ++depth;
-    } else if ((ch == ')' || ch == ']' || ch == '}') && --depth == 0) {
-      return std::string(text.substr(0, i + 1));
-    }
-  }
-  return {};
-}
 
 } // namespace
 

@@ -543,6 +543,22 @@ TEST(LogCompare, ASecondLogCutInsideAKeyIsSaidToBeCut) {
   EXPECT_NE(verdictOfF(b)["code"], "only_in_a_b_cut");
 }
 
+namespace {
+/// `log` without the lines that hold `needle` (a logger left at WARNING).
+std::string withoutLinesHolding(const std::string &log, std::string_view needle) {
+  std::string kept;
+  for (size_t at = 0, nl; at < log.size(); at = nl + 1) {
+    nl = log.find('\n', at);
+    std::string_view line(log.data() + at, (nl == std::string::npos ? log.size() : nl) - at);
+    if (line.find(needle) == std::string_view::npos)
+      kept.append(line).append("\n");
+    if (nl == std::string::npos)
+      break;
+  }
+  return kept;
+}
+} // namespace
+
 TEST(LogCompare, AnEntryFoundAndCompiledAnywayIsTheContentsCheck) {
   // Case 45 (real jax 0.12.0.1 runs; README): run B, with
   // jax_compilation_cache_check_contents, finds both entries (lru_cache.py's
@@ -562,15 +578,9 @@ TEST(LogCompare, AnEntryFoundAndCompiledAnywayIsTheContentsCheck) {
 
   // Without lru_cache.py's lines the log cannot tell: the entries read as
   // gone, as before.
-  std::string b = readText(sourcePath("tests/cases/45-check-contents/b.log")), kept;
-  for (size_t at = 0, nl; at < b.size(); at = nl + 1) {
-    nl = b.find('\n', at);
-    std::string_view line(b.data() + at, (nl == std::string::npos ? b.size() : nl) - at);
-    if (line.find("jax._src.lru_cache") == std::string_view::npos)
-      kept.append(line).append("\n");
-    if (nl == std::string::npos)
-      break;
-  }
+  const std::string kept =
+      withoutLinesHolding(readText(sourcePath("tests/cases/45-check-contents/b.log")),
+                          "jax._src.lru_cache");
   auto quiet = compareLogSummaries(
       readLog(readText(sourcePath("tests/cases/45-check-contents/a.log")), "a.log"),
       readLog(kept, "b.log"));
@@ -626,15 +636,8 @@ TEST(LogCompare, TheProfileVersionIsNamedAsEntry5sMove) {
   ASSERT_EQ(c.advice.size(), 1u);
   EXPECT_EQ(c.advice[0].code, LogAdvice::Code::SameProfileVersion);
   // A log without the profile lines says nothing of the version.
-  std::string a = readText(sourcePath("tests/cases/47-profile-version/a.log")), quiet;
-  for (size_t at = 0, nl; at < a.size(); at = nl + 1) {
-    nl = a.find('\n', at);
-    std::string_view line(a.data() + at, (nl == std::string::npos ? a.size() : nl) - at);
-    if (line.find("XLA-AutoFDO") == std::string_view::npos)
-      quiet.append(line).append("\n");
-    if (nl == std::string::npos)
-      break;
-  }
+  const std::string quiet = withoutLinesHolding(
+      readText(sourcePath("tests/cases/47-profile-version/a.log")), "XLA-AutoFDO");
   auto q = compareLogSummaries(readLog(quiet, "a.log"),
                                readLog(readText(sourcePath("tests/cases/47-profile-version/b.log")), "b.log"));
   ASSERT_TRUE(q);

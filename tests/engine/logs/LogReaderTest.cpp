@@ -876,3 +876,25 @@ TEST(LogReader, GzipAndUtf16LogsAreNamedAsSuch) {
     EXPECT_EQ(many.error().subject, subject);
   }
 }
+
+TEST(LogLines, ATupleOfReprsIsReadToItsMatchingParenthesis) {
+  // Texts as pxla.py logs an argument mapping (case 48's run B), alone and
+  // as a JSON formatter ends its message after it.
+  using namespace cachekey::logs::lines;
+  const std::string mapping =
+      "(UnspecifiedValue, NamedSharding(mesh=Mesh('d': 2, axis_types=(Auto,)), "
+      "spec=P(None, 'd'), memory_kind=device))";
+  EXPECT_EQ(balancedTuple(mapping + "."), mapping);
+  EXPECT_EQ(balancedTuple(mapping + ".\", \"pid\": 17840}"), mapping);
+  EXPECT_EQ(balancedTuple("('a)', [1, (2)])x"), "('a)', [1, (2)])");
+  EXPECT_EQ(balancedTuple("(unclosed, (x)"), "");
+  EXPECT_EQ(balancedTuple("no tuple"), "");
+  const std::vector<std::string> items = tupleItems(mapping);
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0], "UnspecifiedValue");
+  EXPECT_EQ(items[1], "NamedSharding(mesh=Mesh('d': 2, axis_types=(Auto,)), "
+                      "spec=P(None, 'd'), memory_kind=device)");
+  EXPECT_EQ(tupleItems("(x,)"), std::vector<std::string>{"x"});
+  EXPECT_EQ(tupleItems("('a, b', c)"), (std::vector<std::string>{"'a, b'", "c"}));
+  EXPECT_TRUE(tupleItems("x, y").empty());
+}
