@@ -161,8 +161,10 @@ class Watch(Capture):
         pend = getattr(self._pending, "by_key", None)
         if pend is None:
             pend = self._pending.by_key = {}
-        # Whether JAX's file for the key is there now, before JAX looks it up.
-        row["_on_disk"] = _entry_present(self._cache_dir(), row["key"])
+        # Whether JAX's file for the key is there now, before JAX looks it up:
+        # asked only when that can explain a miss (the contents check is on),
+        # not at every compile.
+        row["_on_disk"] = _check_contents() and _entry_present(self._cache_dir(), row["key"])
         pend[row["key"]] = (scenario, row)
 
     def _failed(self, message: str, where: str = "capture") -> None:

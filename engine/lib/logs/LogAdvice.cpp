@@ -21,19 +21,15 @@ namespace logs {
 
 namespace {
 
+using C = LogAdvice::Code;
+
 /// The advice for a program whose write failed: its -atime file missing
 /// (jax#39880), the disk full, or what the error says.
-LogAdvice::Code writeErrorAdvice(const LoggedProgram &p) {
+C writeErrorAdvice(const LoggedProgram &p) {
   if (p.atimeError)
-    return LogAdvice::Code::MissingAtime;
-  return p.write().noSpace ? LogAdvice::Code::FreeDiskSpace : LogAdvice::Code::FixWriteError;
+    return C::MissingAtime;
+  return p.write().noSpace ? C::FreeDiskSpace : C::FixWriteError;
 }
-
-} // namespace
-
-namespace {
-
-using C = LogAdvice::Code;
 
 LogAdvice advice(C code) {
   LogAdvice a;

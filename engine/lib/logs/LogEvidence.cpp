@@ -183,6 +183,14 @@ bool widened(const std::string &before, const std::string &after) {
   return false;
 }
 
+/// "a, b, c": the items joined by ", " (values as logged, not English).
+std::string commaJoined(const std::vector<std::string> &items) {
+  std::string s;
+  for (const auto &x : items)
+    s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
 /// What entry 1 moving shows when both logs have the pxla shapes lines:
 /// the argument types (or nothing when the shapes are equal or not logged).
 std::optional<std::pair<KeyMove, EntryChange>> argTypesMove(const PairContext &c) {
@@ -211,17 +219,11 @@ std::optional<std::pair<KeyMove, EntryChange>> argTypesMove(const PairContext &c
   }
   if (from.empty())
     return std::nullopt;
-  auto join = [](const std::vector<std::string> &v) {
-    std::string s;
-    for (const auto &x : v)
-      s += (s.empty() ? "" : ", ") + x;
-    return s;
-  };
   allWidened = allWidened || allNarrowed;
   KeyMove m;
   m.code = allWidened ? KeyMove::Code::EnableX64 : KeyMove::Code::ArgTypes;
-  m.before = join(from);
-  m.after = join(to);
+  m.before = commaJoined(from);
+  m.after = commaJoined(to);
   EntryChange f;
   f.code = allWidened ? EntryChange::Code::EnableX64 : EntryChange::Code::ArgTypes;
   f.entry = 1;
@@ -335,21 +337,21 @@ Explained programFromLogs(const PairContext &c) {
       ma >= 0 && mb >= 0 && c.text(false, ma) != c.text(true, mb)) {
     // The arguments placed otherwise, by position (1-based), where both
     // mappings list as many; else the whole mappings.
-    std::string before = c.text(false, ma), after = c.text(true, mb), which;
+    std::string before = c.text(false, ma), after = c.text(true, mb);
+    std::vector<std::string> which, from, to;
     const auto xa = lines::tupleItems(before), xb = lines::tupleItems(after);
     if (xa.size() == xb.size()) {
-      std::string from, to;
       for (size_t i = 0; i < xa.size(); ++i)
         if (xa[i] != xb[i]) {
-          which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
-          from += (from.empty() ? "" : ", ") + xa[i];
-          to += (to.empty() ? "" : ", ") + xb[i];
+          which.push_back(std::to_string(i + 1));
+          from.push_back(xa[i]);
+          to.push_back(xb[i]);
         }
-      before = from;
-      after = to;
+      before = commaJoined(from);
+      after = commaJoined(to);
     }
     return {{M::ArgShardings, false, before, after, {}},
-            {finding(C::ArgShardings, 1, before, after, which)}};
+            {finding(C::ArgShardings, 1, before, after, commaJoined(which))}};
   }
   // JAX's own eager program follows the arrays it is applied to. An
   // elementwise one (jit_add, jit_mul, …) has nothing else in it: with the

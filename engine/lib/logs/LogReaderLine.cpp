@@ -13,7 +13,6 @@
 #include "LogLines.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 namespace cachekey {
@@ -48,7 +47,6 @@ std::string_view digestField(std::string_view hex) {
     hex.remove_suffix(1);
   return hex;
 }
-
 
 } // namespace
 
