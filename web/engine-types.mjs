@@ -236,7 +236,7 @@
  * @property {Array<{name: string, stats: RunStats, odd_cause: ?Finding}>} logs one per run; odd_cause the one cause of all the run's odd programs, or null
  * @property {ProgramAcrossRuns[]} programs
  * @property {{notes: Finding[]}} findings
- * @property {string} summary
+ * @property {{code: string, programs: number, same_key: number, odd: Array<{run: number, programs: number}>, text: string}} verdict the answer first (ManyLogVerdict): code one_key, odd_runs or not_in_every_run; of `programs` with a key, `same_key` have one key in every run; per odd run, its odd programs
  * @property {ToDo[]} what_to_do
  * @property {boolean} keys_differ
  */

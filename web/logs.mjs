@@ -38,12 +38,14 @@ function hideResult(ui) {
 
 /**
  * The answer first: the engine's verdict (two logs: `verdict`, its code and
- * words; more runs: the summary) in a box at the top, with what to do
+ * words; more runs: `verdict` too, the box marked `runs` and its code in
+ * `data-runs`) in a box at the top, with what to do
  * right under it. The pairing and the per-run sums are folded below it.
  */
 function renderVerdict(ui, r, text, code) {
   ui.verdict.hidden = false;
   ui.verdict.dataset.verdict = code || '';
+  delete ui.verdict.dataset.runs; // set after this for three or more runs
   setText(ui.verdictText, text || '');
   renderAdvice(ui, r);
 }
@@ -107,10 +109,11 @@ export function renderLogComparison(ui, r) {
   renderRuns(ui, r);
   ui.how.hidden = false;
   if (!r.pairs && Array.isArray(r.programs)) {
-    // three or more runs: per program, which runs share a key and the odd ones out
-    renderVerdict(ui, r, r.summary, 'runs');
-    ui.summary.hidden = false;
-    setText(ui.summary, r.summary);
+    // three or more runs: the verdict (its words: how many programs share
+    // one key in every run, and the odd runs), then per program, which runs
+    // share a key and the odd ones out
+    renderVerdict(ui, r, r.verdict.text, 'runs');
+    ui.verdict.dataset.runs = r.verdict.code;
     put(ui.notes, ...noteTexts(r).map((n) => el('li', null, n)));
     ui.notes.hidden = !noteTexts(r).length;
     put(ui.many, ...r.programs.map((p, i) => el('li', { 'data-testid': `log-many-${i}`, 'data-groups': String((p.groups || []).length) }, p.text)));

@@ -77,6 +77,8 @@ Each kind is a dict:
     ``advice_any``: at least one of these (where the logs cannot tell two
     causes apart);
   - ``advice_entry``: ``{code: entry}`` for ``key_moved`` items;
+  - ``many_verdict``: with three or more logs, the code of ``verdict``
+    (``one_key``, ``odd_runs``, ``not_in_every_run``);
   - ``programs``: ``{log: n}`` the program count of that log, where it is
     not what JAX counted (the oracle otherwise checks every log's program
     and hit counts against the ``jax.monitoring`` cache_hits / cache_misses
@@ -414,7 +416,7 @@ KINDS = [
     {"id": "processes/three-logs-shared", "sample": True, "releases": R3N,
      "why": "Three identical runs on one cache: every program has one key in every run.",
      "runs": [run(log="a"), run(log="b"), run(log="c")], "compare": ["a", "b", "c"],
-     "expect": {"advice": ["shared_keys"]}},
+     "expect": {"advice": ["shared_keys"], "many_verdict": "one_key"}},
     {"id": "processes/three-logs-one-quiet", "sample": True, "releases": R3N,
      "why": "Three runs, the third logged at WARNING only (no cache lines): the two logs with lines are still compared, and the quiet one is named.",
      "runs": [run(log="a"), run(log="b"), run(log="c", route="warning")], "compare": ["a", "b", "c"],
@@ -423,7 +425,8 @@ KINDS = [
      "why": "Three runs; the third sees the cache read-only and changed jit_step: its new entry cannot be written (a write error).",
      "runs": [run(log="a"), run(log="b"), run(log="c", readonly_cache=True, variant="mul")],
      "compare": ["a", "b", "c"],
-     "expect": {"advice_has": ["fix_write_error"], "advice_lacks": ["nothing_to_do", "shared_keys"]}},
+     "expect": {"advice_has": ["fix_write_error"], "advice_lacks": ["nothing_to_do", "shared_keys"],
+                "many_verdict": "odd_runs"}},
 ]
 
 

@@ -434,6 +434,10 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
         if entries != [entry]:
             bad.append(f"advice {code} entries {entries}, expected [{entry}]")
     if many:
+        # The N-run verdict (ManyLogVerdict): its code.
+        got = (doc.get("verdict") or {}).get("code")
+        if exp.get("many_verdict") and got != exp["many_verdict"]:
+            bad.append(f"verdict {got}, expected {exp['many_verdict']}")
         return bad
     # The root cause's findings (the comparison's details and other_details):
     # codes that must be among them (e.g. backend_decoded: entry 3 read back).

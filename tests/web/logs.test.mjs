@@ -234,7 +234,12 @@ test('three logs: per program, which runs share a key and which is the odd one o
   await page.setInputFiles('[data-testid="log-file-b"]', path.join(dir, 'workstation-b.log'));
   await page.waitForSelector('[data-testid="logs-many"]:not([hidden])');
   const want = cliJson(['compare-logs', 'workstation-a.log', 'workstation-b.log', copy, '--json'], dir);
-  assert.equal(await page.textContent('[data-testid="logs-summary"]'), want.summary);
+  // The answer first: the engine's N-run verdict in the box, its code
+  // beside it; no summary paragraph repeats it.
+  assert.equal(await page.textContent('[data-testid="logs-verdict-text"]'), want.verdict.text);
+  assert.equal(await page.getAttribute('[data-testid="logs-verdict"]', 'data-runs'), want.verdict.code);
+  assert.equal(want.verdict.code, 'odd_runs', 'workstation-b.log holds every program under another key');
+  assert.equal(await page.isHidden('[data-testid="logs-summary"]'), true);
   const items = await page.$$eval('[data-testid^="log-many-"]', (ls) => ls.map((l) => ({ text: l.textContent, groups: l.getAttribute('data-groups') })));
   assert.equal(items.length, want.programs.length);
   assert.ok(items.length >= 1);

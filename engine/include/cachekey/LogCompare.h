@@ -505,9 +505,36 @@ struct ProgramAcrossRuns {
   std::vector<int> absent;
 };
 
+/// The answer first for N runs (the CLI's "Verdict:" line, the page's
+/// verdict box, the JSON's "verdict"): of the programs with a key known in
+/// some run, how many have one key in every run, and how many each run
+/// holds apart as its odd ones out. Counts only; its words are
+/// manyVerdictText's (LogSummaryWording.cpp).
+struct ManyLogVerdict {
+  enum class Code {
+    OneKey,         ///< "one_key": every program one key, in every run
+    OddRuns,        ///< "odd_runs": some run holds a program under another key
+    NotInEveryRun,  ///< "not_in_every_run": no odd key, but some program is
+                    ///< missing from some run
+  };
+  Code code = Code::OneKey;
+  /// Programs whose key is known in some run (ProgramAcrossRuns::common ≥ 0).
+  size_t programs = 0;
+  /// Of those, the ones with one key in every run (none odd, none absent).
+  size_t sameKey = 0;
+  /// Per run, in run order, the programs it is an odd one out for (0: none).
+  std::vector<size_t> oddPrograms;
+};
+
+/// The JSON code of a ManyLogVerdict ("one_key", "odd_runs",
+/// "not_in_every_run").
+const char *manyVerdictCode(ManyLogVerdict::Code code);
+
 /// The comparison of N ≥ 2 logs (hosts, ranks, days): per program, which
 /// runs share a key, which are the odd ones out and which entries differ.
 struct ManyLogComparison {
+  /// The answer first (computed last, from `programs`).
+  ManyLogVerdict verdict;
   std::vector<LogSummary> logs;
   std::vector<ProgramAcrossRuns> programs;
   std::vector<RunStats> stats;
@@ -533,7 +560,8 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
 
 /// {"logs": [{"name", "stats"}], "programs": [{"label", "name", "keys":
 /// [64-hex | null per run], "groups": [[run, …]], "common", "odd": [{"run",
-/// "entries"}], "absent", "text"}], "summary", "what_to_do": [{"code",
+/// "entries"}], "absent", "text"}], "verdict": {"code", "programs",
+/// "same_key", "odd": [{"run", "programs"}], "text"}, "what_to_do": [{"code",
 /// "programs", "entry"?, "text"}], "findings": {"notes": [{"code", "text"}]}, "keys_differ"}; each odd run also has "cause" and "move" (as a pair's).
 Json manyLogComparisonToJson(const ManyLogComparison &comparison);
 
@@ -543,8 +571,8 @@ Json manyLogComparisonToJson(const ManyLogComparison &comparison);
 void writeLogComparisonJson(std::ostream &os, const ManyLogComparison &comparison,
                             const Json &trailing = Json::object());
 
-/// The text the CLI prints for N logs: one line per program, "Run: …" per
-/// log, "Summary: …", then "What to do: …".
+/// The text the CLI prints for N logs: "Verdict: …" first, then one line
+/// per program, "Run: …" per log and "What to do: …".
 void writeManyLogComparison(std::ostream &os, const ManyLogComparison &comparison);
 
 /// Compares two read logs, which it takes (moved into the comparison's

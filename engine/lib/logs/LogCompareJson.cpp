@@ -411,7 +411,20 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
   j["programs"] = std::move(programs);
   // As for two logs: the notes as {code, text}.
   j["findings"]["notes"] = notesJson(r.notes, r.logs.data());
-  j["summary"] = manySummary(r);
+  // The answer first: the verdict's counts and its words (no "summary"
+  // beside it: it was the same sentence).
+  const ManyLogVerdict &v = r.verdict;
+  Json odd = Json::array();
+  for (size_t run = 0; run < v.oddPrograms.size(); ++run)
+    if (v.oddPrograms[run])
+      odd.push_back({{"run", run}, {"programs", v.oddPrograms[run]}});
+  Json verdict = objectFor(6);
+  verdict["code"] = manyVerdictCode(v.code);
+  verdict["programs"] = v.programs;
+  verdict["same_key"] = v.sameKey;
+  verdict["odd"] = std::move(odd);
+  verdict["text"] = manyVerdictText(r);
+  j["verdict"] = std::move(verdict);
   j["what_to_do"] = adviceJson(r, r.advice);
   j["keys_differ"] = r.keysDiffer();
   return j;

@@ -209,9 +209,10 @@ std::string runStatsText(const LogSummary &log, const RunStats &stats);
 std::string programAcrossRunsText(const ManyLogComparison &r,
                                   const ProgramAcrossRuns &p);
 
-/// The summary of N runs: how many programs share one key in every run, and
-/// which runs are odd ones out how often.
-std::string manySummary(const ManyLogComparison &r);
+/// The verdict of N runs (ManyLogVerdict) in words: how many programs share
+/// one key in every run, and which runs are odd ones out how often, with
+/// the one cause of a run's odd programs when they share one.
+std::string manyVerdictText(const ManyLogComparison &r);
 
 /// A program's name and its argument shapes and types (the pxla
 /// "Compiling … with global shapes and types" line) as one lookup key,

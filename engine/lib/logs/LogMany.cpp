@@ -271,7 +271,35 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
   for (const LogSummary &log : r.logs)
     r.stats.push_back(runStats(log));
   r.advice = adviseManyLogs(r);
+  // The answer first: the counts behind the verdict line.
+  ManyLogVerdict &v = r.verdict;
+  v.oddPrograms.assign(n, 0);
+  for (const ProgramAcrossRuns &p : r.programs) {
+    if (p.common < 0)
+      continue;
+    ++v.programs;
+    v.sameKey += p.odd.empty() && p.absent.empty();
+    for (const OddRun &o : p.odd)
+      ++v.oddPrograms[o.run];
+  }
+  const bool odd = std::any_of(v.oddPrograms.begin(), v.oddPrograms.end(),
+                               [](size_t k) { return k > 0; });
+  v.code = odd                       ? ManyLogVerdict::Code::OddRuns
+           : v.sameKey == v.programs ? ManyLogVerdict::Code::OneKey
+                                     : ManyLogVerdict::Code::NotInEveryRun;
   return r;
+}
+
+const char *manyVerdictCode(ManyLogVerdict::Code code) {
+  switch (code) {
+  case ManyLogVerdict::Code::OneKey:
+    return "one_key";
+  case ManyLogVerdict::Code::OddRuns:
+    return "odd_runs";
+  case ManyLogVerdict::Code::NotInEveryRun:
+    return "not_in_every_run";
+  }
+  return "one_key";
 }
 
 } // namespace cachekey

@@ -438,26 +438,17 @@ std::string programAcrossRunsText(const ManyLogComparison &r,
   return s;
 }
 
-std::string manySummary(const ManyLogComparison &r) {
-  size_t all = 0, everywhere = 0;
-  std::vector<size_t> oddCount(r.logs.size(), 0);
-  for (const auto &p : r.programs) {
-    if (p.common < 0)
-      continue;
-    ++all;
-    everywhere += p.odd.empty() && p.absent.empty();
-    for (const auto &o : p.odd)
-      ++oddCount[o.run];
-  }
-  std::string s = std::to_string(everywhere) + " of " +
-                  plural(all, "program has", "programs have") +
+std::string manyVerdictText(const ManyLogComparison &r) {
+  const ManyLogVerdict &v = r.verdict;
+  std::string s = std::to_string(v.sameKey) + " of " +
+                  plural(v.programs, "program has", "programs have") +
                   " one key in all " + std::to_string(r.logs.size()) + " runs";
   // A run whose odd programs moved for one cause (one global setting, an
   // upgrade; ManyLogComparison::oddCause): said once.
-  for (size_t run = 0; run < r.logs.size(); ++run)
-    if (oddCount[run]) {
+  for (size_t run = 0; run < v.oddPrograms.size(); ++run)
+    if (v.oddPrograms[run]) {
       s += "; " + r.logs[run].name + " is the odd one out for " +
-           plural(oddCount[run], "program", "programs");
+           plural(v.oddPrograms[run], "program", "programs");
       if (run < r.oddCause.size())
         if (std::string how = keyMoveText(r.oddCause[run]); !how.empty())
           s += ", all for one cause: " + how;
@@ -486,6 +477,8 @@ void writeAdvice(std::ostream &os, const Comparison &r) {
 } // namespace
 
 void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
+  // The answer first (ManyLogVerdict), as the page shows it.
+  os << "Verdict: " << logs::manyVerdictText(r) << "\n";
   os << "Programs across " << r.logs.size() << " runs (each paired with "
      << r.logs[0].name << " by key, then name, shapes and order):\n";
   for (const auto &p : r.programs)
@@ -494,7 +487,6 @@ void writeManyLogComparison(std::ostream &os, const ManyLogComparison &r) {
     os << "note: " << logs::logNoteText(n, r.logs.data()) << "\n";
   for (size_t i = 0; i < r.logs.size(); ++i)
     os << "Run: " << logs::runStatsText(r.logs[i], r.stats[i]) << "\n";
-  os << "Summary: " << logs::manySummary(r) << "\n";
   writeAdvice(os, r);
 }
 

@@ -289,7 +289,16 @@ TEST(LogCompareMany, ThreeDaysOfOneJobShareEveryKey) {
     EXPECT_EQ(p.groups.size(), 1u) << p.label;
     EXPECT_EQ(p.groups[0], (std::vector<int>{0, 1, 2})) << p.label;
   }
-  EXPECT_EQ(logs::manySummary(*m), "7 of 7 programs have one key in all 3 runs.");
+  EXPECT_EQ(m->verdict.code, ManyLogVerdict::Code::OneKey);
+  EXPECT_EQ(m->verdict.programs, 7u);
+  EXPECT_EQ(m->verdict.sameKey, 7u);
+  EXPECT_EQ(m->verdict.oddPrograms, (std::vector<size_t>{0, 0, 0}));
+  EXPECT_EQ(logs::manyVerdictText(*m), "7 of 7 programs have one key in all 3 runs.");
+  // The answer first: the CLI's text opens with the verdict.
+  std::ostringstream text;
+  writeManyLogComparison(text, *m);
+  EXPECT_EQ(text.str().rfind("Verdict: 7 of 7 programs have one key in all 3 runs.\n", 0), 0u)
+      << text.str();
   // Nothing is odd, so the runs can share one cache.
   ASSERT_EQ(m->advice.size(), 1u);
   EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SharedKeys);
@@ -369,8 +378,18 @@ TEST(LogCompareMany, AGlobalSettingIsNamedAsForTwoLogs) {
   ASSERT_EQ(m->advice.size(), 1u);
   EXPECT_EQ(m->advice[0].code, LogAdvice::Code::SameX64);
   EXPECT_EQ(m->advice[0].programs.size(), 4u);
-  EXPECT_NE(logs::manySummary(*m).find("jax_enable_x64"), std::string::npos) << logs::manySummary(*m);
+  EXPECT_NE(logs::manyVerdictText(*m).find("jax_enable_x64"), std::string::npos)
+      << logs::manyVerdictText(*m);
+  // Run 2 (workstation-b.log) holds all 4 programs under another key.
+  EXPECT_EQ(m->verdict.code, ManyLogVerdict::Code::OddRuns);
+  EXPECT_EQ(m->verdict.programs, 4u);
+  EXPECT_EQ(m->verdict.sameKey, 0u);
+  EXPECT_EQ(m->verdict.oddPrograms, (std::vector<size_t>{0, 0, 4}));
   Json j = manyLogComparisonToJson(*m);
+  EXPECT_EQ(j["verdict"]["code"], "odd_runs");
+  EXPECT_EQ(j["verdict"]["odd"], Json::parse(R"([{"run": 2, "programs": 4}])"));
+  EXPECT_EQ(j["verdict"]["text"], logs::manyVerdictText(*m));
+  EXPECT_FALSE(j.contains("summary"));
   EXPECT_EQ(j["programs"][0]["odd"][0]["move"]["code"], "enable_x64");
   EXPECT_TRUE(j["findings"]["notes"].empty());
 }
