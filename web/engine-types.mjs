@@ -169,7 +169,7 @@
  * One program pair of a two-log comparison (logComparisonToJson's `pairs`).
  * @typedef {{label: string, name: string, ordinal: number, in: string, keys: string, matched_by: string, cause: number,
  *   key_a?: string, key_b?: string, shapes_a?: Object, shapes_b?: Object,
- *   findings: {verdict: {code: string, text: string, shapes_in_a?: boolean}, move: ?Finding, miss: ?{code: string, text?: string}, outcome_a: ?PairOutcome, outcome_b: ?PairOutcome}}} Pair
+ *   findings: {verdict: {code: string, text: string, shapes_in_a?: boolean, renamed_from?: string, renamed_to?: string}, move: ?Finding, miss: ?{code: string, text?: string}, outcome_a: ?PairOutcome, outcome_b: ?PairOutcome}}} Pair
  */
 /**
  * One thing to do after a log comparison (what_to_do[]): its code and the

@@ -32,6 +32,7 @@ Each kind is a dict:
   ``min_entry_size``, ``max_size``, ``cache_late``, ``variant``, ``n``,
   ``threads`` (that many functions compiled at once, one thread each;
   ``changed`` the one whose body run B changes), ``static_values``,
+  ``rename`` (the step program's function under that name),
   ``private_rate``, ``const_values``, ``explain``, ``deviceless`` (``{"platform":
   "tpu", "topology": "v5e:2x2"}`` or ``{"platform": "gpu", "target": "NVIDIA H100 80GB
   HBM3", "topology": "1x1x1"}``: the programs are compiled ahead of time for that
@@ -77,6 +78,9 @@ Each kind is a dict:
     ``advice_any``: at least one of these (where the logs cannot tell two
     causes apart);
   - ``advice_entry``: ``{code: entry}`` for ``key_moved`` items;
+  - ``renamed_from``: ``{program name: label}`` the verdict's
+    ``renamed_from`` of a program only in run B (run A's program it may be,
+    under a new name);
   - ``many_verdict``: with three or more logs, the code of ``verdict``
     (``one_key``, ``odd_runs``, ``not_in_every_run``);
   - ``programs``: ``{log: n}`` the program count of that log, where it is
@@ -188,6 +192,13 @@ KINDS = [
      "expect": {"cause": 1, "verdict": {"jit_step": "key_moved", "*": "same_key"},
                 "outcome_b": {"jit_step": "missed_written", "*": "hit"},
                 "advice": ["key_moved"], "advice_entry": {"key_moved": 1}}},
+    {"id": "program/renamed-function", "sample": True, "releases": R4,
+     "why": "Run B calls the same step function under another name, step_renamed (its `__name__`): JAX names the lowered module after the function, so the name alone moves entry 1 and the program has a new key; the argument shapes and types and every other entry are the same. jit_mlp hits.",
+     "runs": [run(), run(rename="step_renamed")],
+     "expect": {"verdict": {"jit_step": "only_in_a", "jit_step_renamed": "only_in_b", "*": "same_key"},
+                "outcome_b": {"jit_step_renamed": "missed_written", "jit_mlp": "hit"},
+                "renamed_from": {"jit_step_renamed": "jit_step"},
+                "advice": ["renamed_function"]}},
     {"id": "program/new-shapes", "sample": False, "releases": R4,
      "why": "Run B calls the same functions on arrays of 16 instead of 8: a new program per shape (entry 1), the 'Compiling … with global shapes' lines differ; the advice is about new shapes (whether the pairs are called moved keys or new programs is not checked).",
      "runs": [run(), run(n=16)],

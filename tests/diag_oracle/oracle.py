@@ -470,6 +470,13 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
         got = ((p.get("findings") or {}).get("verdict") or {}).get("shapes_in_a")
         if want is not None and got != want:
             bad.append(f"{p.get('label')}: shapes_in_a {got}, expected {want}")
+    # A program only in run B that may be one of run A's under a new name
+    # (the verdict's renamed_from: that program's label).
+    for p in doc.get("pairs", []) if exp.get("renamed_from") else []:
+        want = exp["renamed_from"].get(p.get("name") or "")
+        got = ((p.get("findings") or {}).get("verdict") or {}).get("renamed_from")
+        if want is not None and got != want:
+            bad.append(f"{p.get('label')}: renamed_from {got}, expected {want}")
     return bad
 
 

@@ -318,6 +318,9 @@ struct LogAdvice {
     SamePgle,             // entry 5: `value` the log whose run used PGLE
     SameProfileVersion,   // entry 5: `value` "before → after" profile versions
     SameShardings,        // entry 1: `value` "before → after" argument mappings
+    RenamedFunction,      // a program only in the second run that is one of
+                          // the first run's under a new name
+                          // (LogComparison::renames): `value` its old name
     SameXlaCaches,        // entry 5: `value` the log whose run enabled no
                           // XLA autotuning cache under the cache directory
     OrderOfLogs,          // the second log looks like the earlier run: every
@@ -432,6 +435,17 @@ struct LogComparison {
   std::vector<KeyMove> moves{KeyMove{}};
   /// The move of a pair.
   const KeyMove &moveOf(const ProgramPair &pair) const { return moves[pair.move]; }
+  /// Programs of one run only that are probably one function under two
+  /// names (LogCompare.cpp linkRenamedPrograms: the same argument shapes
+  /// and types, the same entries 2…8, only entry 1, the module JAX names
+  /// after the function, differs; one-to-one), as (the first run's pair,
+  /// the second run's pair), indices into `pairs`, in pair order; few or
+  /// none. Kept here, not in each ProgramPair, which stays 24 bytes.
+  std::vector<std::pair<uint32_t, uint32_t>> renames;
+  /// The first run's pair that `pair` (of the second run only) probably
+  /// is under a new name, or -1; renamedTo: the reverse.
+  int renamedFrom(const ProgramPair &pair) const;
+  int renamedTo(const ProgramPair &pair) const;
   /// The pair the explanation names: the first whose keys differ, else the
   /// first pair; -1 when there is none.
   int explained = -1;

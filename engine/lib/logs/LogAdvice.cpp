@@ -305,7 +305,13 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
         for (const LoggedProgram &x : la.programs)
           namesInA.insert(x.name);
       const bool nameInA = !b.name.empty() && namesInA.count(b.name);
-      if (p.shapesInFirst) {
+      if (const int from = r.renamedFrom(p); from >= 0) {
+        // The first run's program of one run only, under a new name: the
+        // name alone moved entry 1 (LogComparison::renames).
+        LogAdvice x = advice(C::RenamedFunction);
+        x.value = r.labelOf(r.pairs[from]);
+        add(std::move(x), i);
+      } else if (p.shapesInFirst) {
         // The first run compiled this name with these very argument shapes
         // and types, and the pairing still left this compile alone: its key
         // is none of theirs, so its module differs with nothing in its
@@ -508,6 +514,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::SamePgle: return "same_pgle";
   case LogAdvice::Code::FreeDiskSpace: return "free_disk_space";
   case LogAdvice::Code::SameShardings: return "same_shardings";
+  case LogAdvice::Code::RenamedFunction: return "renamed_function";
   case LogAdvice::Code::SameProfileVersion: return "same_profile_version";
   case LogAdvice::Code::SeparateThreads: return "separate_threads";
   case LogAdvice::Code::OrderOfLogs: return "order_of_logs";

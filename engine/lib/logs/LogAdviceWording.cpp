@@ -264,6 +264,13 @@ std::string words(const LogAdvice &a) {
   case C::LogWrites:
     return "Log DEBUG for jax._src.compilation_cache in both runs: it says "
            "whether and why each entry was written.";
+  case C::RenamedFunction:
+    return "probably " + a.value + " of the first run under a new name (the "
+           "same argument shapes and types, and the same entries 2 to 8; "
+           "only entry 1 differs). JAX names the lowered module after the "
+           "function, so a rename alone gives a new key. Nothing to fix: it "
+           "is compiled once and then cached. Keep the old name (or its "
+           "__name__) where runs are to share the entry.";
   case C::StaticOrConstant:
     return "Each call compiled another program with the same argument shapes: "
            "a static argument (static_argnums / static_argnames) took a new "

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cachekey {
 
@@ -83,6 +84,106 @@ RunStats runStats(const LogSummary &log) {
   return s;
 }
 
+namespace {
+
+/// Whether `x` can stand for a function under another name: named (not
+/// one of JAX's own programs), its argument shapes and types logged, and
+/// its whole key trace (entries 1…8) read.
+bool renameCandidate(const LoggedProgram &x) {
+  return !x.name.empty() && x.shapes >= 0 && x.digests().whole &&
+         !isJaxOwnProgram(x.name.view());
+}
+
+/// The programs of one run only that are one function under two names
+/// (LogComparison::renames, in the second run's pair order): a program of the second
+/// run alone, and one of the first run alone, whose names each appear in
+/// their own log only, with the same argument shapes and types (the pxla
+/// "Compiling …" line) and the same own digests of entries 2…8, where only
+/// entry 1 (the module, which JAX names after the function) differs. Only
+/// one-to-one matches are linked: two candidates either way link neither.
+std::vector<std::pair<uint32_t, uint32_t>>
+linkRenamedPrograms(const LogSummary &la, const LogSummary &lb,
+                    const std::vector<ProgramPair> &pairs) {
+  std::vector<uint32_t> onlyA, onlyB;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const ProgramPair &p = pairs[i];
+    if (p.b < 0 && p.a >= 0 && renameCandidate(la.programs[p.a]))
+      onlyA.push_back(static_cast<uint32_t>(i));
+    else if (p.a < 0 && p.b >= 0 && !p.keyOfFirst && !p.shapesInFirst &&
+             renameCandidate(lb.programs[p.b]))
+      onlyB.push_back(static_cast<uint32_t>(i));
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> renames;
+  if (onlyA.empty() || onlyB.empty())
+    return renames;
+  // What must be equal, as one string: the shapes line's text and the own
+  // digests of entries 2…8 (entry 3 may be absent, in both).
+  const auto sameness = [](const LogSummary &log, const LoggedProgram &x) {
+    std::string s = log.texts[x.shapes];
+    for (int e = 2; e <= kNumEntries; ++e)
+      if (const auto &d = x.digests().own[e - 1])
+        s.append(reinterpret_cast<const char *>(d->data()), d->size());
+      else
+        s += '-';
+    return s;
+  };
+  std::unordered_map<std::string, std::vector<uint32_t>> byA;
+  for (uint32_t i : onlyA)
+    byA[sameness(la, la.programs[pairs[i].a])].push_back(i);
+  std::unordered_set<std::string_view> namesA, namesB;
+  for (const LoggedProgram &x : la.programs)
+    namesA.insert(x.name.view());
+  for (const LoggedProgram &x : lb.programs)
+    namesB.insert(x.name.view());
+  std::unordered_map<uint32_t, int> chosen; // an A-only pair: how many chose it
+  std::vector<std::pair<uint32_t, uint32_t>> links;
+  for (uint32_t j : onlyB) {
+    const LoggedProgram &b = lb.programs[pairs[j].b];
+    auto it = byA.find(sameness(lb, b));
+    if (it == byA.end() || namesA.count(b.name.view()))
+      continue;
+    int found = -1, count = 0;
+    for (uint32_t i : it->second) {
+      const LoggedProgram &a = la.programs[pairs[i].a];
+      if (a.name.view() == b.name.view() || namesB.count(a.name.view()) ||
+          a.digests().own[0] == b.digests().own[0])
+        continue;
+      found = static_cast<int>(i);
+      ++count;
+    }
+    if (count != 1)
+      continue;
+    ++chosen[static_cast<uint32_t>(found)];
+    links.emplace_back(static_cast<uint32_t>(found), j);
+  }
+  for (auto [i, j] : links)
+    if (chosen[i] == 1)
+      renames.emplace_back(i, j);
+  return renames;
+}
+
+} // namespace
+
+namespace {
+/// The other side of pair `at`'s rename link (`second`: `at` is the second
+/// run's pair), or -1.
+int renameLink(const std::vector<std::pair<uint32_t, uint32_t>> &renames, uint32_t at,
+               bool second) {
+  for (const auto &[a, b] : renames)
+    if ((second ? b : a) == at)
+      return static_cast<int>(second ? a : b);
+  return -1;
+}
+} // namespace
+
+int LogComparison::renamedFrom(const ProgramPair &pair) const {
+  return renameLink(renames, static_cast<uint32_t>(&pair - pairs.data()), true);
+}
+
+int LogComparison::renamedTo(const ProgramPair &pair) const {
+  return renameLink(renames, static_cast<uint32_t>(&pair - pairs.data()), false);
+}
+
 Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&second) {
   // Checked before the comparison is made: most logs a fuzzer makes hold
   // no key, and a LogComparison's two LogSummaries allocate even empty.
@@ -145,6 +246,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&sec
           p.shapesInFirst = !p.keyOfFirst && !b.name.empty() && b.shapes >= 0 &&
                             compiledInFirst(b);
         }
+    r.renames = linkRenamedPrograms(la, lb, r.pairs);
   }
   // Moves are interned: thousands of pairs that moved the same way share
   // one KeyMove. Of the explanations only two are kept: the first pair

@@ -56,6 +56,12 @@ void pairFindingsMembers(const LogComparison &r, const ProgramPair &p, const Mem
     // argument shapes (to another key; ProgramPair::shapesInFirst).
     if (code == "only_in_b")
       m("shapes_in_a", p.shapesInFirst);
+    // A program of one run only that is probably the other's under a new
+    // name (LogComparison::renames): that program's label.
+    if (const int from = r.renamedFrom(p); from >= 0)
+      m("renamed_from", r.labelOf(r.pairs[from]));
+    if (const int to = r.renamedTo(p); to >= 0)
+      m("renamed_to", r.labelOf(r.pairs[to]));
     m("text", pairVerdictText(r, p));
   });
   if (p.keys == ProgramPair::Keys::Differ)

@@ -431,6 +431,11 @@ std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
       return "only in " + lb.name + ", yet it hit: its entry was written by "
              "a run whose log is not " + la.name + " (or " + la.name +
              " is cut before it)";
+    if (const int from = r.renamedFrom(p); from >= 0)
+      return "new in " + lb.name + ", probably " + r.labelOf(r.pairs[from]) +
+             " of " + la.name + " under a new name: the same argument shapes "
+             "and types and the same entries 2 to 8, only entry 1 (the "
+             "module, named after the function) differs";
     if (p.shapesInFirst)
       return "new in " + lb.name + ": " + la.name + " compiled " +
              std::string(b.name.view()) + " with these argument shapes too, " +
@@ -447,6 +452,10 @@ std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
              "line " + std::to_string(line) + "), which may be this "
              "program's: the log was cut, or the run stopped, while it was "
              "computed";
+    if (const int to = r.renamedTo(p); to >= 0)
+      return "only in " + la.name + ": " + lb.name + " did not compile it "
+             "under this name, and probably compiled it as " +
+             r.labelOf(r.pairs[to]);
     return "only in " + la.name + ": " + lb.name + " did not compile it";
   }
   switch (p.keys) {

@@ -685,6 +685,65 @@ TEST(LogCompare, AnArgumentPlacedOtherwiseIsNamed) {
   EXPECT_TRUE(named);
 }
 
+TEST(LogCompare, ARenamedFunctionIsLinkedToItsOldName) {
+  // Case 49 (real jax 0.12.0.1 runs; README): run B calls step under the
+  // name step_renamed; the name alone moves entry 1.
+  auto c = compareCase("49-renamed-function", "a.log", "b.log");
+  const ProgramPair *now = pairLabelled(c, "jit_step_renamed");
+  const ProgramPair *before = pairLabelled(c, "jit_step");
+  ASSERT_TRUE(now && before);
+  EXPECT_LT(now->a, 0);
+  EXPECT_LT(before->b, 0);
+  ASSERT_GE(c.renamedFrom(*now), 0);
+  EXPECT_EQ(&c.pairs[c.renamedFrom(*now)], before);
+  ASSERT_GE(c.renamedTo(*before), 0);
+  EXPECT_EQ(&c.pairs[c.renamedTo(*before)], now);
+  EXPECT_EQ(c.renames.size(), 1u);
+  const ProgramPair *mlp = pairLabelled(c, "jit_mlp");
+  ASSERT_TRUE(mlp);
+  EXPECT_EQ(c.renamedFrom(*mlp), -1);
+  EXPECT_EQ(c.renamedTo(*mlp), -1);
+  ASSERT_EQ(c.advice.size(), 1u);
+  EXPECT_EQ(c.advice[0].code, LogAdvice::Code::RenamedFunction);
+  EXPECT_EQ(c.advice[0].value, "jit_step");
+  Json j = logComparisonToJson(c);
+  size_t linked = 0;
+  for (const auto &p : j["pairs"]) {
+    if (p["label"] != "jit_step_renamed")
+      continue;
+    ++linked;
+    EXPECT_EQ(p["findings"]["verdict"]["renamed_from"], "jit_step");
+  }
+  EXPECT_EQ(linked, 1u);
+  // The same logs with the second run's step under its old name: nothing to
+  // link (the names pair them).
+  auto same = compareCase("49-renamed-function", "a.log", "a.log");
+  EXPECT_TRUE(same.renames.empty());
+}
+
+TEST(LogCompare, TwoCandidatesForOneRenameLinkNeither) {
+  // Case 49's run B with its jit_step_renamed program given twice, under
+  // two new names: run A's jit_step could be either, so neither is linked.
+  std::string b = readText(sourcePath("tests/cases/49-renamed-function/b.log"));
+  std::string twice;
+  for (const char *name : {"step_renamed", "step_other"}) {
+    std::string copy = b;
+    for (size_t at = 0; (at = copy.find("step_renamed", at)) != std::string::npos;
+         at += std::string_view(name).size())
+      copy.replace(at, 12, name);
+    twice += copy;
+  }
+  auto c = compareLogSummaries(
+      readLog(readText(sourcePath("tests/cases/49-renamed-function/a.log")), "a.log"),
+      readLog(twice, "b.log"));
+  ASSERT_TRUE(c) << c.error().str();
+  EXPECT_TRUE(c->renames.empty());
+  size_t seen = 0;
+  for (const ProgramPair &p : c->pairs)
+    seen += p.a < 0;
+  EXPECT_GE(seen, 2u); // both new names are programs of run B only
+}
+
 TEST(LogCompare, AFullDiskIsSaidToBeOne) {
   // Case 32 (README): day 1 ran with its cache volume full; its log holds
   // two writes that failed with "[Errno 28] No space left on device".
