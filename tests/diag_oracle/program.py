@@ -18,7 +18,6 @@ independent computation of how many programs were looked up.
 Inputs are NumPy arrays, so the only programs compiled are the spec's own
 ``jax.jit`` functions (no ``jnp.ones`` helper programs).
 """
-import functools
 import json
 import logging
 import os
@@ -162,7 +161,8 @@ def run_program(kind):
         if spec.get("rename"):
             # The same function under another name: JAX names the lowered
             # module (and the program) after the function's __name__.
-            fn = functools.wraps(step)(lambda x, y: step(x, y))
+            def fn(x, y):
+                return step(x, y)
             fn.__name__ = fn.__qualname__ = spec["rename"]
         # donate: the first argument's buffer is donated (donate_argnums).
         f = jax.jit(fn, donate_argnums=(0,)) if spec.get("donate") else jax.jit(fn)

@@ -443,7 +443,9 @@ struct LogComparison {
   /// none. Kept here, not in each ProgramPair, which stays 24 bytes.
   std::vector<std::pair<uint32_t, uint32_t>> renames;
   /// The first run's pair that `pair` (of the second run only) probably
-  /// is under a new name, or -1; renamedTo: the reverse.
+  /// is under a new name, or -1 (a bisection of `renames`); renamedTo: the
+  /// reverse (a scan of `renames`, for a pair of the first run only). `pair`
+  /// must be an element of `pairs`.
   int renamedFrom(const ProgramPair &pair) const;
   int renamedTo(const ProgramPair &pair) const;
   /// The pair the explanation names: the first whose keys differ, else the

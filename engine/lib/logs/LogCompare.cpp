@@ -95,12 +95,13 @@ bool renameCandidate(const LoggedProgram &x) {
 }
 
 /// The programs of one run only that are one function under two names
-/// (LogComparison::renames, in the second run's pair order): a program of the second
-/// run alone, and one of the first run alone, whose names each appear in
-/// their own log only, with the same argument shapes and types (the pxla
-/// "Compiling …" line) and the same own digests of entries 2…8, where only
-/// entry 1 (the module, which JAX names after the function) differs. Only
-/// one-to-one matches are linked: two candidates either way link neither.
+/// (LogComparison::renames, in the second run's pair order): a program of
+/// the second run alone, and one of the first run alone, whose names each
+/// appear in their own log only, with the same argument shapes and types
+/// (the pxla "Compiling …" line) and the same own digests of entries 2…8,
+/// where only entry 1 (the module, which JAX names after the function)
+/// differs. Only one-to-one matches are linked: two candidates either way
+/// link neither.
 std::vector<std::pair<uint32_t, uint32_t>>
 linkRenamedPrograms(const LogSummary &la, const LogSummary &lb,
                     const std::vector<ProgramPair> &pairs) {
@@ -164,24 +165,26 @@ linkRenamedPrograms(const LogSummary &la, const LogSummary &lb,
 
 } // namespace
 
-namespace {
-/// The other side of pair `at`'s rename link (`second`: `at` is the second
-/// run's pair), or -1.
-int renameLink(const std::vector<std::pair<uint32_t, uint32_t>> &renames, uint32_t at,
-               bool second) {
-  for (const auto &[a, b] : renames)
-    if ((second ? b : a) == at)
-      return static_cast<int>(second ? a : b);
-  return -1;
-}
-} // namespace
-
 int LogComparison::renamedFrom(const ProgramPair &pair) const {
-  return renameLink(renames, static_cast<uint32_t>(&pair - pairs.data()), true);
+  // Asked of every pair (its JSON, its words): a pair of both runs, or no
+  // link at all, answers at once; `renames` is in the second run's pair
+  // order, so a pair of the second run only is looked up by bisection.
+  if (renames.empty() || pair.a >= 0)
+    return -1;
+  const auto at = static_cast<uint32_t>(&pair - pairs.data());
+  auto it = std::lower_bound(renames.begin(), renames.end(), at,
+                             [](const auto &link, uint32_t j) { return link.second < j; });
+  return it != renames.end() && it->second == at ? static_cast<int>(it->first) : -1;
 }
 
 int LogComparison::renamedTo(const ProgramPair &pair) const {
-  return renameLink(renames, static_cast<uint32_t>(&pair - pairs.data()), false);
+  if (renames.empty() || pair.b >= 0)
+    return -1;
+  const auto at = static_cast<uint32_t>(&pair - pairs.data());
+  for (const auto &[first, second] : renames)
+    if (first == at)
+      return static_cast<int>(second);
+  return -1;
 }
 
 Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&second) {

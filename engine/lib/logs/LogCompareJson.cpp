@@ -424,7 +424,7 @@ Json manyLogComparisonToJson(const ManyLogComparison &r) {
   for (size_t run = 0; run < v.oddPrograms.size(); ++run)
     if (v.oddPrograms[run])
       odd.push_back({{"run", run}, {"programs", v.oddPrograms[run]}});
-  Json verdict = objectFor(6);
+  Json verdict = objectFor(5);
   verdict["code"] = manyVerdictCode(v.code);
   verdict["programs"] = v.programs;
   verdict["same_key"] = v.sameKey;

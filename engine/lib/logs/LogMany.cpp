@@ -291,15 +291,13 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
 }
 
 const char *manyVerdictCode(ManyLogVerdict::Code code) {
+  // As logVerdictCode (LogVerdict.cpp) names the two-log verdict's codes.
   switch (code) {
-  case ManyLogVerdict::Code::OneKey:
-    return "one_key";
-  case ManyLogVerdict::Code::OddRuns:
-    return "odd_runs";
-  case ManyLogVerdict::Code::NotInEveryRun:
-    return "not_in_every_run";
+  case ManyLogVerdict::Code::OneKey: return "one_key";
+  case ManyLogVerdict::Code::OddRuns: return "odd_runs";
+  case ManyLogVerdict::Code::NotInEveryRun: return "not_in_every_run";
   }
-  return "one_key";
+  return "unknown";
 }
 
 } // namespace cachekey
