@@ -84,6 +84,8 @@ async function boot() {
   catalog.choices = /** @type {import('./engine-types.mjs').ScenarioChoices} */ (choices);
   catalog.tpu = tpu;
   catalog.gpu = gpu;
+  // The large captures (large_mlp) come when the reader picks one.
+  catalog.fetchMore = () => fetchJson('presets-more.json');
   if (!catalog.load(presets, DEFAULT_PRESET)) {
     setStatus('presets.json has no add_1x1 fixture; the page cannot show its default scenario.', 'error');
     return;

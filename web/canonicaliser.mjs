@@ -29,7 +29,7 @@ export async function fetchJson(url) {
 
 /** The line about the engine under "About this page". */
 export function renderAbout(catalog, loadedWord, v = catalog.engine.version()) {
-  setText($('#about-engine'), `Engine: ${v.engine}; scenario schema ${v.schema}; profiles ${v.profiles.join(', ')}; live MLIR: ${v.mlir ? loadedWord : 'no'}. ${Object.keys(catalog.fixtures).length} captured presets.`);
+  setText($('#about-engine'), `Engine: ${v.engine}; scenario schema ${v.schema}; profiles ${v.profiles.join(', ')}; live MLIR: ${v.mlir ? loadedWord : 'no'}. ${catalog.capturedCount} captured presets.`);
 }
 
 /**

@@ -23,6 +23,21 @@ const TEXT_PATHS = [['module', 'text'], ['module', 'entry1_b64']];
  * @property {boolean} [stand_in]
  */
 
+/**
+ * A captured fixture the first view leaves to presets-more.json (tools/bundle_presets.py):
+ * what the pickers list of it until it is fetched.
+ * @typedef {Object} MoreStub
+ * @property {string} title
+ * @property {Object} provenance
+ * @property {{platform?: string}} backend
+ * @property {{sym_name?: string, bytes: number, include_metadata: boolean}} module
+ */
+
+/** The line a captured preset's note shows of its provenance. */
+function provenanceText(prov) {
+  return `jax ${prov.jax || '?'}${prov.libtpu ? `, libtpu ${prov.libtpu}, TPU topology ${prov.topology} without a TPU` : ''}${prov.cuda_plugin ? `, jax-cuda12-plugin ${prov.cuda_plugin}, GPU topology ${prov.topology} (${prov.label})` : ''}, ${prov.date ? prov.date.slice(0, 10) : ''}`;
+}
+
 export class Catalog {
   /**
    * @param {import('./engine.mjs').CacheKeyEngine} engine this thread's engine (no MLIR)
@@ -39,6 +54,19 @@ export class Catalog {
     this.presets = new Map();
     /** Presets that need live MLIR (from presets.json): {id, title, note}; their documents come with mlir/modules.json. */
     this.live = new Map();
+    /**
+     * Captured fixtures fetched when picked (presets.json's "more"): their
+     * stubs until loadMore() brings the documents.
+     * @type {Map<string, MoreStub>}
+     */
+    this.more = new Map();
+    /**
+     * Fetches presets-more.json's document (set by the page).
+     * @type {() => Promise<any>}
+     */
+    this.fetchMore = async () => { throw new Error('presets-more.json: no fetcher'); };
+    /** @type {Promise<void>|null} */
+    this.moreLoading = null;
     /** Module texts (generic form) of captured fixtures, and entry1_b64 → fixture id. */
     this.texts = new Map();
     this.textByBytes = new Map();
@@ -248,12 +276,7 @@ export class Catalog {
 
   /** Fills the catalog from presets.json on its engine; false when the default preset is missing. */
   load(presets, defaultPreset) {
-    const fixtures = this.register(presets.fixtures || {});
-    for (const [id, fx] of Object.entries(fixtures)) {
-      this.fixtures[id] = fx;
-      const prov = fx.provenance || {};
-      this.presets.set(id, { id, title: fx.title || id, derived: false, provenance: `jax ${prov.jax || '?'}${prov.libtpu ? `, libtpu ${prov.libtpu}, TPU topology ${prov.topology} without a TPU` : ''}${prov.cuda_plugin ? `, jax-cuda12-plugin ${prov.cuda_plugin}, GPU topology ${prov.topology} (${prov.label})` : ''}, ${prov.date ? prov.date.slice(0, 10) : ''}` });
-    }
+    this.addFixtures(presets.fixtures || {});
     // Derived presets are fixtures too (fixtures/derived/: a patch over a
     // captured fixture), so the CLI resolves links that name them.
     for (const [id, doc] of Object.entries(presets.derived || {})) {
@@ -264,7 +287,61 @@ export class Catalog {
     for (const [id, stub] of Object.entries(presets.live || {})) {
       if (stub && typeof stub === 'object' && !this.presets.has(id)) this.live.set(id, { id, title: String(stub.title || id), note: String(stub.note || '') });
     }
+    for (const [id, stub] of Object.entries(presets.more || {})) {
+      if (stub && typeof stub === 'object' && !this.presets.has(id)) {
+        this.more.set(id, { title: String(stub.title || id), provenance: stub.provenance || {}, backend: stub.backend || {},
+          module: { sym_name: stub.module?.sym_name, bytes: Number(stub.module?.bytes) || 0, include_metadata: !!stub.module?.include_metadata } });
+      }
+    }
     return this.presets.has(defaultPreset);
+  }
+
+  /** Registers captured fixtures ({id: document}) and offers each as a preset. */
+  addFixtures(docs) {
+    for (const [id, fx] of Object.entries(this.register(docs))) {
+      this.fixtures[id] = fx;
+      this.presets.set(id, { id, title: fx.title || id, derived: false, provenance: provenanceText(fx.provenance || {}) });
+    }
+  }
+
+  /** A captured fixture's document, or its stub while it waits in presets-more.json; undefined for neither. */
+  fixtureInfo(id) {
+    return this.fixtures[id] || this.more.get(id);
+  }
+
+  /** How many captured fixtures the page offers, those still in presets-more.json included. */
+  get capturedCount() {
+    return Object.keys(this.fixtures).length + [...this.more.keys()].filter((id) => !this.fixtures[id]).length;
+  }
+
+  /** Whether `id` is a captured fixture not fetched yet (presets-more.json). */
+  isMore(id) {
+    return this.more.has(id) && !this.fixtures[id];
+  }
+
+  /**
+   * Fetches presets-more.json once and registers its fixtures (then they
+   * are presets like the others). Rejects with the fetch's error; a later
+   * call tries again.
+   * @returns {Promise<void>}
+   */
+  loadMore() {
+    if (!this.moreLoading) {
+      this.moreLoading = this.fetchMore().then((doc) => {
+        const wanted = Object.fromEntries(Object.entries((doc && doc.fixtures) || {}).filter(([id]) => this.more.has(id)));
+        this.addFixtures(wanted);
+      }).catch((e) => {
+        this.moreLoading = null;
+        throw e;
+      });
+    }
+    return this.moreLoading;
+  }
+
+  /** The id of a fixture in presets-more.json, when an engine error names it as unknown. */
+  unknownMoreBase(error) {
+    const id = error && error.code === 'unknown_fixture' ? error.subject : null;
+    return id && this.isMore(id) ? id : null;
   }
 
   /** Adds what mlir/modules.json brings: the presets that need live MLIR and the fixtures' texts. */

@@ -264,6 +264,16 @@ export function mountShare(store, catalog, loader, { embed, defaultPreset }) {
     const decode = () => catalog.worker.call('decodePermalink', [h], { label: 'Reading the link' })
       .catch(() => ({ error: { message: 'reading the link was cancelled' } }));
     let r = await decode();
+    // A link whose base is a large capture the first view leaves to
+    // presets-more.json: fetched, then the link is read again.
+    if (r && r.error && catalog.unknownMoreBase(r.error)) {
+      try {
+        await catalog.loadMore();
+      } catch (e) {
+        return failLink(`${r.error.subject}, the link's preset, could not be loaded (${e.message}).`);
+      }
+      r = await decode();
+    }
     // A link whose base is a preset that needs MLIR: the engine without MLIR
     // does not know that preset; the engine with MLIR does.
     if (r && r.error && unknownLiveBase(r.error)) {

@@ -66,6 +66,19 @@ export function mountScenarioFiles(store, catalog, loader, { openScenario, needs
       .catch(() => engineError('io', 'reading the files was cancelled'));
     let r = await readAll();
     if (r.error) { say(`Not opened: ${errorText(r.error)}`); return; }
+    // A file over a large capture the first view leaves to presets-more.json:
+    // fetched, then the files are read again.
+    const more = r.opened.map((o) => catalog.unknownMoreBase(o.error)).find(Boolean);
+    if (more) {
+      try {
+        await catalog.loadMore();
+      } catch (e) {
+        say(`Not opened: ${more}, the file's preset, could not be loaded (${e.message}).`);
+        return;
+      }
+      r = await readAll();
+      if (r.error) { say(`Not opened: ${errorText(r.error)}`); return; }
+    }
     // A module given as text needs the live MLIR canonicaliser: the engine
     // says so with its code, and the file is read again once it is loaded.
     if (r.opened.some((o) => o.error && o.error.code === 'no_mlir')) {

@@ -26,6 +26,10 @@ function base64Length(b64) {
   return Math.floor(t.length * 3 / 4) - (t.endsWith('==') ? 2 : t.endsWith('=') ? 1 : 0);
 }
 
+/** An option of the module-source picker. */
+const sourceOption = (id, symName, bytes, withLocations) => el('option', { value: id },
+  `${id} — ${symName}, ${bytes} bytes${withLocations ? ', with locations' : ''}`);
+
 const sizeText = (n) => (n < 1 << 20 ? `${Math.ceil(n / 1024)} KB` : `${(n / (1 << 20)).toFixed(1)} MB`);
 
 /** @param {import('./index.mjs').Controls} controls */
@@ -36,7 +40,7 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
     source: /** @type {HTMLSelectElement} */ (q('module-source')), includeMetadata: /** @type {HTMLInputElement} */ (q('include-metadata')), includeMetadataWhy: q('include-metadata-why'),
     text: /** @type {HTMLTextAreaElement} */ (q('module-text')), textBox: q('module-text-box'), why: q('module-text-why'), load: /** @type {HTMLButtonElement} */ (q('load-mlir')),
     error: q('module-text-error'), preset: /** @type {HTMLSelectElement} */ (q('preset')), file: /** @type {HTMLInputElement} */ (q('module-file')), fileName: q('module-file-name'),
-    preview: q('module-text-preview'),
+    preview: q('module-text-preview'), sourceNote: q('module-source-note'),
   };
   const root = document.documentElement;
   let typing = false; // an edit waits for its debounce
@@ -147,8 +151,10 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
     return true;
   }
 
-  ui.source.replaceChildren(...Object.entries(catalog.fixtures).map(([id, fx]) => el('option', { value: id },
-      `${id} — ${fx.module.sym_name}, ${base64Length(fx.module.entry1_b64)} bytes${fx.module.include_metadata ? ', with locations' : ''}`)));
+  // The captures presets-more.json brings are listed too, and fetched when picked.
+  ui.source.replaceChildren(
+    ...Object.entries(catalog.fixtures).map(([id, fx]) => sourceOption(id, fx.module.sym_name, base64Length(fx.module.entry1_b64), fx.module.include_metadata)),
+    ...[...catalog.more].filter(([id]) => !catalog.fixtures[id]).map(([id, m]) => sourceOption(id, m.module.sym_name, m.module.bytes, m.module.include_metadata)));
   // The first view's engine has no MLIR; the editor loads it.
   ui.text.disabled = true;
   ui.text.value = '';
@@ -157,7 +163,23 @@ export function bindModule({ store, catalog, loader, change, resolved, baseline 
   setText(ui.why, WHY_OFF);
   ui.load.hidden = false;
 
-  ui.source.addEventListener('change', (e) => { if (ui.source.value !== '__custom') setFrom(ui.source.value, e.target); });
+  ui.source.addEventListener('change', async (e) => {
+    const id = ui.source.value;
+    if (id === '__custom') return;
+    if (catalog.isMore(id)) {
+      setText(ui.sourceNote, `Loading ${id}\u2019s bytes (presets-more.json)\u2026`);
+      try {
+        await catalog.loadMore();
+      } catch (err) {
+        setText(ui.sourceNote, `${id} could not be loaded: ${err.message}. The module is unchanged.`);
+        sync(resolved());
+        return;
+      }
+      setText(ui.sourceNote, '');
+      if (ui.source.value !== id) return; // another pick came meanwhile
+    }
+    setFrom(id, e.target);
+  });
   ui.includeMetadata.addEventListener('change', (e) => {
     const patchText = getPath(store.state.patch, ['module', 'text']);
     if (catalog.mlir && isTextValue(patchText)) {

@@ -21,15 +21,16 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
     profileFrom: select('profile-from'), profileTo: select('profile-to'), profileChanges: q('profile-changes'),
   };
   const presetLabel = (p) => `${p.id} — ${p.title}`;
-  const onTpu = (p) => !!(catalog.fixtures[p.id] && catalog.fixtures[p.id].backend && catalog.fixtures[p.id].backend.platform === 'tpu');
-  const all = [...catalog.presets.values()];
+  const onTpu = (p) => catalog.fixtureInfo(p.id)?.backend?.platform === 'tpu';
+  // The captures presets-more.json brings are listed with the others (fetched when picked).
+  const all = [...catalog.presets.values(), ...[...catalog.more].map(([id, m]) => ({ id, title: m.title, derived: false }))];
   const captured = all.filter((p) => !p.derived && !onTpu(p));
   const capturedTpu = all.filter((p) => !p.derived && onTpu(p));
   const derived = all.filter((p) => p.derived);
   const live = [...catalog.live.values()];
   const options = (ps) => ps.map((p) => el('option', { value: p.id }, presetLabel(p)));
   // The releases the CPU captures were made with, from their provenance.
-  const jaxOf = (p) => ((catalog.fixtures[p.id] || {}).provenance || {}).jax;
+  const jaxOf = (p) => ((catalog.fixtureInfo(p.id) || {}).provenance || {}).jax;
   const capturedWith = [...new Set(captured.map(jaxOf).filter(Boolean))];
   put(ui.preset,
     el('optgroup', { label: `Captured from real JAX ${capturedWith.join(', ') || '(release not recorded)'}` }, options(captured)),
@@ -77,6 +78,16 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
   }
 
   async function setPreset(id) {
+    if (catalog.isMore(id)) {
+      setText(ui.presetNote, `Loading ${id} (presets-more.json)\u2026`);
+      try {
+        await catalog.loadMore();
+      } catch (e) {
+        syncPreset();
+        setText(ui.presetNote, `${id} could not be loaded: ${e.message}. The preset shown is unchanged.`);
+        return;
+      }
+    }
     if (!catalog.presets.has(id) && catalog.live.has(id)) {
       try {
         await loader.load();

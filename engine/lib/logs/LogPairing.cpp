@@ -147,6 +147,7 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     uint32_t front = 0, end = 0;
     int countA = 0, countB = 0;
     int first = 0;
+    uint32_t hash = 0; // its key's GroupKeyHash, low bits: most probes end on it
   };
   auto groupOf = [&](const LoggedProgram &p) {
     return GroupKey{byStream ? p.stream : -1,
@@ -184,10 +185,11 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
       at = (at + 1) & mask;
     slots[at] = id;
   };
+  // Tables stay under 2^32 slots, so a key's slot is its stored hash's too.
   auto growSlots = [&](size_t size) {
     std::vector<int>(size, -1).swap(slots);
     for (size_t id = 0; id < groups.size(); ++id)
-      place(static_cast<int>(id), GroupKeyHash()(keyOfGroup(groups[id])));
+      place(static_cast<int>(id), groups[id].hash);
   };
   {
     size_t size = 16;
@@ -199,12 +201,15 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
   auto idOf = [&](const GroupKey &k, int first) {
     size_t hash = GroupKeyHash()(k), mask = slots.size() - 1;
     size_t at = hash & mask;
+    const auto low = static_cast<uint32_t>(hash);
+    // The stored hash first: a probe past another key reads no program.
     for (; slots[at] >= 0; at = (at + 1) & mask)
-      if (keyOfGroup(groups[slots[at]]) == k)
+      if (groups[slots[at]].hash == low && keyOfGroup(groups[slots[at]]) == k)
         return slots[at];
     int id = static_cast<int>(groups.size());
     Group g;
     g.first = first;
+    g.hash = low;
     groups.push_back(g);
     if (2 * groups.size() > slots.size())
       growSlots(2 * slots.size());
