@@ -68,6 +68,8 @@ Each kind is a dict:
   - ``verdict`` / ``outcome_a`` / ``outcome_b``: ``{program name or "*":
     code}`` for each pair's ``findings.verdict.code`` / ``outcome_a.code`` /
     ``outcome_b.code`` ("*" is every pair not named);
+  - ``move``: ``{program name or "*": code}`` for each pair's
+    ``findings.move.code`` (how its key moved: ``jaxlib_upgrade``, …);
   - ``miss``: ``{program name or "*": code}`` for each pair's
     ``findings.miss.code`` (why the second run missed a key it shares);
   - ``details_has``: codes that must be among the root cause's
@@ -587,11 +589,15 @@ KINDS += [
     {"id": "environment/jax-upgrade", "sample": False, "releases": ["0.12.0.1"],
      "why": "Run A uses jax/jaxlib 0.10.2, run B jax/jaxlib 0.12.0.1 on the same cache folder: entry 2 (the jaxlib version string, cache_key.py) and entry 3 (the backend's platform_version) move in every program, as can everything else (the lowering, compile options). The upgrade is the cause.",
      "runs": [run(release="0.10.2"), run()],
-     "expect": every_moved(2)},
+     "expect": every_moved(2) | {"move": {"*": "jaxlib_upgrade"}}},
+    {"id": "environment/jax-downgrade", "sample": False, "releases": ["0.10.2"],
+     "why": "Run A uses jax/jaxlib 0.12.0.1, run B goes back to 0.10.2 on the same cache folder (a pinned environment restored, an older image): entry 2 moves in every program as for an upgrade, and the move is a downgrade, not an upgrade (helper-19's finding, 2026-12-06).",
+     "runs": [run(release="0.12.0.1"), run()],
+     "expect": every_moved(2) | {"move": {"*": "jaxlib_downgrade"}}},
     {"id": "environment/jax-upgrade-0.4.30-to-0.6.2", "sample": False, "releases": ["0.6.2"],
      "why": "Run A uses jax/jaxlib 0.4.30 (seven entries, no backend version), run B 0.6.2 (eight): entry 2 (jaxlib version) moves in every program; the upgrade is the cause.",
      "runs": [run(release="0.4.30"), run()],
-     "expect": every_moved(2)},
+     "expect": every_moved(2) | {"move": {"*": "jaxlib_upgrade"}}},
 
     # --- the program -------------------------------------------------------------------------
     {"id": "program/donation", "sample": False, "releases": R4,

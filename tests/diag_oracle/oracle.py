@@ -448,8 +448,8 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
             bad.append(f"findings {detail_codes} lack {code}")
     if "cause" in exp and (doc.get("cause") or 0) != exp["cause"]:
         bad.append(f"cause {doc.get('cause')}, expected {exp['cause']}")
-    for member, key in (("verdict", "verdict"), ("miss", "miss"), ("outcome_a", "outcome_a"),
-                        ("outcome_b", "outcome_b")):
+    for member, key in (("verdict", "verdict"), ("move", "move"), ("miss", "miss"),
+                        ("outcome_a", "outcome_a"), ("outcome_b", "outcome_b")):
         table = exp.get(member)
         if not table:
             continue

@@ -87,6 +87,7 @@ export function bindRelease({ store, catalog, loader, changeMany, baseline }) {
         setText(ui.presetNote, `${id} could not be loaded: ${e.message}. The preset shown is unchanged.`);
         return;
       }
+      if (ui.preset.value !== id) return; // another pick came meanwhile
     }
     if (!catalog.presets.has(id) && catalog.live.has(id)) {
       try {

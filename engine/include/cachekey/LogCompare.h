@@ -83,6 +83,7 @@ struct KeyMove {
                            // programs (JAX's own among them when `both`):
                            // one global setting
     JaxlibUpgrade,         // entry 2, `before` → `after` (releases)
+    JaxlibDowngrade,       // entry 2, `before` → `after`, an older release
     JaxlibChanged,         // entry 2, a version that is not a release
     BackendChanged,        // entry 3
     FlagsNotLogged,        // entry 4, no "Including XLA flag" lines
@@ -328,6 +329,10 @@ struct LogAdvice {
                           // the first log hit, and the second wrote it; it
                           // hit nothing (after KeepCacheDir)
                           // (jax_persistent_cache_enable_xla_caches)
+    LogCut,               // the second log ends inside a key: `value` the
+                          // log, `amount` the line where that key starts
+                          // (LogSummary::endsInsideKeyAt); in place of
+                          // NothingToDo when nothing else missed
   };
   Code code = Code::NothingToDo;
   /// What it is about, in order, each once: indices into
@@ -391,6 +396,10 @@ struct LogVerdict {
   /// (from the logged compile times).
   double compileSeconds = 0;
   size_t timedMisses = 0;
+  /// The line where the key the second log ends in starts
+  /// (LogSummary::endsInsideKeyAt), or 0: the log was cut, or its run
+  /// stopped, while that program was compiled, so its outcome is not known.
+  size_t cutAt = 0;
 };
 
 /// A note on the logs compared, as a fact: what was cut or unreadable in one

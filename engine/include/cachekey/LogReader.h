@@ -478,11 +478,15 @@ struct LogSummary {
   /// The input did not end with a line break (often a cut log).
   bool endsMidLine = false;
   /// What the first bytes say the input is, when it is not text a log
-  /// reader can read: a gzip file (1f 8b), or UTF-16 text (a byte-order
-  /// mark FF FE / FE FF, or NUL bytes among the first ones, as PowerShell's
-  /// `2>` writes it).
-  enum class Encoding : uint8_t { Text, Gzip, Utf16 };
+  /// reader can read: a gzip file (1f 8b), UTF-16 text (a byte-order mark
+  /// FF FE / FE FF, or NUL bytes among the first 64 as UTF-16 places them,
+  /// as PowerShell's `2>` writes it), or another binary file (NUL bytes
+  /// elsewhere: an executable, an archive, a core dump).
+  enum class Encoding : uint8_t { Text, Gzip, Utf16, Binary };
   Encoding encoding = Encoding::Text;
+  /// What a log's first bytes (its first chunk, any length) say it is,
+  /// from its first 64 bytes at most (LogEncoding.cpp).
+  static Encoding encodingOf(std::string_view firstBytes);
 
   /// The indices of programs with all 16 digest lines or a logged key.
   std::vector<int> comparable() const;

@@ -13,6 +13,7 @@
 #include "cachekey/Profile.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cachekey {
@@ -23,6 +24,13 @@ namespace cachekey {
 /// measured by the oracle sweep (docs/oracle-sweep.md); the ranges each
 /// release accepts are in docs/cache-key.md, entry 2.
 const char *releaseJaxlib(const char *release);
+
+/// Whether release (or jaxlib version) `a` is older than `b`: both dotted
+/// decimal numbers ("0.10.2", "0.12.0.1"), compared part by part as
+/// numbers, a missing part being 0 ("0.5" = "0.5.0"). False when either
+/// has a part that is not all digits ("0.4.36.dev20241122", "0.5.0rc1") or
+/// over nine digits: their order is not known here.
+bool olderRelease(std::string_view a, std::string_view b);
 
 /// The profile as JSON: {"id", "releases", "jaxlibs": {release: the jaxlib
 /// pip installs with it (releaseJaxlib)}, "entries": [{"index", "name",

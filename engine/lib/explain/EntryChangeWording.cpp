@@ -163,9 +163,11 @@ std::string entryChangeText(const EntryChange &c) {
            "(JAX_ENABLE_X64=1 in the environment, or jax.config.update); "
            "check the second run's environment";
   case C::JaxOwnProgram:
-    return c.subject + " is a program JAX compiles itself (an operation run "
-           "outside jit), so your code did not change it: its argument "
-           "types or a global setting did (jax_enable_x64, "
+    return c.subject + " is a program JAX compiles itself for an operation "
+           "run outside jit (jnp.ones, an array's + or *, …): it moves with "
+           "what your code passes to that operation (the shapes, dtypes and "
+           "static arguments, such as jnp.ones' shape) or with a global "
+           "setting (jax_enable_x64, "
            "jax_compilation_cache_include_metadata_in_key, a jax upgrade)";
   case C::EveryProgram:
     if (c.jaxOwn)

@@ -388,8 +388,16 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
     }
     add(advice(C::LogOutcomes), kWholeRun);
   }
-  else if (misses == 0)
+  else if (misses == 0 && !lb.endsInsideKeyAt())
     add(advice(C::NothingToDo), kWholeRun);
+  // A second log that ends inside a key: what that program did is not in
+  // it, whatever the rest says.
+  if (size_t line = lb.endsInsideKeyAt()) {
+    LogAdvice x = advice(C::LogCut);
+    x.value = lb.name;
+    x.amount = static_cast<double>(line);
+    add(std::move(x), kWholeRun);
+  }
   if (looksReversed(r)) {
     LogAdvice x = advice(C::OrderOfLogs);
     x.value = lb.name;
@@ -518,6 +526,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::SameProfileVersion: return "same_profile_version";
   case LogAdvice::Code::SeparateThreads: return "separate_threads";
   case LogAdvice::Code::OrderOfLogs: return "order_of_logs";
+  case LogAdvice::Code::LogCut: return "log_cut";
   }
   return "unknown";
 }

@@ -255,6 +255,12 @@ std::string words(const LogAdvice &a) {
            "log then found). If so, give the earlier run's log first "
            "(cachekey compare-logs EARLIER LATER): nothing was lost from the "
            "cache.";
+  case C::LogCut:
+    return a.value + " ends in the middle of a key (line " +
+           std::to_string(static_cast<long long>(a.amount)) +
+           "), so what its last program did is not known: compare the log "
+           "of a whole run, or find what stopped the run (the end of its "
+           "output, the job's exit status).";
   case C::UnsupportedRuntime:
     return "Nothing to change in the cache: this runtime never uses the "
            "persistent compilation cache.";

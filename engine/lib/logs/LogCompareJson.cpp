@@ -237,6 +237,8 @@ void comparisonHeadMembers(const LogComparison &r, const Members &member,
     else
       m("compile_seconds", nullptr);
     m("timed_misses", v.timedMisses);
+    if (v.cutAt)
+      m("cut_at", v.cutAt);
     m("text", logVerdictText(r));
   });
   member.array("logs", [&](const auto &items) {

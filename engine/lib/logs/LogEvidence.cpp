@@ -13,12 +13,14 @@
 #include "cachekey/StringExtras.h"
 
 #include "cachekey/KnownDigests.h"
+#include "cachekey/ProfileInfo.h"
 #include "cachekey/Wording.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <vector>
 
 namespace cachekey::logs {
 
@@ -235,16 +237,6 @@ std::optional<std::pair<KeyMove, EntryChange>> argTypesMove(const PairContext &c
 
 } // namespace
 
-namespace {
-
-/// Whether `name` is one of `list`'s.
-template <size_t N> bool listed(std::string_view name, const char *const (&list)[N]) {
-  return std::any_of(std::begin(list), std::end(list),
-                     [&](const char *p) { return name == p; });
-}
-
-} // namespace
-
 bool keysInterleave(const LogSummary &log) {
   size_t cut = 0;
   for (const LogReadNote &n : log.incomplete)
@@ -257,67 +249,15 @@ NoKeyReason noKeyReason(const LogSummary &log) {
     return NoKeyReason::Gzip;
   if (log.encoding == LogSummary::Encoding::Utf16)
     return NoKeyReason::Utf16;
+  if (log.encoding == LogSummary::Encoding::Binary)
+    return NoKeyReason::Binary;
   if (log.programs.empty() && log.problems.empty() && log.compileOptionsLines > 0 &&
       log.cacheDirs.empty() && log.autotuneCaches.empty())
     return NoKeyReason::CompiledWithoutCache;
   return keysInterleave(log) ? NoKeyReason::KeysInterleaved : NoKeyReason::Unknown;
 }
 
-bool isJaxOwnProgram(std::string_view name) {
-  // The programs JAX jits itself when an operation runs outside jit: lax
-  // primitives applied eagerly and jax's private helpers (jit__linspace,
-  // jit__threefry_seed, jit__reduce_sum: a leading underscore, and a name
-  // of kHelpers).
-  static const char *const kPrimitives[] = {
-      "jit_broadcast_in_dim", "jit_convert_element_type", "jit_iota",
-      "jit_concatenate", "jit_reshape", "jit_squeeze", "jit_transpose",
-      "jit_dynamic_slice", "jit_dynamic_update_slice", "jit_gather",
-      "jit_scatter", "jit_select_n", "jit_pad", "jit_add", "jit_sub",
-      "jit_mul", "jit_div", "jit_neg", "jit_sin", "jit_cos", "jit_exp",
-      "jit_log", "jit_sqrt", "jit_tanh", "jit_integer_pow", "jit_pow",
-      "jit_max", "jit_min", "jit_eq", "jit_ne", "jit_lt", "jit_gt",
-      "jit_copy", "jit_device_put", "jit_clamp", "jit_reduce_sum",
-      "jit_reduce_max", "jit_argmax", "jit_cumsum", "jit_sort",
-      "jit_dot_general", "jit_random_bits", "jit_random_wrap",
-      "jit_random_unwrap", "jit_random_seed", "jit_random_split",
-      "jit_threefry2x32", "jit_ravel"};
-  // JAX's private helpers that it jits itself (jax/_src/random, prng.py,
-  // numpy/*.py of 0.4.30 to 0.12.0.1: functions under @jit / @partial(jit,
-  // …) whose names start with '_'). A user's own private function, lambda
-  // or __call__ is named the same way (jit__update, jit__lambda,
-  // jit___call), so the prefix alone says nothing.
-  static const char *const kHelpers[] = {
-      "argmax", "argmin", "average", "bernoulli", "beta", "binomial", "cauchy",
-      "chisquare", "conv", "cumsum_with_promotion", "diag", "dirichlet",
-      "exponential", "flip", "gamma", "geomspace", "gumbel", "laplace",
-      "linspace", "logistic", "lognormal", "logspace", "mean", "moveaxis",
-      "multi_slice", "multivariate_normal", "nanargmax", "nanargmin", "normal",
-      "normal_real", "pad", "pareto", "permutation", "piecewise", "poisson",
-      "power", "ptp", "rademacher", "randint", "random_bits", "reduce_all",
-      "reduce_any", "reduce_logical_and", "reduce_logical_or", "reduce_max",
-      "reduce_min", "reduce_minmax", "reduce_prod", "reduce_sum",
-      "roll_dynamic", "roll_static", "shuffle", "split", "fold_in", "squeeze",
-      "std", "t", "take", "threefry_fold_in", "threefry_random_bits",
-      "threefry_random_bits_original", "threefry_seed", "threefry_split",
-      "threefry_split_foldlike", "threefry_split_original", "triangular",
-      "truncated_normal", "uniform", "var", "wald", "weibull_min", "where"};
-  if (startsWith(name, "jit__"))
-    return listed(name.substr(5), kHelpers);
-  return listed(name, kPrimitives);
-}
-
 namespace {
-
-/// JAX's eager programs of the elementwise primitives without parameters:
-/// their module is their argument shapes and types and nothing else.
-bool isElementwisePrimitive(std::string_view name) {
-  static const char *const kElementwise[] = {
-      "jit_add", "jit_sub", "jit_mul", "jit_div", "jit_neg", "jit_sin",
-      "jit_cos", "jit_exp", "jit_log", "jit_sqrt", "jit_tanh", "jit_pow",
-      "jit_max", "jit_min", "jit_eq", "jit_ne", "jit_lt", "jit_gt",
-      "jit_copy", "jit_clamp"};
-  return listed(name, kElementwise);
-}
 
 /// What changed inside one entry, as far as the logs can tell: the KeyMove
 /// for summaries, then the findings.
@@ -366,13 +306,15 @@ Explained programFromLogs(const PairContext &c) {
   return {{M::ProgramChanged, false, "", "", {}}, {finding(C::ProgramChanged, 1)}};
 }
 
-/// Entry 2: both releases when the digests decode, else what they are.
+/// Entry 2: both releases when the digests decode (an upgrade, or a
+/// downgrade when the second run's is the older), else what they are.
 Explained jaxlibFromLogs(const PairContext &c) {
   const auto &da = c.pa.digests().own[1], &db = c.pb.digests().own[1];
   auto va = da ? decodeEntryDigest(2, *da) : std::nullopt;
   auto vb = db ? decodeEntryDigest(2, *db) : std::nullopt;
   if (va && vb)
-    return {{M::JaxlibUpgrade, false, va->value, vb->value, {}},
+    return {{olderRelease(vb->value, va->value) ? M::JaxlibDowngrade : M::JaxlibUpgrade,
+             false, va->value, vb->value, {}},
             {finding(C::JaxlibVersions, 2, va->value, vb->value)}};
   return {{M::JaxlibChanged, false, "", "", {}},
           {finding(C::JaxlibNotRelease, 2, digestText(2, da), digestText(2, db))}};

@@ -101,9 +101,16 @@ MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
 
 /// Whether `name` is one of the programs JAX compiles itself when an
 /// operation runs outside jit (jit_broadcast_in_dim,
-/// jit_convert_element_type, private helpers named jit__…): a change of
-/// its entry 1 is never the user's code.
+/// jit_convert_element_type, private helpers named jit__…): its entry 1
+/// moves with what the user's code passes to that operation (shapes,
+/// dtypes, static arguments) or with a global setting, never with the
+/// body of a function of the user's (LogProgramNames.cpp).
 bool isJaxOwnProgram(std::string_view name);
+
+/// Whether `name` is JAX's eager program of an elementwise primitive
+/// without parameters (jit_add, jit_mul, …): its module is its argument
+/// shapes and types and nothing else (LogProgramNames.cpp).
+bool isElementwisePrimitive(std::string_view name);
 
 /// Whether two logs are one file given twice (the same non-empty
 /// LogSummary::source).
@@ -233,7 +240,7 @@ inline std::string nameAndShapes(const LogSummary &log, const LoggedProgram &pro
 ///   one cache line (no key, lookup, write or cache directory), as with
 ///   jax_enable_compilation_cache=False (compiler.py never asks the cache);
 /// - KeysInterleaved: keysInterleave.
-enum class NoKeyReason : uint8_t { Unknown, Gzip, Utf16, CompiledWithoutCache, KeysInterleaved };
+enum class NoKeyReason : uint8_t { Unknown, Gzip, Utf16, Binary, CompiledWithoutCache, KeysInterleaved };
 NoKeyReason noKeyReason(const LogSummary &log);
 
 /// Whether `log`'s keys were cut, twice or more, by a new key beginning
@@ -244,6 +251,7 @@ bool keysInterleave(const LogSummary &log);
 
 /// The error for `log` holding no complete key (LogReadWording.cpp): its
 /// name as the path, code Invalid, the subject "gzip_log", "utf16_log",
+/// "binary_file",
 /// "compiled_without_cache", "keys_interleaved" or "" (noKeyReason), and
 /// the words that say what it holds and how to log the cache lines.
 Error noKeyError(const LogSummary &log);

@@ -92,6 +92,7 @@ const char *keyMoveCode(KeyMove::Code c) {
   case M::JaxOwnProgram: return "jax_own_program";
   case M::EveryProgram: return "every_program";
   case M::JaxlibUpgrade: return "jaxlib_upgrade";
+  case M::JaxlibDowngrade: return "jaxlib_downgrade";
   case M::JaxlibChanged: return "jaxlib_changed";
   case M::BackendChanged: return "backend_changed";
   case M::FlagsNotLogged: return "flags_not_logged";
@@ -162,6 +163,7 @@ Json keyMoveJson(const KeyMove &m) {
     j["both"] = m.both;
     break;
   case KeyMove::Code::JaxlibUpgrade:
+  case KeyMove::Code::JaxlibDowngrade:
   case KeyMove::Code::ArgTypes:
   case KeyMove::Code::EnableX64:
   case KeyMove::Code::Compression:

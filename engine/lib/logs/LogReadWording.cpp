@@ -12,6 +12,28 @@
 
 namespace cachekey {
 
+namespace {
+
+/// Bytes of a log as a message shows them: printable ASCII as it is, a
+/// line break, tab or carriage return as \n, \t or \r, any other control
+/// byte as \xNN (a raw CR would move the terminal's cursor).
+std::string shownBytes(std::string_view bytes) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  for (char ch : bytes) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n' || c == '\t' || c == '\r')
+      out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r";
+    else if (c < 0x20 || c == 0x7f)
+      out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else
+      out += ch;
+  }
+  return out;
+}
+
+} // namespace
+
 std::string logReadNoteText(const LogReadNote &n) {
   using C = LogReadNote::Code;
   const std::string at = "line " + std::to_string(n.line) + ": ";
@@ -21,9 +43,10 @@ std::string logReadNoteText(const LogReadNote &n) {
            (n.entry >= 1 && n.entry <= kNumEntries ? kEntryNames[n.entry - 1] : "?") +
            " is not a whole SHA-256 (" +
            (n.badChar ? "character " + std::to_string(n.badChar) + " ('" +
-                            std::string(1, n.badByte) + "') is not a lowercase hex digit"
+                            shownBytes(std::string(1, n.badByte)) +
+                            "') is not a lowercase hex digit"
                       : std::to_string(n.hexDigits) + " hex digits instead of 64") +
-           ": \"" + n.shown + "\"); " +
+           ": \"" + shownBytes(n.shown) + "\"); " +
            (n.cut ? "the log is cut in the middle of it" : "the line looks cut or altered") +
            "; the rest of that key is skipped";
   case C::UnknownEntry:
@@ -84,6 +107,7 @@ const char *noKeySubject(NoKeyReason reason) {
   switch (reason) {
   case NoKeyReason::Gzip: return "gzip_log";
   case NoKeyReason::Utf16: return "utf16_log";
+  case NoKeyReason::Binary: return "binary_file";
   case NoKeyReason::CompiledWithoutCache: return "compiled_without_cache";
   case NoKeyReason::KeysInterleaved: return "keys_interleaved";
   case NoKeyReason::Unknown: break;
@@ -108,6 +132,10 @@ std::string noKeyMessage(const LogSummary &log, NoKeyReason reason) {
     return "this is UTF-16 text (as PowerShell's 2> writes it), not UTF-8: "
            "convert it first (iconv -f UTF-16 -t UTF-8, or in PowerShell "
            "Get-Content FILE | Set-Content -Encoding utf8 NEW)";
+  if (reason == NoKeyReason::Binary)
+    return "this is a binary file, not a log's text (NUL bytes among its "
+           "first 64, not as UTF-16 places them): give the file JAX's "
+           "stderr was written to";
   if (reason == NoKeyReason::CompiledWithoutCache)
     return "it compiled " + plural(log.compileOptionsLines, "program", "programs") +
            " (jax._src.compiler logged each at DEBUG) and looked none up in "

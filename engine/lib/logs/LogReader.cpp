@@ -119,15 +119,7 @@ bool isPlainLine(std::string_view line) {
 void LogReader::feed(std::string_view chunk) {
   if (!encodingChecked && !chunk.empty()) {
     encodingChecked = true;
-    const auto byte = [&](size_t i) { return static_cast<unsigned char>(chunk[i]); };
-    if (chunk.size() >= 2 && byte(0) == 0x1f && byte(1) == 0x8b)
-      summary.encoding = LogSummary::Encoding::Gzip;
-    else if (chunk.size() >= 2 && ((byte(0) == 0xff && byte(1) == 0xfe) ||
-                                   (byte(0) == 0xfe && byte(1) == 0xff)))
-      summary.encoding = LogSummary::Encoding::Utf16;
-    else if (chunk.substr(0, std::min<size_t>(chunk.size(), 64)).find('\0') !=
-             std::string_view::npos)
-      summary.encoding = LogSummary::Encoding::Utf16;
+    summary.encoding = LogSummary::encodingOf(chunk);
   }
   size_t start = 0;
   // Most chunks hold no escape at all: then every line of it is plain, and

@@ -146,7 +146,11 @@ void LogReader::readLine(std::string &line) {
       }
       return;
     }
-    problem(noteHere(LogReadNote::Code::UnknownEntry));
+    // The last line of a log cut in the middle of an entry's name is not an
+    // unknown entry: the key it belongs to is left out as the log ends
+    // (LogSummary::incomplete says so).
+    if (!summary.endsMidLine)
+      problem(noteHere(LogReadNote::Code::UnknownEntry));
     return;
   }
   bool kept = false;

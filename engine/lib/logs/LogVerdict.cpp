@@ -64,6 +64,7 @@ LogVerdict logVerdict(const LogComparison &r) {
     }
   }
   v.oneMove = move >= 0 ? move : -1;
+  v.cutAt = lb.endsInsideKeyAt();
   if (v.hits + v.missed == 0) {
     v.code = LogVerdict::Code::NoOutcomes;
     v.named.clear();

@@ -13,7 +13,34 @@
 
 namespace cachekey {
 
+namespace {
+
+/// What a verdict says of a second log that ends inside a key (cutAt).
+std::string cutText(const LogVerdict &v) {
+  return "it ends in the middle of another key (line " + std::to_string(v.cutAt) +
+         "): the log was cut, or the run stopped, while that program was "
+         "compiled, so whether it hit is not in the log.";
+}
+
+std::string verdictWords(const LogComparison &r);
+
+} // namespace
+
 std::string logVerdictText(const LogComparison &r) {
+  const LogVerdict &v = r.verdict;
+  std::string s = verdictWords(r);
+  if (!v.cutAt)
+    return s;
+  std::string cut = cutText(v);
+  if (v.code == LogVerdict::Code::AllHit) // "…, but it ends …"
+    return s.substr(0, s.size() - 1) + ", but " + cut;
+  cut[0] = 'I';
+  return s + " " + cut;
+}
+
+namespace {
+
+std::string verdictWords(const LogComparison &r) {
   using namespace logs;
   const LogVerdict &v = r.verdict;
   const LogSummary &la = r.logs[0], &lb = r.logs[1];
@@ -25,9 +52,10 @@ std::string logVerdictText(const LogComparison &r) {
   case LogVerdict::Code::AllHit:
     return lb.name + ": " +
            (v.hits == v.programs
-                ? "every program hit the cache (" + std::to_string(v.hits) +
-                      " of " + std::to_string(v.programs) +
-                      "), so nothing compiled again."
+                ? (v.cutAt ? "every program it logs whole hit the cache ("
+                           : "every program hit the cache (") +
+                      std::to_string(v.hits) + " of " + std::to_string(v.programs) +
+                      (v.cutAt ? ")." : "), so nothing compiled again.")
                 : "no program missed the cache (" + std::to_string(v.hits) +
                       " of " + plural(v.programs, "program", "programs") +
                       " hit; the others logged no outcome).");
@@ -98,5 +126,7 @@ std::string logVerdictText(const LogComparison &r) {
     list += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
   return s + " Of them, " + list + ".";
 }
+
+} // namespace
 
 } // namespace cachekey

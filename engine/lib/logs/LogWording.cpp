@@ -358,12 +358,14 @@ std::string keyMoveText(const KeyMove &m) {
     return "the argument types changed " + m.before + " \u2192 " + m.after +
            " (jax_enable_x64)";
   case M::JaxOwnProgram:
-    return "JAX's own program changed (its inputs or a global setting, not "
-           "your code)";
+    return "JAX's own program changed with what your code passed to it, "
+           "such as a shape, or with a global setting";
   case M::EveryProgram:
     return "one global setting changed every program";
   case M::JaxlibUpgrade:
     return "the jaxlib upgrade " + m.before + " \u2192 " + m.after;
+  case M::JaxlibDowngrade:
+    return "the jaxlib downgrade " + m.before + " \u2192 " + m.after;
   case M::JaxlibChanged:
     return "the jaxlib version changed";
   case M::BackendChanged:

@@ -2,6 +2,8 @@
 #include "cachekey/ProfileInfo.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 #include <string_view>
 #include <utility>
 
@@ -215,6 +217,28 @@ std::vector<std::string> profileDifferences(Profile from, Profile to) {
              [](const ZeroedField &z) { return std::string(z.name); },
              "entry 5: the zeroed DebugOptions fields");
   return out;
+}
+
+bool olderRelease(std::string_view a, std::string_view b) {
+  auto parts = [](std::string_view v, std::vector<unsigned long> &out) {
+    size_t start = 0;
+    while (start <= v.size()) {
+      size_t dot = std::min(v.find('.', start), v.size());
+      std::string_view p = v.substr(start, dot - start);
+      if (p.empty() || p.size() > 9 ||
+          !std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return false;
+      out.push_back(std::stoul(std::string(p)));
+      start = dot + 1;
+    }
+    return true;
+  };
+  std::vector<unsigned long> pa, pb;
+  if (!parts(a, pa) || !parts(b, pb))
+    return false;
+  pa.resize(std::max(pa.size(), pb.size()), 0);
+  pb.resize(pa.size(), 0);
+  return pa < pb;
 }
 
 } // namespace cachekey

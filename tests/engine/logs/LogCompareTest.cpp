@@ -562,6 +562,52 @@ TEST(LogCompare, ASecondLogCutInsideAKeyIsSaidToBeCut) {
   EXPECT_NE(verdictOfF(b)["code"], "only_in_a_b_cut");
 }
 
+TEST(LogCompare, ASecondLogCutInsideAKeyIsNotNothingToDo) {
+  // Case 04's run2_311.log hits all 3 programs (its README). Cut here in
+  // the middle of its last key, inside an entry's name and without a line
+  // break (the change made here): the 2 programs it logs whole still hit,
+  // but the verdict says where it ends, "nothing to do" gives way to
+  // log_cut, and the cut name is not an unknown entry.
+  const std::string dir = "tests/cases/04-per-jit-dump-override/";
+  std::string b = readText(sourcePath(dir + "run2_311.log"));
+  size_t last = b.rfind("get_cache_key hash of serialized computation");
+  size_t jaxlib = b.find("get_cache_key hash of serialized jax_lib version", last);
+  ASSERT_NE(last, std::string::npos);
+  ASSERT_NE(jaxlib, std::string::npos);
+  size_t keyLine = std::count(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(last), '\n') + 1;
+  std::string cut = b.substr(0, jaxlib + std::string("get_cache_key hash of serialized jax_li").size());
+  auto compare = [&](const std::string &second) {
+    return compareLogs(readText(sourcePath(dir + "run1_311.log")), second, "run1.log", "run2.log");
+  };
+  auto has = [](const LogComparison &c, LogAdvice::Code code) {
+    return std::any_of(c.advice.begin(), c.advice.end(), [&](const LogAdvice &a) { return a.code == code; });
+  };
+  auto c = compare(cut);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->verdict.code, LogVerdict::Code::AllHit);
+  EXPECT_EQ(c->verdict.hits, 2u);
+  EXPECT_EQ(c->verdict.cutAt, keyLine);
+  EXPECT_FALSE(has(*c, LogAdvice::Code::NothingToDo));
+  ASSERT_TRUE(has(*c, LogAdvice::Code::LogCut));
+  for (const LogAdvice &a : c->advice)
+    if (a.code == LogAdvice::Code::LogCut) {
+      EXPECT_EQ(a.value, "run2.log");
+      EXPECT_EQ(a.amount, static_cast<double>(keyLine));
+    }
+  for (const LogReadNote &n : c->logs[1].problems)
+    EXPECT_NE(n.code, LogReadNote::Code::UnknownEntry) << n.line;
+  const std::string text = logVerdictText(*c);
+  EXPECT_NE(text.find("line " + std::to_string(keyLine)), std::string::npos) << text;
+  EXPECT_EQ(text.find("nothing compiled again"), std::string::npos) << text;
+  EXPECT_EQ(logComparisonToJson(*c)["verdict"]["cut_at"], keyLine);
+  // The whole log: every program hit, nothing to do.
+  auto whole = compare(b);
+  ASSERT_TRUE(whole);
+  EXPECT_EQ(whole->verdict.cutAt, 0u);
+  EXPECT_TRUE(has(*whole, LogAdvice::Code::NothingToDo));
+  EXPECT_FALSE(logComparisonToJson(*whole)["verdict"].contains("cut_at"));
+}
+
 namespace {
 /// `log` without the lines that hold `needle` (a logger left at WARNING).
 std::string withoutLinesHolding(const std::string &log, std::string_view needle) {

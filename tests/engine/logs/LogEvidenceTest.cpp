@@ -40,6 +40,19 @@ TEST(LogEvidence, AJaxlibUpgradeNamesBothReleases) {
   EXPECT_EQ(c.comparison.cause, 2);
 }
 
+TEST(LogEvidence, TheSameReleasesTheOtherWayAreADowngrade) {
+  // Case 09's runs given in the other order: the second run has jaxlib
+  // 0.10.2, the first 0.12.0.1 (tests/cases/09-jax-upgrade/README.md).
+  auto c = compareCase("09-jax-upgrade", "after_upgrade.log", "before_upgrade.log");
+  ASSERT_GE(c.explained, 0);
+  const KeyMove &m = c.moveOf(c.pairs[c.explained]);
+  EXPECT_EQ(m.code, M::JaxlibDowngrade);
+  EXPECT_EQ(m.before, "0.12.0.1");
+  EXPECT_EQ(m.after, "0.10.2");
+  EXPECT_EQ(logs::keyMoveText(m), "the jaxlib downgrade 0.12.0.1 \u2192 0.10.2");
+  EXPECT_EQ(c.comparison.cause, 2);
+}
+
 TEST(LogEvidence, TheCacheDirectoryInEntry5) {
   auto c = compareCase("02-cache-dir-in-entry-5", "run1.log", "run2.log");
   EXPECT_EQ(c.comparison.cause, 5);

@@ -851,7 +851,7 @@ TEST(LogReader, TextAfterTheMessageIsNotPartOfTheDigest) {
 // (PowerShell's 2> writes UTF-16LE with the byte-order mark FF FE) are not
 // logs to read: the error names the log and says which, instead of "no
 // cache-key lines". The text is a real log (tests/cases/42) made so.
-TEST(LogReader, GzipAndUtf16LogsAreNamedAsSuch) {
+TEST(LogReader, GzipUtf16AndBinaryFilesAreNamedAsSuch) {
   const std::string text =
       readText(sourcePath("tests/cases/42-xla-caches-none-and-cache-off/plain.log"));
   std::string gzip = std::string("\x1f\x8b\x08\x00", 4) + text.substr(0, 200);
@@ -860,8 +860,20 @@ TEST(LogReader, GzipAndUtf16LogsAreNamedAsSuch) {
     utf16 += ch;
     utf16 += '\0';
   }
+  // UTF-16 without a byte-order mark, both byte orders; and a binary file
+  // that is not text at all: this test's own executable (an ELF file, NUL
+  // bytes at its 8th to 16th: the ELF header's padding), which was taken
+  // for UTF-16 before.
+  std::string le, be;
+  for (char ch : text.substr(0, 400)) {
+    le += std::string{ch, '\0'};
+    be += std::string{'\0', ch};
+  }
+  std::string elf = readText("/proc/self/exe").substr(0, 4096);
+  ASSERT_EQ(elf.substr(0, 4), "\x7f" "ELF");
   for (const auto &[bytes, subject] : {std::pair<std::string, std::string>{gzip, "gzip_log"},
-                                       {utf16, "utf16_log"}}) {
+                                       {utf16, "utf16_log"}, {le, "utf16_log"},
+                                       {be, "utf16_log"}, {elf, "binary_file"}}) {
     auto two = compareLogs(text, bytes, "plain.log", "other.log");
     ASSERT_FALSE(two) << subject;
     EXPECT_EQ(two.error().path, "other.log");
@@ -875,6 +887,34 @@ TEST(LogReader, GzipAndUtf16LogsAreNamedAsSuch) {
     EXPECT_EQ(many.error().path, "c.log");
     EXPECT_EQ(many.error().subject, subject);
   }
+}
+
+TEST(LogReader, AControlByteInADigestIsShownEscaped) {
+  // Case 42's plain.log with a carriage return and a 0x01 byte written into
+  // its first own digest (the change made here): the note names the byte
+  // as \r, and shows the digest's start with \x01, never the raw bytes.
+  std::string text = readText(sourcePath("tests/cases/42-xla-caches-none-and-cache-off/plain.log"));
+  const std::string own = "get_cache_key hash of serialized computation: ";
+  size_t at = text.find(own);
+  ASSERT_NE(at, std::string::npos);
+  at += own.size();
+  text[at + 1] = '\x01';
+  text[at + 3] = '\r';
+  LogSummary s = readLog(text, "plain.log");
+  std::string said;
+  for (const LogReadNote &n : s.problems)
+    if (n.code == LogReadNote::Code::DigestNotSha256)
+      said = logReadNoteText(n);
+  EXPECT_NE(said.find("character 2 ('\\x01')"), std::string::npos) << said;
+  EXPECT_NE(said.find("\\x01"), std::string::npos) << said;
+  EXPECT_EQ(said.find('\r'), std::string::npos) << said;
+  EXPECT_EQ(said.find('\x01'), std::string::npos) << said;
+  text[at + 1] = '0';
+  said.clear();
+  for (const LogReadNote &n : readLog(text, "plain.log").problems)
+    if (n.code == LogReadNote::Code::DigestNotSha256)
+      said = logReadNoteText(n);
+  EXPECT_NE(said.find("character 4 ('\\r')"), std::string::npos) << said;
 }
 
 TEST(LogLines, ATupleOfReprsIsReadToItsMatchingParenthesis) {
