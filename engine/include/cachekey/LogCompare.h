@@ -382,6 +382,10 @@ struct LogVerdict {
   /// the same key as in the first run (not found, evicted, not written), or
   /// keys that cannot be compared.
   size_t moved = 0, fresh = 0, sameKey = 0, unknown = 0;
+  /// Of `fresh`: programs whose name the first run compiled with other
+  /// argument shapes (a new shape of the same function, not a new
+  /// function; not a renamed one, nor one with the very same shapes).
+  size_t freshShapes = 0;
   /// Programs in both runs, and those whose keys differ (for NoOutcomes).
   size_t paired = 0, pairedMoved = 0;
   /// The first NameSample::kKept pairs it names (indices into

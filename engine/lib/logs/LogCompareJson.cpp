@@ -219,6 +219,8 @@ void comparisonHeadMembers(const LogComparison &r, const Members &member,
     m("missed", v.missed);
     m("moved", v.moved);
     m("new", v.fresh);
+    if (v.freshShapes)
+      m("new_shapes", v.freshShapes);
     m("same_key", v.sameKey);
     m("unknown", v.unknown);
     m("paired", v.paired);

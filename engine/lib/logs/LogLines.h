@@ -218,6 +218,22 @@ inline std::vector<std::string> tupleItems(std::string_view t) {
   return out;
 }
 
+/// A logged Python list "[a, b]" in the form of the tuple "(a, b)" ("[a]":
+/// "(a,)", "[]": "()"), as later releases log the same value; any other
+/// text as it is. jax 0.4.30's pxla logged the argument shapes as a list,
+/// later releases as a tuple: read one way, the same shapes compare equal
+/// across releases.
+inline std::string listAsTuple(std::string text) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']')
+    return text;
+  std::vector<std::string> items =
+      tupleItems("(" + text.substr(1, text.size() - 2) + ")");
+  std::string out = "(";
+  for (size_t i = 0; i < items.size(); ++i)
+    out += (i ? ", " : "") + items[i];
+  return out + (items.size() == 1 ? ",)" : ")");
+}
+
 /// Whether `needle` occurs in `line`, found by its byte `needle[at]` (a
 /// rare one: memchr skips to each, and only there is the rest compared).
 /// The same answer as line.find(needle) != npos.

@@ -266,7 +266,7 @@ void LogReader::readLine(std::string &line) {
       shapes.resize(m);
     }
     int s = streamOf(std::string_view(line).substr(0, c));
-    streams[s].shapes = intern(summary.texts, shapes);
+    streams[s].shapes = intern(summary.texts, listAsTuple(std::move(shapes)));
     streams[s].argMapping = mapping.empty() ? -1 : intern(summary.texts, mapping);
     return;
   }

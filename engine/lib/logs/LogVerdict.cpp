@@ -12,12 +12,16 @@
 
 #include "cachekey/English.h"
 
+#include <string_view>
+#include <unordered_set>
+
 namespace cachekey {
 
 LogVerdict logVerdict(const LogComparison &r) {
   using Keys = ProgramPair::Keys;
   LogVerdict v;
   const LogSummary &lb = r.logs[1];
+  std::unordered_set<std::string_view> namesOfFirst; // made at the first new miss
   int move = -2; // -2: no moved miss yet; -1: several moves
   bool sameKeyReasons = true; // the same-key misses so far share one reason
   auto name = [&v](size_t i) {
@@ -42,6 +46,11 @@ LogVerdict logVerdict(const LogComparison &r) {
     name(i);
     if (p.a < 0) {
       ++v.fresh;
+      if (namesOfFirst.empty())
+        for (const LoggedProgram &x : r.logs[0].programs)
+          namesOfFirst.insert(x.name.view());
+      v.freshShapes += b.shapes >= 0 && !b.name.empty() && !p.shapesInFirst &&
+                       r.renamedFrom(p) < 0 && namesOfFirst.count(b.name.view());
     } else if (p.keys == Keys::Differ) {
       ++v.moved;
       int m = static_cast<int>(p.move);

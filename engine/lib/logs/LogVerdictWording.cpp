@@ -24,6 +24,18 @@ std::string cutText(const LogVerdict &v) {
 
 std::string verdictWords(const LogComparison &r);
 
+/// Of the programs new in the second run, those the first run compiled
+/// under their name with other argument shapes (freshShapes): "" for none.
+std::string newShapesText(const LogVerdict &v) {
+  if (!v.freshShapes)
+    return "";
+  if (v.freshShapes == v.fresh)
+    return v.fresh == 1 ? " (its name compiled before, with other argument shapes)"
+                        : " (their names compiled before, with other argument shapes)";
+  return " (" + std::to_string(v.freshShapes) + " of them compiled before under "
+         "their names, with other argument shapes)";
+}
+
 } // namespace
 
 std::string logVerdictText(const LogComparison &r) {
@@ -94,7 +106,7 @@ std::string verdictWords(const LogComparison &r) {
                     (v.oneMove >= 0 ? " (" + keyMoveText(r.moves[v.oneMove]) + ")"
                                     : std::string()));
   if (v.fresh)
-    parts.push_back(std::to_string(v.fresh) + " new in this run");
+    parts.push_back(std::to_string(v.fresh) + " new in this run" + newShapesText(v));
   if (v.sameKey)
     parts.push_back(std::to_string(v.sameKey) + " with the same key as in " +
                     la.name + ", so not found in the cache");
@@ -102,7 +114,7 @@ std::string verdictWords(const LogComparison &r) {
     parts.push_back(std::to_string(v.unknown) + " whose keys cannot be compared");
   if (parts.size() == 1 && v.fresh == v.missed)
     return s + " " + agree(v.missed, "It is", "All are") +
-           " new in this run.";
+           " new in this run" + newShapesText(v) + ".";
   if (parts.size() == 1 && v.sameKey == v.missed) {
     s += " " + theirs + agree(v.missed, " is", " are") + " the same as in " +
          la.name;

@@ -562,6 +562,30 @@ TEST(LogCompare, ASecondLogCutInsideAKeyIsSaidToBeCut) {
   EXPECT_NE(verdictOfF(b)["code"], "only_in_a_b_cut");
 }
 
+TEST(LogCompare, NewProgramsOfNamesCompiledBeforeAreSaidToHaveNewShapes) {
+  // Case 37: run3 ran the same program with --batch 16 after run1's 8
+  // (its README): jit_train_step and jit_eval_step are new in run3 under
+  // names run1 compiled with other argument shapes, which the verdict
+  // counts and says.
+  const std::string dir = "tests/cases/37-old-lines-0.4.30/";
+  auto c = compareLogs(readText(sourcePath(dir + "run1.log")), readText(sourcePath(dir + "run3.log")),
+                       "run1.log", "run3.log");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->verdict.fresh, 2u);
+  EXPECT_EQ(c->verdict.freshShapes, 2u);
+  EXPECT_NE(logVerdictText(*c).find("2 new in this run (their names compiled before, with other "
+                                    "argument shapes)"),
+            std::string::npos)
+      << logVerdictText(*c);
+  EXPECT_EQ(logComparisonToJson(*c)["verdict"]["new_shapes"], 2);
+  // run1 against run2: nothing new, no new_shapes member.
+  auto same = compareLogs(readText(sourcePath(dir + "run1.log")), readText(sourcePath(dir + "run2.log")),
+                          "run1.log", "run2.log");
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->verdict.freshShapes, 0u);
+  EXPECT_FALSE(logComparisonToJson(*same)["verdict"].contains("new_shapes"));
+}
+
 TEST(LogCompare, ASecondLogCutInsideAKeyIsNotNothingToDo) {
   // Case 04's run2_311.log hits all 3 programs (its README). Cut here in
   // the middle of its last key, inside an entry's name and without a line

@@ -917,6 +917,62 @@ TEST(LogReader, AControlByteInADigestIsShownEscaped) {
   EXPECT_NE(said.find("character 4 ('\\r')"), std::string::npos) << said;
 }
 
+TEST(LogLines, AListOfShapesReadsAsTheTuplePythonPrints) {
+  // Python's repr of tuple(the list): "(a, b)", "(a,)" for one item, "()"
+  // for none; a tuple and other text are kept as they are.
+  using namespace cachekey::logs::lines;
+  EXPECT_EQ(listAsTuple("[ShapedArray(float32[4]), ShapedArray(float32[3,4])]"),
+            "(ShapedArray(float32[4]), ShapedArray(float32[3,4]))");
+  EXPECT_EQ(listAsTuple("[ShapedArray(float32[16,32])]"), "(ShapedArray(float32[16,32]),)");
+  EXPECT_EQ(listAsTuple("[]"), "()");
+  EXPECT_EQ(listAsTuple("(ShapedArray(int32[]),)"), "(ShapedArray(int32[]),)");
+  EXPECT_EQ(listAsTuple("[a, 'x, y']"), "(a, 'x, y')");
+  EXPECT_EQ(listAsTuple("["), "[");
+}
+
+TEST(LogCompare, ShapesLoggedAsAListPairWithTheSameShapesAsATuple) {
+  // jax 0.4.30's pxla logs "Compiling f with global shapes and types [a,
+  // b]", later releases "(a, b)". Case 09's after_upgrade_jaxfmt.log (jax
+  // 0.12.0.1) with its shapes lines rewritten in the list form (the change
+  // made here) against before_upgrade_jaxfmt.log (0.10.2): every key
+  // differs (the upgrade), so the programs pair by name and shapes, and
+  // each still pairs with its own, moved by the upgrade. Before, the list
+  // and the tuple did not match: each program was new in one log and only
+  // in the other.
+  const std::string dir = "tests/cases/09-jax-upgrade/";
+  const std::string text = readText(sourcePath(dir + "after_upgrade_jaxfmt.log"));
+  const std::string shapes = " with global shapes and types (", mapping = ". Argument mapping: ";
+  std::string listed;
+  size_t rewritten = 0;
+  for (size_t at = 0, nl; at < text.size(); at = nl + 1) {
+    nl = text.find('\n', at);
+    if (nl == std::string::npos)
+      nl = text.size();
+    std::string line = text.substr(at, nl - at);
+    size_t s = line.find(shapes), m = line.find(mapping);
+    if (s != std::string::npos && m != std::string::npos && line[m - 1] == ')') {
+      size_t open = s + shapes.size() - 1;
+      std::string inner = line.substr(open + 1, m - 1 - open - 1);
+      if (!inner.empty() && inner.back() == ',')
+        inner.pop_back(); // "(a,)" is "[a]"
+      line = line.substr(0, open) + "[" + inner + "]" + line.substr(m);
+      ++rewritten;
+    }
+    listed += line + (nl < text.size() ? "\n" : "");
+  }
+  ASSERT_EQ(rewritten, 3u);
+  auto c = compareLogs(readText(sourcePath(dir + "before_upgrade_jaxfmt.log")), listed,
+                       "before_upgrade_jaxfmt.log", "after-listed.log");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->verdict.fresh, 0u);
+  ASSERT_EQ(c->pairs.size(), 3u);
+  for (const ProgramPair &p : c->pairs) {
+    EXPECT_TRUE(p.a >= 0 && p.b >= 0) << c->labelOf(p);
+    EXPECT_EQ(p.keys, ProgramPair::Keys::Differ) << c->labelOf(p);
+    EXPECT_EQ(c->moveOf(p).code, KeyMove::Code::JaxlibUpgrade) << c->labelOf(p);
+  }
+}
+
 TEST(LogLines, ATupleOfReprsIsReadToItsMatchingParenthesis) {
   // Texts as pxla.py logs an argument mapping (case 48's run B), alone and
   // as a JSON formatter ends its message after it.
