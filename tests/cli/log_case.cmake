@@ -1,6 +1,9 @@
 # Runs `cachekey compare-logs` and `cachekey diff` on one folder of
 # tests/cases (CASE) as a user would, and checks what a script can rely on:
-# the exit status (1 when a key differs, else 0), the program lines, the
+# the exit status (1 when a key differs or run b logged a miss, else 0;
+# the miss read here with a plain match of JAX's miss lines in b: compiler.py's
+# "PERSISTENT COMPILATION CACHE MISS for", or jax 0.4.30's lru_cache "Cache
+# miss for key: "), the program lines, the
 # summary line, the "What to do:" line (or its list) last, and that --json is JSON with the same cause as expect.json.
 file(READ ${CASE}/expect.json expect)
 foreach(kind compare diff)
@@ -17,7 +20,8 @@ foreach(kind compare diff)
       execute_process(COMMAND ${CLI} compare-logs ${a} ${b} WORKING_DIRECTORY ${CASE}
                       RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
       string(JSON differ GET "${expect}" ${kind} ${i} keys_differ)
-      if(differ)
+      file(STRINGS ${CASE}/${b} missed REGEX "PERSISTENT COMPILATION CACHE MISS for|Cache miss for key: ")
+      if(differ OR missed)
         set(want 1)
       else()
         set(want 0)

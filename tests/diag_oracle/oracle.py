@@ -439,6 +439,19 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
         if exp.get("many_verdict") and got != exp["many_verdict"]:
             bad.append(f"verdict {got}, expected {exp['many_verdict']}")
         return bad
+    # The exit status a script reads: 1 when some pair's keys differ or run B
+    # missed, by JAX's own counts (compile requests that used the cache less
+    # its hits; its "cache_misses" event counts writes, not misses), else 0.
+    # Not where the kind says the log shows other programs than JAX counted
+    # ("programs").
+    b = logs[-1]
+    if exp.get("programs", {}).get(b) is None:
+        missed = sum(f["compile_requests_use_cache"] - f["cache_hits"] for f in facts[b])
+        differ = any(p.get("keys") == "differ" for p in doc.get("pairs", []))
+        want = 1 if differ or missed > 0 else 0
+        if status != want:
+            bad.append(f"exit status {status}, expected {want} (keys differ: {differ}; "
+                       f"JAX counted {missed} misses in {b}.log)")
     # The root cause's findings (the comparison's details and other_details):
     # codes that must be among them (e.g. backend_decoded: entry 3 read back).
     found = doc.get("findings") or {}

@@ -631,6 +631,16 @@ private:
   bool skippingLongLine = false;
   /// The first bytes were looked at (LogSummary::encoding).
   bool encodingChecked = false;
+  /// How the log's lines end, known at its first line break: a log whose
+  /// first '\r' is followed by another byte than '\n' ends its lines in CR
+  /// alone (classic Mac OS text, or a terminal capture that kept the
+  /// carriage returns), and each of its chunks is read with its '\r' bytes
+  /// as line feeds (crChunk). LF and CRLF logs are read as they are.
+  enum class LineEnds : uint8_t { Unknown, Lf, Cr };
+  LineEnds lineEnds = LineEnds::Unknown;
+  std::string crChunk;
+  /// Sets lineEnds from `chunk` when its first line break says.
+  void learnLineEnds(std::string_view chunk);
   /// Programs by final digest, for hit/miss and write lines.
   struct ProgramsWithDigest {
     std::vector<int> indices; // in log order

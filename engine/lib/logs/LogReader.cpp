@@ -116,10 +116,38 @@ bool isPlainLine(std::string_view line) {
 }
 } // namespace
 
+void LogReader::learnLineEnds(std::string_view chunk) {
+  // A '\r' held at the end of the line so far (the previous chunk ended
+  // on it) is decided by this chunk's first byte.
+  if (!partial.empty() && partial.back() == '\r') {
+    lineEnds = chunk[0] == '\n' ? LineEnds::Lf : LineEnds::Cr;
+    if (lineEnds == LineEnds::Cr) {
+      // That line ended at its '\r': read it now, as a line feed would have.
+      lineChecked = false;
+      if (!skippingLongLine)
+        readLine(partial);
+      partial.clear();
+      skippingLongLine = false;
+    }
+    return;
+  }
+  const size_t at = chunk.find_first_of("\r\n");
+  if (at == std::string_view::npos || (chunk[at] == '\r' && at + 1 == chunk.size()))
+    return; // no line break yet, or a '\r' the next chunk decides
+  lineEnds = chunk[at] == '\r' && chunk[at + 1] != '\n' ? LineEnds::Cr : LineEnds::Lf;
+}
+
 void LogReader::feed(std::string_view chunk) {
   if (!encodingChecked && !chunk.empty()) {
     encodingChecked = true;
     summary.encoding = LogSummary::encodingOf(chunk);
+  }
+  if (lineEnds == LineEnds::Unknown && !chunk.empty())
+    learnLineEnds(chunk);
+  if (lineEnds == LineEnds::Cr) {
+    crChunk.assign(chunk);
+    std::replace(crChunk.begin(), crChunk.end(), '\r', '\n');
+    chunk = crChunk;
   }
   size_t start = 0;
   // Most chunks hold no escape at all: then every line of it is plain, and

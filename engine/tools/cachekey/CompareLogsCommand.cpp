@@ -25,8 +25,19 @@ const LogSummary &lastLog(const ManyLogComparison &c) { return c.logs.back(); }
 void writeText(std::ostream &os, const LogComparison &c) { writeLogComparison(os, c); }
 void writeText(std::ostream &os, const ManyLogComparison &c) { writeManyLogComparison(os, c); }
 
-/// Prints comparison `c` (and the --cache look-up) as text or JSON; exit 1
-/// when some program's key differs.
+/// The exit status of a comparison that was made: 1 when a difference was
+/// found, else 0. Two logs: some program's key differs, or the second run
+/// missed a program (a new one, a renamed one, or one whose key the first
+/// run had: evicted, never written, damaged); a second run that hit every
+/// program it logged, with no key moved, is 0. N logs (peers: hosts, ranks,
+/// days): some program's key differs between the runs.
+int differenceStatus(const LogComparison &c) {
+  return c.keysDiffer() || c.verdict.missed > 0 ? 1 : 0;
+}
+int differenceStatus(const ManyLogComparison &c) { return c.keysDiffer() ? 1 : 0; }
+
+/// Prints comparison `c` (and the --cache look-up) as text or JSON; exits
+/// with differenceStatus(c).
 template <class Compared> int print(const CommandLine &cl, const Compared &c) {
   std::optional<CacheLookup> lookup;
   if (cl.cacheDir) {
@@ -46,7 +57,7 @@ template <class Compared> int print(const CommandLine &cl, const Compared &c) {
     if (lookup)
       std::cout << "\n", writeCacheLookup(std::cout, *lookup);
   }
-  return c.keysDiffer() ? 1 : 0;
+  return differenceStatus(c);
 }
 
 } // namespace

@@ -6,7 +6,9 @@
 //   cachekey batch [--fixtures DIR]        (JSON Lines in, JSON Lines out:
 //                                           one result per input line)
 //   cachekey compare-logs A.log B.log [C.log …] [--json] [--cache DIR]
-//                                                (exit 1: some key differs;
+//                                                (exit 1: some key differs,
+//                                                or the second of two runs
+//                                                missed a program;
 //                                                --cache: the last run's
 //                                                missed keys looked up in
 //                                                DIR, CacheDirLookup.h)
@@ -30,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 #include "CacheDirCommand.h"
 #include "Command.h"
+#include "ShownText.h"
 #ifdef CACHEKEY_WITH_MLIR
 #include "MlirPlugin.h"
 #endif
@@ -37,6 +40,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 #ifdef CACHEKEY_FIXTURES_FROM_EXE
@@ -129,6 +133,9 @@ int main(int argc, char **argv) {
   // Module text is canonicalised live, by MLIR loaded on first use.
   registerLazyMlirCanonicalizer();
 #endif
+  // Messages name the user's files and quote them: a control byte or a
+  // byte that is not UTF-8 among them is shown as an escape (ShownText.h).
+  ShownTextScope shownErrors(std::cerr);
   // Inputs are bounded, but a scenario can still ask for more memory than
   // the machine has; say so instead of aborting.
   try {
@@ -165,6 +172,12 @@ int run(int argc, char **argv) {
     return 0;
   }
   args.erase(args.begin() + static_cast<std::ptrdiff_t>(at));
+  // Text reports quote program names and file names from the user's logs
+  // and directories: shown as ShownText.h says. JSON (escaped by its
+  // writer), canonicalize's bytecode and batch's JSON lines go out as made.
+  std::optional<ShownTextScope> shown;
+  if (!report.json && cmd != "canonicalize" && cmd != "batch")
+    shown.emplace(std::cout);
   if (cmd == "cache-dir")
     return runCacheDir(args);
   cl.fixtures = defaultFixtures();

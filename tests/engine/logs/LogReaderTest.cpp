@@ -917,6 +917,34 @@ TEST(LogReader, AControlByteInADigestIsShownEscaped) {
   EXPECT_NE(said.find("character 4 ('\\r')"), std::string::npos) << said;
 }
 
+TEST(LogReader, ALogWhoseLinesEndInCrAloneReadsAsItsLfTwin) {
+  // Case 42's plain.log with each line feed made a carriage return (the
+  // change made here: classic Mac OS line ends): the same programs, keys
+  // and lines as the log itself, read whole, one byte at a time (a chunk
+  // ends right after each '\r') and in chunks of 7 bytes. Before, it was one
+  // long line and no key.
+  const std::string lf = readText(sourcePath("tests/cases/42-xla-caches-none-and-cache-off/plain.log"));
+  std::string cr = lf;
+  std::replace(cr.begin(), cr.end(), '\n', '\r');
+  ASSERT_EQ(cr.find('\n'), std::string::npos);
+  const LogSummary want = readLog(lf, "plain.log");
+  ASSERT_FALSE(want.programs.empty());
+  EXPECT_EQ(summaryText(readLog(cr, "plain.log")), summaryText(want));
+  LogReader bytes("plain.log");
+  for (char c : cr)
+    bytes.feed(std::string_view(&c, 1));
+  EXPECT_EQ(summaryText(bytes.finish()), summaryText(want));
+  LogReader sevens("plain.log");
+  for (size_t i = 0; i < cr.size(); i += 7)
+    sevens.feed(std::string_view(cr).substr(i, 7));
+  EXPECT_EQ(summaryText(sevens.finish()), summaryText(want));
+  // A CRLF log stays a CRLF log: its '\r' bytes are not line breaks too.
+  std::string crlf;
+  for (char c : lf)
+    crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  EXPECT_EQ(summaryText(readLog(crlf, "plain.log")), summaryText(want));
+}
+
 TEST(LogLines, AListOfShapesReadsAsTheTuplePythonPrints) {
   // Python's repr of tuple(the list): "(a, b)", "(a,)" for one item, "()"
   // for none; a tuple and other text are kept as they are.
