@@ -30,6 +30,8 @@ Each kind is a dict:
   is the kind's cache directory, ``$CACHE2`` a second one, a relative path
   stays relative), ``config`` (jax.config.update calls), ``min_compile_time``,
   ``min_entry_size``, ``max_size``, ``cache_late``, ``variant``, ``n``,
+  ``switch_cache`` (after the first program, compilation_cache.reset_cache()
+  and this jax_compilation_cache_dir: the run goes on in another folder),
   ``threads`` (that many functions compiled at once, one thread each;
   ``changed`` the one whose body run B changes), ``static_values``,
   ``rename`` (the step program's function under that name),
@@ -293,6 +295,16 @@ KINDS = [
      "runs": [run(cache="jaxcache", cwd="wd1"), run(cache="jaxcache", cwd="wd2")],
      "expect": {"cause": 0, "verdict": {"*": "same_key_missed"}, "outcome_b": {"*": "missed_written"},
                 "advice": ["absolute_cache_dir"]}},
+    {"id": "cache/same-dir-trailing-slash", "sample": True, "releases": ["0.12.0.1"],
+     "why": "Run B spells the same cache folder with a trailing slash ('$CACHE/'), and the folder is emptied between the runs: the keys are equal and the entries are gone; the spelling names one folder (helper-20's run, 2026-12-06: the tool said 'different cache directories').",
+     "runs": [run(), run(cache="$CACHE/", before="empty")],
+     "expect": {"cause": 0, "verdict": {"*": "same_key_missed"}, "miss": {"*": "gone"},
+                "advice": ["keep_cache_dir"]}},
+    {"id": "cache/dir-switched-mid-run", "sample": True, "releases": ["0.12.0.1"],
+     "why": "Run B hits jit_step in the cache folder, then calls compilation_cache.reset_cache() and points jax_compilation_cache_dir at another, empty folder: jit_mlp misses there while its entry is still in the first folder (helper-20's run, 2026-12-06: the tool said the entry was removed).",
+     "runs": [run(), run(switch_cache="$CACHE2")],
+     "expect": {"cause": 0, "verdict": {"jit_step": "same_key", "jit_mlp": "same_key_missed"},
+                "miss": {"jit_mlp": "other_cache_dir"}, "advice": ["same_cache_dir"]}},
     {"id": "cache/emptied", "sample": False, "releases": R4,
      "why": "The cache folder is emptied between the runs (a job's scratch space): the keys are equal, the entries are gone.",
      "runs": [run(), run(before="empty")],

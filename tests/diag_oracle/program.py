@@ -367,7 +367,13 @@ elif spec.get("cache_late"):
         run_program(kind)
 else:
     configure_cache()
-    for kind in programs:
+    for i, kind in enumerate(programs):
+        if i == 1 and spec.get("switch_cache"):
+            # The run goes on in another folder: compilation_cache.reset_cache()
+            # and a new jax_compilation_cache_dir after its first program.
+            from jax.experimental.compilation_cache import compilation_cache as _cc
+            _cc.reset_cache()
+            jax.config.update("jax_compilation_cache_dir", spec["switch_cache"])
         run_program(kind)
 
 sys.stderr.flush()

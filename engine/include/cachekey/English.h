@@ -58,6 +58,12 @@ struct NameSample {
 /// nameList of all the sampled names (`max` at most NameSample::kKept).
 std::string nameList(const NameSample &names, size_t max = 5);
 
+/// `part` of `whole` (whole > 0) as a percentage, "37%": whole percents
+/// from 1% to 99%; a share that is not all or nothing never reads as 100%
+/// or 0%: one decimal outside that range ("99.7%", "0.3%"), and ">99.9%" /
+/// "<0.1%" beyond it (299 hits of 300 programs is "99.7%", not "100%").
+std::string percentText(size_t part, size_t whole);
+
 /// `text` with its first character upper-cased when it is an ASCII letter
 /// a–z, to start a sentence with a phrase written to follow other words.
 std::string capitalised(std::string text);

@@ -427,6 +427,11 @@ struct LogSummary {
   std::vector<std::string> streams{""};
   /// "Initialized persistent compilation cache at …", distinct, in order.
   std::vector<std::string> cacheDirs;
+  /// Each such line: its line (1-based) and its directory (an index into
+  /// cacheDirs), in log order. A run that switches directories
+  /// (compilation_cache.reset_cache(), then another
+  /// jax_compilation_cache_dir) logs more than one.
+  std::vector<std::pair<size_t, uint32_t>> cacheDirLines;
   /// "Enabling XLA autotuning cache at '…'" / "… kernel cache …".
   std::vector<std::string> autotuneCaches, kernelCaches;
   /// "_initialize_cache: cache is disabled!" / "… initialization failed!".

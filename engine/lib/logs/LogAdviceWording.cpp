@@ -274,9 +274,12 @@ std::string words(const LogAdvice &a) {
     return "probably " + a.value + " of the first run under a new name (the "
            "same argument shapes and types, and the same entries 2 to 8; "
            "only entry 1 differs). JAX names the lowered module after the "
-           "function, so a rename alone gives a new key. Nothing to fix: it "
-           "is compiled once and then cached. Keep the old name (or its "
-           "__name__) where runs are to share the entry.";
+           "function, so a rename alone gives a new key; the logs show entry "
+           "1's digest, not the module, so a change made with the rename "
+           "(its body, donate_argnums, a static value) would look the same. "
+           "Nothing to fix: it is compiled once and then cached. If the "
+           "rename is all that changed, keeping the old name (or its "
+           "__name__) lets the runs share the entry.";
   case C::StaticOrConstant:
     return "Each call compiled another program with the same argument shapes: "
            "a static argument (static_argnums / static_argnames) took a new "

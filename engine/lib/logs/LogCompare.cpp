@@ -279,6 +279,18 @@ Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&sec
   };
   std::unordered_map<PairInputs, Kind, PairInputsHash> kinds;
 
+  // The second run's directories in which it hit a key the first run
+  // computed: they reach the first run's entries (equalKeyMiss's
+  // readsFirst), whatever their spelling.
+  std::vector<char> readsFirst(lb.cacheDirs.size());
+  if (lb.cacheDirs.size())
+    for (const ProgramPair &p : r.pairs) {
+      if (p.a < 0 || p.b < 0 || lb.programs[p.b].lookup != Lookup::Hit)
+        continue;
+      auto fa = la.programs[p.a].finalDigest(), fb = lb.programs[p.b].finalDigest();
+      if (fa && fb && *fa == *fb)
+        readsFirst[cacheDirIndexOf(lb, lb.programs[p.b])] = 1;
+    }
   int firstDiffer = -1;
   const size_t wave = 8192;
   const unsigned threads = workerThreads();
@@ -300,7 +312,10 @@ Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&sec
                : *fa == *fb ? ProgramPair::Keys::Equal
                             : ProgramPair::Keys::Differ;
       if (p.keys == ProgramPair::Keys::Equal && pb.lookup == Lookup::Miss)
-        p.miss = equalKeyMiss(la, lb, pa, pb);
+        p.miss = equalKeyMiss(la, lb, pa, pb, [&] {
+          const int d = cacheDirIndexOf(lb, pb);
+          return d >= 0 && readsFirst[d];
+        }());
       if (!(pa.complete() && pb.complete()))
         continue;
       // The explanation shown for a moved key is that of the first pair

@@ -507,14 +507,8 @@ bool sameLog(const LogSummary &a, const LogSummary &b) {
   return !a.source.empty() && a.source == b.source;
 }
 
-bool isRelativeCachePath(const std::string &path) {
-  // Absolute paths and URLs (gs://, s3://: etils.epath) do not depend on
-  // the working directory.
-  return !path.empty() && path[0] != '/' && path.find("://") == std::string::npos;
-}
-
 MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
-                        const LoggedProgram &pa, const LoggedProgram &pb) {
+                        const LoggedProgram &pa, const LoggedProgram &pb, bool readsFirst) {
   // What the second run's own log says about its lookup comes first. A
   // read error that asks for filelock is no damage: the cap cannot work,
   // and the cache stays closed for every later lookup of the run.
@@ -537,15 +531,23 @@ MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
   if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::Failed)
     return MissReason::WriteFailed;
   // Another directory comes before an eviction: the second run looked
-  // where the first run never wrote, whatever its LRU removed.
-  if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
-      la.cacheDirs.front() != lb.cacheDirs.front())
+  // where the first run never wrote, whatever its LRU removed. The
+  // directories are those in effect for the two programs (a run may switch),
+  // compared as spelled but for "//", "." and a trailing '/'; a relative
+  // spelling that the second run read the first run's entries through is
+  // one folder with the absolute one it may resolve to.
+  const std::string *da = cacheDirOf(la, pa), *db = cacheDirOf(lb, pb);
+  const bool oneFolder =
+      da && db &&
+      (sameCachePath(*da, *db) ||
+       (readsFirst && (isRelativeCachePath(*da) != isRelativeCachePath(*db)) &&
+        (isRelativeCachePath(*db) ? mayResolveTo(*db, *da) : mayResolveTo(*da, *db))));
+  if (da && db && !oneFolder)
     return MissReason::OtherDir;
   if (auto d = pb.finalDigest())
     if (la.evicted.count(*d) || lb.evicted.count(*d))
       return MissReason::Evicted;
-  if (!la.cacheDirs.empty() && !lb.cacheDirs.empty() &&
-      isRelativeCachePath(lb.cacheDirs.front()))
+  if (da && db && isRelativeCachePath(*db) && !readsFirst)
     return MissReason::RelativeDir;
   if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::Attempted &&
       la.cacheDirs.empty())

@@ -96,8 +96,36 @@ PairExplanation explainPair(const LogSummary &first, const LogSummary &second,
 /// and why, a failed write), then the cache directories (another directory
 /// comes before an eviction in the first run's: the second run looked
 /// elsewhere), then an eviction, then a relative directory.
+///
+/// `readsFirst`: the second run hit, in the directory it used for `b`, a
+/// key the first run computed, so that directory reaches the first run's
+/// entries: a relative spelling of it whose absolute one ends in it (e.g.
+/// "cache" and "/work/cache") is then one folder, not another directory or
+/// a relative path resolved elsewhere.
 MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
-                        const LoggedProgram &a, const LoggedProgram &b);
+                        const LoggedProgram &a, const LoggedProgram &b,
+                        bool readsFirst = false);
+
+/// The index into log.cacheDirs of the cache directory in effect when
+/// `program` was looked up: that of the last "Initialized persistent
+/// compilation cache at" line before its lookup line (JAX logs it at the
+/// first lookup after the cache is set, after the key's lines; the first
+/// line of the program when it logged no lookup), or the first directory
+/// when none precedes it; -1 when the log names none.
+int cacheDirIndexOf(const LogSummary &log, const LoggedProgram &program);
+/// log.cacheDirs[cacheDirIndexOf(…)], or nullptr.
+const std::string *cacheDirOf(const LogSummary &log, const LoggedProgram &program);
+
+/// Whether two cache paths as logged spell one directory lexically: the
+/// same after "//" becomes "/", "." segments go and a trailing '/' goes
+/// ("/c/cache/" and "/c//cache" are "/c/cache"; ".." is kept, as a symbolic
+/// link may stand before it). Symbolic links are not resolved.
+bool sameCachePath(const std::string &a, const std::string &b);
+
+/// Whether `rel` (a relative path) and `abs` (an absolute one) may name one
+/// folder: `abs` ends in `rel`'s components (lexically, as sameCachePath
+/// compares), so some working directory resolves the one to the other.
+bool mayResolveTo(const std::string &rel, const std::string &abs);
 
 /// Whether `name` is one of the programs JAX compiles itself when an
 /// operation runs outside jit (jit_broadcast_in_dim,

@@ -213,7 +213,12 @@ void LogReader::readLine(std::string &line) {
   if ((pos = line.find(kInitialized)) != std::string::npos) {
     if (!summary.cacheInitLine)
       summary.cacheInitLine = summary.lines;
-    addDistinct(summary.cacheDirs, after(len(kInitialized)));
+    std::string dir = after(len(kInitialized));
+    const auto at = std::find(summary.cacheDirs.begin(), summary.cacheDirs.end(), dir);
+    summary.cacheDirLines.emplace_back(
+        summary.lines, static_cast<uint32_t>(at - summary.cacheDirs.begin()));
+    if (at == summary.cacheDirs.end())
+      summary.cacheDirs.push_back(std::move(dir));
     return;
   }
   // The lookup, and the write lines of a miss that is written: most of

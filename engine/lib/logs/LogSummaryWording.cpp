@@ -359,12 +359,8 @@ std::string runStatsText(const LogSummary &log, const RunStats &st) {
   std::string s = log.name + ": " + plural(st.programs, "program", "programs") +
                   ", " + plural(st.hits, "hit", "hits") + ", " +
                   plural(st.misses, "miss", "misses");
-  if (st.hits + st.misses) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f%%",
-                  100.0 * st.hits / double(st.hits + st.misses));
-    s += " (" + std::string(buf) + " hit rate)";
-  }
+  if (st.hits + st.misses)
+    s += " (" + percentText(st.hits, st.hits + st.misses) + " hit rate)";
   if (st.noOutcome)
     s += ", " + std::to_string(st.noOutcome) + " without a logged outcome";
   if (st.timedMisses)

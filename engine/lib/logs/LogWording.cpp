@@ -226,7 +226,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
   }
   case MissReason::RelativeDir:
     return std::string(form == ClauseForm::Relative ? "but " : "") +
-           "the cache path " + pyRepr(lb.cacheDirs.front()) +
+           "the cache path " + pyRepr(*cacheDirOf(lb, *inB.front())) +
            " is relative: it is resolved against each run's working "
            "directory, so runs started elsewhere use another cache. Give "
            "jax_compilation_cache_dir an absolute path";
@@ -240,12 +240,16 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
            "off and nothing is written (set it; DEBUG logging of "
            "jax._src.compilation_cache shows each write)";
   case MissReason::OtherDir: {
+    // The directories in effect for these programs (a run may switch).
+    const std::string &da = *cacheDirOf(la, *inA.front()), &db = *cacheDirOf(lb, *inB.front());
     std::string s = std::string(form == ClauseForm::Relative ? "but " : "") +
-                    "the runs use different cache directories (" +
-                    pyRepr(la.cacheDirs.front()) + " \u2192 " +
-                    pyRepr(lb.cacheDirs.front()) + ")";
-    if (isRelativeCachePath(la.cacheDirs.front()) ||
-        isRelativeCachePath(lb.cacheDirs.front()))
+                    "the runs use different cache directories (" + pyRepr(da) +
+                    " \u2192 " + pyRepr(db) + ")";
+    if (lb.cacheDirs.size() > 1)
+      s += "; " + lb.name + " switched to " + pyRepr(db) + " during the run (another "
+           "jax_compilation_cache_dir after compilation_cache.reset_cache(), or a second "
+           "process)";
+    if (isRelativeCachePath(da) || isRelativeCachePath(db))
       s += "; a relative path is resolved against the working directory: "
            "give jax_compilation_cache_dir an absolute path";
     return s;
@@ -254,7 +258,7 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
     if (!la.cacheDirs.empty() && !lb.cacheDirs.empty())
       return which + "had " + them + " in its cache, but " + lb.name +
              " did not find " + them + " in the same directory (" +
-             pyRepr(lb.cacheDirs.front()) +
+             pyRepr(*cacheDirOf(lb, *inB.front())) +
              "), and neither log shows an eviction: the entries were removed "
              "between the runs, or the path is on each machine's own disk";
     return which + "had " + them + " in its cache, but " + lb.name +
@@ -427,8 +431,9 @@ std::string pairVerdictText(const LogComparison &r, const ProgramPair &p) {
              "function that lowers to the same module)";
     if (b.lookup == Lookup::Hit && p.keyWrittenBefore)
       return "only in " + lb.name + ", and it hit the entry an earlier "
-             "program of " + lb.name + " wrote (the log holds more than one "
-             "run)";
+             "program of " + lb.name + " wrote (JAX's in-memory caches were "
+             "cleared in between, e.g. by jax.clear_caches(), or the log "
+             "holds more than one run)";
     if (b.lookup == Lookup::Hit)
       return "only in " + lb.name + ", yet it hit: its entry was written by "
              "a run whose log is not " + la.name + " (or " + la.name +

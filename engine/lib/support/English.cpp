@@ -1,6 +1,8 @@
 //===- English.cpp - The grammar every wording module uses ----------------===//
 #include "cachekey/English.h"
 
+#include <cstdio>
+
 #include <algorithm>
 
 namespace cachekey {
@@ -53,5 +55,19 @@ std::string capitalised(std::string text) {
 }
 
 std::string shortDigest(const std::string &hex) { return hex.substr(0, 16) + "\u2026"; }
+
+std::string percentText(size_t part, size_t whole) {
+  char buf[32];
+  const double pct = whole ? 100.0 * double(part) / double(whole) : 0.0;
+  if (part == whole || part == 0 || (pct >= 1 && pct <= 99))
+    std::snprintf(buf, sizeof buf, "%.0f%%", pct);
+  else if (pct > 99.9)
+    return ">99.9%";
+  else if (pct < 0.1)
+    return "<0.1%";
+  else
+    std::snprintf(buf, sizeof buf, "%.1f%%", pct);
+  return buf;
+}
 
 } // namespace cachekey

@@ -281,3 +281,21 @@ TEST(LogEvidence, AUsersPrivateFunctionIsNotJaxsOwn) {
                            "jit_step"})
     EXPECT_FALSE(logs::isJaxOwnProgram(user)) << user;
 }
+
+TEST(LogCacheDirs, OneFolderSpelledTwoWaysIsOneFolder) {
+  // helper-20's run: '/w/cache' and '/w/cache/' were "different cache
+  // directories". Expected from the rule (lexical: "//", "." and a trailing
+  // '/' do not change a path; ".." and symbolic links are not resolved).
+  using cachekey::logs::sameCachePath;
+  using cachekey::logs::mayResolveTo;
+  EXPECT_TRUE(sameCachePath("/w/cache", "/w/cache/"));
+  EXPECT_TRUE(sameCachePath("/w//cache", "/w/./cache"));
+  EXPECT_TRUE(sameCachePath("cache", "./cache/"));
+  EXPECT_FALSE(sameCachePath("/w/cache", "/w/cache2"));
+  EXPECT_FALSE(sameCachePath("/w/a/../cache", "/w/cache"));
+  EXPECT_FALSE(sameCachePath("cache", "/w/cache"));
+  EXPECT_TRUE(mayResolveTo("cache", "/w/cache"));
+  EXPECT_TRUE(mayResolveTo("./x/cache/", "/w/x/cache"));
+  EXPECT_FALSE(mayResolveTo("cache", "/w/mycache"));
+  EXPECT_FALSE(mayResolveTo(".", "/w"));
+}

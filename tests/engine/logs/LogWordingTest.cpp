@@ -115,3 +115,24 @@ TEST(LogWording, TheTextTheCliPrints) {
   EXPECT_EQ(text.rfind("Verdict: run2.log: 1 of 3 programs missed the cache", 0), 0u) << text;
   EXPECT_NE(text.find("\nSummary: " + logs::runSummary(c) + "\n"), std::string::npos);
 }
+
+TEST(LogWording, AHitRateThatIsNotAllOrNothingNeverReadsAs100Or0Percent) {
+  // helper-20's run: 299 hits of 300 programs read "100% hit rate" beside
+  // "1 miss". Expected texts are the quotients by hand: 299/300 = 99.67%,
+  // 1/300 = 0.33%, 2999/3000 = 99.97%, 1/3000 = 0.03%, 1/3 = 33.3%.
+  EXPECT_EQ(percentText(299, 300), "99.7%");
+  EXPECT_EQ(percentText(1, 300), "0.3%");
+  EXPECT_EQ(percentText(2999, 3000), ">99.9%");
+  EXPECT_EQ(percentText(1, 3000), "<0.1%");
+  EXPECT_EQ(percentText(1, 3), "33%");
+  EXPECT_EQ(percentText(99, 100), "99%");
+  EXPECT_EQ(percentText(300, 300), "100%");
+  EXPECT_EQ(percentText(0, 300), "0%");
+  LogSummary log;
+  log.name = "b.log";
+  RunStats st;
+  st.programs = 300;
+  st.hits = 299;
+  st.misses = 1;
+  EXPECT_NE(logs::runStatsText(log, st).find("(99.7% hit rate)"), std::string::npos) << logs::runStatsText(log, st);
+}
