@@ -45,6 +45,12 @@ function hideResult(ui) {
 function renderVerdict(ui, r, text, code) {
   ui.verdict.hidden = false;
   ui.verdict.dataset.verdict = code || '';
+  // A second log that ends inside a key (verdict.cut_at, its line): the
+  // outcome of that program is not known, so the box is not marked as a
+  // clean all-hit (style.css).
+  const cutAt = r.verdict && r.verdict.cut_at;
+  if (cutAt) ui.verdict.dataset.cutAt = String(cutAt);
+  else delete ui.verdict.dataset.cutAt;
   delete ui.verdict.dataset.runs; // set after this for three or more runs
   setText(ui.verdictText, text || '');
   renderAdvice(ui, r);

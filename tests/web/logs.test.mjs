@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { root, shot, useOpenPage, waitForText, newPage, open, modeUrl } from './helpers.mjs';
 
 const env = useOpenPage({ before, after }, { mode: 'why' });
@@ -72,6 +72,34 @@ test('F4: a cut log is compared on its complete keys, and the cut is named', asy
   }
 });
 
+test('a second log cut inside a key: the all-hit verdict box is not marked as clean', async () => {
+  // Case 04's run2_311.log hits all 3 programs (its README); cut here inside
+  // its last key (the change made here), the 2 whole programs still hit and
+  // the verdict names the line where the cut key starts.
+  const c = '04-per-jit-dump-override';
+  const whole = caseLog(c, 'run2_311.log');
+  const last = whole.lastIndexOf('get_cache_key hash of serialized computation');
+  const jaxlib = whole.indexOf('get_cache_key hash of serialized jax_lib version', last);
+  assert.ok(last > 0 && jaxlib > last);
+  const keyLine = whole.slice(0, last).split('\n').length;
+  const box = '[data-testid="logs-verdict"]';
+  const green = async () => page.$eval(box, (b) => getComputedStyle(b).borderLeftColor);
+  await paste(c, 'run1_311.log', 'run2_311.log');
+  assert.equal(await page.getAttribute(box, 'data-verdict'), 'all_hit');
+  assert.equal(await page.getAttribute(box, 'data-cut-at'), null);
+  const clean = await green();
+  await page.click('#logs-clear');
+  await page.fill('[data-testid="log-a"]', caseLog(c, 'run1_311.log'));
+  await page.fill('[data-testid="log-b"]', whole.slice(0, jaxlib + 'get_cache_key hash of serialized jax_li'.length));
+  await page.click('[data-testid="logs-compare"]');
+  await page.waitForSelector(`${box}[data-cut-at]:not([hidden])`);
+  assert.equal(await page.getAttribute(box, 'data-verdict'), 'all_hit');
+  assert.equal(await page.getAttribute(box, 'data-cut-at'), String(keyLine));
+  assert.match(await page.textContent('[data-testid="logs-verdict"]'), new RegExp(`line ${keyLine}\\b`));
+  assert.notEqual(await green(), clean);
+  assert.deepEqual(page.errors, []);
+});
+
 test('outcomes: the same sentence and summary as the CLI, for two chosen log files', async (t) => {
   if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');
   const dir = path.join(cases, '11-extra-program-in-resumed-run');
@@ -81,7 +109,10 @@ test('outcomes: the same sentence and summary as the CLI, for two chosen log fil
   await page.setInputFiles('[data-testid="log-file-b"]', path.join(dir, 'resumed.log'));
   // Choosing the second file compares at once (asynchronously: streamed).
   const summary = await waitForText(page, '[data-testid="logs-summary"]', /resumed\.log: 3 of 4 programs hit, 1 missed/);
-  const want = JSON.parse(execFileSync(cli, ['compare-logs', 'fresh.log', 'resumed.log', '--json'], { cwd: dir }).toString());
+  // Exit status 1: resumed.log missed a program (its miss line).
+  const run = spawnSync(cli, ['compare-logs', 'fresh.log', 'resumed.log', '--json'], { cwd: dir });
+  assert.equal(run.status, 1, String(run.stderr));
+  const want = JSON.parse(run.stdout.toString());
   assert.equal(summary, want.summary);
   assert.equal(await page.textContent('[data-testid="logs-sentence"]'), want.sentence);
   const programs = await page.$$eval('[data-testid^="log-program-"]', (rs) => rs.map((r) => ({

@@ -122,7 +122,12 @@ def case_pairs():
         doc = json.load(open(exp))
         for c in doc.get("compare", []):
             files = [os.path.join(case, c["a"]), os.path.join(case, c["b"])]
-            want = None if "keys_differ" not in c else (1 if c["keys_differ"] else 0)
+            # 1 when a key differs or run b logged a miss (a plain match of
+            # JAX's miss lines, as tests/cli/log_case.cmake reads them).
+            with open(files[1], "rb") as f:
+                missed = any(m in f.read() for m in (b"PERSISTENT COMPILATION CACHE MISS for",
+                                                       b"Cache miss for key: "))
+            want = None if "keys_differ" not in c else (1 if c["keys_differ"] or missed else 0)
             rows.append((f"{name}: compare-logs {c['a']} {c['b']}", ["compare-logs", *files], want))
         for d in doc.get("diff", []) if isinstance(doc.get("diff"), list) else []:
             files = [os.path.join(case, d["a"]), os.path.join(case, d["b"])]
