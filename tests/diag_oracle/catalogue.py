@@ -30,7 +30,8 @@ Each kind is a dict:
   is the kind's cache directory, ``$CACHE2`` a second one, a relative path
   stays relative), ``config`` (jax.config.update calls), ``min_compile_time``,
   ``min_entry_size``, ``max_size``, ``cache_late``, ``variant``, ``n``,
-  ``switch_cache`` (after the first program, compilation_cache.reset_cache()
+  ``remove_cache`` (True: the cache folder is deleted after the first
+  program), ``switch_cache`` (after the first program, compilation_cache.reset_cache()
   and this jax_compilation_cache_dir: the run goes on in another folder),
   ``threads`` (that many functions compiled at once, one thread each;
   ``changed`` the one whose body run B changes), ``static_values``,
@@ -82,6 +83,8 @@ Each kind is a dict:
     ``advice_any``: at least one of these (where the logs cannot tell two
     causes apart);
   - ``advice_entry``: ``{code: entry}`` for ``key_moved`` items;
+  - ``advice_items``: ``{code: n}`` how many items of ``what_to_do`` have
+    that code (one cause for several programs is one item);
   - ``renamed_from``: ``{program name: label}`` the verdict's
     ``renamed_from`` of a program only in run B (run A's program it may be,
     under a new name);
@@ -305,6 +308,12 @@ KINDS = [
      "runs": [run(), run(switch_cache="$CACHE2")],
      "expect": {"cause": 0, "verdict": {"jit_step": "same_key", "jit_mlp": "same_key_missed"},
                 "miss": {"jit_mlp": "other_cache_dir"}, "advice": ["same_cache_dir"]}},
+    {"id": "cache/removed-during-run", "sample": True, "releases": ["0.12.0.1"],
+     "why": "Run B hits jit_step, then its cache folder is deleted (a scratch-space cleaner): jit_mlp and jit_scale miss with the keys run A wrote into that folder, and their writes fail (FileNotFoundError, compiler.py 'Error writing persistent compilation cache entry'). Run B's own hit shows the folder is the one run A wrote: the entries were removed, not elsewhere (helper-20's run, 2026-12-06: the tool said 'removed between the runs, or the path is on each machine's own disk', and gave fix_write_error once per program).",
+     "runs": [run(programs=["step", "mlp", "scale"]), run(programs=["step", "mlp", "scale"], remove_cache=True)],
+     "expect": {"cause": 0, "verdict": {"jit_step": "same_key", "*": "same_key_missed"},
+                "miss": {"jit_step": None, "*": "removed"}, "outcome_b": {"jit_step": "hit", "*": "missed_write_failed"},
+                "advice": ["keep_cache_dir", "fix_write_error"], "advice_items": {"fix_write_error": 1}}},
     {"id": "cache/emptied", "sample": False, "releases": R4,
      "why": "The cache folder is emptied between the runs (a job's scratch space): the keys are equal, the entries are gone.",
      "runs": [run(), run(before="empty")],

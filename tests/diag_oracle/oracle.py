@@ -429,6 +429,9 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
     for code in exp.get("advice_lacks", []):
         if code in advice:
             bad.append(f"advice {sorted(set(advice))} has {code}")
+    for code, n in exp.get("advice_items", {}).items():
+        if advice.count(code) != n:
+            bad.append(f"advice {code}: {advice.count(code)} items, expected {n}")
     for code, entry in exp.get("advice_entry", {}).items():
         entries = sorted({a.get("entry") for a in doc.get("what_to_do", []) if a["code"] == code})
         if entries != [entry]:

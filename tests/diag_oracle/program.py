@@ -368,6 +368,12 @@ elif spec.get("cache_late"):
 else:
     configure_cache()
     for i, kind in enumerate(programs):
+        if i == 1 and spec.get("remove_cache"):
+            # The cache folder is deleted after the run's first program (a
+            # scratch-space cleaner): later lookups find nothing, and their
+            # writes fail (the folder is gone).
+            import shutil
+            shutil.rmtree(spec["cache"])
         if i == 1 and spec.get("switch_cache"):
             # The run goes on in another folder: compilation_cache.reset_cache()
             # and a new jax_compilation_cache_dir after its first program.

@@ -173,6 +173,11 @@ enum class MissReason : uint8_t {
   /// Only "took at least … to compile" was logged, and nothing shows a cache
   /// directory: with jax_compilation_cache_dir unset nothing is written.
   MaybeNoCache,
+  /// As Gone, but the second run read other entries the first run wrote in
+  /// that same folder (it hit one of the first run's keys there): the
+  /// folder is shared, and this entry was removed after it was written
+  /// (between the runs, or during the second: a cleanup, by hand).
+  Removed,
   Unknown
 };
 

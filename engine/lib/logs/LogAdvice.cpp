@@ -12,6 +12,7 @@
 #include "cachekey/KnownDigests.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -40,13 +41,52 @@ LogAdvice advice(C code) {
 /// What `addAdvice` is about when it is about the whole run.
 constexpr uint32_t kWholeRun = UINT32_MAX;
 
+/// A write error's text without the entry it names: each path component
+/// that holds a key ("<name>-<64 hex digits>", with its "-cache" or
+/// "-atime") is dropped, so that the errors of one cause for several
+/// programs ("No such file or directory: '/c/jit_f-…-cache'") are one.
+std::string withoutEntryNames(std::string_view text) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t dash = text.find('-', i);
+    if (dash == std::string_view::npos || dash + 65 > text.size()) {
+      out.append(text.substr(i));
+      break;
+    }
+    size_t hex = 0;
+    while (hex < 64 && std::isxdigit(static_cast<unsigned char>(text[dash + 1 + hex])) &&
+           !std::isupper(static_cast<unsigned char>(text[dash + 1 + hex])))
+      ++hex;
+    if (hex < 64) {
+      out.append(text.substr(i, dash + 1 - i));
+      i = dash + 1;
+      continue;
+    }
+    // The component starts after the last '/', quote or space before it.
+    size_t start = text.find_last_of("/'\" ", dash);
+    start = start == std::string_view::npos || start < i ? i : start + 1;
+    out.append(text.substr(i, start - i));
+    out += "\u2026";
+    i = dash + 65;
+    for (std::string_view suffix : {"-cache", "-atime"})
+      if (text.substr(i, suffix.size()) == suffix)
+        i += suffix.size();
+  }
+  return out;
+}
+
 /// Adds `x` for the pair or program `item` (kWholeRun: the whole run) to the
 /// item with the same code and facts, or as a new item in the order of
-/// first sight.
+/// first sight. Write errors that differ only in the entry they name are
+/// one item (the first one's text is its value).
 void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, uint32_t item) {
+  const bool writeError = x.code == C::FixWriteError || x.code == C::FreeDiskSpace ||
+                          x.code == C::MissingAtime;
   auto it = std::find_if(out.begin(), out.end(), [&](const LogAdvice &y) {
-    return y.code == x.code && y.entry == x.entry && y.value == x.value &&
-           y.limit == x.limit;
+    return y.code == x.code && y.entry == x.entry && y.limit == x.limit &&
+           (y.value == x.value ||
+            (writeError && withoutEntryNames(y.value) == withoutEntryNames(x.value)));
   });
   if (it == out.end()) {
     out.push_back(std::move(x));
@@ -231,6 +271,7 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
         x.code = C::AbsoluteCacheDir, x.value = l->cacheDirs.front();
     break;
   case MissReason::Gone:
+  case MissReason::Removed:
     x.code = C::KeepCacheDir;
     break;
   case MissReason::UnsupportedRuntime:

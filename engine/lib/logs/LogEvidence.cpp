@@ -555,7 +555,7 @@ MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
   if (pa.lookup == Lookup::Hit ||
       (pa.lookup == Lookup::Miss && (pa.writeState == WriteState::Written ||
                                       pa.writeState == WriteState::Attempted)))
-    return MissReason::Gone;
+    return readsFirst ? MissReason::Removed : MissReason::Gone;
   return MissReason::Unknown;
 }
 

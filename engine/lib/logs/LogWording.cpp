@@ -254,6 +254,13 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
            "give jax_compilation_cache_dir an absolute path";
     return s;
   }
+  case MissReason::Removed:
+    return which + "had " + them + " in its cache, and " + lb.name + " read other entries " +
+           la.name + " wrote in that folder (" + pyRepr(*cacheDirOf(lb, *inB.front())) +
+           "), yet did not find " + them + ": " + (many ? "they were" : "it was") +
+           " removed after " + la.name + " wrote " + them + ", between the runs or during " +
+           lb.name + " (a cleanup job, a scratch-space cleaner, by hand); neither log shows "
+           "an eviction";
   case MissReason::Gone:
     if (!la.cacheDirs.empty() && !lb.cacheDirs.empty())
       return which + "had " + them + " in its cache, but " + lb.name +
