@@ -178,6 +178,11 @@ enum class MissReason : uint8_t {
   /// folder is shared, and this entry was removed after it was written
   /// (between the runs, or during the second: a cleanup, by hand).
   Removed,
+  /// The first run stopped while it compiled the program: its log ends
+  /// after that miss with nothing about its write, where other programs'
+  /// writes are logged (LogSummary::endsCompilingAt): killed, crashed, or
+  /// its log cut, before it wrote the entry.
+  FirstRunStopped,
   Unknown
 };
 
@@ -338,6 +343,8 @@ struct LogAdvice {
                           // log, `amount` the line where that key starts
                           // (LogSummary::endsInsideKeyAt); in place of
                           // NothingToDo when nothing else missed
+    RunStopped,           // MissReason::FirstRunStopped: `value` the first
+                          // log, `amount` the line of the miss it ends after
   };
   Code code = Code::NothingToDo;
   /// What it is about, in order, each once: indices into

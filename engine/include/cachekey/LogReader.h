@@ -501,6 +501,12 @@ struct LogSummary {
   /// key. A program only in the other log may be that key's: the log was
   /// cut (or the process stopped) while it was computed.
   size_t endsInsideKeyAt() const;
+  /// The lookup line of the program the run was compiling when its log
+  /// ended, or 0: the log's last program by lookup missed, its log has
+  /// nothing after that miss about it (no compile time, no write), while
+  /// the writes of other programs are logged: the run stopped (killed,
+  /// crashed, or the log was cut) before it could write that entry.
+  size_t endsCompilingAt = 0;
 
 private:
   /// keepName's blocks (each one allocation, never moved) and the room left

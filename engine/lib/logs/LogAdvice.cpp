@@ -182,6 +182,11 @@ LogAdvice forMove(const KeyMove &move, int cause) {
     a.code = C::SameXlaCaches;
     a.value = move.after;
     break;
+  case KeyMove::Code::KernelCacheChanged:
+    // The kernel cache file is enabled by the same setting ('all' or
+    // 'xla_gpu_kernel_cache_file'); no run is named (value "").
+    a.code = C::SameXlaCaches;
+    break;
   case KeyMove::Code::JaxOwnProgram:
     a.code = C::JaxOwnProgram;
     break;
@@ -269,6 +274,11 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
     for (const LogSummary *l : {&la, &lb})
       if (!l->cacheDirs.empty() && isRelativeCachePath(l->cacheDirs.front()))
         x.code = C::AbsoluteCacheDir, x.value = l->cacheDirs.front();
+    break;
+  case MissReason::FirstRunStopped:
+    x.code = C::RunStopped;
+    x.value = la.name;
+    x.amount = double(la.endsCompilingAt);
     break;
   case MissReason::Gone:
   case MissReason::Removed:
@@ -568,6 +578,7 @@ const char *logAdviceName(LogAdvice::Code code) {
   case LogAdvice::Code::SeparateThreads: return "separate_threads";
   case LogAdvice::Code::OrderOfLogs: return "order_of_logs";
   case LogAdvice::Code::LogCut: return "log_cut";
+  case LogAdvice::Code::RunStopped: return "run_stopped";
   }
   return "unknown";
 }

@@ -153,6 +153,13 @@ std::string words(const LogAdvice &a) {
            "entries have other keys (entry 5) than a run without PGLE writes "
            "or reads.";
   case C::SameXlaCaches:
+    if (a.value.empty())
+      return "Give every run that shares the cache the same "
+             "jax_persistent_cache_enable_xla_caches (or JAX_PERSISTENT_CACHE_"
+             "ENABLE_XLA_CACHES): the runs differ in the XLA kernel cache file it "
+             "enables under the cache directory ('all' or "
+             "'xla_gpu_kernel_cache_file'), whose path their DebugOptions hold "
+             "(entry 5).";
     return "Give every run that shares the cache the same "
            "jax_persistent_cache_enable_xla_caches (or JAX_PERSISTENT_CACHE_"
            "ENABLE_XLA_CACHES): " + a.value + " enabled no XLA autotuning "
@@ -255,6 +262,15 @@ std::string words(const LogAdvice &a) {
            "log then found). If so, give the earlier run's log first "
            "(cachekey compare-logs EARLIER LATER): nothing was lost from the "
            "cache.";
+  case C::RunStopped:
+    return a.value + " stopped while it compiled " + (a.programs.size() > 1 ? "them" : "it") +
+           ": its log ends after the miss at line " +
+           std::to_string(static_cast<long long>(a.amount)) +
+           ", with no compile time or write, so the entry was never written (the "
+           "run was killed, crashed, timed out or its log was cut). Let that run "
+           "finish its compile, or find what stopped it (the end of its output, "
+           "the job's exit status, the OOM killer); the next complete run writes "
+           "the entry.";
   case C::LogCut:
     return a.value + " ends in the middle of a key (line " +
            std::to_string(static_cast<long long>(a.amount)) +

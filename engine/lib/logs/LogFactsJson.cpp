@@ -120,6 +120,7 @@ const char *missReasonCode(MissReason m) {
   case MissReason::OtherDir: return "other_cache_dir";
   case MissReason::Gone: return "gone";
   case MissReason::Removed: return "removed";
+  case MissReason::FirstRunStopped: return "first_run_stopped";
   case MissReason::MaybeNoCache: return "maybe_no_cache";
   case MissReason::NoCacheYet: return "no_cache_yet";
   case MissReason::Damaged: return "damaged";

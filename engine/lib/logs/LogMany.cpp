@@ -159,11 +159,17 @@ Expected<ManyLogComparison> compareManyLogSummaries(std::vector<LogSummary> logs
         if (rp.complete() && op.complete()) {
           // Explained as a pair of the two runs is; pairs alike (same
           // runs, same inputs) once.
+          // In the order the logs were given, as two logs are compared
+          // (first to second): a run given before the common one is the
+          // start of its move ("the jaxlib upgrade 0.4.30 -> 0.10.2" for an
+          // older first log), not its end.
+          const bool before = run < ref;
           auto &known = kinds[{ref, run}];
-          PairInputs in = pairInputs(rp, op);
+          PairInputs in = before ? pairInputs(op, rp) : pairInputs(rp, op);
           auto it = known.find(in);
           if (it == known.end()) {
-            PairExplanation x = explainPair(r.logs[ref], r.logs[run], rp, op);
+            PairExplanation x = before ? explainPair(r.logs[run], r.logs[ref], op, rp)
+                                       : explainPair(r.logs[ref], r.logs[run], rp, op);
             it = known.emplace(in, std::make_pair(std::move(x.move),
                                                   static_cast<int>(x.comparison.cause)))
                      .first;

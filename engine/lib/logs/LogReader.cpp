@@ -216,6 +216,19 @@ LogSummary LogReader::finish() {
   for (auto &s : streams)
     if (s.pending >= 0)
       closePending(s, LogReadNote::Why::LogEnds);
+  // The run stopped while it compiled its last program (LogSummary::
+  // endsCompilingAt): that program missed last, and nothing of its write is
+  // logged where other programs' writes are.
+  const LoggedProgram *last = nullptr;
+  bool writesLogged = false;
+  for (const LoggedProgram &p : summary.programs) {
+    writesLogged = writesLogged || p.writeState != WriteState::Unknown;
+    if (p.lookupLine() && (!last || p.lookupLine() > last->lookupLine()))
+      last = &p;
+  }
+  if (last && writesLogged && last->lookup == Lookup::Miss &&
+      last->writeState == WriteState::Unknown && last->firstLine >= summary.programs.back().firstLine)
+    summary.endsCompilingAt = last->lookupLine();
   return std::move(summary);
 }
 

@@ -78,6 +78,18 @@ static std::string notWrittenClause(const WriteOutcome &w) {
 }
 
 
+/// For a miss neither log explains by an eviction: when either log shows
+/// the size cap evicting, the words that a process whose log is not among
+/// these (sharing the cache) may have evicted `them`; else "".
+std::string evictedElsewhere(const LogSummary &la, const LogSummary &lb,
+                             const std::string &them) {
+  const LogSummary *l = la.evictionLines ? &la : lb.evictionLines ? &lb : nullptr;
+  if (!l)
+    return "";
+  return "; but the size cap evicts entries (" + l->name +
+         " logs evictions), so another process sharing the cache may have evicted " + them;
+}
+
 /// The clause for programs of one MissReason; `inA` are their programs in
 /// the first run.
 std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
@@ -254,20 +266,30 @@ std::string missClause(MissReason kind, ClauseForm form, const LogSummary &la,
            "give jax_compilation_cache_dir an absolute path";
     return s;
   }
+  case MissReason::FirstRunStopped:
+    return which + "stopped while it compiled " + them + ": " + la.name +
+           " ends after the miss at line " + std::to_string(la.endsCompilingAt) +
+           ", with no compile time or write for " + them +
+           " where its other programs' writes are logged (the run was killed, crashed, "
+           "timed out or its log was cut), so " + them + " never reached the cache";
   case MissReason::Removed:
     return which + "had " + them + " in its cache, and " + lb.name + " read other entries " +
            la.name + " wrote in that folder (" + pyRepr(*cacheDirOf(lb, *inB.front())) +
            "), yet did not find " + them + ": " + (many ? "they were" : "it was") +
            " removed after " + la.name + " wrote " + them + ", between the runs or during " +
-           lb.name + " (a cleanup job, a scratch-space cleaner, by hand); neither log shows "
-           "an eviction";
+           lb.name + " (a cleanup job, a scratch-space cleaner, by hand), or the runs "
+           "overlapped and " + lb.name + " looked " + them + " up before " + la.name +
+           " had written " + them + "; neither log shows an eviction" +
+           evictedElsewhere(la, lb, them);
   case MissReason::Gone:
     if (!la.cacheDirs.empty() && !lb.cacheDirs.empty())
       return which + "had " + them + " in its cache, but " + lb.name +
              " did not find " + them + " in the same directory (" +
              pyRepr(*cacheDirOf(lb, *inB.front())) +
              "), and neither log shows an eviction: the entries were removed "
-             "between the runs, or the path is on each machine's own disk";
+             "between the runs, the path is on each machine's own disk, or the "
+             "runs overlapped and " + lb.name + " looked " + them + " up before " +
+             la.name + " had written " + them + evictedElsewhere(la, lb, them);
     return which + "had " + them + " in its cache, but " + lb.name +
            " did not find " + them + ": evicted (jax_compilation_cache_max_size), "
            "or the cache directory is not shared between the runs (DEBUG on "
