@@ -11,7 +11,8 @@
 // "…_contains"}}), "sentence_contains", "sentence_lacks", "summary_contains",
 // "summary_lacks", "advice_codes" (the codes of "what_to_do", in order),
 // "notes_contain", "stats_a"/"stats_b" ({field: value} of the run's stats);
-// a pair's "miss_code"/"move_code" is the code of its miss or move finding. A diff item names two scenarios and "cause",
+// a pair's "miss_code"/"move_code" is the code of its miss or move finding,
+// "outcome_a_code"/"outcome_b_code" that of its outcome. A diff item names two scenarios and "cause",
 // "with_cause", "also_changed", "details_contain", "sentence_contains",
 // "last_detail_starts".
 #include "TestUtil.h"
@@ -129,7 +130,10 @@ void checkCompare(const fs::path &dir, const Json &e) {
         return (*got)[k];
       };
       for (const auto &[k, v] : want.items()) {
-        if (k == "miss_code" || k == "move_code") {
+        if (k == "outcome_a_code" || k == "outcome_b_code") {
+          // The outcome's code, where the case gives the fact, not the words.
+          EXPECT_EQ((*got)["findings"][k.substr(0, 9)]["code"], v) << label << " " << k;
+        } else if (k == "miss_code" || k == "move_code") {
           const Json &fact = (*got)["findings"][k == "miss_code" ? "miss" : "move"];
           ASSERT_FALSE(fact.is_null()) << label << " has no " << k << ": " << got->dump();
           EXPECT_EQ(fact["code"], v) << label << " " << k << ": " << got->dump();

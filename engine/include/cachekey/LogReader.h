@@ -504,8 +504,9 @@ struct LogSummary {
   /// The lookup line of the program the run was compiling when its log
   /// ended, or 0: the log's last program by lookup missed, its log has
   /// nothing after that miss about it (no compile time, no write), while
-  /// the writes of other programs are logged: the run stopped (killed,
-  /// crashed, or the log was cut) before it could write that entry.
+  /// writes are logged (another program's, or the "Initialized persistent
+  /// compilation cache" line of the logger that logs them): the run stopped
+  /// (killed, crashed, or the log was cut) before it could write that entry.
   size_t endsCompilingAt = 0;
 
 private:

@@ -80,8 +80,10 @@ void pairFindingsMembers(const LogComparison &r, const ProgramPair &p, const Mem
       continue;
     }
     member.object(name, [&](const auto &m) {
-      outcomeMembers(r.logs[side].programs[program[side]], pairOutcomeText(r, p, side),
-                     &r.logs[side].texts, m);
+      const LogSummary &log = r.logs[side];
+      const LoggedProgram &q = log.programs[program[side]];
+      outcomeMembers(q, pairOutcomeText(r, p, side), &log.texts,
+                     log.endsCompilingAt && q.lookupLine() == log.endsCompilingAt, m);
     });
   }
 }

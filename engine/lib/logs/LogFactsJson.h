@@ -164,12 +164,17 @@ void digestsItems(const std::array<std::optional<Digest>, kNumEntries> &digests,
 /// "lookup_without_cache" and "lookup_inferred" when true, "read_error" and
 /// "compile_only_read" when JAX logged a read error, …; last "text". As in
 /// proto3's JSON, a member at its default is left out (docs/json.md).
-/// `logTexts` holds the log's kept texts (read errors, write errors).
+/// `logTexts` holds the log's kept texts (read errors, write errors);
+/// `endsCompiling`: the log ends while this program compiled
+/// (LogSummary::endsCompilingAt), code "missed_run_stopped".
 template <class Members>
 void outcomeMembers(const LoggedProgram &p, std::string_view text,
-                    const std::vector<std::string> *logTexts, const Members &member) {
+                    const std::vector<std::string> *logTexts, bool endsCompiling,
+                    const Members &member) {
   const char *code = "missed_write_unknown";
-  if (p.lookup == Lookup::Hit)
+  if (p.lookup == Lookup::Miss && endsCompiling)
+    code = "missed_run_stopped";
+  else if (p.lookup == Lookup::Hit)
     code = "hit";
   else if (p.lookup == Lookup::Unknown)
     code = "no_lookup_logged";

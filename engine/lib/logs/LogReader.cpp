@@ -218,9 +218,12 @@ LogSummary LogReader::finish() {
       closePending(s, LogReadNote::Why::LogEnds);
   // The run stopped while it compiled its last program (LogSummary::
   // endsCompilingAt): that program missed last, and nothing of its write is
-  // logged where other programs' writes are.
+  // logged where writes are: another program's write, or the cache's
+  // "Initialized" line (compilation_cache.py's logger logs the writes)
+  // with compiler.py's get_compile_options lines (its logger logs a compile
+  // that ends unwritten: "took at least", "Not writing … because").
   const LoggedProgram *last = nullptr;
-  bool writesLogged = false;
+  bool writesLogged = !summary.cacheDirs.empty() && summary.compileOptionsLines > 0;
   for (const LoggedProgram &p : summary.programs) {
     writesLogged = writesLogged || p.writeState != WriteState::Unknown;
     if (p.lookupLine() && (!last || p.lookupLine() > last->lookupLine()))

@@ -341,6 +341,11 @@ std::string outcomeText(const LogSummary &log, const LoggedProgram &p) {
            "disabled/not initialized\")" +
            (w.state == WriteState::NotWritten ? "; never written: " + notWrittenClause(w)
                                               : std::string());
+  if (w.state == WriteState::Unknown && log.endsCompilingAt &&
+      p.lookupLine() == log.endsCompilingAt)
+    return "missed; the log ends while it compiled, with no compile time or "
+           "write for it (the run was killed, crashed, timed out or its log was "
+           "cut), so it was not written";
   if (p.readError() >= 0 && p.compileOnlyRead())
     return "missed: its entry is in the cache, but a compile-only client cannot "
            "load entries (not damaged)";
