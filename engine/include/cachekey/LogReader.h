@@ -526,6 +526,11 @@ private:
   std::unordered_set<const ProgramExtras *, ExtrasHash, ExtrasEq> extrasSet;
 };
 
+/// LogSummary::endsCompilingAt of a log read whole: the lookup line of its
+/// last program by lookup when that program missed and nothing of its write
+/// follows, where writes are logged; else 0 (LogSummary.cpp).
+size_t endsCompilingLine(const LogSummary &log);
+
 /// Reads a log fed in chunks of any size (line breaks may fall anywhere;
 /// "\r\n" and ANSI colours are accepted).
 class LogReader {

@@ -73,4 +73,19 @@ const std::string *cacheDirOf(const LogSummary &log, const LoggedProgram &progra
   return i < 0 ? nullptr : &log.cacheDirs[i];
 }
 
+std::vector<char> dirsReadingFirst(const LogSummary &la, const LogSummary &lb,
+                                   const std::vector<ProgramPair> &pairs) {
+  std::vector<char> reads(lb.cacheDirs.size());
+  if (lb.cacheDirs.empty())
+    return reads;
+  for (const ProgramPair &p : pairs) {
+    if (p.a < 0 || p.b < 0 || lb.programs[p.b].lookup != Lookup::Hit)
+      continue;
+    auto fa = la.programs[p.a].finalDigest(), fb = lb.programs[p.b].finalDigest();
+    if (fa && fb && *fa == *fb)
+      reads[cacheDirIndexOf(lb, lb.programs[p.b])] = 1;
+  }
+  return reads;
+}
+
 } // namespace cachekey::logs

@@ -279,18 +279,7 @@ Expected<LogComparison> compareLogSummaries(LogSummary &&first, LogSummary &&sec
   };
   std::unordered_map<PairInputs, Kind, PairInputsHash> kinds;
 
-  // The second run's directories in which it hit a key the first run
-  // computed: they reach the first run's entries (equalKeyMiss's
-  // readsFirst), whatever their spelling.
-  std::vector<char> readsFirst(lb.cacheDirs.size());
-  if (lb.cacheDirs.size())
-    for (const ProgramPair &p : r.pairs) {
-      if (p.a < 0 || p.b < 0 || lb.programs[p.b].lookup != Lookup::Hit)
-        continue;
-      auto fa = la.programs[p.a].finalDigest(), fb = lb.programs[p.b].finalDigest();
-      if (fa && fb && *fa == *fb)
-        readsFirst[cacheDirIndexOf(lb, lb.programs[p.b])] = 1;
-    }
+  const std::vector<char> readsFirst = dirsReadingFirst(la, lb, r.pairs);
   int firstDiffer = -1;
   const size_t wave = 8192;
   const unsigned threads = workerThreads();

@@ -43,4 +43,26 @@ LogSummary::Encoding LogSummary::encodingOf(std::string_view firstBytes) {
   return looksUtf16(head) ? Encoding::Utf16 : Encoding::Binary;
 }
 
+// How a log's lines end, from its first line break (LogReader::lineEnds).
+void LogReader::learnLineEnds(std::string_view chunk) {
+  // A '\r' held at the end of the line so far (the previous chunk ended
+  // on it) is decided by this chunk's first byte.
+  if (!partial.empty() && partial.back() == '\r') {
+    lineEnds = chunk[0] == '\n' ? LineEnds::Lf : LineEnds::Cr;
+    if (lineEnds == LineEnds::Cr) {
+      // That line ended at its '\r': read it now, as a line feed would have.
+      lineChecked = false;
+      if (!skippingLongLine)
+        readLine(partial);
+      partial.clear();
+      skippingLongLine = false;
+    }
+    return;
+  }
+  const size_t at = chunk.find_first_of("\r\n");
+  if (at == std::string_view::npos || (chunk[at] == '\r' && at + 1 == chunk.size()))
+    return; // no line break yet, or a '\r' the next chunk decides
+  lineEnds = chunk[at] == '\r' && chunk[at + 1] != '\n' ? LineEnds::Cr : LineEnds::Lf;
+}
+
 } // namespace cachekey

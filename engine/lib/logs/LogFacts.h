@@ -113,6 +113,13 @@ MissReason equalKeyMiss(const LogSummary &first, const LogSummary &second,
 /// line of the program when it logged no lookup), or the first directory
 /// when none precedes it; -1 when the log names none.
 int cacheDirIndexOf(const LogSummary &log, const LoggedProgram &program);
+/// For each of the second log's cache directories, whether the second run
+/// hit in it a key the first run computed (a pair of `pairs` with equal
+/// final digests, a hit in the second run): that directory reaches the
+/// first run's entries, whatever its spelling (equalKeyMiss's readsFirst).
+std::vector<char> dirsReadingFirst(const LogSummary &first, const LogSummary &second,
+                                   const std::vector<ProgramPair> &pairs);
+
 /// log.cacheDirs[cacheDirIndexOf(…)], or nullptr.
 const std::string *cacheDirOf(const LogSummary &log, const LoggedProgram &program);
 

@@ -116,27 +116,6 @@ bool isPlainLine(std::string_view line) {
 }
 } // namespace
 
-void LogReader::learnLineEnds(std::string_view chunk) {
-  // A '\r' held at the end of the line so far (the previous chunk ended
-  // on it) is decided by this chunk's first byte.
-  if (!partial.empty() && partial.back() == '\r') {
-    lineEnds = chunk[0] == '\n' ? LineEnds::Lf : LineEnds::Cr;
-    if (lineEnds == LineEnds::Cr) {
-      // That line ended at its '\r': read it now, as a line feed would have.
-      lineChecked = false;
-      if (!skippingLongLine)
-        readLine(partial);
-      partial.clear();
-      skippingLongLine = false;
-    }
-    return;
-  }
-  const size_t at = chunk.find_first_of("\r\n");
-  if (at == std::string_view::npos || (chunk[at] == '\r' && at + 1 == chunk.size()))
-    return; // no line break yet, or a '\r' the next chunk decides
-  lineEnds = chunk[at] == '\r' && chunk[at + 1] != '\n' ? LineEnds::Cr : LineEnds::Lf;
-}
-
 void LogReader::feed(std::string_view chunk) {
   if (!encodingChecked && !chunk.empty()) {
     encodingChecked = true;
@@ -216,22 +195,7 @@ LogSummary LogReader::finish() {
   for (auto &s : streams)
     if (s.pending >= 0)
       closePending(s, LogReadNote::Why::LogEnds);
-  // The run stopped while it compiled its last program (LogSummary::
-  // endsCompilingAt): that program missed last, and nothing of its write is
-  // logged where writes are: another program's write, or the cache's
-  // "Initialized" line (compilation_cache.py's logger logs the writes)
-  // with compiler.py's get_compile_options lines (its logger logs a compile
-  // that ends unwritten: "took at least", "Not writing … because").
-  const LoggedProgram *last = nullptr;
-  bool writesLogged = !summary.cacheDirs.empty() && summary.compileOptionsLines > 0;
-  for (const LoggedProgram &p : summary.programs) {
-    writesLogged = writesLogged || p.writeState != WriteState::Unknown;
-    if (p.lookupLine() && (!last || p.lookupLine() > last->lookupLine()))
-      last = &p;
-  }
-  if (last && writesLogged && last->lookup == Lookup::Miss &&
-      last->writeState == WriteState::Unknown && last->firstLine >= summary.programs.back().firstLine)
-    summary.endsCompilingAt = last->lookupLine();
+  summary.endsCompilingAt = endsCompilingLine(summary);
   return std::move(summary);
 }
 

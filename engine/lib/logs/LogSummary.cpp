@@ -160,6 +160,25 @@ const std::string &LogSummary::writeError(const LoggedProgram &p) const {
   return e >= 0 ? texts[e] : none;
 }
 
+size_t endsCompilingLine(const LogSummary &log) {
+  // The last program by lookup missed, and nothing of its write is logged
+  // where writes are: another program's write, or the cache's "Initialized"
+  // line (compilation_cache.py's logger logs the writes) with compiler.py's
+  // get_compile_options lines (its logger logs a compile that ends
+  // unwritten: "took at least", "Not writing … because").
+  const LoggedProgram *last = nullptr;
+  bool writesLogged = !log.cacheDirs.empty() && log.compileOptionsLines > 0;
+  for (const LoggedProgram &p : log.programs) {
+    writesLogged = writesLogged || p.writeState != WriteState::Unknown;
+    if (p.lookupLine() && (!last || p.lookupLine() > last->lookupLine()))
+      last = &p;
+  }
+  if (last && writesLogged && last->lookup == Lookup::Miss &&
+      last->writeState == WriteState::Unknown && last->firstLine >= log.programs.back().firstLine)
+    return last->lookupLine();
+  return 0;
+}
+
 size_t LogSummary::endsInsideKeyAt() const {
   // The keys the log ends in are noted last (LogReader::finish, one per
   // stream): only that suffix is read, so a caller may ask once per program
