@@ -508,6 +508,11 @@ struct LogSummary {
   /// compilation cache" line of the logger that logs them): the run stopped
   /// (killed, crashed, or the log was cut) before it could write that entry.
   size_t endsCompilingAt = 0;
+  /// Whether `p` (a program of this log) is the one the run was compiling
+  /// when its log ended: its lookup line is endsCompilingAt.
+  bool endsCompiling(const LoggedProgram &p) const {
+    return endsCompilingAt && p.lookupLine() == endsCompilingAt;
+  }
 
 private:
   /// keepName's blocks (each one allocation, never moved) and the room left

@@ -83,7 +83,7 @@ void pairFindingsMembers(const LogComparison &r, const ProgramPair &p, const Mem
       const LogSummary &log = r.logs[side];
       const LoggedProgram &q = log.programs[program[side]];
       outcomeMembers(q, pairOutcomeText(r, p, side), &log.texts,
-                     log.endsCompilingAt && q.lookupLine() == log.endsCompilingAt, m);
+                     log.endsCompiling(q), m);
     });
   }
 }

@@ -530,7 +530,7 @@ MissReason equalKeyMiss(const LogSummary &la, const LogSummary &lb,
                : MissReason::NotWritten;
   if (pa.lookup == Lookup::Miss && pa.writeState == WriteState::Failed)
     return MissReason::WriteFailed;
-  if (la.endsCompilingAt && pa.lookupLine() == la.endsCompilingAt)
+  if (la.endsCompiling(pa))
     return MissReason::FirstRunStopped;
   // Another directory comes before an eviction: the second run looked
   // where the first run never wrote, whatever its LRU removed. The

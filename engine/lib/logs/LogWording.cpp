@@ -341,8 +341,7 @@ std::string outcomeText(const LogSummary &log, const LoggedProgram &p) {
            "disabled/not initialized\")" +
            (w.state == WriteState::NotWritten ? "; never written: " + notWrittenClause(w)
                                               : std::string());
-  if (w.state == WriteState::Unknown && log.endsCompilingAt &&
-      p.lookupLine() == log.endsCompilingAt)
+  if (w.state == WriteState::Unknown && log.endsCompiling(p))
     return "missed; the log ends while it compiled, with no compile time or "
            "write for it (the run was killed, crashed, timed out or its log was "
            "cut), so it was not written";
