@@ -175,21 +175,16 @@ def main():
                         "ratio_to_jax_max": round(max(ratios), 3)})
         else:
             out["jax_error"] = jax_error or "the anchor did not run every round"
-        if len(lim) == rounds:
-            ratios = [c / l for c, l in zip(cli, lim)]
-            out.update({"first_block_read_seconds": round(median(lim), 3),
-                        "ratio_to_first_block_read_median": round(median(ratios), 2),
-                        "ratio_to_first_block_read_min": round(min(ratios), 2),
-                        "ratio_to_first_block_read_max": round(max(ratios), 2)})
-        if len(dec) == rounds:
-            ratios = [c / l for c, l in zip(cli, dec)]
-            out.update({"first_block_decode_seconds": round(median(dec), 3),
-                        "ratio_to_first_block_decode_median": round(median(ratios), 2),
-                        "ratio_to_first_block_decode_min": round(min(ratios), 2),
-                        "ratio_to_first_block_decode_max": round(max(ratios), 2)})
-            if len(jax) == rounds:
-                out["first_block_decode_to_jax_median"] = round(
-                    median([d / j for d, j in zip(dec, jax)]), 3)
+        for name, times in (("first_block_read", lim), ("first_block_decode", dec)):
+            if len(times) == rounds:
+                ratios = [c / t for c, t in zip(cli, times)]
+                out.update({f"{name}_seconds": round(median(times), 3),
+                            f"ratio_to_{name}_median": round(median(ratios), 2),
+                            f"ratio_to_{name}_min": round(min(ratios), 2),
+                            f"ratio_to_{name}_max": round(max(ratios), 2)})
+        if len(dec) == rounds and len(jax) == rounds:
+            out["first_block_decode_to_jax_median"] = round(
+                median([d / j for d, j in zip(dec, jax)]), 3)
         print(json.dumps(out))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
