@@ -82,6 +82,8 @@ Each kind is a dict:
     ``advice_lacks``: codes that must / must not be among them;
     ``advice_any``: at least one of these (where the logs cannot tell two
     causes apart);
+  - ``flag_kinds``: the exact set of ``flag.kind`` of the root cause's
+    entry-4 findings (``added``, ``repeated``, …);
   - ``advice_entry``: ``{code: entry}`` for ``key_moved`` items;
   - ``advice_items``: ``{code: n}`` how many items of ``what_to_do`` have
     that code (one cause for several programs is one item);
@@ -593,6 +595,10 @@ KINDS += [
      "why": "Run B sets XLA_FLAGS=" + KEPT_FLAG + ", a flag not in cache_key.py's exclusion list: _hash_xla_flags hashes it into entry 4 ('Including XLA flag in cache key'), and XLA parses it into the DebugOptions of the compile options too (entry 5). Every program moves; the flag is the cause.",
      "runs": [run(), run(env={"XLA_FLAGS": KEPT_FLAG})],
      "expect": every_moved(4)},
+    {"id": "environment/kept-xla-flag-twice", "sample": False, "releases": R4,
+     "why": "Run A sets XLA_FLAGS=" + KEPT_FLAG + ", run B gives the same flag twice: _hash_xla_flags hashes every kept flag of the sorted list, each copy too, so entry 4 of every program moves (jax 0.12.0.1's _hash_xla_flags over one copy and over two: 249c6d65… and 956bf77c…, 2026-12-06), while XLA sets the same DebugOptions field to the same value (entry 5 equal). The flag is on both sides: it was given again, not added.",
+     "runs": [run(env={"XLA_FLAGS": KEPT_FLAG}), run(env={"XLA_FLAGS": KEPT_FLAG + " " + KEPT_FLAG})],
+     "expect": {**every_moved(4), "flag_kinds": ["repeated"]}},
     {"id": "environment/argv-flag", "sample": False, "releases": R4,
      "why": "Run B is started with " + KEPT_FLAG + " among its command-line arguments (sys.argv), which the program ignores: cache_key.py _hash_xla_flags hashes every sys.argv item that starts with --xla into entry 4, but XLA never reads sys.argv, so the DebugOptions (entry 5) stay equal. Every program's entry 4 moves for an argument nothing applied.",
      "runs": [run(), run(argv=[KEPT_FLAG])],

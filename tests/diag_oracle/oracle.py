@@ -462,6 +462,11 @@ def check(kind: dict, release: str, doc, status: int, facts: dict, logs: list[st
     for code in exp.get("details_has", []):
         if code not in detail_codes:
             bad.append(f"findings {detail_codes} lack {code}")
+    if "flag_kinds" in exp:
+        kinds = sorted({(f.get("flag") or {}).get("kind") for f in found.get("details", []) + found.get("other_details", [])
+                        if isinstance(f.get("flag"), dict)} - {None})
+        if kinds != sorted(exp["flag_kinds"]):
+            bad.append(f"flag kinds {kinds}, expected {sorted(exp['flag_kinds'])}")
     if "cause" in exp and (doc.get("cause") or 0) != exp["cause"]:
         bad.append(f"cause {doc.get('cause')}, expected {exp['cause']}")
     for member, key in (("verdict", "verdict"), ("move", "move"), ("miss", "miss"),

@@ -33,6 +33,8 @@ struct FlagChange {
     Added,     // `flag` is on the second side only
     Removed,   // `flag` is on the first side only
     Regrouped, // the same kept flags, fed in another grouping
+    Repeated,  // `flag` on both sides, given `times` times on the second
+               // and `previousTimes` on the first (each copy is hashed)
   };
   FlagChange() = default;
   FlagChange(Kind k, std::string f, std::string p)
@@ -46,6 +48,8 @@ struct FlagChange {
   /// Whether XLA's CPU client also changed with `flag` (entry 6: the device
   /// count or the target features).
   bool cpuClient = false;
+  /// Kind::Repeated: how many times each side gives `flag` (both >= 1).
+  int times = 0, previousTimes = 0;
 
   bool operator==(const FlagChange &o) const {
     return kind == o.kind && flag == o.flag && previous == o.previous;

@@ -41,13 +41,17 @@ std::vector<FlagChange> flagChanges(const std::vector<LoggedFlag> &a,
                                     bool excluded) {
   // Multisets of kept flags (excluded flags never reach the hash), or of
   // the excluded ones when those are asked for.
-  std::map<std::string, int> count;
+  std::map<std::string, int> count, inA, inB;
   for (auto &f : a)
-    if (f.kept != excluded)
+    if (f.kept != excluded) {
       count[f.flag]--;
+      inA[f.flag]++;
+    }
   for (auto &f : b)
-    if (f.kept != excluded)
+    if (f.kept != excluded) {
       count[f.flag]++;
+      inB[f.flag]++;
+    }
   std::vector<std::string> removed, added;
   for (auto &kv : count) {
     for (int i = 0; i < -kv.second; ++i)
@@ -56,6 +60,21 @@ std::vector<FlagChange> flagChanges(const std::vector<LoggedFlag> &a,
       added.push_back(kv.first);
   }
   std::vector<FlagChange> out;
+  // A flag that is on both sides, only given more (or fewer) times: one
+  // change for it, whatever the number of copies added or removed.
+  auto repeatedOr = [&](FlagChange::Kind kind, const std::string &flag) {
+    if (inA[flag] == 0 || inB[flag] == 0) {
+      out.push_back({kind, flag, ""});
+      return;
+    }
+    for (const FlagChange &c : out)
+      if (c.kind == FlagChange::Kind::Repeated && c.flag == flag)
+        return;
+    FlagChange c{FlagChange::Kind::Repeated, flag, ""};
+    c.times = inB[flag];
+    c.previousTimes = inA[flag];
+    out.push_back(std::move(c));
+  };
   std::vector<bool> usedRemoved(removed.size(), false);
   for (const auto &add : added) {
     bool paired = false;
@@ -66,11 +85,11 @@ std::vector<FlagChange> flagChanges(const std::vector<LoggedFlag> &a,
       }
     }
     if (!paired)
-      out.push_back({FlagChange::Kind::Added, add, ""});
+      repeatedOr(FlagChange::Kind::Added, add);
   }
   for (size_t i = 0; i < removed.size(); ++i)
     if (!usedRemoved[i])
-      out.push_back({FlagChange::Kind::Removed, removed[i], ""});
+      repeatedOr(FlagChange::Kind::Removed, removed[i]);
   if (out.empty())
     out.push_back({FlagChange::Kind::Regrouped, "", ""});
   return out;
@@ -329,7 +348,8 @@ Changes flagsEntryChanges(const KeyResult &a, const KeyResult &b) {
   Changes out;
   for (auto &f : flagChanges(loggedFlags(a.flags), loggedFlags(b.flags))) {
     const KeyResult &side = f.kind == FlagChange::Kind::Removed ? a : b;
-    if (side.xlaFlags && !f.flag.empty()) {
+    // (a flag given more or fewer times sets nothing new: no entry 5 move)
+    if (side.xlaFlags && !f.flag.empty() && f.kind != FlagChange::Kind::Repeated) {
       f.debugFields = xlaFlagDebugFields(*side.xlaFlags, f.flag);
       const std::string name = bareFlagName(f.flag);
       f.cpuClient = (name == "xla_force_host_platform_device_count" &&

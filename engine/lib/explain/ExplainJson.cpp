@@ -52,6 +52,7 @@ const char *flagKindName(FlagChange::Kind k) {
   case FlagChange::Kind::Added: return "added";
   case FlagChange::Kind::Removed: return "removed";
   case FlagChange::Kind::Regrouped: return "regrouped";
+  case FlagChange::Kind::Repeated: return "repeated";
   }
   return "regrouped";
 }
@@ -131,6 +132,10 @@ Json flagChangeToJson(const FlagChange &c) {
   j["flag"] = c.flag;
   if (c.kind == FlagChange::Kind::Replaced)
     j["previous"] = c.previous;
+  if (c.kind == FlagChange::Kind::Repeated) {
+    j["times"] = c.times;
+    j["previous_times"] = c.previousTimes;
+  }
   // What XLA also set from the flag (entry 5 fields, entry 6 CPU client).
   if (!c.debugFields.empty())
     j["debug_options"] = c.debugFields;

@@ -330,6 +330,11 @@ std::string flagChangeText(const FlagChange &c) {
 
 namespace {
 
+/// "once", "twice", "3 times".
+std::string timesText(int n) {
+  return n == 1 ? "once" : n == 2 ? "twice" : std::to_string(n) + " times";
+}
+
 std::string flagChangeCore(const FlagChange &c) {
   switch (c.kind) {
   case FlagChange::Kind::Replaced:
@@ -338,6 +343,9 @@ std::string flagChangeCore(const FlagChange &c) {
     return "added flag " + shortened(c.flag);
   case FlagChange::Kind::Removed:
     return "removed flag " + shortened(c.flag);
+  case FlagChange::Kind::Repeated:
+    return "flag " + shortened(c.flag) + " given " + timesText(c.times) +
+           " instead of " + timesText(c.previousTimes) + " (each copy is hashed)";
   case FlagChange::Kind::Regrouped:
     break;
   }

@@ -73,6 +73,30 @@ TEST(Wording, FlagChanges) {
   EXPECT_EQ(flagChanges({}, {})[0].kind, FlagChange::Kind::Regrouped);
 }
 
+// A flag on both sides, given more or fewer times: one change that says so,
+// not an "added" flag the first side also had (each copy goes into entry 4).
+TEST(Wording, FlagGivenAgainIsRepeatedNotAdded) {
+  auto more = flagChanges({{true, "--a=1"}}, {{true, "--a=1"}, {true, "--a=1"}});
+  ASSERT_EQ(more.size(), 1u);
+  EXPECT_EQ(more[0].kind, FlagChange::Kind::Repeated);
+  EXPECT_EQ(more[0].flag, "--a=1");
+  EXPECT_EQ(more[0].times, 2);
+  EXPECT_EQ(more[0].previousTimes, 1);
+  EXPECT_EQ(flagChangeText(more[0]), "flag --a=1 given twice instead of once (each copy is hashed)");
+  auto fewer = flagChanges({{true, "--a=1"}, {true, "--a=1"}, {true, "--a=1"}}, {{true, "--a=1"}});
+  ASSERT_EQ(fewer.size(), 1u);
+  EXPECT_EQ(fewer[0].kind, FlagChange::Kind::Repeated);
+  EXPECT_EQ(fewer[0].times, 1);
+  EXPECT_EQ(fewer[0].previousTimes, 3);
+  // Another value of the same name is still a replacement.
+  auto replaced = flagChanges({{true, "--a=0"}, {true, "--a=1"}}, {{true, "--a=1"}, {true, "--a=1"}});
+  ASSERT_EQ(replaced.size(), 1u);
+  EXPECT_EQ(replaced[0].kind, FlagChange::Kind::Replaced);
+  // An excluded copy never counts.
+  auto excluded = flagChanges({{true, "--a=1"}}, {{true, "--a=1"}, {false, "--a=1"}});
+  EXPECT_EQ(excluded[0].kind, FlagChange::Kind::Regrouped);
+}
+
 TEST(Wording, ListsAndPlurals) {
   EXPECT_EQ(plural(1, "program", "programs"), "1 program");
   EXPECT_EQ(plural(2, "program", "programs"), "2 programs");
