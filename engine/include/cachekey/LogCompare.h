@@ -416,6 +416,11 @@ struct LogVerdict {
   /// (LogSummary::endsInsideKeyAt), or 0: the log was cut, or its run
   /// stopped, while that program was compiled, so its outcome is not known.
   size_t cutAt = 0;
+  /// The pair (index into LogComparison::pairs) of the second run's miss
+  /// it was compiling when its log ended (LogSummary::endsCompilingAt:
+  /// killed, crashed, or cut), or -1: counted in `missed`, never compiled
+  /// to the end nor written.
+  int stopped = -1;
 };
 
 /// A note on the logs compared, as a fact: what was cut or unreadable in one

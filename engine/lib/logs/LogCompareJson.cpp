@@ -243,6 +243,8 @@ void comparisonHeadMembers(const LogComparison &r, const Members &member,
     m("timed_misses", v.timedMisses);
     if (v.cutAt)
       m("cut_at", v.cutAt);
+    if (v.stopped >= 0)
+      m("stopped_at", r.logs[1].endsCompilingAt);
     m("text", logVerdictText(r));
   });
   member.array("logs", [&](const auto &items) {

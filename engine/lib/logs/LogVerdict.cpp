@@ -44,6 +44,8 @@ LogVerdict logVerdict(const LogComparison &r) {
       continue;
     ++v.missed;
     name(i);
+    if (lb.endsCompiling(b))
+      v.stopped = static_cast<int>(i);
     if (p.a < 0) {
       ++v.fresh;
       if (namesOfFirst.empty())

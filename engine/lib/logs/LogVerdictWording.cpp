@@ -84,9 +84,10 @@ std::string verdictWords(const LogComparison &r) {
   case LogVerdict::Code::Missed:
     break;
   }
+  // A miss the run was compiling when it stopped did not compile again.
   std::string s = lb.name + ": " + std::to_string(v.missed) + " of " +
                   plural(v.programs, "program", "programs") +
-                  " missed the cache and compiled again";
+                  (v.stopped >= 0 ? " missed the cache" : " missed the cache and compiled again");
   if (v.timedMisses)
     s += " (" + seconds(v.compileSeconds) + " of compiling" +
          (v.timedMisses < v.missed
@@ -94,6 +95,12 @@ std::string verdictWords(const LogComparison &r) {
               : std::string()) +
          ")";
   s += ": " + nameList(names) + ".";
+  if (v.stopped >= 0)
+    s += " The run stopped while compiling " + r.labelOf(r.pairs[v.stopped]) +
+         " (its miss at line " + std::to_string(lb.endsCompilingAt) +
+         " is the log's last word on it), before writing it" +
+         (v.missed > 1 ? std::string("; the ") + agree(v.missed - 1, "other", "others") + " compiled again."
+                       : ".");
   const std::string theirs = agree(v.missed, "Its key", "Their keys");
   if (v.moved == v.missed)
     return s + " " + theirs +

@@ -828,3 +828,35 @@ TEST(LogCompare, AFullDiskIsSaidToBeOne) {
   }
   EXPECT_EQ(full, 1u);
 }
+
+// tests/cases/50 (real jax 0.10.2 runs): c.log's run was killed while XLA
+// compiled jit_big (its log ends with jit_big's miss line). The verdict
+// counts that miss, marks it as the one the run stopped in (at the miss
+// line, found here by its text), and does not say it compiled again.
+TEST(LogVerdict, SecondRunStoppedInACompileDidNotCompileAgain) {
+  const std::string dir = "tests/cases/50-first-run-killed-mid-compile/";
+  const std::string c = readText(sourcePath(dir + "c.log"));
+  size_t missLine = 0, line = 0;
+  for (size_t at = 0; at < c.size();) {
+    size_t end = c.find('\n', at);
+    ++line;
+    if (c.substr(at, end - at).find("PERSISTENT COMPILATION CACHE MISS for 'jit_big'") != std::string::npos)
+      missLine = line;
+    at = end == std::string::npos ? c.size() : end + 1;
+  }
+  ASSERT_GT(missLine, 0u);
+  auto r = compareLogSummaries(readLog(readText(sourcePath(dir + "b.log")), "b.log"), readLog(c, "c.log"));
+  ASSERT_TRUE(r);
+  ASSERT_GE(r->verdict.stopped, 0);
+  EXPECT_EQ(r->labelOf(r->pairs[r->verdict.stopped]), "jit_big");
+  EXPECT_EQ(r->logs[1].endsCompilingAt, missLine);
+  const std::string text = logVerdictText(*r);
+  EXPECT_EQ(text.find("compiled again"), std::string::npos) << text;
+  EXPECT_NE(text.find("stopped while compiling jit_big (its miss at line " + std::to_string(missLine)),
+            std::string::npos) << text;
+  // The first run ran to its end: nothing stopped there.
+  auto ab = compareLogSummaries(readLog(readText(sourcePath(dir + "a.log")), "a.log"),
+                                readLog(readText(sourcePath(dir + "b.log")), "b.log"));
+  ASSERT_TRUE(ab);
+  EXPECT_EQ(ab->verdict.stopped, -1);
+}
