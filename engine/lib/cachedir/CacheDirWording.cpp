@@ -194,9 +194,12 @@ std::string programText(const ProgramSummary &p) {
   return p.module + ": " + std::to_string(p.entries.size()) +
          agree(p.entries.size(), " key, ", " keys, ") + bytesText(p.size) +
          " on disk, " +
-         (p.decompressedComplete ? bytesText(p.decompressed)
-                                 : "at least " + bytesText(p.decompressed)) +
-         " decompressed, " + std::to_string(p.compileSeconds) +
+         (p.decompressedComplete ? bytesText(p.decompressed) + " decompressed"
+          : p.decompressed ? "at least " + bytesText(p.decompressed) + " decompressed"
+                           // no entry's size is known (damaged, or a frame
+                           // that does not declare it)
+                           : std::string("decompressed size not known")) +
+         ", " + std::to_string(p.compileSeconds) +
          " s of compile time recorded, last used " + timeText(p.lastAccessNs);
 }
 

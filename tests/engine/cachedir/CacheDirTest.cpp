@@ -967,3 +967,22 @@ TEST(CacheEntry, SmallFramesInOneCallGiveWhatTheStreamGives) {
   EXPECT_EQ(b.decompressed.value_or(0), big.size()); // from the frame header
   EXPECT_FALSE(b.wholeDecoded);                      // only its head
 }
+
+// A program none of whose entries tells its decompressed size (the change
+// made here: no size known) is not said to have "at least 0 B".
+TEST(CacheDirWording, NoKnownDecompressedSizeIsSaidSo) {
+  ProgramSummary p;
+  p.module = "jit_f";
+  p.entries.resize(2);
+  p.size = 4096;
+  p.decompressed = 0;
+  p.decompressedComplete = false;
+  std::string text = programText(p);
+  EXPECT_NE(text.find("decompressed size not known"), std::string::npos) << text;
+  EXPECT_EQ(text.find("at least"), std::string::npos) << text;
+  p.decompressed = 2048; // one of them known
+  EXPECT_NE(programText(p).find("at least 2.0 KiB decompressed"), std::string::npos) << programText(p);
+  p.decompressedComplete = true;
+  EXPECT_EQ(programText(p).find("at least"), std::string::npos);
+}
+
