@@ -163,12 +163,14 @@ def main():
                 # round: the ratio is per round, as the others are.
                 k_s, _, k_rc, _ = run_child([args.wheel_cli, "compare-logs", a, b, "--json"],
                                             os.path.join(work, "wheel.json"))
+                # Compared in chunks: a parent holding the 188 MB outputs
+                # would pass its size to the next child's peak RSS (Linux
+                # keeps the pre-exec peak). No cached verdict of an earlier
+                # round's files.
+                filecmp.clear_cache()
+                same = filecmp.cmp(os.path.join(work, "wheel.json"), out_path, shallow=False)
                 wheel = {"wheel_seconds": round(k_s, 3), "wheel_ratio": round(k_s / c_s, 3),
-                         # compared in chunks: a parent holding the 188 MB
-                         # outputs would pass its size to the next child's
-                         # peak RSS (Linux keeps the pre-exec peak)
-                         "wheel_same": filecmp.clear_cache() or filecmp.cmp(os.path.join(work, "wheel.json"), out_path,
-                                                   shallow=False) and k_rc == c_rc}
+                         "wheel_same": same and k_rc == c_rc}
             rounds.append({**wheel, "grep_seconds": round(g_s, 3), "grep_peak_rss_mb": round(g_mb, 1),
                            "grep_exit": g_rc,
                            "seconds": round(t_s, 3), "ratio": round(t_s / g_s, 2),

@@ -27,10 +27,42 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 #include <vector>
 
 #include <zstd.h>
+
+/// Decodes the zstd frame that starts with `prefix` (the file's first
+/// bytes, read from `fd`) to the head's 16 KiB of output: one call for a
+/// frame that declares at most 128 KiB and lies whole in `prefix`, else
+/// streamed, reading more of `fd` as the decoder asks. Returns the bytes
+/// read past `prefix`. Nothing is checked or kept.
+static size_t decodeHead(ZSTD_DCtx *dctx, int fd, std::string_view prefix,
+                         std::vector<char> &more, std::vector<char> &head) {
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  const unsigned long long declared = ZSTD_getFrameContentSize(prefix.data(), prefix.size());
+  const size_t frame = ZSTD_findFrameCompressedSize(prefix.data(), prefix.size());
+  if (declared <= more.size() && !ZSTD_isError(frame) && frame <= prefix.size() &&
+      !ZSTD_isError(ZSTD_decompressDCtx(dctx, more.data(), more.size(), prefix.data(), frame)))
+    return 0;
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
+  ZSTD_inBuffer in{prefix.data(), prefix.size(), 0};
+  ZSTD_outBuffer out{head.data(), head.size(), 0};
+  size_t readMore = 0;
+  for (;;) {
+    size_t z = ZSTD_decompressStream(dctx, &out, &in);
+    if (ZSTD_isError(z) || z == 0 || out.pos == out.size)
+      return readMore;
+    if (in.pos == in.size) {
+      ssize_t m = read(fd, more.data(), more.size());
+      if (m <= 0)
+        return readMore;
+      readMore += size_t(m);
+      in = ZSTD_inBuffer{more.data(), size_t(m), 0};
+    }
+  }
+}
 
 int main(int argc, char **argv) {
   const bool decode = argc == 3 && std::strcmp(argv[1], "--decode") == 0;
@@ -66,35 +98,8 @@ int main(int argc, char **argv) {
         if (fd < 0)
           continue;
         ssize_t r = read(fd, buf.data(), buf.size());
-        if (dctx && r >= 4 && std::memcmp(buf.data(), "\x28\xb5\x2f\xfd", 4) == 0) {
-          ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
-          // A frame of one block or so, held whole in the prefix, in one
-          // call (faster than streaming it); anything else streamed.
-          unsigned long long declared = ZSTD_getFrameContentSize(buf.data(), size_t(r));
-          size_t frame = ZSTD_findFrameCompressedSize(buf.data(), size_t(r));
-          if (declared <= more.size() && !ZSTD_isError(frame) && frame <= size_t(r) &&
-              !ZSTD_isError(ZSTD_decompressDCtx(dctx, more.data(), more.size(), buf.data(), frame))) {
-            close(fd);
-            ++myFiles;
-            myBytes += size_t(r);
-            continue;
-          }
-          ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);
-          ZSTD_inBuffer in{buf.data(), size_t(r), 0};
-          ZSTD_outBuffer out{head.data(), head.size(), 0};
-          for (;;) {
-            size_t z = ZSTD_decompressStream(dctx, &out, &in);
-            if (ZSTD_isError(z) || z == 0 || out.pos == out.size)
-              break;
-            if (in.pos == in.size) {
-              ssize_t m = read(fd, more.data(), more.size());
-              if (m <= 0)
-                break;
-              myBytes += size_t(m);
-              in = ZSTD_inBuffer{more.data(), size_t(m), 0};
-            }
-          }
-        }
+        if (dctx && r >= 4 && std::memcmp(buf.data(), "\x28\xb5\x2f\xfd", 4) == 0)
+          myBytes += decodeHead(dctx, fd, std::string_view(buf.data(), size_t(r)), more, head);
         close(fd);
         ++myFiles;
         myBytes += r > 0 ? size_t(r) : 0;

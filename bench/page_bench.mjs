@@ -104,7 +104,7 @@ try {
     for (let i = 0; i < ROUNDS; i++) {
       await prepare();
       let idle = null;
-      if (i % 2) idle = await idleFrames(runs.length ? runs[runs.length - 1].frames : 600);
+      if (i % 2) idle = await idleFrames(runs[i - 1].frames); // as many as the round before
       const r = await frames(start, done);
       if (!idle) idle = await idleFrames(r.frames);
       runs.push({ ...r, idle });

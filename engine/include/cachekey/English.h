@@ -23,6 +23,9 @@ inline const char *agree(size_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
 
+/// "once", "twice", "3 times": how many times something was given.
+std::string timesText(size_t n);
+
 /// "1 program" / "2 programs": `n` in decimal, a space and agree(n, one, many).
 std::string plural(size_t n, const char *one, const char *many);
 

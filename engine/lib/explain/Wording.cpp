@@ -330,11 +330,6 @@ std::string flagChangeText(const FlagChange &c) {
 
 namespace {
 
-/// "once", "twice", "3 times".
-std::string timesText(int n) {
-  return n == 1 ? "once" : n == 2 ? "twice" : std::to_string(n) + " times";
-}
-
 std::string flagChangeCore(const FlagChange &c) {
   switch (c.kind) {
   case FlagChange::Kind::Replaced:

@@ -27,7 +27,7 @@ namespace logs {
 
 std::string sameLogText(const std::vector<std::string> &names) {
   return nameList(names) + " are one file, given " +
-         (names.size() == 2 ? std::string("twice") : std::to_string(names.size()) + " times") +
+         timesText(names.size()) +
          ": its programs are compared with themselves, so nothing here is about "
          "another run";
 }

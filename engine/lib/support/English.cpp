@@ -11,6 +11,10 @@ std::string plural(size_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + agree(n, one, many);
 }
 
+std::string timesText(size_t n) {
+  return n == 1 ? "once" : n == 2 ? "twice" : std::to_string(n) + " times";
+}
+
 std::string everyOf(size_t n, const char *one, const char *many) {
   return n == 1 ? std::string(one) : "all " + std::to_string(n) + " " + many;
 }
