@@ -31,6 +31,9 @@ void stripTerminalCodes(std::string &line);
 /// any of the usual handlers; `[rank1]`, `host-b`, or absl's thread id when
 /// a launcher or handler adds one. Never longer than 64 characters.
 std::string streamTag(std::string_view prefix);
+/// streamTag(prefix) written into `out` (cleared first): a reader that tags
+/// many lines reuses one buffer instead of making a string for each.
+void streamTag(std::string_view prefix, std::string &out);
 
 } // namespace cachekey
 

@@ -633,7 +633,12 @@ private:
   /// The launcher tag of `line` as two handlers' formats share it: the
   /// streamTag of what comes before JAX's logger name, letters, digits and
   /// brackets only ("[rank1]", "0", "" without a prefix).
-  static std::string handlerFreeTag(std::string_view line);
+  /// Written into `handlerTag` (its buffer reused from line to line).
+  const std::string &handlerFreeTag(std::string_view line);
+  std::string handlerTag;
+  /// Buffers for the stream tags compared line by line (streamTag's second
+  /// form): most lines of a log make no string of their own.
+  std::string tagScratch[2];
   void rememberOfStream(std::string_view line);
   /// The entry of lastOfStream for `tag`, or its end.
   std::vector<std::pair<std::string, std::string>>::iterator

@@ -114,6 +114,12 @@ bool isSeparator(char c) {
 
 std::string streamTag(std::string_view prefix) {
   std::string out;
+  streamTag(prefix, out);
+  return out;
+}
+
+void streamTag(std::string_view prefix, std::string &out) {
+  out.clear();
   size_t i = 0;
   while (i < prefix.size()) {
     if (size_t n = dateAt(prefix, i)) {
@@ -159,7 +165,8 @@ std::string streamTag(std::string_view prefix) {
     ++b;
   while (e > b && isSeparator(out[e - 1]))
     --e;
-  out = out.substr(b, e - b);
+  out.resize(e);
+  out.erase(0, b);
   // absl's "2930 ]": a closing bracket with nothing it closes.
   if (!out.empty() && out.back() == ']' && out.find('[') == std::string::npos) {
     out.pop_back();
@@ -168,7 +175,6 @@ std::string streamTag(std::string_view prefix) {
   }
   if (out.size() > 64)
     out.resize(64);
-  return out;
 }
 
 } // namespace cachekey

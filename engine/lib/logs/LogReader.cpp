@@ -231,14 +231,16 @@ int LogReader::streamOf(std::string_view prefix) {
       return id;
   int id = tagStream(prefix);
   if (prefix.size() <= 128) {
-    recentPrefixes[nextRecent] = {std::string(prefix), id};
+    recentPrefixes[nextRecent].first.assign(prefix); // its buffer reused
+    recentPrefixes[nextRecent].second = id;
     nextRecent = (nextRecent + 1) % recentPrefixes.size();
   }
   return id;
 }
 
 int LogReader::tagStream(std::string_view prefix) {
-  std::string tag = streamTag(prefix);
+  const std::string &tag = tagScratch[0];
+  streamTag(prefix, tagScratch[0]);
   auto &tags = summary.streams;
   for (size_t i = 0; i < tags.size(); ++i)
     if (tags[i] == tag)

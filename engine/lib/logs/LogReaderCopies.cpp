@@ -26,8 +26,9 @@ namespace {
 /// Whether `line` is `before`'s record printed by another handler: the
 /// longest common tail holds a whole message (at least 24 characters) and
 /// starts where a prefix can end, after two different prefixes that tag the
-/// same process (LogPrefix.h streamTag).
-bool otherHandlersCopy(std::string_view line, std::string_view before) {
+/// same process (LogPrefix.h streamTag; `tags` are two buffers for them).
+bool otherHandlersCopy(std::string_view line, std::string_view before,
+                       std::string (&tags)[2]) {
   size_t n = 0;
   while (n < line.size() && n < before.size() &&
          line[line.size() - 1 - n] == before[before.size() - 1 - n])
@@ -42,8 +43,11 @@ bool otherHandlersCopy(std::string_view line, std::string_view before) {
   // The tail starts at a word (a prefix ends in ':' or a blank, and the
   // tail does not continue a word of it).
   std::string_view tail = line.substr(line.size() - n);
-  return pa != pb && boundary(pa) && boundary(pb) && tail.front() != ':' &&
-         streamTag(pa) == streamTag(pb);
+  if (pa == pb || !boundary(pa) || !boundary(pb) || tail.front() == ':')
+    return false;
+  streamTag(pa, tags[0]);
+  streamTag(pb, tags[1]);
+  return tags[0] == tags[1];
 }
 
 std::string_view withoutCr(std::string_view s) {
@@ -72,7 +76,7 @@ bool LogReader::duplicateOfPrevious(std::string_view line) {
       consumePrevious(); // a third copy is a record of its own
     return doubledRecords;
   }
-  if (!before.empty() && otherHandlersCopy(line, before)) {
+  if (!before.empty() && otherHandlersCopy(line, before, tagScratch)) {
     consumePrevious(); // a third copy is a record of its own
     return true;
   }
@@ -83,7 +87,7 @@ bool LogReader::duplicateOfPrevious(std::string_view line) {
   if (streams.size() > 1) {
     auto it = lastOfStreamTagged(handlerFreeTag(line));
     if (it != lastOfStream.end() && it->second != previousLine &&
-        otherHandlersCopy(line, withoutCr(it->second))) {
+        otherHandlersCopy(line, withoutCr(it->second), tagScratch)) {
       lastOfStream.erase(it); // a third copy is a record of its own
       return true;
     }
@@ -97,7 +101,7 @@ LogReader::lastOfStreamTagged(const std::string &tag) {
                       [&](const auto &entry) { return entry.first == tag; });
 }
 
-std::string LogReader::handlerFreeTag(std::string_view line) {
+const std::string &LogReader::handlerFreeTag(std::string_view line) {
   // The prefix before JAX's logger name, as both handlers print it
   // ("[rank1]: DEBUG:2026-12-04 18:40:07,562:jax._src…" and
   // "[rank1]: DEBUG:jax._src…"), its launcher tag without the
@@ -105,11 +109,14 @@ std::string LogReader::handlerFreeTag(std::string_view line) {
   size_t p = line.find("jax.");
   if (p == std::string_view::npos)
     p = 0;
-  std::string tag;
-  for (char c : streamTag(line.substr(0, p)))
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '[' || c == ']' || c == '_')
-      tag += c;
-  return tag;
+  streamTag(line.substr(0, p), handlerTag);
+  handlerTag.erase(std::remove_if(handlerTag.begin(), handlerTag.end(),
+                                  [](char c) {
+                                    return !std::isalnum(static_cast<unsigned char>(c)) &&
+                                           c != '[' && c != ']' && c != '_';
+                                  }),
+                   handlerTag.end());
+  return handlerTag;
 }
 
 void LogReader::seedStreams() {
@@ -160,15 +167,20 @@ void LogReader::remember(std::string_view line) {
 }
 
 void LogReader::rememberOfStream(std::string_view line) {
-  std::string tag = handlerFreeTag(line);
+  const std::string &tag = handlerFreeTag(line);
   auto it = lastOfStreamTagged(tag);
   if (it != lastOfStream.end()) {
     it->second.assign(line);
     return;
   }
-  if (lastOfStream.size() == kStreamsRemembered)
-    lastOfStream.erase(lastOfStream.begin());
-  lastOfStream.emplace_back(std::move(tag), std::string(line));
+  if (lastOfStream.size() == kStreamsRemembered) {
+    // The oldest goes; its strings' buffers serve the newest.
+    std::rotate(lastOfStream.begin(), lastOfStream.begin() + 1, lastOfStream.end());
+    lastOfStream.back().first.assign(tag);
+    lastOfStream.back().second.assign(line);
+    return;
+  }
+  lastOfStream.emplace_back(tag, std::string(line));
 }
 
 } // namespace cachekey
