@@ -272,7 +272,7 @@
  * @property {Array<{code: string, module: string, keys: number, size: number, decompressed: number, decompressed_complete: boolean,
  *   compile_seconds: number, last_access_ns: number, text: string, entries: CacheEntry[]}>} programs one per module name
  * @property {Array<{code: string, file: string, text: string, status?: string, detail?: string, size?: number, capped_writes_fail?: boolean,
- *   link?: Object, counted_by_cap?: boolean, count_zstd?: number, count_zlib?: number}>} problems
+ *   link?: Object, counted_by_cap?: boolean, count_zstd?: number, count_zlib?: number, layout?: string}>} problems
  * @property {Array<{code: string, module: string, entries: number, shapes: string[], unread: number, text: string}>} hints
  * @property {{code: string, rule: string, max_size: number, raise_reason: ?string, linked_size: number, double_counted: number, counted_size: number,
  *   raises_at: ?string, evicted: Array<{file: string, size: number, rank_ns: number}>, evicted_count: number, text: string}} [eviction] what JAX's eviction pass would do under max_size

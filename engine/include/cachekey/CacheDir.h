@@ -40,7 +40,6 @@
 #include "cachekey/Support.h"
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -157,6 +156,10 @@ struct CacheFile {
   bool hasAtime = false;
   int64_t atimeNs = 0;
   uint64_t atimeSize = 0;         ///< the -atime file's length
+  /// The merged -atime file's own modification time (ns since the epoch):
+  /// jax 0.4.30's eviction counts every file of the directory, an -atime
+  /// too, and ranks each by its mtime.
+  int64_t atimeMtimeNs = 0;
   std::string readError;          ///< non-empty: could not be opened or read (strerror)
   EntryFacts facts;               ///< Entry
 
@@ -244,19 +247,14 @@ struct AtimeRecord {
   int64_t mtimeNs = 0;  ///< its modification time, ns since the epoch
   uint64_t size = 0;    ///< bytes
   bool malformed = false; ///< not 8 bytes long
-  /// Read without a stat: `mtimeNs` (and `size`) are not known yet, and are
-  /// filled by mergeAtimeRecords's `statOrphan` only if the file turns out
-  /// to be an orphan.
-  bool unstated = false;
 };
 
 /// Sorts `scan.files` by name and folds each of `atimes` into its
-/// `<key>-cache` entry (hasAtime, atimeNs, atimeSize, atimeMalformed); an
-/// -atime with no such entry becomes an orphan record of its own (after
-/// `statOrphan` when it is `unstated`). `atimes` is emptied. Either list may
-/// come in any order; in name order they are merged in one pass.
-void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes,
-                       const std::function<void(AtimeRecord &)> &statOrphan);
+/// `<key>-cache` entry (hasAtime, atimeNs, atimeSize, atimeMalformed,
+/// atimeMtimeNs); an -atime with no such entry becomes an orphan record of
+/// its own. `atimes` is emptied. Either list may come in any order; in name
+/// order they are merged in one pass.
+void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes);
 
 /// The kinds of problem, each about one file (or key).
 enum class ProblemCode : uint8_t {
@@ -270,6 +268,13 @@ enum class ProblemCode : uint8_t {
   Unreadable,       ///< could not be read (file, detail)
   MixedCompression, ///< entries written with both codecs (count_zstd, count_zlib, file: an example of the fewer)
   SubCache,         ///< XLA's sub-cache directory, not counted by the cap (file)
+  /// An entry of the other layout than the one the rule's JAX reads (file,
+  /// size, countedByCap): a bare `<key>` (jax 0.4.30) under a 0.4.31-or-later
+  /// rule, never read, counted or evicted; or a `<key>-cache` under the
+  /// 0.4.30 rule, never read but counted and evictable (every file is). A
+  /// directory used by jax 0.4.30 and, after an upgrade, by a later one
+  /// holds both. It is no entry of the report's programs.
+  OtherLayoutEntry,
 };
 const char *problemCodeName(ProblemCode c);
 
@@ -278,7 +283,7 @@ struct CacheProblem {
   std::string file;
   std::string detail;          ///< DamagedEntry/Unreadable: the reader's message
   EntryStatus status = EntryStatus::Ok; ///< DamagedEntry
-  uint64_t size = 0;           ///< BadAtime
+  uint64_t size = 0;           ///< BadAtime, OtherLayoutEntry (bytes)
   size_t countZstd = 0, countZlib = 0; ///< MixedCompression
   bool strictRule = false;     ///< OrphanCache under AtimeStrict: capped puts raise
   /// Symlink: where it points, and what JAX's capped eviction does with it
@@ -286,7 +291,9 @@ struct CacheProblem {
   /// in 0.4.30), so a dangling one makes every capped put raise and a live
   /// one adds its target's size (twice when the target is in the directory).
   LinkTarget link;
-  bool countedByCap = false;   ///< Symlink: the eviction pass stats it
+  /// Symlink: the eviction pass stats it; OtherLayoutEntry: the eviction
+  /// pass counts it toward the cap (and may delete it).
+  bool countedByCap = false;
 };
 
 /// One entry of a program (the file is CacheReport::files[file]).
@@ -360,7 +367,9 @@ struct CacheReport {
   std::string dir;
   std::vector<CacheFile> files; ///< the scan's files (moved in), by name
   std::vector<LinkTarget> links; ///< the scan's links (moved in)
-  std::string layout;          ///< "key" (0.4.30: file named by key) or "key-cache"; "empty"
+  /// "key" (0.4.30: file named by key), "key-cache", "mixed" (both: a
+  /// directory used by 0.4.30 and by a later release), or "empty".
+  std::string layout;
   EvictionRule rule;
   bool ruleInferred = true;    ///< no --release: taken from the layout
   size_t entryCount = 0;

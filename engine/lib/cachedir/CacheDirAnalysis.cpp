@@ -28,6 +28,7 @@ const char *problemCodeName(ProblemCode c) {
   case ProblemCode::Unreadable: return "unreadable";
   case ProblemCode::MixedCompression: return "mixed_compression";
   case ProblemCode::SubCache: return "sub_cache";
+  case ProblemCode::OtherLayoutEntry: return "other_layout_entry";
   }
   return "foreign_file";
 }
@@ -80,8 +81,18 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       if (f.kind == FileKind::Entry)
         entryNames.insert(f.name);
     }
-  // (rank, tie-breaker, file index, size): heapq pops the smallest tuple.
-  std::vector<std::tuple<int64_t, std::string_view, uint32_t, uint64_t>> h;
+  // (rank, tie-breaker, file index, size, the entry's -atime file): heapq
+  // pops the smallest tuple.
+  std::vector<std::tuple<int64_t, std::string_view, uint32_t, uint64_t, bool>> h;
+  // Under 0.4.30's rule an entry's -atime is a file of its own (its name is
+  // the tie-breaker, so it lives here).
+  std::vector<std::string> atimeNames;
+  if (rule == EvictionRule::MtimeAllFiles) {
+    size_t n = 0;
+    for (const CacheFile &f : files)
+      n += f.kind == FileKind::Entry && f.hasAtime;
+    atimeNames.reserve(n);
+  }
   auto raise = [&p](const std::string &file, EvictionPlan::Raise why) {
     if (!p.raises) {
       p.raises = true;
@@ -106,20 +117,25 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
                                      : endsWithCache(l->inside) && entryNames.count(l->inside)))
         p.doubleCounted += l->size;
       if (rule == EvictionRule::MtimeAllFiles) {
-        h.emplace_back(l->mtimeNs, std::string_view(f.name), i, l->size);
+        h.emplace_back(l->mtimeNs, std::string_view(f.name), i, l->size, false);
         continue;
       }
       std::string_view key = std::string_view(f.name).substr(0, f.name.size() - 6);
       auto a = orphanAtimes.find(key);
       if (a == orphanAtimes.end() && rule == EvictionRule::AtimeStrict)
         raise(f.name, EvictionPlan::Raise::NoAtime);
-      h.emplace_back(a == orphanAtimes.end() ? 0 : a->second->atimeNs, key, i, l->size);
+      h.emplace_back(a == orphanAtimes.end() ? 0 : a->second->atimeNs, key, i, l->size, false);
       continue;
     }
     if (rule == EvictionRule::MtimeAllFiles) {
-      // 0.4.30: every regular file (Path.is_file), ranked by (st_mtime_ns, path).
+      // 0.4.30: every regular file (Path.is_file), ranked by (st_mtime_ns,
+      // path); an entry's -atime (merged into its record) is one too.
       if (f.regular)
-        h.emplace_back(f.mtimeNs, std::string_view(f.name), i, f.size);
+        h.emplace_back(f.mtimeNs, std::string_view(f.name), i, f.size, false);
+      if (f.kind == FileKind::Entry && f.hasAtime) {
+        atimeNames.push_back(std::string(f.key()) + "-atime");
+        h.emplace_back(f.atimeMtimeNs, std::string_view(atimeNames.back()), i, f.atimeSize, true);
+      }
       continue;
     }
     // glob("*-cache"), ranked by (atime, key).
@@ -128,7 +144,7 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
     int64_t rank = f.hasAtime ? f.atimeNs : 0;
     if (!f.hasAtime && rule == EvictionRule::AtimeStrict)
       raise(f.name, EvictionPlan::Raise::NoAtime);
-    h.emplace_back(rank, f.key(), i, f.size);
+    h.emplace_back(rank, f.key(), i, f.size, false);
   }
   for (const auto &e : h)
     p.countedSize += std::get<3>(e);
@@ -141,7 +157,8 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       break;
     const CacheFile &f = files[std::get<2>(e)];
     // Evicting a link unlinks the link only; JAX subtracts its target's size.
-    p.evicted.push_back({f.name, std::get<3>(e), std::get<0>(e)});
+    p.evicted.push_back({std::get<4>(e) ? std::string(std::get<1>(e)) : f.name, std::get<3>(e),
+                         std::get<0>(e)});
     size -= std::get<3>(e);
   }
   return p;
@@ -163,7 +180,10 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
       (f.suffixed ? anySuffixed : anyPlain) = true;
     r.hasLockfile = r.hasLockfile || f.kind == FileKind::Lockfile;
   }
-  r.layout = anySuffixed ? "key-cache" : anyPlain ? "key" : "empty";
+  r.layout = anySuffixed && anyPlain ? "mixed"
+             : anySuffixed          ? "key-cache"
+             : anyPlain             ? "key"
+                                    : "empty";
   if (!release.empty()) {
     auto rule = evictionRuleFor(release);
     if (!rule)
@@ -190,6 +210,15 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
     }
     switch (f.kind) {
     case FileKind::Entry: {
+      // jax 0.4.30 reads `<key>` (lru_cache.py get: path / key); 0.4.31 and
+      // later `<key>-cache`, and their eviction globs only "*-cache".
+      if (f.suffixed == (r.rule == EvictionRule::MtimeAllFiles)) {
+        p.code = ProblemCode::OtherLayoutEntry;
+        p.size = f.size;
+        p.countedByCap = r.rule == EvictionRule::MtimeAllFiles && f.regular;
+        r.problems.push_back(p);
+        break;
+      }
       ++r.entryCount;
       r.entrySize += f.size;
       if (f.facts.codec == Codec::Zstd)
@@ -286,7 +315,8 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
     p.countZlib = zlib;
     Codec fewer = zstd < zlib ? Codec::Zstd : Codec::Zlib;
     for (const CacheFile &f : files)
-      if (f.kind == FileKind::Entry && f.facts.codec == fewer) {
+      if (f.kind == FileKind::Entry && f.suffixed != (r.rule == EvictionRule::MtimeAllFiles) &&
+          f.facts.codec == fewer) {
         p.file = f.name;
         break;
       }

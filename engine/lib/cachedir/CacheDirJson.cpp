@@ -40,6 +40,12 @@ Json problemJson(const CacheProblem &p, EvictionRule rule) {
     j["count_zstd"] = p.countZstd;
     j["count_zlib"] = p.countZlib;
   }
+  if (p.code == ProblemCode::OtherLayoutEntry) {
+    j["size"] = p.size;
+    // The file's own layout: the one the report's rule does not read.
+    j["layout"] = rule == EvictionRule::MtimeAllFiles ? "key-cache" : "key";
+    j["counted_by_cap"] = p.countedByCap;
+  }
   j["text"] = problemText(p, rule);
   return j;
 }

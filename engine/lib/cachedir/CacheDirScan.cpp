@@ -15,7 +15,6 @@
 #include "cachekey/StringExtras.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace cachekey {
 
@@ -84,8 +83,7 @@ int64_t atimeValue(std::string_view b) {
 
 /// Sorts the records by name and folds each -atime beside its -cache into
 /// the entry; the others (orphans) become records of their own.
-void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes,
-                       const std::function<void(AtimeRecord &)> &statOrphan) {
+void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes) {
   auto byName = [](const CacheFile &a, const CacheFile &b) { return a.name < b.name; };
   std::vector<CacheFile> &v = scan.files;
   // The POSIX lister hands both lists over in name order already.
@@ -121,10 +119,9 @@ void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes,
       e.atimeNs = a.ns;
       e.atimeSize = a.size;
       e.atimeMalformed = a.malformed;
+      e.atimeMtimeNs = a.mtimeNs;
       continue;
     }
-    if (a.unstated)
-      statOrphan(a); // its mtime is shown: an orphan is stat-ed after all
     CacheFile f;
     f.name = std::move(a.name);
     classifyCacheFile(f);
@@ -179,7 +176,7 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
     }
     scan.files.push_back(std::move(f));
   }
-  mergeAtimeRecords(scan, atimes, [](AtimeRecord &) {});
+  mergeAtimeRecords(scan, atimes);
   return scan;
 }
 

@@ -153,6 +153,19 @@ std::string problemText(const CacheProblem &p, EvictionRule rule) {
     return p.file + " is a cache XLA keeps inside the directory; "
            "jax_compilation_cache_max_size does not count it and JAX never "
            "evicts from it.";
+  case ProblemCode::OtherLayoutEntry:
+    if (rule == EvictionRule::MtimeAllFiles)
+      return p.file + " (" + bytesText(p.size) + ") was written by jax 0.4.31 "
+             "or later, which adds -cache to the key: jax 0.4.30 looks up the "
+             "key alone, so no run of it hits this entry, yet with a cap set "
+             "its eviction counts every file of the directory and may delete "
+             "this one. If no later jax uses the directory: rm -- " +
+             quoted(p.file) + " (and its -atime file, if any).";
+    return p.file + " (" + bytesText(p.size) + ") was written by jax 0.4.30, "
+           "which names an entry by its key alone: jax 0.4.31 and later look "
+           "up <key>-cache, so no run of theirs hits it, and their eviction "
+           "never counts or deletes it; it only takes space. If no jax 0.4.30 "
+           "process uses the directory any more: rm -- " + quoted(p.file);
   }
   return p.file;
 }

@@ -4,9 +4,9 @@
 // descriptor, so nothing outside it is opened and nothing is written (not
 // even an access time: O_NOATIME is tried first). A file costs as few
 // system calls as it can: an entry is opened, fstat-ed and its first 64 KiB
-// read in one pread (then what its block walk and head need); a well-formed
-// -atime file (8 bytes) is opened and read with no fstat, and stat-ed only
-// if it turns out to be an orphan, whose mtime is shown. What the names
+// read in one pread (then what its block walk and head need); an -atime
+// file is opened, fstat-ed through its descriptor (its mtime: jax 0.4.30
+// ranks every file by it, and an orphan's is shown) and read. What the names
 // mean, and the merge of -atime files into entries, are the engine's
 // (lib/cachedir/CacheDirScan.cpp).
 //
@@ -80,30 +80,35 @@ struct FdSource : ByteSource {
   }
 };
 
-/// An -atime file JAX would read (d_type says regular) read with no fstat:
-/// opened (never following a link), read for up to 16 bytes; a well-formed
-/// one (exactly 8 bytes, then the end) needs nothing more. Returns false,
-/// having kept nothing, for anything else (examine then reads it the long
-/// way); on success the name is moved into `atime`.
+/// An -atime file JAX would read (d_type says regular): opened (never
+/// following a link), fstat-ed through its descriptor (its mtime: jax
+/// 0.4.30's eviction ranks every file by it, and an orphan's is shown) and
+/// read for up to 16 bytes; a well-formed one (exactly 8 bytes, then the
+/// end) needs nothing more. Returns false, having kept nothing, for anything
+/// else (examine then reads it the long way); on success the name is moved
+/// into `atime`.
 bool readAtimeQuickly(int dfd, std::string &name, AtimeRecord &atime) {
   int fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOATIME);
   if (fd < 0 && errno == EPERM)
     fd = openat(dfd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
     return false;
+  struct stat st {};
   char b[16];
-  ssize_t r;
-  do
-    r = pread(fd, b, sizeof b, 0);
-  while (r < 0 && errno == EINTR);
+  ssize_t r = -1;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    do
+      r = pread(fd, b, sizeof b, 0);
+    while (r < 0 && errno == EINTR);
+  }
   close(fd);
   if (r != 8)
     return false;
   atime.name = std::move(name); // the listing's copy is not kept
   atime.ns = atimeValue(std::string(b, 8));
+  atime.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   atime.size = 8;
   atime.malformed = false;
-  atime.unstated = true;
   return true;
 }
 
@@ -302,13 +307,7 @@ Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limi
       ++kept;
     }
   atimes.resize(kept);
-  mergeAtimeRecords(scan, atimes, [dfd](AtimeRecord &a) {
-    struct stat st {};
-    if (fstatat(dfd, a.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0) {
-      a.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-      a.size = static_cast<uint64_t>(st.st_size);
-    }
-  });
+  mergeAtimeRecords(scan, atimes);
   closedir(d);
   return scan;
 }

@@ -419,6 +419,74 @@ TEST(CacheDirProblems, MixedCompressionFromARealZlibRun) {
   }
 }
 
+// A directory used by jax 0.4.30 and then, after an upgrade, by 0.12.0.1,
+// both with a cap (fixtures/cache_dirs/upgrade/cap,
+// tools/cache_dir_upgrade_fixture.sh). Under each release's rule the
+// programs are the keys that release logged writing, and every file the
+// other wrote is an other_layout_entry of its size: never counted by
+// 0.12.0.1's cap (it globs *-cache), counted by 0.4.30's (every file).
+TEST(CacheDirProblems, UpgradedDirectoryKeepsEachReleasesLayoutApart) {
+  TempCopy copy("upgrade/cap");
+  Json files = describe("upgrade/cap");
+  const auto oldKeys = writtenKeys(fixture("upgrade/cap/jax-0.4.30.log"));
+  const auto newKeys = writtenKeys(fixture("upgrade/cap/jax-0.12.0.1.log"));
+  ASSERT_FALSE(oldKeys.empty());
+  ASSERT_FALSE(newKeys.empty());
+  for (const std::string release : {"", "0.4.30"}) {
+    SCOPED_TRACE("release '" + release + "'");
+    const bool old = release == "0.4.30";
+    CacheReport r = analyse(copy.dir, release, int64_t(50000000));
+    EXPECT_EQ(r.layout, "mixed");
+    std::map<std::string, std::set<std::string>> read;
+    size_t entries = 0;
+    for (const auto &p : r.programs)
+      for (const auto &e : p.entries) {
+        read[p.module].insert(std::string(r.files[e.file].key()));
+        ++entries;
+      }
+    EXPECT_EQ(read, old ? oldKeys : newKeys);
+    EXPECT_EQ(r.entryCount, entries);
+    std::set<std::string> expected, got;
+    for (const auto &[module, keys] : old ? newKeys : oldKeys)
+      for (const auto &k : keys)
+        expected.insert(old ? k + "-cache" : k);
+    for (const auto &p : r.problems) {
+      ASSERT_EQ(p.code, ProblemCode::OtherLayoutEntry) << p.file;
+      got.insert(p.file);
+      EXPECT_EQ(p.size, files.at(p.file)["size"].get<uint64_t>()) << p.file;
+      EXPECT_EQ(p.countedByCap, old) << p.file;
+    }
+    EXPECT_EQ(got, expected);
+    // 0.12.0.1's cap counts its own -cache files only, not 0.4.30's.
+    ASSERT_TRUE(r.eviction.has_value());
+    if (!old) {
+      uint64_t counted = 0;
+      for (auto &[name, row] : files.items())
+        if (name.size() > 6 && name.compare(name.size() - 6, 6, "-cache") == 0)
+          counted += row["size"].get<uint64_t>();
+      EXPECT_EQ(r.eviction->countedSize, counted);
+    }
+  }
+  // Back under 0.4.30 (evict-0.4.30.log, a copy of this directory): its
+  // pass ranked every file by mtime, an -atime file of 0.12.0.1's among
+  // them, and evicted them in that order down to the target it logged.
+  std::string log = slurp(fixture("upgrade/cap/evict-0.4.30.log"));
+  std::smatch tm;
+  ASSERT_TRUE(std::regex_search(log, tm, std::regex("target cache size ([0-9]+) bytes")));
+  std::vector<std::string> expected, got;
+  std::regex re("Evicting cache file (\\S+):");
+  for (std::sregex_iterator it(log.begin(), log.end(), re), end; it != end; ++it)
+    expected.push_back((*it)[1]);
+  ASSERT_TRUE(std::any_of(expected.begin(), expected.end(), [](const std::string &f) {
+    return f.size() > 6 && f.compare(f.size() - 6, 6, "-atime") == 0;
+  }));
+  CacheReport back = analyse(copy.dir, "0.4.30", std::stoll(tm[1]));
+  ASSERT_TRUE(back.eviction.has_value());
+  for (const PlannedEviction &e : back.eviction->evicted)
+    got.push_back(e.file);
+  EXPECT_EQ(got, expected);
+}
+
 // Changes the test makes to a real capped directory (labelled): a -cache
 // without its -atime, an -atime without its -cache, a _temp_ leftover, a
 // foreign file, a symlink out of the directory.
