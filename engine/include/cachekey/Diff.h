@@ -51,11 +51,14 @@ struct FlagChange {
   /// Kind::Repeated: how many times each side gives `flag` (both >= 1).
   int times = 0, previousTimes = 0;
 
+  /// The change itself (what and how many times), not what XLA set from it.
   bool operator==(const FlagChange &o) const {
-    return kind == o.kind && flag == o.flag && previous == o.previous;
+    return kind == o.kind && flag == o.flag && previous == o.previous && times == o.times &&
+           previousTimes == o.previousTimes;
   }
   bool operator<(const FlagChange &o) const {
-    return std::tie(kind, flag, previous) < std::tie(o.kind, o.flag, o.previous);
+    return std::tie(kind, flag, previous, times, previousTimes) <
+           std::tie(o.kind, o.flag, o.previous, o.times, o.previousTimes);
   }
 };
 

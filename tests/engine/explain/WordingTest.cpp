@@ -88,6 +88,12 @@ TEST(Wording, FlagGivenAgainIsRepeatedNotAdded) {
   EXPECT_EQ(fewer[0].kind, FlagChange::Kind::Repeated);
   EXPECT_EQ(fewer[0].times, 1);
   EXPECT_EQ(fewer[0].previousTimes, 3);
+  // The same flag repeated another number of times is another change.
+  auto thrice = flagChanges({{true, "--a=1"}}, {{true, "--a=1"}, {true, "--a=1"}, {true, "--a=1"}});
+  ASSERT_EQ(thrice.size(), 1u);
+  EXPECT_FALSE(thrice[0] == more[0]);
+  EXPECT_TRUE(more[0] < thrice[0] || thrice[0] < more[0]);
+  EXPECT_TRUE(more[0] == flagChanges({{true, "--a=1"}}, {{true, "--a=1"}, {true, "--a=1"}})[0]);
   // Another value of the same name is still a replacement.
   auto replaced = flagChanges({{true, "--a=0"}, {true, "--a=1"}}, {{true, "--a=1"}, {true, "--a=1"}});
   ASSERT_EQ(replaced.size(), 1u);
