@@ -83,12 +83,16 @@ size_t timeAt(std::string_view s, size_t i) {
 }
 
 bool isLevel(std::string_view w) {
-  static const char *levels[] = {"DEBUG", "INFO", "WARNING", "WARN",
-                                 "ERROR", "CRITICAL", "FATAL", "debug",
-                                 "info", "warning", "warn", "error",
-                                 "critical", "fatal", "Debug", "Info",
-                                 "Warning", "Error"};
-  for (const char *l : levels)
+  // Views, not C strings: no length is counted per word (every word of
+  // every new prefix comes here).
+  static constexpr std::string_view levels[] = {"DEBUG", "INFO", "WARNING", "WARN",
+                                                "ERROR", "CRITICAL", "FATAL", "debug",
+                                                "info", "warning", "warn", "error",
+                                                "critical", "fatal", "Debug", "Info",
+                                                "Warning", "Error"};
+  if (w.size() < 4 || w.size() > 8)
+    return false;
+  for (std::string_view l : levels)
     if (w == l)
       return true;
   // glog/absl: one of DIWEF and the month and day, e.g. I1130.

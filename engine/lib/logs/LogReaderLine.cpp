@@ -123,7 +123,10 @@ void LogReader::readLine(std::string &line) {
         if (prefix.size() <= 256 && prefix != digestPrefix) {
           bool plain = prefix.find(kOwn) == std::string_view::npos &&
                        prefix.find(kRunning) == std::string_view::npos;
-          digestPrefix = plain ? std::string(prefix) : std::string();
+          if (plain)
+            digestPrefix.assign(prefix); // its buffer reused
+          else
+            digestPrefix.clear();
         }
         onDigestLine(sid, fresh, i, *d);
       } else {
