@@ -51,6 +51,12 @@ const LinkTarget *linkOf(const std::vector<LinkTarget> &links, const std::string
   return nullptr;
 }
 
+/// Whether JAX under `rule` reads entry `f` by its name: 0.4.30 `<key>`
+/// (lru_cache.py get: path / key), 0.4.31 and later `<key>-cache`.
+bool ruleReads(EvictionRule rule, const CacheFile &f) {
+  return f.suffixed != (rule == EvictionRule::MtimeAllFiles);
+}
+
 bool endsWithCache(const std::string &n) {
   return endsWith(n, "-cache");
 }
@@ -81,9 +87,10 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       if (f.kind == FileKind::Entry)
         entryNames.insert(f.name);
     }
-  // (rank, tie-breaker, file index, size, the entry's -atime file): heapq
-  // pops the smallest tuple.
-  std::vector<std::tuple<int64_t, std::string_view, uint32_t, uint64_t, bool>> h;
+  // (rank, tie-breaker, file index, size): heapq pops the smallest tuple.
+  // Under 0.4.30's rule the tie-breaker is the file's name (a path), which
+  // is what is evicted; under the later ones it is the key.
+  std::vector<std::tuple<int64_t, std::string_view, uint32_t, uint64_t>> h;
   // Under 0.4.30's rule an entry's -atime is a file of its own (its name is
   // the tie-breaker, so it lives here).
   std::vector<std::string> atimeNames;
@@ -117,24 +124,24 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
                                      : endsWithCache(l->inside) && entryNames.count(l->inside)))
         p.doubleCounted += l->size;
       if (rule == EvictionRule::MtimeAllFiles) {
-        h.emplace_back(l->mtimeNs, std::string_view(f.name), i, l->size, false);
+        h.emplace_back(l->mtimeNs, std::string_view(f.name), i, l->size);
         continue;
       }
       std::string_view key = std::string_view(f.name).substr(0, f.name.size() - 6);
       auto a = orphanAtimes.find(key);
       if (a == orphanAtimes.end() && rule == EvictionRule::AtimeStrict)
         raise(f.name, EvictionPlan::Raise::NoAtime);
-      h.emplace_back(a == orphanAtimes.end() ? 0 : a->second->atimeNs, key, i, l->size, false);
+      h.emplace_back(a == orphanAtimes.end() ? 0 : a->second->atimeNs, key, i, l->size);
       continue;
     }
     if (rule == EvictionRule::MtimeAllFiles) {
       // 0.4.30: every regular file (Path.is_file), ranked by (st_mtime_ns,
       // path); an entry's -atime (merged into its record) is one too.
       if (f.regular)
-        h.emplace_back(f.mtimeNs, std::string_view(f.name), i, f.size, false);
+        h.emplace_back(f.mtimeNs, std::string_view(f.name), i, f.size);
       if (f.kind == FileKind::Entry && f.hasAtime) {
         atimeNames.push_back(std::string(f.key()) + "-atime");
-        h.emplace_back(f.atimeMtimeNs, std::string_view(atimeNames.back()), i, f.atimeSize, true);
+        h.emplace_back(f.atimeMtimeNs, std::string_view(atimeNames.back()), i, f.atimeSize);
       }
       continue;
     }
@@ -144,7 +151,7 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
     int64_t rank = f.hasAtime ? f.atimeNs : 0;
     if (!f.hasAtime && rule == EvictionRule::AtimeStrict)
       raise(f.name, EvictionPlan::Raise::NoAtime);
-    h.emplace_back(rank, f.key(), i, f.size, false);
+    h.emplace_back(rank, f.key(), i, f.size);
   }
   for (const auto &e : h)
     p.countedSize += std::get<3>(e);
@@ -157,8 +164,8 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       break;
     const CacheFile &f = files[std::get<2>(e)];
     // Evicting a link unlinks the link only; JAX subtracts its target's size.
-    p.evicted.push_back({std::get<4>(e) ? std::string(std::get<1>(e)) : f.name, std::get<3>(e),
-                         std::get<0>(e)});
+    p.evicted.push_back({rule == EvictionRule::MtimeAllFiles ? std::string(std::get<1>(e)) : f.name,
+                         std::get<3>(e), std::get<0>(e)});
     size -= std::get<3>(e);
   }
   return p;
@@ -210,9 +217,9 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
     }
     switch (f.kind) {
     case FileKind::Entry: {
-      // jax 0.4.30 reads `<key>` (lru_cache.py get: path / key); 0.4.31 and
-      // later `<key>-cache`, and their eviction globs only "*-cache".
-      if (f.suffixed == (r.rule == EvictionRule::MtimeAllFiles)) {
+      // The other layout's file: 0.4.31 and later's eviction globs only
+      // "*-cache"; 0.4.30's counts every file.
+      if (!ruleReads(r.rule, f)) {
         p.code = ProblemCode::OtherLayoutEntry;
         p.size = f.size;
         p.countedByCap = r.rule == EvictionRule::MtimeAllFiles && f.regular;
@@ -315,8 +322,7 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
     p.countZlib = zlib;
     Codec fewer = zstd < zlib ? Codec::Zstd : Codec::Zlib;
     for (const CacheFile &f : files)
-      if (f.kind == FileKind::Entry && f.suffixed != (r.rule == EvictionRule::MtimeAllFiles) &&
-          f.facts.codec == fewer) {
+      if (f.kind == FileKind::Entry && ruleReads(r.rule, f) && f.facts.codec == fewer) {
         p.file = f.name;
         break;
       }
