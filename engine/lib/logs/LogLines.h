@@ -234,25 +234,73 @@ inline std::string listAsTuple(std::string text) {
   return out + (items.size() == 1 ? ",)" : ")");
 }
 
-/// Whether `needle` occurs in `line`, found by its byte `needle[at]` (a
-/// rare one: memchr skips to each, and only there is the rest compared).
-/// The same answer as line.find(needle) != npos.
-inline bool containsBy(std::string_view line, std::string_view needle, size_t at) {
+/// Where `needle` first occurs in `line` (npos if nowhere), found by its
+/// byte `needle[at]` (a rare one: memchr skips to each, and only there is
+/// the rest compared). The same answer as line.find(needle).
+inline size_t findBy(std::string_view line, std::string_view needle, size_t at) {
   const char *begin = line.data(), *end = begin + line.size();
   const char *from = begin + at;
   const size_t after = needle.size() - at; // bytes from needle[at] on
   while (from < end) {
     const void *hit = std::memchr(from, needle[at], static_cast<size_t>(end - from));
     if (!hit)
-      return false;
+      return std::string_view::npos;
     const char *h = static_cast<const char *>(hit);
     if (static_cast<size_t>(end - h) < after)
-      return false;
+      return std::string_view::npos;
     if (std::memcmp(h - at, needle.data(), needle.size()) == 0)
-      return true;
+      return static_cast<size_t>(h - at - begin);
     from = h + 1;
   }
-  return false;
+  return std::string_view::npos;
+}
+
+/// Whether `needle` occurs in `line`, found by its byte `needle[at]`
+/// (findBy).
+inline bool containsBy(std::string_view line, std::string_view needle, size_t at) {
+  return findBy(line, needle, at) != std::string_view::npos;
+}
+
+/// How often a byte comes in the lines of a log, roughly (0 rarest): the
+/// space, then lowercase letters by their English frequency, digits and the
+/// punctuation of log prefixes and paths, the capitals of log levels; other
+/// capitals and punctuation are rare.
+constexpr int commonness(char c) {
+  constexpr std::string_view lower = "etaoinsrhldcumfpgwybvkxjqz";
+  if (c == ' ')
+    return 100;
+  if (c >= 'a' && c <= 'z')
+    return 90 - 3 * static_cast<int>(lower.find(c));
+  if (c >= '0' && c <= '9')
+    return 60;
+  if (std::string_view("_.:/-=").find(c) != std::string_view::npos)
+    return 50;
+  if (std::string_view("DEBUGINFOWARN").find(c) != std::string_view::npos)
+    return 40;
+  if (c >= 'A' && c <= 'Z')
+    return 10;
+  return 20;
+}
+
+/// The index of `needle`'s rarest byte by commonness (the first of equals):
+/// the byte findBy looks for.
+constexpr size_t rarestByte(std::string_view needle) {
+  size_t best = 0;
+  for (size_t i = 1; i < needle.size(); ++i)
+    if (commonness(needle[i]) < commonness(needle[best]))
+      best = i;
+  return best;
+}
+
+/// line.find(Message) for one of the messages above, by its rarest byte
+/// (chosen when compiled): most lines are about the cache, and each check
+/// of LogReader::readLine that a line fails costs one memchr for a byte the
+/// line mostly lacks, not one compare per occurrence of the message's first
+/// byte.
+template <const auto &Message> size_t findMessage(std::string_view line) {
+  constexpr std::string_view text(Message, sizeof(Message) - 1);
+  constexpr size_t at = rarestByte(text);
+  return findBy(line, text, at);
 }
 
 /// Whether a line can be one of the messages read here: every one of them

@@ -12,15 +12,18 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
 
 namespace cachekey::logs {
 
 namespace {
 
-/// Whether `name` is one of `list`'s.
-template <size_t N> bool listed(std::string_view name, const char *const (&list)[N]) {
+/// Whether `name` is one of `list`'s (views: most are ruled out by their
+/// size, with no strlen per name; the pairing asks this of every program).
+template <size_t N>
+bool listed(std::string_view name, const std::string_view (&list)[N]) {
   return std::any_of(std::begin(list), std::end(list),
-                     [&](const char *p) { return name == p; });
+                     [&](std::string_view p) { return name == p; });
 }
 
 } // namespace
@@ -30,7 +33,7 @@ bool isJaxOwnProgram(std::string_view name) {
   // primitives applied eagerly and jax's private helpers (jit__linspace,
   // jit__threefry_seed, jit__reduce_sum: a leading underscore, and a name
   // of kHelpers).
-  static const char *const kPrimitives[] = {
+  static constexpr std::string_view kPrimitives[] = {
       "jit_broadcast_in_dim", "jit_convert_element_type", "jit_iota",
       "jit_concatenate", "jit_reshape", "jit_squeeze", "jit_transpose",
       "jit_dynamic_slice", "jit_dynamic_update_slice", "jit_gather",
@@ -48,7 +51,7 @@ bool isJaxOwnProgram(std::string_view name) {
   // …) whose names start with '_'). A user's own private function, lambda
   // or __call__ is named the same way (jit__update, jit__lambda,
   // jit___call), so the prefix alone says nothing.
-  static const char *const kHelpers[] = {
+  static constexpr std::string_view kHelpers[] = {
       "argmax", "argmin", "average", "bernoulli", "beta", "binomial", "cauchy",
       "chisquare", "conv", "cumsum_with_promotion", "diag", "dirichlet",
       "exponential", "flip", "gamma", "geomspace", "gumbel", "laplace",
@@ -71,7 +74,7 @@ bool isJaxOwnProgram(std::string_view name) {
 /// JAX's eager programs of the elementwise primitives without parameters:
 /// their module is their argument shapes and types and nothing else.
 bool isElementwisePrimitive(std::string_view name) {
-  static const char *const kElementwise[] = {
+  static constexpr std::string_view kElementwise[] = {
       "jit_add", "jit_sub", "jit_mul", "jit_div", "jit_neg", "jit_sin",
       "jit_cos", "jit_exp", "jit_log", "jit_sqrt", "jit_tanh", "jit_pow",
       "jit_max", "jit_min", "jit_eq", "jit_ne", "jit_lt", "jit_gt",

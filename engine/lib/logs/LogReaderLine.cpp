@@ -105,7 +105,7 @@ void LogReader::readLine(std::string &line) {
   // The key's trace: most of a log's cache lines, read without a copy. The
   // first of the two messages in the line is the one read (as
   // readDigestLine reads it), whatever text follows it.
-  const size_t own = line.find(kOwn), running = line.find(kRunning);
+  const size_t own = findMessage<kOwn>(line), running = findMessage<kRunning>(line);
   bool fresh = own != std::string::npos && (running == std::string::npos || own < running);
   pos = fresh ? own : running;
   if (pos != std::string::npos) {
@@ -157,8 +157,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool kept = false;
-  if ((pos = line.find(kNotIncluding)) != std::string::npos ||
-      (kept = (pos = line.find(kIncluding)) != std::string::npos)) {
+  if ((pos = findMessage<kNotIncluding>(line)) != std::string::npos ||
+      (kept = (pos = findMessage<kIncluding>(line)) != std::string::npos)) {
     std::string flag = kept ? after(len(kIncluding))
                             : after(len(kNotIncluding));
     int s = streamOf(std::string_view(line).substr(0, pos));
@@ -167,7 +167,7 @@ void LogReader::readLine(std::string &line) {
       streams[target].flags.push_back({kept, flag});
     return;
   }
-  if ((pos = line.find(kFallback)) != std::string::npos) {
+  if ((pos = findMessage<kFallback>(line)) != std::string::npos) {
     int s = streamOf(std::string_view(line).substr(0, pos));
     int target = programAwaitingEntry(s, slotOf(5, true));
     if (target >= 0) {
@@ -180,14 +180,14 @@ void LogReader::readLine(std::string &line) {
 
   // The lines every program logs before its key, read first: each of the
   // checks below scans the whole line.
-  if ((pos = line.find(kCompileOptions)) != std::string::npos) {
+  if ((pos = findMessage<kCompileOptions>(line)) != std::string::npos) {
     int s = streamOf(std::string_view(line).substr(0, pos));
     ++summary.compileOptionsLines;
     streams[s].compileOptions =
         intern(summary.texts, after(len("get_compile_options: ")));
     return;
   }
-  if ((pos = line.find(kAutoFdo)) != std::string::npos) {
+  if ((pos = findMessage<kAutoFdo>(line)) != std::string::npos) {
     // compiler.py's profile line: compile_options.profile_version, which
     // entry 5 hashes ("using JAX XLA profile version N from flag", "using
     // XLA-AutoFDO profile version N"; an error line names none).
@@ -203,17 +203,17 @@ void LogReader::readLine(std::string &line) {
     }
     return;
   }
-  if ((pos = line.find(kEnablingAutotune)) != std::string::npos) {
+  if ((pos = findMessage<kEnablingAutotune>(line)) != std::string::npos) {
     addDistinct(summary.autotuneCaches,
                 unquote("'" + after(len(kEnablingAutotune))));
     return;
   }
-  if ((pos = line.find(kEnablingKernel)) != std::string::npos) {
+  if ((pos = findMessage<kEnablingKernel>(line)) != std::string::npos) {
     addDistinct(summary.kernelCaches,
                 unquote("'" + after(len(kEnablingKernel))));
     return;
   }
-  if ((pos = line.find(kInitialized)) != std::string::npos) {
+  if ((pos = findMessage<kInitialized>(line)) != std::string::npos) {
     if (!summary.cacheInitLine)
       summary.cacheInitLine = summary.lines;
     std::string dir = after(len(kInitialized));
@@ -226,8 +226,8 @@ void LogReader::readLine(std::string &line) {
   }
   // The lookup, and the write lines of a miss that is written: most of
   // the other lines of a large log.
-  bool miss = (pos = line.find(kMiss)) != std::string::npos;
-  if (miss || (pos = line.find(kHit)) != std::string::npos) {
+  bool miss = (pos = findMessage<kMiss>(line)) != std::string::npos;
+  if (miss || (pos = findMessage<kHit>(line)) != std::string::npos) {
     std::string rest = miss ? after(len(kMiss)) : after(len(kHit));
     size_t q = rest.find("' with key ");
     std::string name = rest.substr(0, q == std::string::npos ? rest.rfind('\'') : q);
@@ -236,7 +236,7 @@ void LogReader::readLine(std::string &line) {
     return;
   }
 
-  if ((pos = line.find(kTookAtLeast)) != std::string::npos && pos > 0) {
+  if ((pos = findMessage<kTookAtLeast>(line)) != std::string::npos && pos > 0) {
     size_t open = line.rfind('\'', pos - 1);
     if (open == std::string::npos)
       return;
@@ -251,7 +251,7 @@ void LogReader::readLine(std::string &line) {
     onWrite(streamOf(std::string_view(line).substr(0, open)), name, "", w);
     return;
   }
-  if ((pos = line.find(kWritingKey)) != std::string::npos) {
+  if ((pos = findMessage<kWritingKey>(line)) != std::string::npos) {
     size_t w0 = line.rfind(kWriting, pos);
     if (w0 == std::string::npos)
       return;
@@ -262,7 +262,7 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   // The cache's own lines around the lookup.
-  if ((pos = line.find(kShapes)) != std::string::npos) {
+  if ((pos = findMessage<kShapes>(line)) != std::string::npos) {
     size_t c = line.rfind("Compiling ", pos);
     if (c == std::string::npos)
       return;
@@ -278,18 +278,18 @@ void LogReader::readLine(std::string &line) {
     streams[s].argMapping = mapping.empty() ? -1 : intern(summary.texts, mapping);
     return;
   }
-  if ((pos = line.find(kLookupNoCache)) != std::string::npos) {
+  if ((pos = findMessage<kLookupNoCache>(line)) != std::string::npos) {
     streams[streamOf(std::string_view(line).substr(0, pos))].noCacheLookup = true;
     return;
   }
-  if ((pos = line.find(kPutNoCache)) != std::string::npos) {
+  if ((pos = findMessage<kPutNoCache>(line)) != std::string::npos) {
     WriteOutcome w;
     w.state = WriteState::NotWritten;
     w.reason = NotWrittenReason::CacheDisabled;
     onWrite(streamOf(std::string_view(line).substr(0, pos)), "", "", w);
     return;
   }
-  if ((pos = line.find(kReadError)) != std::string::npos) {
+  if ((pos = findMessage<kReadError>(line)) != std::string::npos) {
     std::string rest = after(len(kReadError));
     size_t q = rest.find("': ");
     if (q == std::string::npos) {
@@ -303,8 +303,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool lruHit = false;
-  if ((pos = line.find(kLruMiss)) != std::string::npos ||
-      (lruHit = (pos = line.find(kLruHit)) != std::string::npos)) {
+  if ((pos = findMessage<kLruMiss>(line)) != std::string::npos ||
+      (lruHit = (pos = findMessage<kLruHit>(line)) != std::string::npos)) {
     std::string key = unquote(after(lruHit ? len(kLruHit) : len(kLruMiss)));
     auto d = keyDigest(key);
     if (!d) {
@@ -319,8 +319,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool oldEvict = false;
-  if ((pos = line.find(kEvicting)) != std::string::npos ||
-      (oldEvict = (pos = line.find(kEvictingOld)) != std::string::npos)) {
+  if ((pos = findMessage<kEvicting>(line)) != std::string::npos ||
+      (oldEvict = (pos = findMessage<kEvictingOld>(line)) != std::string::npos)) {
     std::string rest = after(oldEvict ? len(kEvictingOld) : len(kEvicting));
     size_t f = rest.find(kFileSize);
     std::string key = unquote(rest.substr(0, f));
@@ -341,8 +341,8 @@ void LogReader::readLine(std::string &line) {
     ++summary.evictionLines;
     return;
   }
-  if ((pos = line.find(kTooLargeStart)) != std::string::npos &&
-      line.find(kTooLargeMax) != std::string::npos) {
+  if ((pos = findMessage<kTooLargeStart>(line)) != std::string::npos &&
+      findMessage<kTooLargeMax>(line) != std::string::npos) {
     std::string rest = after(len(kTooLargeStart));
     size_t sz = rest.find(kTooLargeSize);
     size_t mx = rest.find(kTooLargeMax);
@@ -358,25 +358,25 @@ void LogReader::readLine(std::string &line) {
     onWrite(-1, "", unquote(rest.substr(0, sz)), w);
     return;
   }
-  if ((pos = line.find(kUnsupported)) != std::string::npos) {
+  if ((pos = findMessage<kUnsupported>(line)) != std::string::npos) {
     if (summary.unsupportedRuntime.empty())
       summary.unsupportedRuntime = after(len(kUnsupported)).substr(0, 200);
     return;
   }
-  if (line.find(kPgleMiss) != std::string::npos) {
+  if (findMessage<kPgleMiss>(line) != std::string::npos) {
     ++summary.pgleMisses;
     return;
   }
   if (line.find("PGLE-optimized ") != std::string::npos &&
-      line.find(kPgleLoaded) != std::string::npos) {
+      findMessage<kPgleLoaded>(line) != std::string::npos) {
     ++summary.pgleLoaded;
     return;
   }
-  if (line.find(kInconsistency) != std::string::npos)
+  if (findMessage<kInconsistency>(line) != std::string::npos)
     ++summary.verificationErrors; // also a read or write warning: go on
 
   // The write.
-  if ((pos = line.find(kNotWritingFor)) != std::string::npos) {
+  if ((pos = findMessage<kNotWritingFor>(line)) != std::string::npos) {
     std::string rest = after(len(kNotWritingFor));
     int s = streamOf(std::string_view(line).substr(0, pos));
     WriteOutcome w;
@@ -398,7 +398,7 @@ void LogReader::readLine(std::string &line) {
     onWrite(s, rest.substr(0, b), "", w);
     return;
   }
-  if ((pos = line.find(kNotProcessZero)) != std::string::npos) {
+  if ((pos = findMessage<kNotProcessZero>(line)) != std::string::npos) {
     WriteOutcome w;
     w.state = WriteState::NotWritten;
     w.reason = NotWrittenReason::NotProcessZero;
@@ -406,8 +406,8 @@ void LogReader::readLine(std::string &line) {
     return;
   }
   bool old = false;
-  if ((pos = line.find(kNotWritingKey)) != std::string::npos ||
-      (old = (pos = line.find(kNotWritingKeyOld)) != std::string::npos)) {
+  if ((pos = findMessage<kNotWritingKey>(line)) != std::string::npos ||
+      (old = (pos = findMessage<kNotWritingKeyOld>(line)) != std::string::npos)) {
     std::string rest = old ? after(len(kNotWritingKeyOld))
                            : after(len(kNotWritingKey));
     WriteOutcome w;
@@ -429,7 +429,7 @@ void LogReader::readLine(std::string &line) {
             unquote(rest.substr(0, b)), w);
     return;
   }
-  if ((pos = line.find(kWriteError)) != std::string::npos) {
+  if ((pos = findMessage<kWriteError>(line)) != std::string::npos) {
     std::string rest = after(len(kWriteError));
     size_t q = rest.find("': ");
     if (q == std::string::npos)
@@ -447,15 +447,15 @@ void LogReader::readLine(std::string &line) {
   }
 
   // Run-wide facts.
-  if (line.find(kDisabled) != std::string::npos) {
+  if (findMessage<kDisabled>(line) != std::string::npos) {
     summary.cacheDisabled = true;
     return;
   }
-  if (line.find(kInitFailed) != std::string::npos) {
+  if (findMessage<kInitFailed>(line) != std::string::npos) {
     summary.cacheInitFailed = true;
     return;
   }
-  if ((pos = line.find(kKeyError)) != std::string::npos) {
+  if ((pos = findMessage<kKeyError>(line)) != std::string::npos) {
     if (summary.keyErrors++ == 0)
       summary.firstKeyError = after(len(kKeyError)).substr(0, 500);
     return;

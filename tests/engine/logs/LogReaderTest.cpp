@@ -697,8 +697,12 @@ TEST(LogLines, ContainsByIsFind) {
     for (auto [needle, at] : std::vector<std::pair<std::string, size_t>>{
              {"ache", 1}, {"ompil", 2}, {"ACHE", 2}, {"falling back", 11}, {"ache", 0},
              {"ache", 3}})
+    {
       EXPECT_EQ(containsBy(line, needle, at), line.find(needle) != std::string::npos)
           << "'" << line << "' / '" << needle << "' by " << at;
+      EXPECT_EQ(logs::lines::findBy(line, needle, at), line.find(needle))
+          << "'" << line << "' / '" << needle << "' by " << at;
+    }
   // Random lines over a small alphabet, where near misses are common.
   uint64_t x = 88172645463325252ull;
   for (int n = 0; n < 20000; ++n) {
@@ -711,7 +715,56 @@ TEST(LogLines, ContainsByIsFind) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     EXPECT_EQ(containsBy(line, "ache", 1), line.find("ache") != std::string::npos) << line;
     EXPECT_EQ(containsBy(line, "ache", 3), line.find("ache") != std::string::npos) << line;
+    EXPECT_EQ(logs::lines::findBy(line, "ache", 1), line.find("ache")) << line;
   }
+}
+
+namespace {
+/// findMessage<M> against std::string::find on lines made from M: M alone,
+/// after a prefix and before a suffix, twice, cut short by one byte, and
+/// with each one of its bytes changed (a near miss at every place, the
+/// rarest byte among them), each also after a partial copy of M.
+template <const auto &M> void expectFindMessageIsFind(const char *name) {
+  const std::string m = M;
+  ASSERT_LT(logs::lines::rarestByte(m), m.size()) << name;
+  std::vector<std::string> lines = {m, "DEBUG:jax._src.compiler:" + m + "'jit_f'",
+                                    m + m, m.substr(0, m.size() - 1), "", "x"};
+  for (size_t i = 0; i < m.size(); ++i) {
+    std::string near = m;
+    near[i] = near[i] == '#' ? '%' : '#';
+    lines.push_back(near);
+    lines.push_back(near + m);
+    lines.push_back(m.substr(0, i) + m);
+  }
+  for (const auto &line : lines)
+    EXPECT_EQ(logs::lines::findMessage<M>(line), line.find(m)) << name << " in '" << line << "'";
+}
+} // namespace
+
+TEST(LogLines, FindMessageIsFind) {
+  // Every message LogReader::readLine looks for, found by its rarest byte,
+  // is found where find finds it, and only there.
+  using namespace logs::lines;
+#define CACHEKEY_EXPECT_FIND(M) expectFindMessageIsFind<M>(#M)
+  CACHEKEY_EXPECT_FIND(kAutoFdo); CACHEKEY_EXPECT_FIND(kCompileOptions);
+  CACHEKEY_EXPECT_FIND(kDisabled); CACHEKEY_EXPECT_FIND(kEnablingAutotune);
+  CACHEKEY_EXPECT_FIND(kEnablingKernel); CACHEKEY_EXPECT_FIND(kEvicting);
+  CACHEKEY_EXPECT_FIND(kEvictingOld); CACHEKEY_EXPECT_FIND(kFallback);
+  CACHEKEY_EXPECT_FIND(kHit); CACHEKEY_EXPECT_FIND(kIncluding);
+  CACHEKEY_EXPECT_FIND(kInconsistency); CACHEKEY_EXPECT_FIND(kInitFailed);
+  CACHEKEY_EXPECT_FIND(kInitialized); CACHEKEY_EXPECT_FIND(kKeyError);
+  CACHEKEY_EXPECT_FIND(kLookupNoCache); CACHEKEY_EXPECT_FIND(kLruHit);
+  CACHEKEY_EXPECT_FIND(kLruMiss); CACHEKEY_EXPECT_FIND(kMiss);
+  CACHEKEY_EXPECT_FIND(kNotIncluding); CACHEKEY_EXPECT_FIND(kNotProcessZero);
+  CACHEKEY_EXPECT_FIND(kNotWritingFor); CACHEKEY_EXPECT_FIND(kNotWritingKey);
+  CACHEKEY_EXPECT_FIND(kNotWritingKeyOld); CACHEKEY_EXPECT_FIND(kOwn);
+  CACHEKEY_EXPECT_FIND(kPgleLoaded); CACHEKEY_EXPECT_FIND(kPgleMiss);
+  CACHEKEY_EXPECT_FIND(kPutNoCache); CACHEKEY_EXPECT_FIND(kReadError);
+  CACHEKEY_EXPECT_FIND(kRunning); CACHEKEY_EXPECT_FIND(kShapes);
+  CACHEKEY_EXPECT_FIND(kTooLargeMax); CACHEKEY_EXPECT_FIND(kTooLargeStart);
+  CACHEKEY_EXPECT_FIND(kTookAtLeast); CACHEKEY_EXPECT_FIND(kUnsupported);
+  CACHEKEY_EXPECT_FIND(kWriteError); CACHEKEY_EXPECT_FIND(kWritingKey);
+#undef CACHEKEY_EXPECT_FIND
 }
 
 TEST(LogCompare, StreamedJsonWritesEachNumberAsTheWholeDumpDoes) {
