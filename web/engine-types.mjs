@@ -272,10 +272,14 @@
  * @property {Array<{code: string, module: string, keys: number, size: number, decompressed: number, decompressed_complete: boolean,
  *   compile_seconds: number, last_access_ns: number, text: string, entries: CacheEntry[]}>} programs one per module name
  * @property {Array<{code: string, file: string, text: string, status?: string, detail?: string, size?: number, capped_writes_fail?: boolean,
- *   link?: Object, counted_by_cap?: boolean, count_zstd?: number, count_zlib?: number, layout?: string}>} problems
+ *   link?: Object, counted_by_cap?: boolean, count_zstd?: number, count_zlib?: number, layout?: string, directory?: boolean,
+ *   with_atime?: boolean}>} problems
  * @property {Array<{code: string, module: string, entries: number, shapes: string[], unread: number, text: string}>} hints
- * @property {{code: string, rule: string, max_size: number, raise_reason: ?string, linked_size: number, double_counted: number, counted_size: number,
- *   raises_at: ?string, evicted: Array<{file: string, size: number, rank_ns: number}>, evicted_count: number, text: string}} [eviction] what JAX's eviction pass would do under max_size
+ * @property {{code: string, rule: string, max_size: number, next_entry: number, raise_reason: ?string, linked_size: number, double_counted: number,
+ *   counted_size: number, raises_at: ?string, atime_links: string[],
+ *   evicted: Array<{file: string, size: number, rank_ns: ?number, rank_from: string}>, evicted_count: number, text: string}} [eviction]
+ *   what JAX's eviction pass would do under max_size (a put of next_entry bytes); rank_ns is null where rank_from is
+ *   'atime_beyond_64_bits' or 'atime_link' (a value cachekey does not hold)
  * @property {string} text the CLI's report
  */
 /**

@@ -99,3 +99,34 @@ test('the release choices are one per eviction rule, each read under its rule as
   }
   fs.rmSync(parent, { recursive: true, force: true });
 });
+
+test('names the eviction meets that JAX did not write: the wasm plan is the CLI\u2019s, and JAX\u2019s', (t) => {
+  if (!fs.existsSync(cli)) t.skip('build/native/bin/cachekey is not built');
+  // fixtures/cache_dirs/<release>/glob (tools/cache_dir_glob_fixture.sh): a
+  // directory named zz-cache, foreign names ending in -cache, -atime values
+  // above 2^63 and of 16 bytes. (atime_link is left out: the page's folder
+  // picker shows no links.) The target is the one JAX logged.
+  for (const rel of ['0.12.0.1/glob/directory', '0.12.0.1/glob/names', '0.12.0.1/glob/atime', '0.10.2/glob/atime']) {
+    const log = fs.readFileSync(path.join(dirs, rel, 'run.log'), 'utf8');
+    const evicted = [...log.matchAll(/Evicting cache entry '([^']*)': file size \d+ bytes, target cache size (\d+) bytes/g)];
+    assert.ok(evicted.length > 0, rel);
+    const target = Number(evicted[0][2]);
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cachedir-wasm-'));
+    fs.cpSync(path.join(dirs, rel, 'cache'), path.join(parent, 'cache'), { recursive: true });
+    const r = spawnSync(cli, ['cache-dir', 'cache', '--json', '--max-size', String(target)], { cwd: parent });
+    assert.ok(r.status === 0 || r.status === 1, `${rel}: exit ${r.status} ${r.stderr}`);
+    const want = JSON.parse(r.stdout.toString());
+    const { list, reader } = listing(path.join(parent, 'cache'));
+    const got = engine.readCacheFolder(list, reader, 'cache', { max_size: target });
+    assert.equal(got.error, undefined, JSON.stringify(got.error));
+    delete got.text;
+    assert.deepEqual(got, want, rel);
+    // What JAX did: the files it logged evicting, in its order; where its
+    // first is a directory, the plan stops there, raising.
+    const jax = evicted.map((m) => `${m[1]}-cache`);
+    const plan = got.eviction.evicted.map((e) => e.file);
+    if (got.eviction.raise_reason === 'directory_entry') assert.deepEqual([...plan, got.eviction.raises_at], jax, rel);
+    else assert.deepEqual(plan, jax, rel);
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
+});

@@ -130,7 +130,7 @@ std::optional<IfrtHeader> parseIfrtHeader(std::string_view executable);
 /// How a file of the directory is classified by its name.
 enum class FileKind : uint8_t {
   Entry,      ///< `<key>` (0.4.30) or `<key>-cache`
-  Atime,      ///< `<key>-atime`
+  Atime,      ///< `<stem>-atime`: JAX reads it as `<stem>-cache`'s access time (any stem)
   Lockfile,   ///< `.lockfile` (filelock, written when a cap is set)
   Temp,       ///< `_temp_<key>` (GFileCache's write-then-rename, jax/_src/gfile_cache.py)
   SubCache,   ///< a directory XLA keeps inside (xla_gpu_per_fusion_autotune_cache_dir, …)
@@ -150,10 +150,13 @@ struct CacheFile {
   bool atimeMalformed = false;    ///< the -atime file is not 8 bytes
   uint64_t size = 0;      ///< st_size, bytes on disk as JAX counts them
   int64_t mtimeNs = 0;
-  /// Atime, or an Entry whose `<key>-atime` the scan merged into it (the
-  /// -atime file then has no record of its own): the file's 8-byte
-  /// little-endian value.
+  /// Atime, or a `*-cache` record (an Entry, or a Foreign file or
+  /// directory of that name) whose `<stem>-atime` the scan merged into it
+  /// (the -atime file then has no record of its own): its value
+  /// (AtimeValue: `atimeNs` holds its bits, `atimeSignificant` its length).
   bool hasAtime = false;
+  bool directory = false;         ///< a directory (Foreign or SubCache)
+  uint16_t atimeSignificant = 0;  ///< AtimeValue::significant
   int64_t atimeNs = 0;
   uint64_t atimeSize = 0;         ///< the -atime file's length
   /// The merged -atime file's own modification time (ns since the epoch):
@@ -163,7 +166,8 @@ struct CacheFile {
   std::string readError;          ///< non-empty: could not be opened or read (strerror)
   EntryFacts facts;               ///< Entry
 
-  /// Entry/Atime/Temp: `<module>-<64 hex>`; empty otherwise.
+  /// Entry/Temp: `<module>-<64 hex>`; Atime: the name before "-atime"
+  /// (a key, or any other stem); empty otherwise.
   std::string_view key() const {
     return std::string_view(name).substr(keyOffset, keyLength);
   }
@@ -230,28 +234,59 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
 // The parts every lister shares (scanListedFiles and the POSIX scan).
 
 /// Sets `f.kind`, and where the key sits in `f.name`, from the name alone:
-/// `<key>-cache` and a bare `<key>` (0.4.30) are entries, `<key>-atime`
-/// their access times (lru_cache.py), `_temp_<key>` gfile_cache.py's
-/// leftovers, `.lockfile` the lock; anything else (or a name over 60,000
-/// bytes) is Foreign. A key is `<module>-<64 lowercase hex>`.
+/// `<key>-cache` and a bare `<key>` (0.4.30) are entries, any
+/// `<stem>-atime` an access time (lru_cache.py reads `<stem>-atime` for
+/// every `<stem>-cache` its glob meets, whatever the stem), `_temp_<key>`
+/// gfile_cache.py's leftovers, `.lockfile` the lock; anything else (or a
+/// name over 60,000 bytes) is Foreign. A key is `<module>-<64 lowercase
+/// hex>`.
 void classifyCacheFile(CacheFile &f);
 
-/// int.from_bytes(b[:8], "little") as lru_cache.py reads an -atime file:
-/// little-endian, the first (up to) 8 bytes of `b`.
-int64_t atimeValue(std::string_view b);
+/// The kind of a directory inside the cache directory: SubCache for XLA's
+/// own (`xla_…`, which the cap does not count), Foreign for any other, and
+/// for one named `*-cache`, which JAX's eviction glob meets (it counts its
+/// size and fails to unlink it).
+FileKind subCacheOrForeign(std::string_view name);
 
-/// An -atime file read by a lister, waiting to meet its `<key>-cache`.
+/// The most bytes of an -atime file a lister reads (kMaxAtimeRead): a
+/// longer one ranks as AtimeValue::kUnread says.
+inline constexpr size_t kMaxAtimeRead = 4096;
+
+/// int.from_bytes(b, "little"), as lru_cache.py reads a whole -atime file
+/// (Python's int: unsigned, of any length), as far as ranking needs it.
+struct AtimeValue {
+  /// Bytes up to the last nonzero one: 0 for an empty or all-zero file, at
+  /// most 8 for every value below 2^64; kUnread for a file longer than
+  /// kMaxAtimeRead bytes (not read whole: ranked after every other).
+  uint16_t significant = 0;
+  static constexpr uint16_t kUnread = 0xffff;
+  /// The number when `significant` <= 8; above, its 8 most significant
+  /// bytes (so two values of more than 8 bytes compare exactly unless they
+  /// have the same length and the same top 8 bytes).
+  uint64_t bits = 0;
+  /// The key the eviction's heap orders by: the number's order.
+  std::pair<uint16_t, uint64_t> rank() const {
+    return {significant > 8 ? significant : 0, bits};
+  }
+};
+/// `b` is the file's bytes (all of them, or its first kMaxAtimeRead when
+/// `fileSize` is larger).
+AtimeValue atimeValue(std::string_view b, uint64_t fileSize);
+
+/// An -atime file read by a lister, waiting to meet its `<stem>-cache`.
 struct AtimeRecord {
   std::string name;
-  int64_t ns = 0;       ///< atimeValue of its first bytes
+  AtimeValue value;     ///< atimeValue of its bytes
   int64_t mtimeNs = 0;  ///< its modification time, ns since the epoch
   uint64_t size = 0;    ///< bytes
   bool malformed = false; ///< not 8 bytes long
 };
 
-/// Sorts `scan.files` by name and folds each of `atimes` into its
-/// `<key>-cache` entry (hasAtime, atimeNs, atimeSize, atimeMalformed,
-/// atimeMtimeNs); an -atime with no such entry becomes an orphan record of
+/// Sorts `scan.files` by name and folds each of `atimes` into the record of
+/// its `<stem>-cache` (an entry, or a foreign file or directory of that name:
+/// JAX's glob meets every one; hasAtime, atimeNs, atimeSignificant,
+/// atimeSize, atimeMalformed, atimeMtimeNs); an -atime with no such record
+/// (or whose `<stem>-cache` is a symbolic link) becomes an orphan record of
 /// its own. `atimes` is emptied. Either list may come in any order; in name
 /// order they are merged in one pass.
 void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes);
@@ -263,7 +298,7 @@ enum class ProblemCode : uint8_t {
   OrphanAtime,      ///< -atime without -cache (file)
   BadAtime,         ///< -atime that is not 8 bytes (file, size)
   TempLeftover,     ///< _temp_ file (file)
-  ForeignFile,      ///< not JAX's (file)
+  ForeignFile,      ///< not JAX's (file, size, directory, counted_by_cap, with_atime)
   Symlink,          ///< not followed (file, link, counted_by_cap, double_counted)
   Unreadable,       ///< could not be read (file, detail)
   MixedCompression, ///< entries written with both codecs (count_zstd, count_zlib, file: an example of the fewer)
@@ -291,9 +326,12 @@ struct CacheProblem {
   /// in 0.4.30), so a dangling one makes every capped put raise and a live
   /// one adds its target's size (twice when the target is in the directory).
   LinkTarget link;
-  /// Symlink: the eviction pass stats it; OtherLayoutEntry: the eviction
-  /// pass counts it toward the cap (and may delete it).
+  /// Symlink: the eviction pass stats it; OtherLayoutEntry, ForeignFile:
+  /// the eviction pass counts it toward the cap (and may delete it; a
+  /// directory named `*-cache` it fails to delete).
   bool countedByCap = false;
+  bool directory = false;      ///< ForeignFile: a directory
+  bool withAtime = false;      ///< ForeignFile counted by the cap: ranked by its `<stem>-atime`
 };
 
 /// One entry of a program (the file is CacheReport::files[file]).
@@ -339,8 +377,19 @@ struct CacheHint {
 struct PlannedEviction {
   std::string file;
   uint64_t size = 0;
-  int64_t rankNs = 0; ///< the time it is ranked by
+  /// What it is ranked by: its mtime (0.4.30's rule); its -atime file's
+  /// value; 0, having no -atime (0.11.2's rule); or a value cachekey does
+  /// not hold: an -atime number of more than 64 bits (JAX ranks it after
+  /// every 64-bit one, as here), or an -atime that is a symbolic link (JAX
+  /// reads through it, cachekey follows no link: ranked here as 0, so JAX's
+  /// order may differ; EvictionPlan::atimeLinks).
+  enum class RankFrom : uint8_t { Mtime, AtimeFile, NoAtime, AtimeBeyond64, AtimeLink };
+  RankFrom rankFrom = RankFrom::Mtime;
+  /// Mtime: the mtime (signed ns); AtimeFile: the value's bits (an unsigned
+  /// number, as Python reads it); 0 otherwise.
+  int64_t rankNs = 0;
 };
+const char *rankFromName(PlannedEviction::RankFrom r);
 
 /// What `--max-size` would do.
 struct EvictionPlan {
@@ -350,17 +399,38 @@ struct EvictionPlan {
   std::vector<PlannedEviction> evicted;
   bool raises = false;        ///< the pass raises: nothing is written under a cap
   std::string raisingFile;    ///< the first file it raises at (by name)
-  /// Why: the -cache has no -atime (AtimeStrict), or it is a dangling link.
-  enum class Raise : uint8_t { NoAtime, DanglingLink } raiseReason = Raise::NoAtime;
+  /// Why: the -cache has no -atime (AtimeStrict; a dangling link as its
+  /// -atime is none), it is a dangling link, its -atime is a directory
+  /// (read_bytes: IsADirectoryError) or cannot be read (PermissionError),
+  /// all four while
+  /// the pass adds up sizes, before it evicts anything; or (DirectoryEntry)
+  /// the pass reached a directory named `*-cache` in its order and failed
+  /// to unlink it (IsADirectoryError), having deleted `evicted` before it.
+  enum class Raise : uint8_t {
+    NoAtime,
+    DanglingLink,
+    AtimeDirectory,
+    AtimeUnreadable,
+    DirectoryEntry
+  } raiseReason = Raise::NoAtime;
+  /// The `*-cache` names whose `-atime` is a symbolic link: ranked as 0
+  /// here (PlannedEviction::RankFrom::AtimeLink), so JAX's order may differ.
+  std::vector<std::string> atimeLinks;
   /// JAX's max_size -1: no cap, eviction disabled (LRUCache.eviction_enabled);
-  /// 0 or below: every put is larger than the cap, so nothing is written
-  /// and nothing evicted (lru_cache.py put: "exceeds the maximum cache size").
+  /// 0 or below, or a next entry larger than the cap: the put is larger than
+  /// the cap, so it is not written and nothing is evicted (lru_cache.py put:
+  /// "exceeds the maximum cache size").
   bool noCap = false, writesRefused = false;
-  int64_t requested = 0;      ///< the --max-size value as given
+  int64_t requested = 0;      ///< the --max-size value as given (the cap)
+  uint64_t nextEntry = 0;     ///< the put's entry (bytes): maxSize is the cap less it
   /// Links the pass counts by their targets' size (bytes), and the part of
   /// it that is a file of the directory counted a second time.
   uint64_t linkedSize = 0, doubleCounted = 0;
 };
+
+/// "no_atime", "dangling_link", "atime_directory", "atime_unreadable",
+/// "directory_entry".
+const char *raiseReasonName(EvictionPlan::Raise r);
 
 /// The findings about one directory.
 struct CacheReport {
@@ -383,16 +453,18 @@ struct CacheReport {
 };
 
 /// Judges a scan. `release` (may be empty: inferred, 0.4.30's rule for the
-/// key layout, otherwise 0.11.2's) picks the eviction rule; `maxSize` asks for
-/// the eviction plan: JAX's own loop run on the directory with `max_size -
-/// additional_size` = `maxSize` (so for "what does the next put of S bytes
-/// evict under cap C", pass C − S). As jax_compilation_cache_max_size, -1 is
-/// no cap (nothing evicted) and 0 or below refuses every put (nothing
+/// key layout, otherwise 0.11.2's) picks the eviction rule; `maxSize` (bytes,
+/// jax_compilation_cache_max_size) asks for the eviction plan of a put of
+/// `nextEntry` bytes (lru_cache.py put: refused when larger than the cap,
+/// else `_evict_if_needed(additional_size=nextEntry)`: JAX's own loop run on
+/// the directory down to `maxSize - nextEntry`). As the option, -1 is no cap
+/// (nothing evicted) and 0 or below refuses every put of an entry (nothing
 /// written, nothing evicted). Error (Invalid, path "--release") naming the
 /// value and the known releases when `release` is not one.
 Expected<CacheReport> analyseCacheDir(CacheScan scan,
                                       const std::string &release = "",
-                                      std::optional<int64_t> maxSize = {});
+                                      std::optional<int64_t> maxSize = {},
+                                      uint64_t nextEntry = 0);
 
 /// The English of each finding (CacheDirWording.cpp).
 std::string problemText(const CacheProblem &p, EvictionRule rule);

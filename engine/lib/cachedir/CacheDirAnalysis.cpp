@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -31,6 +32,28 @@ const char *problemCodeName(ProblemCode c) {
   case ProblemCode::OtherLayoutEntry: return "other_layout_entry";
   }
   return "foreign_file";
+}
+
+const char *rankFromName(PlannedEviction::RankFrom r) {
+  switch (r) {
+  case PlannedEviction::RankFrom::Mtime: return "mtime";
+  case PlannedEviction::RankFrom::AtimeFile: return "atime_file";
+  case PlannedEviction::RankFrom::NoAtime: return "no_atime";
+  case PlannedEviction::RankFrom::AtimeBeyond64: return "atime_beyond_64_bits";
+  case PlannedEviction::RankFrom::AtimeLink: return "atime_link";
+  }
+  return "mtime";
+}
+
+const char *raiseReasonName(EvictionPlan::Raise r) {
+  switch (r) {
+  case EvictionPlan::Raise::NoAtime: return "no_atime";
+  case EvictionPlan::Raise::DanglingLink: return "dangling_link";
+  case EvictionPlan::Raise::AtimeDirectory: return "atime_directory";
+  case EvictionPlan::Raise::AtimeUnreadable: return "atime_unreadable";
+  case EvictionPlan::Raise::DirectoryEntry: return "directory_entry";
+  }
+  return "no_atime";
 }
 
 const char *hintCodeName(HintCode c) {
@@ -70,34 +93,71 @@ bool capCountsLink(const LinkTarget &l, EvictionRule rule) {
   return endsWithCache(l.name) && l.state != LinkTarget::State::Unknown;
 }
 
+/// Whether `f` is a `*-cache` record that holds its -atime file's facts
+/// (mergeAtimeRecords): the -atime then has no record of its own.
+bool mergedAtime(const CacheFile &f) {
+  return f.hasAtime && f.kind != FileKind::Atime;
+}
+
+/// One name on JAX's heap: popped smallest first, by (rank, tie-breaker).
+struct HeapItem {
+  /// AtimeValue::rank(), or (0, the mtime with its sign bit flipped) under
+  /// 0.4.30's rule: unsigned order is then the number's order.
+  uint16_t tier = 0;
+  uint64_t bits = 0;
+  std::string_view tie; ///< 0.4.30: the file's name; later: the key (stem)
+  uint32_t file = 0;    ///< index into the files
+  PlannedEviction::RankFrom from = PlannedEviction::RankFrom::Mtime;
+  uint64_t size = 0;
+  bool operator<(const HeapItem &o) const {
+    return std::tie(tier, bits, tie, file) < std::tie(o.tier, o.bits, o.tie, o.file);
+  }
+};
+
+constexpr uint64_t kSignBit = uint64_t(1) << 63;
+
+HeapItem byMtime(int64_t mtimeNs, std::string_view name, uint32_t file, uint64_t size) {
+  HeapItem h;
+  h.bits = static_cast<uint64_t>(mtimeNs) ^ kSignBit;
+  h.tie = name;
+  h.file = file;
+  h.size = size;
+  return h;
+}
+
 EvictionPlan planEviction(const std::vector<CacheFile> &files,
                           const std::vector<LinkTarget> &links, EvictionRule rule,
                           uint64_t maxSize) {
   EvictionPlan p;
   p.rule = rule;
   p.maxSize = maxSize;
-  // The -atime records left as orphans (a link's -atime is one), by key.
-  // (Only links need them: a directory without links builds neither.)
-  std::unordered_map<std::string_view, const CacheFile *> orphanAtimes;
+  // The records named `<stem>-atime` that no `<stem>-cache` took in (an
+  // orphan's, a link's -atime, a link or a directory of that name), by stem;
+  // made when first needed (a healthy capped directory never asks).
+  std::optional<std::unordered_map<std::string_view, const CacheFile *>> atimeRecords;
+  auto atimeRecordOf = [&](std::string_view stem) -> const CacheFile * {
+    if (!atimeRecords) {
+      atimeRecords.emplace();
+      for (const CacheFile &f : files)
+        if (f.name.size() > 6 && endsWith(f.name, "-atime"))
+          atimeRecords->emplace(std::string_view(f.name).substr(0, f.name.size() - 6), &f);
+    }
+    auto it = atimeRecords->find(stem);
+    return it == atimeRecords->end() ? nullptr : it->second;
+  };
   std::set<std::string_view> entryNames;
   if (!links.empty())
-    for (const CacheFile &f : files) {
-      if (f.kind == FileKind::Atime)
-        orphanAtimes.emplace(f.key(), &f);
+    for (const CacheFile &f : files)
       if (f.kind == FileKind::Entry)
         entryNames.insert(f.name);
-    }
-  // (rank, tie-breaker, file index, size): heapq pops the smallest tuple.
-  // Under 0.4.30's rule the tie-breaker is the file's name (a path), which
-  // is what is evicted; under the later ones it is the key.
-  std::vector<std::tuple<int64_t, std::string_view, uint32_t, uint64_t>> h;
+  std::vector<HeapItem> h;
   // Under 0.4.30's rule an entry's -atime is a file of its own (its name is
   // the tie-breaker, so it lives here).
   std::vector<std::string> atimeNames;
   if (rule == EvictionRule::MtimeAllFiles) {
     size_t n = 0;
     for (const CacheFile &f : files)
-      n += f.kind == FileKind::Entry && f.hasAtime;
+      n += mergedAtime(f);
     atimeNames.reserve(n);
   }
   auto raise = [&p](const std::string &file, EvictionPlan::Raise why) {
@@ -106,6 +166,43 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       p.raisingFile = file;
       p.raiseReason = why;
     }
+  };
+  // A `<stem>-cache` name's place on the later releases' heap: its
+  // `<stem>-atime` read as lru_cache.py reads it (exists(), then
+  // read_bytes(), both through links).
+  auto byAtime = [&](const CacheFile &f, uint32_t i, uint64_t size) {
+    using From = PlannedEviction::RankFrom;
+    HeapItem it;
+    it.tie = std::string_view(f.name).substr(0, f.name.size() - 6);
+    it.file = i;
+    it.size = size;
+    // Its -atime merged into its record, else a record of its own.
+    const CacheFile *a = f.hasAtime ? &f : atimeRecordOf(it.tie);
+    // A link: exists() and read_bytes() go through it. Where it points
+    // is known (stat, metadata only), what it holds is not read.
+    const LinkTarget *l = a && a != &f && a->kind == FileKind::Symlink ? linkOf(links, a->name)
+                                                                       : nullptr;
+    if (l && l->state == LinkTarget::State::Dangling)
+      a = nullptr; // exists() is false: as if there were none
+    if (a && a != &f && a->kind == FileKind::Symlink) {
+      it.from = From::AtimeLink;
+      p.atimeLinks.push_back(f.name);
+    } else if (a && a != &f && a->directory) {
+      raise(f.name, EvictionPlan::Raise::AtimeDirectory);
+    } else if (a && a != &f && !a->readError.empty()) {
+      // exists() is true, read_bytes() fails (both rules raise).
+      raise(f.name, EvictionPlan::Raise::AtimeUnreadable);
+    } else if (a && a->hasAtime) {
+      AtimeValue v{a->atimeSignificant, static_cast<uint64_t>(a->atimeNs)};
+      std::tie(it.tier, it.bits) = v.rank();
+      it.from = v.significant > 8 ? From::AtimeBeyond64 : From::AtimeFile;
+    } else {
+      // No -atime: 0.11.2 on ranks it as 0, earlier releases raise.
+      it.from = From::NoAtime;
+      if (rule == EvictionRule::AtimeStrict)
+        raise(f.name, EvictionPlan::Raise::NoAtime);
+    }
+    h.push_back(it);
   };
   for (uint32_t i = 0; i < files.size(); ++i) {
     const CacheFile &f = files[i];
@@ -123,38 +220,30 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
                                      ? true
                                      : endsWithCache(l->inside) && entryNames.count(l->inside)))
         p.doubleCounted += l->size;
-      if (rule == EvictionRule::MtimeAllFiles) {
-        h.emplace_back(l->mtimeNs, std::string_view(f.name), i, l->size);
-        continue;
-      }
-      std::string_view key = std::string_view(f.name).substr(0, f.name.size() - 6);
-      auto a = orphanAtimes.find(key);
-      if (a == orphanAtimes.end() && rule == EvictionRule::AtimeStrict)
-        raise(f.name, EvictionPlan::Raise::NoAtime);
-      h.emplace_back(a == orphanAtimes.end() ? 0 : a->second->atimeNs, key, i, l->size);
+      if (rule == EvictionRule::MtimeAllFiles)
+        h.push_back(byMtime(l->mtimeNs, f.name, i, l->size));
+      else
+        byAtime(f, i, l->size);
       continue;
     }
     if (rule == EvictionRule::MtimeAllFiles) {
       // 0.4.30: every regular file (Path.is_file), ranked by (st_mtime_ns,
-      // path); an entry's -atime (merged into its record) is one too.
+      // path); an -atime merged into its `-cache`'s record is one too.
       if (f.regular)
-        h.emplace_back(f.mtimeNs, std::string_view(f.name), i, f.size);
-      if (f.kind == FileKind::Entry && f.hasAtime) {
-        atimeNames.push_back(std::string(f.key()) + "-atime");
-        h.emplace_back(f.atimeMtimeNs, std::string_view(atimeNames.back()), i, f.atimeSize);
+        h.push_back(byMtime(f.mtimeNs, f.name, i, f.size));
+      if (mergedAtime(f)) {
+        atimeNames.push_back(f.name.substr(0, f.name.size() - 6) + "-atime");
+        h.push_back(byMtime(f.atimeMtimeNs, atimeNames.back(), i, f.atimeSize));
       }
       continue;
     }
-    // glob("*-cache"), ranked by (atime, key).
-    if (!(f.kind == FileKind::Entry && f.suffixed))
-      continue;
-    int64_t rank = f.hasAtime ? f.atimeNs : 0;
-    if (!f.hasAtime && rule == EvictionRule::AtimeStrict)
-      raise(f.name, EvictionPlan::Raise::NoAtime);
-    h.emplace_back(rank, f.key(), i, f.size);
+    // glob("*-cache"): every name of that ending, whoever wrote it (an
+    // entry, a foreign file, a directory), ranked by (atime, key).
+    if (endsWithCache(f.name) && (f.kind != FileKind::Entry || f.suffixed))
+      byAtime(f, i, f.size);
   }
   for (const auto &e : h)
-    p.countedSize += std::get<3>(e);
+    p.countedSize += e.size;
   if (p.raises)
     return p;
   std::sort(h.begin(), h.end());
@@ -162,11 +251,24 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
   for (const auto &e : h) {
     if (size <= maxSize)
       break;
-    const CacheFile &f = files[std::get<2>(e)];
+    const CacheFile &f = files[e.file];
+    if (rule != EvictionRule::MtimeAllFiles && f.directory) {
+      // cache_path.unlink() of a directory: IsADirectoryError, after the
+      // files before it were deleted.
+      raise(f.name, EvictionPlan::Raise::DirectoryEntry);
+      break;
+    }
     // Evicting a link unlinks the link only; JAX subtracts its target's size.
-    p.evicted.push_back({rule == EvictionRule::MtimeAllFiles ? std::string(std::get<1>(e)) : f.name,
-                         std::get<3>(e), std::get<0>(e)});
-    size -= std::get<3>(e);
+    PlannedEviction x;
+    x.file = rule == EvictionRule::MtimeAllFiles ? std::string(e.tie) : f.name;
+    x.size = e.size;
+    x.rankFrom = e.from;
+    x.rankNs = e.from == PlannedEviction::RankFrom::Mtime
+                   ? static_cast<int64_t>(e.bits ^ kSignBit)
+               : e.from == PlannedEviction::RankFrom::AtimeFile ? static_cast<int64_t>(e.bits)
+                                                                : 0;
+    p.evicted.push_back(std::move(x));
+    size -= e.size;
   }
   return p;
 }
@@ -174,7 +276,7 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
 } // namespace
 
 Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release,
-                                      std::optional<int64_t> maxSize) {
+                                      std::optional<int64_t> maxSize, uint64_t nextEntry) {
   CacheReport r;
   r.dir = scan.dir;
   r.files = std::move(scan.files);
@@ -202,6 +304,16 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
                                       : EvictionRule::AtimeMissingZero;
   }
 
+  // `<stem>-atime` names that are links or directories: JAX's exists()
+  // finds them (no orphan -cache then), though no value was read.
+  std::set<std::string_view> otherAtimes;
+  for (const CacheFile &f : files) {
+    if (!(f.kind == FileKind::Symlink || f.directory) || !endsWith(f.name, "-atime"))
+      continue;
+    const LinkTarget *l = f.kind == FileKind::Symlink ? linkOf(r.links, f.name) : nullptr;
+    if (!l || l->state != LinkTarget::State::Dangling)
+      otherAtimes.insert(std::string_view(f.name).substr(0, f.name.size() - 6));
+  }
   size_t zstd = 0, zlib = 0;
   std::unordered_map<std::string_view, uint32_t> programIndex;
   for (uint32_t i = 0; i < files.size(); ++i) {
@@ -245,7 +357,8 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
         b.size = f.atimeSize;
         r.problems.push_back(b);
       }
-      if (f.suffixed && !f.hasAtime && (r.hasAtimes || r.hasLockfile)) {
+      if (f.suffixed && !f.hasAtime && (r.hasAtimes || r.hasLockfile) &&
+          !otherAtimes.count(f.key())) {
         CacheProblem o;
         o.code = ProblemCode::OrphanCache;
         o.file = f.name;
@@ -287,7 +400,15 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
       r.problems.push_back(p);
       break;
     case FileKind::Foreign:
+      // 0.4.30 counts every regular file; later releases every name their
+      // glob("*-cache") meets, a directory too.
       p.code = ProblemCode::ForeignFile;
+      p.size = f.size;
+      p.directory = f.directory;
+      p.countedByCap = r.rule == EvictionRule::MtimeAllFiles ? f.regular : endsWithCache(f.name);
+      p.withAtime = p.countedByCap && r.rule != EvictionRule::MtimeAllFiles &&
+                    (f.hasAtime || otherAtimes.count(std::string_view(f.name).substr(
+                                       0, f.name.size() - 6)));
       r.problems.push_back(p);
       break;
     case FileKind::Symlink:
@@ -373,19 +494,25 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
     r.hints.push_back(std::move(h));
   }
 
-  if (maxSize && *maxSize > 0) {
-    r.eviction = planEviction(files, r.links, r.rule, static_cast<uint64_t>(*maxSize));
+  if (maxSize && *maxSize > 0 && nextEntry <= static_cast<uint64_t>(*maxSize)) {
+    // put: _evict_if_needed(additional_size=len(value)), down to
+    // max_size - additional_size.
+    r.eviction = planEviction(files, r.links, r.rule,
+                              static_cast<uint64_t>(*maxSize) - nextEntry);
   } else if (maxSize) {
     // jax_compilation_cache_max_size -1: LRUCache.eviction_enabled is
-    // false; 0 or below: `len(value) > self.max_size` refuses every put.
+    // false; 0 or below, or an entry above the cap: `len(value) >
+    // self.max_size` refuses the put.
     EvictionPlan p;
     p.rule = r.rule;
     p.noCap = *maxSize == -1;
     p.writesRefused = *maxSize != -1;
     r.eviction = p;
   }
-  if (r.eviction)
+  if (r.eviction) {
     r.eviction->requested = *maxSize;
+    r.eviction->nextEntry = nextEntry;
+  }
   return r;
 }
 

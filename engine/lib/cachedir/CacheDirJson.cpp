@@ -26,6 +26,12 @@ Json problemJson(const CacheProblem &p, EvictionRule rule) {
     j["detail"] = p.detail;
   if (p.code == ProblemCode::BadAtime)
     j["size"] = p.size;
+  if (p.code == ProblemCode::ForeignFile) {
+    j["size"] = p.size;
+    j["directory"] = p.directory;
+    j["counted_by_cap"] = p.countedByCap;
+    j["with_atime"] = p.withAtime;
+  }
   if (p.code == ProblemCode::OrphanCache)
     j["capped_writes_fail"] = p.strictRule;
   if (p.code == ProblemCode::Symlink) {
@@ -176,13 +182,13 @@ Json reportJsonWithoutEntries(const CacheReport &r) {
                  : e.raises ? "eviction_raises" : "eviction";
     ej["rule"] = evictionRuleName(e.rule);
     ej["max_size"] = e.requested;
-    ej["raise_reason"] = !e.raises ? Json()
-                         : e.raiseReason == EvictionPlan::Raise::DanglingLink ? Json("dangling_link")
-                                                                              : Json("no_atime");
+    ej["next_entry"] = e.nextEntry;
+    ej["raise_reason"] = !e.raises ? Json() : Json(raiseReasonName(e.raiseReason));
     ej["linked_size"] = e.linkedSize;
     ej["double_counted"] = e.doubleCounted;
     ej["counted_size"] = e.countedSize;
     ej["raises_at"] = e.raises ? Json(e.raisingFile) : Json();
+    ej["atime_links"] = e.atimeLinks;
     ej["evicted"] = Json::array(); // filled by evictedJson
     ej["evicted_count"] = e.evicted.size();
     ej["text"] = evictionText(e);
@@ -191,8 +197,25 @@ Json reportJsonWithoutEntries(const CacheReport &r) {
   return j;
 }
 
+/// rank_ns: a signed mtime, an unsigned -atime value (Python's int), 0
+/// without an -atime, or null for a value cachekey does not hold.
+Json rankJson(const PlannedEviction &x) {
+  using From = PlannedEviction::RankFrom;
+  switch (x.rankFrom) {
+  case From::Mtime: return Json(x.rankNs);
+  case From::AtimeFile: return Json(static_cast<uint64_t>(x.rankNs));
+  case From::NoAtime: return Json(0);
+  case From::AtimeBeyond64:
+  case From::AtimeLink: break;
+  }
+  return Json();
+}
+
 Json evictedJson(const PlannedEviction &x) {
-  return {{"file", x.file}, {"size", x.size}, {"rank_ns", x.rankNs}};
+  return {{"file", x.file},
+          {"size", x.size},
+          {"rank_ns", rankJson(x)},
+          {"rank_from", rankFromName(x.rankFrom)}};
 }
 
 /// evictedJson's text, one line, written without building the tree.
@@ -202,8 +225,18 @@ void appendEvictedJson(std::string &out, const PlannedEviction &x) {
   out += ",\"size\":";
   appendJsonInt(out, x.size);
   out += ",\"rank_ns\":";
-  appendJsonInt(out, x.rankNs);
-  out += '}';
+  using From = PlannedEviction::RankFrom;
+  if (x.rankFrom == From::Mtime)
+    appendJsonInt(out, x.rankNs);
+  else if (x.rankFrom == From::AtimeFile)
+    appendJsonInt(out, static_cast<uint64_t>(x.rankNs));
+  else if (x.rankFrom == From::NoAtime)
+    out += '0';
+  else
+    out += "null";
+  out += ",\"rank_from\":\"";
+  out += rankFromName(x.rankFrom);
+  out += "\"}";
 }
 
 } // namespace

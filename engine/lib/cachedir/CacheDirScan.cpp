@@ -63,7 +63,9 @@ void classifyCacheFile(CacheFile &f) {
     f.kind = FileKind::Entry;
     f.suffixed = true;
     setKey(n.substr(0, n.size() - 6));
-  } else if (endsWith(n, "-atime") && isKey(n.substr(0, n.size() - 6))) {
+  } else if (endsWith(n, "-atime")) {
+    // lru_cache.py reads `<stem>-atime` for every `<stem>-cache` its glob
+    // meets, a key or not.
     f.kind = FileKind::Atime;
     setKey(n.substr(0, n.size() - 6));
   } else if (isKey(n)) {
@@ -74,11 +76,25 @@ void classifyCacheFile(CacheFile &f) {
   }
 }
 
-int64_t atimeValue(std::string_view b) {
-  uint64_t v = 0;
-  for (size_t i = std::min<size_t>(b.size(), 8); i-- > 0;)
-    v = v << 8 | uint8_t(b[i]);
-  return static_cast<int64_t>(v);
+FileKind subCacheOrForeign(std::string_view name) {
+  return startsWith(name, "xla_") && !endsWith(name, "-cache") ? FileKind::SubCache
+                                                               : FileKind::Foreign;
+}
+
+AtimeValue atimeValue(std::string_view b, uint64_t fileSize) {
+  AtimeValue v;
+  if (fileSize > b.size()) {
+    v.significant = AtimeValue::kUnread;
+    return v;
+  }
+  size_t n = b.size();
+  while (n > 0 && b[n - 1] == 0)
+    --n;
+  v.significant = static_cast<uint16_t>(n);
+  // Little-endian: the most significant byte is the last.
+  for (size_t i = n; i-- > (n > 8 ? n - 8 : 0);)
+    v.bits = v.bits << 8 | uint8_t(b[i]);
+  return v;
 }
 
 /// Sorts the records by name and folds each -atime beside its -cache into
@@ -110,13 +126,17 @@ void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes) {
     };
     while (at < entriesEnd && less(v[at].name))
       ++at;
+    // Its `<stem>-cache`: an entry, or any other record of that name the
+    // glob meets (a foreign file, a directory); a link's -atime stays a
+    // record of its own (the eviction plan finds it by name).
     if (at < entriesEnd && v[at].name.size() == stem.size() + 6 &&
         v[at].name.compare(0, stem.size(), stem) == 0 &&
-        v[at].name.compare(stem.size(), 6, "-cache") == 0 && v[at].kind == FileKind::Entry &&
-        v[at].suffixed) {
+        v[at].name.compare(stem.size(), 6, "-cache") == 0 && v[at].kind != FileKind::Symlink &&
+        (v[at].kind != FileKind::Entry || v[at].suffixed)) {
       CacheFile &e = v[at];
       e.hasAtime = true;
-      e.atimeNs = a.ns;
+      e.atimeNs = static_cast<int64_t>(a.value.bits);
+      e.atimeSignificant = a.value.significant;
       e.atimeSize = a.size;
       e.atimeMalformed = a.malformed;
       e.atimeMtimeNs = a.mtimeNs;
@@ -129,7 +149,8 @@ void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes) {
     f.size = a.size;
     f.mtimeNs = a.mtimeNs;
     f.hasAtime = true;
-    f.atimeNs = a.ns;
+    f.atimeNs = static_cast<int64_t>(a.value.bits);
+    f.atimeSignificant = a.value.significant;
     f.atimeSize = a.size;
     f.atimeMalformed = a.malformed;
     orphans.push_back(std::move(f));
@@ -158,7 +179,8 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
       t.name = l.name; // a picker gives no target: Unknown
       scan.links.push_back(std::move(t));
     } else if (l.type == ListedFile::Type::Directory) {
-      f.kind = startsWith(l.name, "xla_") ? FileKind::SubCache : FileKind::Foreign;
+      f.kind = subCacheOrForeign(l.name);
+      f.directory = true;
     } else {
       classifyCacheFile(f);
       f.regular = l.type == ListedFile::Type::Regular;
@@ -167,8 +189,9 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
       } else if (!l.readError.empty() || !l.bytes) {
         f.readError = l.readError.empty() ? "not readable" : l.readError;
       } else if (f.kind == FileKind::Atime) {
-        std::string b = l.bytes->read(0, 16);
-        atimes.push_back({std::move(f.name), atimeValue(b), f.mtimeNs, f.size, b.size() != 8});
+        std::string b = l.bytes->read(0, kMaxAtimeRead);
+        atimes.push_back({std::move(f.name), atimeValue(b, f.size), f.mtimeNs, f.size,
+                          f.size != 8});
         continue;
       } else if (f.kind == FileKind::Entry) {
         f.facts = readEntry(*l.bytes, limits);

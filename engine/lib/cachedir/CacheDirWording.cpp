@@ -74,7 +74,9 @@ std::string problemText(const CacheProblem &p, EvictionRule rule) {
            "writes). " +
            std::string(rule == EvictionRule::AtimeMissingZero
                            ? "jax 0.11.2 and later rank it as never used: "
-                             "the first to go when the cap is reached."
+                             "the first to go when the cap is reached (jax "
+                             "0.4.31 – 0.11.1 with a cap set fails every write "
+                             "on it)."
                            : "Under jax 0.4.31 – 0.11.1 with a cap set, every "
                              "write fails on it.") +
            " To keep it, give it an -atime; otherwise rm -- " + quoted(p.file);
@@ -92,12 +94,35 @@ std::string problemText(const CacheProblem &p, EvictionRule rule) {
            "then renames it). JAX never reads it; it only takes space. rm -- " +
            quoted(p.file);
   case ProblemCode::ForeignFile:
-    return p.file + " is not a file JAX writes. " +
-           std::string(rule == EvictionRule::MtimeAllFiles
-                           ? "jax 0.4.30 counts it toward the cap and may "
-                             "delete it when evicting; move it out of the "
-                             "directory."
-                           : "JAX ignores it; the cap does not count it.");
+    if (!p.countedByCap)
+      return p.file + (p.directory ? " is not a directory JAX writes. "
+                                   : " is not a file JAX writes. ") +
+             "JAX ignores it; the cap does not count it.";
+    if (rule == EvictionRule::MtimeAllFiles)
+      return p.file + " is not a file JAX writes. jax 0.4.30 counts it toward "
+             "the cap and may delete it when evicting; move it out of the "
+             "directory.";
+    {
+      const std::string what =
+          p.directory ? p.file + " is a directory, not an entry, but its name ends in "
+                                 "-cache: under a cap, JAX's eviction pass counts its " +
+                            bytesText(p.size)
+                      : p.file + " is not an entry JAX wrote, but its name ends in -cache: "
+                                 "under a cap, JAX's eviction pass counts its " +
+                            bytesText(p.size);
+      if (!p.withAtime && rule == EvictionRule::AtimeStrict)
+        return what + "; it has no -atime, so (jax 0.4.31 – 0.11.1) every capped "
+                      "write's eviction pass raises on it and nothing new is "
+                      "written. Move it out of the cache directory.";
+      const std::string rank = p.withAtime ? "ranked by its -atime" : "first: it has no -atime";
+      if (p.directory)
+        return what + " and, when its turn comes (" + rank +
+               "), fails to unlink it (IsADirectoryError): that write is lost, and "
+               "so is every later one that needs room. Move it out of the cache "
+               "directory.";
+      return what + " and deletes it when its turn comes (" + rank +
+             "). Move it out of the cache directory.";
+    }
   case ProblemCode::Symlink: {
     const LinkTarget &l = p.link;
     std::string head = p.file + " is a symbolic link" +
@@ -147,8 +172,10 @@ std::string problemText(const CacheProblem &p, EvictionRule rule) {
            " is one of the fewer): the processes that wrote them compressed "
            "differently — the zstandard package installed in one and not the "
            "other, or Python 3.14, which writes zstd under a key that says "
-           "zlib. Keys that hash different compression names never meet; a "
-           "3.14 entry read by a zlib-only process fails to decompress.";
+           "zlib. Keys that hash different compression names never meet; an "
+           "entry read by a process of the other codec (a 3.14 entry read by "
+           "a zlib-only process) fails to decompress, and that program misses "
+           "on every run.";
   case ProblemCode::SubCache:
     return p.file + " is a cache XLA keeps inside the directory; "
            "jax_compilation_cache_max_size does not count it and JAX never "
@@ -188,9 +215,10 @@ std::string hintText(const CacheHint &h) {
   }
   case HintCode::SameOutputShapes:
     return "the " + n + " entries of " + h.module +
-           " have the same output shapes" + unread + ": their keys differ elsewhere (flags, "
-           "compile options, jax or jaxlib, devices); cachekey compare-logs "
-           "on two runs' logs says which.";
+           " have the same output shapes" + unread + ": their keys differ elsewhere (the "
+           "program itself, such as a constant or a static argument baked in, "
+           "or the input shapes, flags, compile options, jax or jaxlib, "
+           "devices); cachekey compare-logs on two runs' logs says which.";
   case HintCode::NoHeader:
     if (h.unread == h.entries)
       return "the entries of " + h.module + " are all damaged: their IFRT "
@@ -227,6 +255,11 @@ std::string evictionText(const EvictionPlan &p) {
   if (p.noCap)
     return "max_size -1 is JAX's \"no cap\": eviction is off, nothing is "
            "ever evicted and the directory grows without bound.";
+  if (p.writesRefused && p.requested > 0)
+    return "max_size " + std::to_string(p.requested) + ": a new entry of " +
+           std::to_string(p.nextEntry) +
+           " bytes is larger than the cap, so JAX refuses to write it (it "
+           "\"exceeds the maximum cache size\"); nothing is evicted.";
   if (p.writesRefused)
     return "max_size " + std::to_string(p.requested) +
            ": JAX refuses every write (each entry \"exceeds the maximum cache "
@@ -237,15 +270,46 @@ std::string evictionText(const EvictionPlan &p) {
                      : p.rule == EvictionRule::AtimeStrict
                          ? "jax 0.4.31 – 0.11.1: -cache files by -atime"
                          : "jax 0.11.2 and later: -cache files by -atime, a missing one as 0";
-  std::string head = std::string("eviction to ") + std::to_string(p.maxSize) +
-                     " bytes (" + rule + "), counting " +
+  std::string head = std::string("eviction to ") + std::to_string(p.maxSize) + " bytes (" +
+                     (p.nextEntry ? "max_size " + std::to_string(p.requested) +
+                                        " less the new entry's " +
+                                        std::to_string(p.nextEntry) + "; "
+                                  : std::string()) +
+                     rule + "), counting " +
                      std::to_string(p.countedSize) + " bytes: ";
+  if (p.raises && p.raiseReason == EvictionPlan::Raise::DirectoryEntry) {
+    uint64_t freed = 0;
+    for (const PlannedEviction &e : p.evicted)
+      freed += e.size;
+    return head +
+           (p.evicted.empty() ? std::string("the first")
+                              : "JAX deletes " + std::to_string(p.evicted.size()) +
+                                    agree(p.evicted.size(), " file", " files") + " (" +
+                                    bytesText(freed) + ", in the order below), then the next") +
+           " in its order is " + p.raisingFile +
+           ", a directory: unlinking it raises IsADirectoryError, so the write is "
+           "lost, and every capped write that needs room fails there again (it "
+           "stays first in the order). Move the directory out of the cache "
+           "directory.";
+  }
   if (p.raises)
     return head + "the pass raises at " + p.raisingFile +
            (p.raiseReason == EvictionPlan::Raise::DanglingLink
                 ? " (a dangling symbolic link: FileNotFoundError)"
+            : p.raiseReason == EvictionPlan::Raise::AtimeDirectory
+                ? " (its -atime is a directory: IsADirectoryError)"
+            : p.raiseReason == EvictionPlan::Raise::AtimeUnreadable
+                ? " (its -atime cannot be read)"
                 : " (no -atime)") +
            ", so JAX writes nothing while a cap is set.";
+  if (!p.atimeLinks.empty())
+    head += std::to_string(p.atimeLinks.size()) +
+            agree(p.atimeLinks.size(), " name's -atime is a symbolic link",
+                  " names' -atime files are symbolic links") +
+            " (" + p.atimeLinks.front() +
+            (p.atimeLinks.size() > 1 ? ", …" : "") +
+            "), which JAX reads through and cachekey does not follow: ranked here "
+            "as 0, so JAX's order may differ; ";
   if (p.linkedSize)
     head += "of them " + std::to_string(p.linkedSize) + " bytes through symbolic links" +
             (p.doubleCounted ? " (" + std::to_string(p.doubleCounted) +

@@ -27,11 +27,12 @@ int runCacheDir(const std::vector<std::string> &args) {
   auto usage = [&fail](const std::string &m) {
     fail(Error{"", m, ErrorCode::Usage});
     std::cerr << "usage: cachekey cache-dir DIR [--json] [--max-size BYTES] "
-                 "[--release X.Y.Z] [--whole]\n";
+                 "[--next-entry BYTES] [--release X.Y.Z] [--whole]\n";
     return 2;
   };
   std::vector<std::string> dirs;
   std::optional<int64_t> maxSize;
+  std::optional<uint64_t> nextEntry;
   std::string release;
   EntryLimits limits;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -40,16 +41,27 @@ int runCacheDir(const std::vector<std::string> &args) {
       continue;
     if (a == "--whole") {
       limits.whole = true;
-    } else if (a == "--max-size" || a == "--release") {
+    } else if (a == "--max-size" || a == "--release" || a == "--next-entry") {
       if (i + 1 >= args.size())
         return usage(a + " needs a value");
       const std::string &v = args[++i];
       if (a == "--release") {
+        if (v.empty())
+          return usage("--release needs a jax release (X.Y.Z), not an empty value");
         release = v;
         continue;
       }
+      if (a == "--next-entry") {
+        // lru_cache.py put's len(value): a size in bytes (19 digits at
+        // most: no overflow).
+        if (v.empty() || v.size() > 19 || v.find_first_not_of("0123456789") != std::string::npos)
+          return usage("--next-entry takes a number of bytes (the size of the entry "
+                       "being written), not \"" + v + "\"");
+        nextEntry = std::strtoull(v.c_str(), nullptr, 10);
+        continue;
+      }
       // As jax_compilation_cache_max_size (an int): -1 no cap, 0 or below
-      // every write refused (lru_cache.py), otherwise the target in bytes.
+      // every write refused (lru_cache.py), otherwise the cap in bytes.
       std::string digits = v.size() > 1 && v[0] == '-' ? v.substr(1) : v;
       errno = 0;
       long long n = digits.empty() || digits.size() > 19 ||
@@ -69,6 +81,8 @@ int runCacheDir(const std::vector<std::string> &args) {
   }
   if (dirs.size() != 1)
     return usage("cache-dir takes one directory");
+  if (nextEntry && !maxSize)
+    return usage("--next-entry needs --max-size (the cap the entry is written under)");
   // The reader's 128 KiB read and decode buffers, made and freed once per
   // entry, go straight to mmap: glibc's moving threshold would otherwise put
   // them between the records that stay, and a 100,000-entry directory's heap
@@ -77,7 +91,7 @@ int runCacheDir(const std::vector<std::string> &args) {
   auto scan = scanCacheDir(dirs[0], limits);
   if (!scan)
     return fail(scan.error());
-  auto report = analyseCacheDir(std::move(*scan), release, maxSize);
+  auto report = analyseCacheDir(std::move(*scan), release, maxSize, nextEntry.value_or(0));
   if (!report)
     return fail(report.error());
   report->wholeDecoded = limits.whole;

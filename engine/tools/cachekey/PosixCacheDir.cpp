@@ -105,7 +105,7 @@ bool readAtimeQuickly(int dfd, std::string &name, AtimeRecord &atime) {
   if (r != 8)
     return false;
   atime.name = std::move(name); // the listing's copy is not kept
-  atime.ns = atimeValue(std::string(b, 8));
+  atime.value = atimeValue(std::string_view(b, 8), 8);
   atime.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   atime.size = 8;
   atime.malformed = false;
@@ -153,7 +153,8 @@ bool examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &
     return done();
   }
   if (S_ISDIR(st.st_mode)) {
-    f.kind = startsWith(f.name, "xla_") ? FileKind::SubCache : FileKind::Foreign;
+    f.kind = subCacheOrForeign(f.name);
+    f.directory = true;
     return done();
   }
   classifyCacheFile(f);
@@ -174,10 +175,10 @@ bool examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &
   }
   FdSource src(fd, f.size);
   if (f.kind == FileKind::Atime) {
-    std::string b = src.read(0, 16);
+    std::string b = src.read(0, kMaxAtimeRead);
     if (!src.failed) {
       close(fd);
-      atime = {std::move(f.name), atimeValue(b), f.mtimeNs, f.size, b.size() != 8};
+      atime = {std::move(f.name), atimeValue(b, f.size), f.mtimeNs, f.size, f.size != 8};
       return true;
     }
   } else {
@@ -192,7 +193,11 @@ bool examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &
 } // namespace
 
 Expected<CacheScan> scanCacheDir(const std::string &dir, const EntryLimits &limits) {
-  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  // O_NOATIME as for the files: listing a directory would otherwise set its
+  // access time (it needs the directory's owner, or is left out).
+  int dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOATIME);
+  if (dfd < 0 && errno == EPERM)
+    dfd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0)
     return Error{dir, std::string("cannot open the cache directory: ") + std::strerror(errno),
                  ErrorCode::Io};

@@ -13,6 +13,7 @@
 #include "cachekey/CacheDirLookup.h"
 #include "PosixCacheDir.h"
 #include "cachekey/LogCompare.h"
+#include "cachekey/StringExtras.h"
 
 #include "TestUtil.h"
 
@@ -76,10 +77,10 @@ public:
 };
 
 CacheReport analyse(const std::string &dir, const std::string &release = "",
-                    std::optional<int64_t> maxSize = {}) {
+                    std::optional<int64_t> maxSize = {}, uint64_t nextEntry = 0) {
   auto scan = scanCacheDir(dir);
   EXPECT_TRUE(bool(scan)) << (scan ? "" : scan.error().str());
-  auto r = analyseCacheDir(std::move(*scan), release, maxSize);
+  auto r = analyseCacheDir(std::move(*scan), release, maxSize, nextEntry);
   EXPECT_TRUE(bool(r)) << (r ? "" : r.error().str());
   return *r;
 }
@@ -274,6 +275,24 @@ TEST_P(RealDirs, EvictionIsJaxsOrder) {
   for (const PlannedEviction &e : inferred.eviction->evicted)
     got2.push_back(e.file);
   EXPECT_EQ(got2, expected);
+  // Asked as JAX's put is made: the cap it ran under (evict.json) and the
+  // new entry's size (the cap less the target it logged).
+  Json meta = Json::parse(slurp(fixture(release + "/evict.json")));
+  int64_t cap = meta["cap"].get<int64_t>();
+  ASSERT_GE(cap, static_cast<int64_t>(target));
+  CacheReport put = analyse(copy.dir, release, cap, static_cast<uint64_t>(cap) - target);
+  ASSERT_TRUE(put.eviction);
+  EXPECT_EQ(put.eviction->maxSize, target);
+  std::vector<std::string> got3;
+  for (const PlannedEviction &e : put.eviction->evicted)
+    got3.push_back(e.file);
+  EXPECT_EQ(got3, expected);
+  // An entry larger than the cap is refused (lru_cache.py put), and nothing
+  // is evicted.
+  CacheReport big = analyse(copy.dir, release, cap, static_cast<uint64_t>(cap) + 1);
+  ASSERT_TRUE(big.eviction);
+  EXPECT_TRUE(big.eviction->writesRefused);
+  EXPECT_TRUE(big.eviction->evicted.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -1054,3 +1073,216 @@ TEST(CacheDirWording, NoKnownDecompressedSizeIsSaidSo) {
   EXPECT_EQ(programText(p).find("at least"), std::string::npos);
 }
 
+
+// What real JAX's capped put did with the names its eviction pass meets
+// that JAX did not write: fixtures/cache_dirs/<release>/glob
+// (tools/cache_dir_glob_fixture.sh: step "first" with a cap, one change by
+// hand per case, then step "third" with the cap in glob.json). cache/ is the
+// directory before that run (read in place: the scan writes nothing).
+// Expectations: run.log (JAX's "Evicting cache entry" lines, in its order,
+// with the sizes and the target it used) and stderr.txt (the exception that
+// lost the write, naming its file).
+namespace {
+
+struct JaxEviction {
+  std::vector<std::pair<std::string, uint64_t>> evicted; ///< `<stem>-cache`, size
+  int64_t target = -1;
+};
+
+JaxEviction jaxEviction(const std::string &rel) {
+  std::string log = slurp(fixture(rel + "/run.log"));
+  std::regex re("Evicting cache entry '([^']*)': file size (\\d+) bytes, target cache size (\\d+) bytes");
+  JaxEviction j;
+  for (std::sregex_iterator it(log.begin(), log.end(), re), end; it != end; ++it) {
+    j.evicted.emplace_back(std::string((*it)[1]) + "-cache", std::stoull((*it)[2]));
+    j.target = std::stoll((*it)[3]);
+  }
+  return j;
+}
+
+/// The target JAX used: the log's, where it evicted; else (it raised before
+/// evicting, whatever the target) cap - jit_h's entry in a scratch run
+/// (glob.json).
+int64_t globTarget(const std::string &rel) {
+  JaxEviction j = jaxEviction(rel);
+  if (j.target >= 0)
+    return j.target;
+  Json g = Json::parse(slurp(fixture(rel + "/glob.json")));
+  return g["cap"].get<int64_t>() - g["new_entry_size"].get<int64_t>();
+}
+
+std::vector<std::pair<std::string, uint64_t>> planned(const CacheReport &r) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const PlannedEviction &e : r.eviction->evicted)
+    out.emplace_back(e.file, e.size);
+  return out;
+}
+
+const CacheProblem *problemFor(const CacheReport &r, const std::string &file) {
+  for (const CacheProblem &p : r.problems)
+    if (p.file == file)
+      return &p;
+  return nullptr;
+}
+
+} // namespace
+
+// A directory named zz-cache: jax 0.12.0.1 counted it, ranked it first (no
+// -atime), logged evicting it and failed to unlink it (IsADirectoryError),
+// losing the write; jax 0.10.2 raised before that, on its missing zz-atime.
+TEST(CacheDirGlob, DirectoryNamedLikeAnEntryLosesTheWrite) {
+  for (std::string rel : {"0.12.0.1/glob/directory", "0.10.2/glob/directory"}) {
+    SCOPED_TRACE(rel);
+    const bool v012 = rel.rfind("0.12", 0) == 0;
+    std::string err = slurp(fixture(rel + "/stderr.txt"));
+    ASSERT_NE(err.find(v012 ? "IsADirectoryError" : "FileNotFoundError"), std::string::npos);
+    ASSERT_NE(err.find(v012 ? "/zz-cache'" : "/zz-atime'"), std::string::npos);
+    JaxEviction j = jaxEviction(rel);
+    CacheReport r = analyse(fixture(rel + "/cache"), v012 ? "0.12.0.1" : "0.10.2", globTarget(rel));
+    ASSERT_TRUE(r.eviction);
+    EXPECT_TRUE(r.eviction->raises);
+    EXPECT_EQ(r.eviction->raisingFile, "zz-cache");
+    EXPECT_TRUE(r.eviction->evicted.empty());
+    if (v012) {
+      // JAX logged the directory as the first (and only) one it evicted.
+      ASSERT_EQ(j.evicted.size(), 1u);
+      EXPECT_EQ(j.evicted[0].first, "zz-cache");
+      EXPECT_EQ(r.eviction->raiseReason, EvictionPlan::Raise::DirectoryEntry);
+    } else {
+      EXPECT_TRUE(j.evicted.empty());
+      EXPECT_EQ(r.eviction->raiseReason, EvictionPlan::Raise::NoAtime);
+    }
+    // The directory's size counts (what stat says here: the file system's).
+    struct stat st {};
+    ASSERT_EQ(stat(fixture(rel + "/cache/zz-cache").c_str(), &st), 0);
+    const CacheProblem *p = problemFor(r, "zz-cache");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->code, ProblemCode::ForeignFile);
+    EXPECT_TRUE(p->countedByCap);
+    EXPECT_TRUE(p->directory);
+    EXPECT_FALSE(p->withAtime);
+    EXPECT_EQ(p->size, static_cast<uint64_t>(st.st_size));
+  }
+}
+
+// .hidden-cache (no -atime) and readme-cache with a fresh readme-atime:
+// jax 0.12.0.1 counted both, evicted .hidden first, then the oldest entry,
+// and kept readme; jax 0.10.2 raised on .hidden-atime.
+TEST(CacheDirGlob, ForeignNamesEndingInCacheAreCountedRankedAndEvicted) {
+  std::string rel = "0.12.0.1/glob/names";
+  JaxEviction j = jaxEviction(rel);
+  ASSERT_GE(j.evicted.size(), 2u);
+  EXPECT_EQ(j.evicted[0].first, ".hidden-cache");
+  CacheReport r = analyse(fixture(rel + "/cache"), "0.12.0.1", globTarget(rel));
+  ASSERT_TRUE(r.eviction);
+  EXPECT_FALSE(r.eviction->raises);
+  ASSERT_EQ(planned(r), j.evicted);
+  EXPECT_EQ(r.eviction->evicted[0].rankFrom, PlannedEviction::RankFrom::NoAtime);
+  const CacheProblem *hidden = problemFor(r, ".hidden-cache");
+  const CacheProblem *readme = problemFor(r, "readme-cache");
+  ASSERT_TRUE(hidden && readme);
+  EXPECT_TRUE(hidden->countedByCap && readme->countedByCap);
+  EXPECT_FALSE(hidden->withAtime);
+  EXPECT_TRUE(readme->withAtime);
+  EXPECT_EQ(hidden->size, 3000u);
+  // readme-atime is read as readme-cache's, not reported on its own.
+  EXPECT_FALSE(problemFor(r, "readme-atime"));
+  // The foreign names are no program's entries: the entries are the
+  // `<module>-<64 hex>-cache` names.
+  size_t keys = 0;
+  const std::regex key("[A-Za-z0-9_]+-[0-9a-f]{64}-cache");
+  for (const auto &e : std::filesystem::directory_iterator(fixture(rel + "/cache")))
+    keys += std::regex_match(e.path().filename().string(), key);
+  EXPECT_EQ(r.entryCount, keys);
+
+  // Under 0.4.30's rule every regular file counts (Path.is_file), the
+  // -atime of a foreign name too: the sizes the file system gives.
+  uint64_t regular = 0;
+  for (const auto &e : std::filesystem::directory_iterator(fixture(rel + "/cache")))
+    if (e.is_regular_file() && !e.is_symlink())
+      regular += e.file_size();
+  CacheReport r430 = analyse(fixture(rel + "/cache"), "0.4.30", 1);
+  ASSERT_TRUE(r430.eviction);
+  EXPECT_EQ(r430.eviction->countedSize, regular);
+
+  std::string rel10 = "0.10.2/glob/names";
+  std::string err = slurp(fixture(rel10 + "/stderr.txt"));
+  ASSERT_NE(err.find("FileNotFoundError"), std::string::npos);
+  ASSERT_NE(err.find("/.hidden-atime'"), std::string::npos);
+  CacheReport r10 = analyse(fixture(rel10 + "/cache"), "0.10.2", globTarget(rel10));
+  ASSERT_TRUE(r10.eviction);
+  EXPECT_TRUE(r10.eviction->raises);
+  EXPECT_EQ(r10.eviction->raisingFile, ".hidden-cache");
+  EXPECT_EQ(r10.eviction->raiseReason, EvictionPlan::Raise::NoAtime);
+}
+
+// The oldest entry's -atime written twice over (16 bytes, above 2^64) and
+// the next one's as 2^64 - 1: both releases read them as Python ints and
+// kept both entries, evicting the others in their order.
+TEST(CacheDirGlob, AtimeValuesAreUnsignedAndOfAnyLength) {
+  for (std::string release : {"0.12.0.1", "0.10.2"}) {
+    std::string rel = release + "/glob/atime";
+    SCOPED_TRACE(rel);
+    JaxEviction j = jaxEviction(rel);
+    ASSERT_FALSE(j.evicted.empty());
+    CacheReport r = analyse(fixture(rel + "/cache"), release, globTarget(rel));
+    ASSERT_TRUE(r.eviction);
+    EXPECT_EQ(planned(r), j.evicted);
+    // The two changed -atime files: one of 16 bytes, one of 8 0xff bytes.
+    std::string wide, top;
+    for (const CacheFile &f : r.files)
+      if (f.kind == FileKind::Entry && f.hasAtime) {
+        if (f.atimeSize == 16)
+          wide = f.name;
+        else if (static_cast<uint64_t>(f.atimeNs) == ~uint64_t(0))
+          top = f.name;
+      }
+    ASSERT_FALSE(wide.empty());
+    ASSERT_FALSE(top.empty());
+    for (const auto &e : j.evicted) {
+      EXPECT_NE(e.first, wide);
+      EXPECT_NE(e.first, top);
+    }
+    const CacheProblem *p = problemFor(r, wide.substr(0, wide.size() - 6) + "-atime");
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->code, ProblemCode::BadAtime);
+    // With everything evicted, they go last: 2^64 - 1, then the wider one.
+    CacheReport all = analyse(fixture(rel + "/cache"), release, 1);
+    ASSERT_TRUE(all.eviction);
+    ASSERT_GE(all.eviction->evicted.size(), 2u);
+    const auto &ev = all.eviction->evicted;
+    EXPECT_EQ(ev[ev.size() - 2].file, top);
+    EXPECT_EQ(ev[ev.size() - 2].rankFrom, PlannedEviction::RankFrom::AtimeFile);
+    EXPECT_EQ(static_cast<uint64_t>(ev[ev.size() - 2].rankNs), ~uint64_t(0));
+    EXPECT_EQ(ev.back().file, wide);
+    EXPECT_EQ(ev.back().rankFrom, PlannedEviction::RankFrom::AtimeBeyond64);
+  }
+}
+
+// The oldest entry's -atime is a link to a file outside cache/ holding a
+// later time: JAX read through it and kept the entry. cachekey follows no
+// link out of the directory: it says which names it could not rank, and
+// does not call the entry an orphan.
+TEST(CacheDirGlob, AtimeLinkIsNamedAsUnranked) {
+  for (std::string release : {"0.12.0.1", "0.10.2"}) {
+    std::string rel = release + "/glob/atime_link";
+    SCOPED_TRACE(rel);
+    CacheReport r = analyse(fixture(rel + "/cache"), release, globTarget(rel));
+    std::string link;
+    for (const CacheFile &f : r.files)
+      if (f.kind == FileKind::Symlink && endsWith(f.name, "-atime"))
+        link = f.name;
+    ASSERT_FALSE(link.empty());
+    std::string entry = link.substr(0, link.size() - 6) + "-cache";
+    JaxEviction j = jaxEviction(rel);
+    ASSERT_FALSE(j.evicted.empty());
+    for (const auto &e : j.evicted)
+      EXPECT_NE(e.first, entry); // JAX kept it: its -atime is the newest
+    ASSERT_TRUE(r.eviction);
+    EXPECT_FALSE(r.eviction->raises);
+    EXPECT_EQ(r.eviction->atimeLinks, std::vector<std::string>{entry});
+    EXPECT_NE(evictionText(*r.eviction).find("JAX's order may differ"), std::string::npos);
+    for (const CacheProblem &p : r.problems)
+      EXPECT_FALSE(p.code == ProblemCode::OrphanCache && p.file == entry);
+  }
+}
