@@ -273,13 +273,20 @@ struct AtimeValue {
 /// `fileSize` is larger).
 AtimeValue atimeValue(std::string_view b, uint64_t fileSize);
 
-/// An -atime file read by a lister, waiting to meet its `<stem>-cache`.
+/// An -atime file read by a lister, waiting to meet its `<stem>-cache`
+/// (64 bytes: one per entry of a 100,000-entry directory while it is read).
 struct AtimeRecord {
+  AtimeRecord() = default;
+  AtimeRecord(std::string name, AtimeValue v, int64_t mtimeNs, uint64_t size)
+      : name(std::move(name)), bits(v.bits), mtimeNs(mtimeNs), size(size),
+        significant(v.significant), malformed(size != 8) {}
   std::string name;
-  AtimeValue value;     ///< atimeValue of its bytes
+  uint64_t bits = 0;    ///< AtimeValue::bits of its bytes
   int64_t mtimeNs = 0;  ///< its modification time, ns since the epoch
   uint64_t size = 0;    ///< bytes
+  uint16_t significant = 0; ///< AtimeValue::significant
   bool malformed = false; ///< not 8 bytes long
+  AtimeValue value() const { return {significant, bits}; }
 };
 
 /// Sorts `scan.files` by name and folds each of `atimes` into the record of

@@ -101,18 +101,20 @@ bool mergedAtime(const CacheFile &f) {
 
 /// One name on JAX's heap: popped smallest first, by (rank, tie-breaker).
 struct HeapItem {
-  /// AtimeValue::rank(), or (0, the mtime with its sign bit flipped) under
-  /// 0.4.30's rule: unsigned order is then the number's order.
-  uint16_t tier = 0;
+  /// AtimeValue::rank() (tier, bits), or (0, the mtime with its sign bit
+  /// flipped) under 0.4.30's rule: unsigned order is then the number's
+  /// order. (Members ordered for size: 40 bytes, one per file.)
   uint64_t bits = 0;
   std::string_view tie; ///< 0.4.30: the file's name; later: the key (stem)
-  uint32_t file = 0;    ///< index into the files
-  PlannedEviction::RankFrom from = PlannedEviction::RankFrom::Mtime;
   uint64_t size = 0;
+  uint32_t file = 0;    ///< index into the files
+  uint16_t tier = 0;
+  PlannedEviction::RankFrom from = PlannedEviction::RankFrom::Mtime;
   bool operator<(const HeapItem &o) const {
     return std::tie(tier, bits, tie, file) < std::tie(o.tier, o.bits, o.tie, o.file);
   }
 };
+static_assert(sizeof(HeapItem) <= 40, "one per file of a 100,000-entry directory");
 
 constexpr uint64_t kSignBit = uint64_t(1) << 63;
 

@@ -135,8 +135,8 @@ void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes) {
         (v[at].kind != FileKind::Entry || v[at].suffixed)) {
       CacheFile &e = v[at];
       e.hasAtime = true;
-      e.atimeNs = static_cast<int64_t>(a.value.bits);
-      e.atimeSignificant = a.value.significant;
+      e.atimeNs = static_cast<int64_t>(a.bits);
+      e.atimeSignificant = a.significant;
       e.atimeSize = a.size;
       e.atimeMalformed = a.malformed;
       e.atimeMtimeNs = a.mtimeNs;
@@ -149,8 +149,8 @@ void mergeAtimeRecords(CacheScan &scan, std::vector<AtimeRecord> &atimes) {
     f.size = a.size;
     f.mtimeNs = a.mtimeNs;
     f.hasAtime = true;
-    f.atimeNs = static_cast<int64_t>(a.value.bits);
-    f.atimeSignificant = a.value.significant;
+    f.atimeNs = static_cast<int64_t>(a.bits);
+    f.atimeSignificant = a.significant;
     f.atimeSize = a.size;
     f.atimeMalformed = a.malformed;
     orphans.push_back(std::move(f));
@@ -190,8 +190,7 @@ CacheScan scanListedFiles(const std::string &dir, const std::vector<ListedFile> 
         f.readError = l.readError.empty() ? "not readable" : l.readError;
       } else if (f.kind == FileKind::Atime) {
         std::string b = l.bytes->read(0, kMaxAtimeRead);
-        atimes.push_back({std::move(f.name), atimeValue(b, f.size), f.mtimeNs, f.size,
-                          f.size != 8});
+        atimes.emplace_back(std::move(f.name), atimeValue(b, f.size), f.mtimeNs, f.size);
         continue;
       } else if (f.kind == FileKind::Entry) {
         f.facts = readEntry(*l.bytes, limits);

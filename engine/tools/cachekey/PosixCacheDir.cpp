@@ -104,11 +104,9 @@ bool readAtimeQuickly(int dfd, std::string &name, AtimeRecord &atime) {
   close(fd);
   if (r != 8)
     return false;
-  atime.name = std::move(name); // the listing's copy is not kept
-  atime.value = atimeValue(std::string_view(b, 8), 8);
-  atime.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  atime.size = 8;
-  atime.malformed = false;
+  // (the listing's copy of the name is not kept)
+  atime = AtimeRecord(std::move(name), atimeValue(std::string_view(b, 8), 8),
+                      int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, 8);
   return true;
 }
 
@@ -178,7 +176,7 @@ bool examine(int dfd, std::string name, unsigned char dtype, const EntryLimits &
     std::string b = src.read(0, kMaxAtimeRead);
     if (!src.failed) {
       close(fd);
-      atime = {std::move(f.name), atimeValue(b, f.size), f.mtimeNs, f.size, f.size != 8};
+      atime = AtimeRecord(std::move(f.name), atimeValue(b, f.size), f.mtimeNs, f.size);
       return true;
     }
   } else {
