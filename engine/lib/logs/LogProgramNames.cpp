@@ -26,11 +26,31 @@ bool listed(std::string_view name, const std::string_view (&list)[N]) {
                      [&](std::string_view p) { return name == p; });
 }
 
+/// The programs JAX compiled by itself when its functions ran outside jit
+/// (every public callable of jax.numpy, jax.lax, jax.nn and jax.random
+/// called eagerly), in jax 0.4.30, 0.10.2 and 0.12.0.1: measured by
+/// tools/jax_own_programs.py (fixtures/jax_own_programs/), sorted.
+constexpr std::string_view kMeasured[] = {
+#include "JaxOwnPrograms.inc"
+};
+
+constexpr bool sortedUnique(const std::string_view *list, size_t n) {
+  for (size_t i = 1; i < n; ++i)
+    if (!(list[i - 1] < list[i]))
+      return false;
+  return true;
+}
+static_assert(sortedUnique(kMeasured, std::size(kMeasured)),
+              "JaxOwnPrograms.inc is sorted (tools/jax_own_programs.py --cpp)");
+
 } // namespace
 
 bool isJaxOwnProgram(std::string_view name) {
-  // The programs JAX jits itself when an operation runs outside jit: lax
-  // primitives applied eagerly and jax's private helpers (jit__linspace,
+  if (std::binary_search(std::begin(kMeasured), std::end(kMeasured), name))
+    return true;
+  // Beyond the measured ones, the programs JAX jits itself when an
+  // operation runs outside jit: lax primitives applied eagerly and jax's
+  // private helpers (jit__linspace,
   // jit__threefry_seed, jit__reduce_sum: a leading underscore, and a name
   // of kHelpers).
   static constexpr std::string_view kPrimitives[] = {

@@ -282,6 +282,24 @@ TEST(LogEvidence, AUsersPrivateFunctionIsNotJaxsOwn) {
     EXPECT_FALSE(logs::isJaxOwnProgram(user)) << user;
 }
 
+// The programs real JAX compiled by itself when its functions ran outside
+// jit (fixtures/jax_own_programs/<release>.json, tools/jax_own_programs.py:
+// jnp's jit_multiply, jit_true_divide, jit_matmul, … that a user's x * 2.0
+// compiles, missing from the hand-made lists before) are all JAX's own.
+TEST(LogEvidence, EveryProgramJaxCompiledEagerlyIsJaxsOwn) {
+  for (const char *release : {"0.4.30", "0.10.2", "0.12.0.1"}) {
+    std::ifstream in(sourcePath(std::string("fixtures/jax_own_programs/") + release + ".json"));
+    Json j = Json::parse(in);
+    ASSERT_EQ(j["jax"], release);
+    ASSERT_GT(j["names"].size(), 200u) << release;
+    for (auto &[name, from] : j["names"].items())
+      EXPECT_TRUE(logs::isJaxOwnProgram(name)) << release << ": " << name << " (" << from << ")";
+  }
+  for (const char *own : {"jit_multiply", "jit_subtract", "jit_true_divide", "jit_negative",
+                          "jit_matmul", "jit_maximum", "jit_greater", "jit_abs", "jit_clip"})
+    EXPECT_TRUE(logs::isJaxOwnProgram(own)) << own;
+}
+
 TEST(LogCacheDirs, OneFolderSpelledTwoWaysIsOneFolder) {
   // helper-20's run: '/w/cache' and '/w/cache/' were "different cache
   // directories". Expected from the rule (lexical: "//", "." and a trailing
