@@ -302,9 +302,12 @@ std::string words(const LogAdvice &a) {
            "value, the function captures a Python constant that changed "
            "(a new closure or a global), or a setting in effect around the "
            "call differed (a jax.default_matmul_precision or jax.enable_x64 "
-           "context, or a jax.config option changed between calls). Pass "
+           "context, or a jax.config option changed between calls), or the "
+           "function is jitted more than once with other options "
+           "(donate_argnums, keep_unused, in_shardings / out_shardings, "
+           "compiler_options) or is another function of the same name. Pass "
            "such values as traced arguments, or keep them the same between "
-           "runs; to see which, compare the programs "
+           "runs, and jit each function once; to see which, compare the programs "
            "(jax.jit(f).lower(...).as_text(), or JAX_DUMP_IR_TO) or capture "
            "both runs (cachekey diff).";
   }

@@ -440,7 +440,8 @@ std::string keyMoveText(const KeyMove &m) {
   case M::StaticOrConstant:
     return "the program changed with the same argument shapes (compiled " +
            m.before + " times in one run, each time with another key: a "
-           "static argument or a captured constant)";
+           "static argument, a captured constant, or another jax.jit of the "
+           "function with other options)";
   }
   return "";
 }
