@@ -5,7 +5,8 @@
 // paired by module name (the key's readable prefix, from the hit/miss line),
 // then by the argument shapes and types of pxla.py's "Compiling … with global
 // shapes and types" line, then by order within a name; when both logs
-// interleave the same processes (the streams of LogPrefix.h), the process is
+// interleave the same processes (the streams of LogPrefix.h, each of which
+// compiles the same programs: not a thread pool's threads), the process is
 // part of the name; when the logs name no programs, in order. A program whose
 // shapes differ from the candidate's beyond the element types is new.
 //
@@ -80,8 +81,26 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     t.erase(std::unique(t.begin(), t.end()), t.end());
     return t;
   };
+  // Streams are processes when they compile the same programs (each
+  // process of a multi-process run compiles each one). Threads of one
+  // process (a thread name in the log format) compile a program once, on
+  // whichever thread ran it, which may be another in the other run: their
+  // programs pair by name alone.
+  auto namesShared = [](const LogSummary &l, const std::vector<int> &idx) {
+    std::unordered_map<std::string_view, int> streamOfName;
+    for (int i : idx) {
+      const LoggedProgram &p = l.programs[i];
+      if (p.name.empty())
+        continue;
+      auto [it, fresh] = streamOfName.emplace(std::string_view(p.name), p.stream);
+      if (!fresh && it->second != p.stream)
+        return true;
+    }
+    return false;
+  };
   auto tagsA = tags(la, ia);
-  bool byStream = tagsA.size() > 1 && tagsA == tags(lb, ib);
+  bool byStream = tagsA.size() > 1 && tagsA == tags(lb, ib) &&
+                  (namesShared(la, ia) || namesShared(lb, ib));
   pairedBy = !byName    ? PairedBy::Order
              : byStream ? PairedBy::ProcessAndName
                         : PairedBy::Name;
