@@ -103,8 +103,13 @@ struct EntryChange {
   /// For Code::ModuleFinding: the finding (shared: comparisons are copied).
   std::shared_ptr<const ModuleFinding> module;
   /// For Code::CompileOptionsUnknown: a release of the two runs hashes the
-  /// XLA autotuning cache path (jax 0.10.x and older do).
-  bool hashesAutotune = false;
+  /// XLA autotuning cache path (jax 0.10.x and older do); both logs show
+  /// the same autotuning cache path (so the directory did not move), and
+  /// the same get_compile_options line (replicas, partitions, device
+  /// assignment). `names` then holds the jax options that move entry 5 (and
+  /// at most entry 1) in the table measured on jax `subject`
+  /// (settingsMovingEntry; both empty without a table).
+  bool hashesAutotune = false, pathsLoggedSame = false, optionsLoggedSame = false;
   /// For Code::EveryProgram: JAX's own programs (jit_broadcast_in_dim, …)
   /// moved too.
   bool jaxOwn = false;

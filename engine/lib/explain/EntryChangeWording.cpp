@@ -248,17 +248,29 @@ std::string entryChangeText(const EntryChange &c) {
            "parses it into " + debugFieldLabel(c.subject) +
            ", which JAX does not zero";
   case C::CompileOptionsUnknown: {
+    const bool allLogged = c.optionsLoggedSame && (c.pathsLoggedSame || !c.hashesAutotune);
     std::string hint = "the compile options moved, and the logs show nothing "
-                       "that moved them. ";
-    if (c.hashesAutotune)
+                       "that moved them";
+    hint += allLogged ? std::string(" (both show the same ") +
+                            (c.pathsLoggedSame ? "cache directory and " : "") +
+                            "device assignment). "
+                      : ". ";
+    if (c.hashesAutotune && !c.pathsLoggedSame)
       hint += "On jax 0.10.x and older entry 5 contains the cache directory "
               "path, in " + debugFieldLabel(kAutotuneField) +
               ": did the runs use different jax_compilation_cache_dir? ";
-    return hint + "Other candidates: per-jit compiler_options, a DebugOptions "
-                  "value from XLA_FLAGS that entry 4 excludes, the device "
-                  "assignment. Enable DEBUG on jax._src.compiler to log the "
-                  "cache paths and devices, or capture both runs as scenarios "
-                  "and run `cachekey diff`";
+    if (!c.names.empty())
+      hint += "The jax options that move entry 5 (and at most entry 1) in the "
+              "table measured on jax " + c.subject + " (fixtures/jax_config): " +
+              nameList(c.names, 8) + ". ";
+    hint += std::string(c.names.empty() ? "Candidates" : "Other candidates") +
+            ": per-jit compiler_options, a DebugOptions value from XLA_FLAGS "
+            "that entry 4 excludes" +
+            (c.optionsLoggedSame ? "" : ", the device assignment") + ". ";
+    return hint + (allLogged ? "Capture" : "Enable DEBUG on jax._src.compiler to "
+                                           "log the cache paths and devices, or "
+                                           "capture") +
+           " both runs as scenarios and run `cachekey diff`";
   }
   case C::LoggedDeviceCount:
     return "the device count changed: " + logged() +

@@ -212,6 +212,15 @@ Json entryChangeToJson(const EntryChange &c, const std::string &text) {
     break;
   case C::CompileOptionsUnknown:
     j["autotune_path_hashed"] = c.hashesAutotune;
+    // Members at their default are left out (docs/json.md, issue 33).
+    if (c.pathsLoggedSame)
+      j["paths_logged_same"] = true;
+    if (c.optionsLoggedSame)
+      j["options_logged_same"] = true;
+    if (!c.names.empty()) {
+      j["settings"] = c.names;
+      j["settings_release"] = c.subject;
+    }
     break;
   case C::PgleOneSide:
     j["in"] = c.subject;

@@ -20,6 +20,31 @@ namespace cachekey {
 
 namespace logs {
 
+std::string releaseOf(const LogSummary &log) {
+  for (const LoggedProgram &p : log.programs)
+    if (p.digests().own[1])
+      if (auto d = decodeEntryDigest(2, *p.digests().own[1]))
+        return d->value;
+  return "";
+}
+
+std::vector<std::string> settingsMovingEntry(const std::string &release, int entry) {
+  std::vector<std::string> out;
+  const JaxConfigTable *table = release.empty() ? nullptr : jaxConfigTable(release);
+  if (!table)
+    return out;
+  for (const auto &[name, option] : table->options) {
+    if (option.status != JaxOption::Status::Measured)
+      continue;
+    const EntrySet moved = option.moves();
+    if (!moved.count(entry))
+      continue;
+    if (std::all_of(moved.begin(), moved.end(), [&](int e) { return e == entry || e == 1; }))
+      out.push_back(name);
+  }
+  return out;
+}
+
 namespace {
 
 using C = LogAdvice::Code;
@@ -98,35 +123,15 @@ void addAdvice(std::vector<LogAdvice> &out, LogAdvice x, uint32_t item) {
     it->programs.push_back(item);
 }
 
-/// The jax release of `log`'s programs: the jaxlib version entry 2 decodes
-/// to (jax and jaxlib are released together), or "" when none decodes.
-std::string releaseOf(const LogSummary &log) {
-  for (const LoggedProgram &p : log.programs)
-    if (p.digests().own[1])
-      if (auto d = decodeEntryDigest(2, *p.digests().own[1]))
-        return d->value;
-  return "";
-}
-
-/// Names in `a` (SameGlobalSettings) the options that the measured table
-/// of `log`'s release says move exactly what moved: entry 1 alone when
+/// Names in `a` the options that the measured table of `log`'s release
+/// says move exactly what moved (settingsMovingEntry): entry 1 alone when
 /// a.entry is 0 or 1 (EveryProgram), else a.entry and at most entry 1 with
-/// it (GlobalSetting), over the table's probe programs (JaxOption::moves).
+/// it (GlobalSetting, or entry 5 moved by nothing the logs show).
 void nameMeasuredSettings(LogAdvice &a, const LogSummary &log) {
   std::string release = releaseOf(log);
-  const JaxConfigTable *table = release.empty() ? nullptr : jaxConfigTable(release);
-  if (!table)
+  if (release.empty() || !jaxConfigTable(release))
     return;
-  const int entry = a.entry > 1 ? a.entry : 1;
-  for (const auto &[name, option] : table->options) {
-    if (option.status != JaxOption::Status::Measured)
-      continue;
-    const EntrySet moved = option.moves();
-    if (!moved.count(entry))
-      continue;
-    if (std::all_of(moved.begin(), moved.end(), [&](int e) { return e == entry || e == 1; }))
-      a.settings.push_back(name);
-  }
+  a.settings = settingsMovingEntry(release, a.entry > 1 ? a.entry : 1);
   a.settingsRelease = release;
 }
 
@@ -455,7 +460,7 @@ std::vector<LogAdvice> adviseLogComparison(const LogComparison &r) {
     add(std::move(x), kWholeRun);
   }
   for (LogAdvice &a : out)
-    if (a.code == C::SameGlobalSettings)
+    if (a.code == C::SameGlobalSettings || (a.code == C::KeyMoved && a.entry == 5))
       nameMeasuredSettings(a, lb);
   adviseThreads(out, keysInterleave(la) || keysInterleave(lb));
   return out;

@@ -25,6 +25,24 @@ std::string bytesText(double b) {
   return buf;
 }
 
+/// The sentence naming the options that the table measured on
+/// `a.settingsRelease` says move what moved (nameMeasuredSettings), led by a
+/// space; "" when no table was asked.
+std::string measuredSettingsText(const LogAdvice &a) {
+  if (a.settingsRelease.empty())
+    return "";
+  const std::string what = a.entry > 1 ? "entry " + std::to_string(a.entry) +
+                                             " (and entry 1 at most)"
+                                       : std::string("entry 1 alone");
+  if (a.settings.empty())
+    return " No jax option moves " + what + " in the table measured on jax " +
+           a.settingsRelease + " (fixtures/jax_config): look at XLA_FLAGS and "
+           "the jax version first.";
+  return " The jax options that move " + what + " in the table measured on jax " +
+         a.settingsRelease + " (fixtures/jax_config): " +
+         nameList(a.settings, a.settings.size()) + ".";
+}
+
 std::string words(const LogAdvice &a) {
   using C = LogAdvice::Code;
   switch (a.code) {
@@ -82,7 +100,9 @@ std::string words(const LogAdvice &a) {
         Advice::Program,        Advice::JaxlibVersion, Advice::Backend,
         Advice::Flags,          Advice::CompileOptions, Advice::Accelerator,
         Advice::Compression,    Advice::CustomHook};
-    return a.entry >= 1 && a.entry <= 8 ? adviceText(byEntry[a.entry - 1]) : "";
+    return a.entry >= 1 && a.entry <= 8
+               ? adviceText(byEntry[a.entry - 1]) + measuredSettingsText(a)
+               : "";
   }
   case C::SameX64:
     return "Set jax_enable_x64 (JAX_ENABLE_X64) the same way in every run that "
@@ -116,18 +136,7 @@ std::string words(const LogAdvice &a) {
              "jax_use_shardy_partitioner, jax_threefry_partitionable, "
              "jax_default_prng_impl); to see which moved, capture both runs "
              "(python -m cachekey.capture) and run cachekey diff on them.";
-    if (a.settingsRelease.empty())
-      return text;
-    const std::string what = a.entry > 1 ? "entry " + std::to_string(a.entry) +
-                                               " (and entry 1 at most)"
-                                         : std::string("entry 1 alone");
-    if (a.settings.empty())
-      return text + " No jax option moves " + what + " in the table measured on "
-             "jax " + a.settingsRelease + " (fixtures/jax_config): look at "
-             "XLA_FLAGS and the jax version first.";
-    return text + " The jax options that move " + what + " in the table "
-           "measured on jax " + a.settingsRelease + " (fixtures/jax_config): " +
-           nameList(a.settings, a.settings.size()) + ".";
+    return text + measuredSettingsText(a);
   }
   case C::SameCacheDirInKey:
     return "Use the same jax_compilation_cache_dir in every run: JAX writes "

@@ -354,7 +354,19 @@ Explained compileOptionsFromLogs(const PairContext &c) {
   std::vector<EntryChange> &d = x.second;
   if (d.empty()) {
     d.push_back(finding(C::CompileOptionsUnknown, 5));
-    d.back().hashesAutotune = c.hashesField(kAutotuneField);
+    EntryChange &u = d.back();
+    u.hashesAutotune = c.hashesField(kAutotuneField);
+    u.pathsLoggedSame = !c.la.autotuneCaches.empty() &&
+                        c.la.autotuneCaches.front() == (c.lb.autotuneCaches.empty()
+                                                            ? std::string()
+                                                            : c.lb.autotuneCaches.front());
+    const std::string oa = c.text(false, c.pa.compileOptions),
+                      ob = c.text(true, c.pb.compileOptions);
+    u.optionsLoggedSame = !oa.empty() && oa == ob;
+    u.subject = releaseOf(c.lb);
+    u.names = settingsMovingEntry(u.subject, 5);
+    if (u.names.empty())
+      u.subject.clear();
   } else if (d.front().code == C::ProfileVersion) {
     x.first.code = M::ProfileVersion;
     x.first.before = d.front().before;

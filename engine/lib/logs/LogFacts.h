@@ -142,6 +142,16 @@ bool mayResolveTo(const std::string &rel, const std::string &abs);
 /// body of a function of the user's (LogProgramNames.cpp).
 bool isJaxOwnProgram(std::string_view name);
 
+/// The jax release of `log`'s programs: the jaxlib version entry 2 decodes
+/// to (jax and jaxlib are released together), or "" when none decodes.
+std::string releaseOf(const LogSummary &log);
+
+/// The measured options of `release`'s table (fixtures/jax_config,
+/// JaxConfigTable.h) that move entry `entry` and at most entry 1 with it in
+/// the table's probe programs (JaxOption::moves; `entry` 1: entry 1 alone),
+/// by name; empty when the release has no table.
+std::vector<std::string> settingsMovingEntry(const std::string &release, int entry);
+
 /// Whether `name` is JAX's eager program of an elementwise primitive
 /// without parameters (jit_add, jit_mul, …): its module is its argument
 /// shapes and types and nothing else (LogProgramNames.cpp).

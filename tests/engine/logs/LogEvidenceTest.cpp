@@ -1,5 +1,6 @@
 // engine/lib/logs/LogEvidence.cpp: why a pair's key moved, as facts.
 #include "LogTestUtil.h"
+#include "cachekey/Wording.h"
 
 #include <fstream>
 #include <tuple>
@@ -298,6 +299,35 @@ TEST(LogEvidence, EveryProgramJaxCompiledEagerlyIsJaxsOwn) {
   for (const char *own : {"jit_multiply", "jit_subtract", "jit_true_divide", "jit_negative",
                           "jit_matmul", "jit_maximum", "jit_greater", "jit_abs", "jit_clip"})
     EXPECT_TRUE(logs::isJaxOwnProgram(own)) << own;
+}
+
+// tests/cases/52: one jax option set in the second run (the change the case
+// made) moved entry 5 of every program. The logs show the same cache
+// directory and device assignment, so the finding does not ask about them,
+// and both it and the advice name the option among those the release's
+// measured table says move entry 5.
+TEST(LogEvidence, AJaxOptionThatMovesEntry5IsNamed) {
+  for (auto [a, b, option, release] :
+       {std::tuple<const char *, const char *, const char *, const char *>{
+            "a.log", "b.log", "jax_exec_time_optimization_effort", "0.10.2"},
+        {"c.log", "d.log", "jax_disable_most_optimizations", "0.12.0.1"}}) {
+    SCOPED_TRACE(release);
+    LogComparison c = compareCase("52-jax-option-moves-compile-options", a, b);
+    ASSERT_FALSE(c.findings.empty());
+    const EntryChange &f = c.findings[0];
+    EXPECT_EQ(f.code, C::CompileOptionsUnknown);
+    EXPECT_TRUE(f.pathsLoggedSame);
+    EXPECT_TRUE(f.optionsLoggedSame);
+    EXPECT_EQ(f.subject, release);
+    EXPECT_NE(std::find(f.names.begin(), f.names.end(), option), f.names.end());
+    const std::string text = entryChangeText(f);
+    EXPECT_EQ(text.find("did the runs use different jax_compilation_cache_dir"), std::string::npos);
+    EXPECT_EQ(text.find("Enable DEBUG on jax._src.compiler"), std::string::npos);
+    ASSERT_FALSE(c.advice.empty());
+    EXPECT_EQ(c.advice[0].settingsRelease, release);
+    EXPECT_NE(std::find(c.advice[0].settings.begin(), c.advice[0].settings.end(), option),
+              c.advice[0].settings.end());
+  }
 }
 
 TEST(LogCacheDirs, OneFolderSpelledTwoWaysIsOneFolder) {
