@@ -168,9 +168,20 @@ std::vector<ProgramPair> pairPrograms(const LogSummary &la, const LogSummary &lb
     int first = 0;
     uint32_t hash = 0; // its key's GroupKeyHash, low bits: most probes end on it
   };
+  // jax 0.4.30 names a module after its function as it is; later releases
+  // strip trailing underscores from it (interpreters/mlir.py,
+  // `sanitize_name(module_name).rstrip("_")`): jit___call__ became
+  // jit___call, jit_step_ jit_step. Across releases, names pair without them.
+  const bool stripUnderscores = releaseOf(la) != releaseOf(lb);
+  auto groupName = [stripUnderscores](std::string_view n) {
+    if (stripUnderscores)
+      while (n.size() > 4 && n.back() == '_')
+        n.remove_suffix(1);
+    return n;
+  };
   auto groupOf = [&](const LoggedProgram &p) {
     return GroupKey{byStream ? p.stream : -1,
-                    byName ? std::string_view(p.name) : std::string_view()};
+                    byName ? groupName(std::string_view(p.name)) : std::string_view()};
   };
   // Streams are compared by tag: the same tag may have another index in
   // the other log.
