@@ -203,11 +203,13 @@ std::string entryChangeText(const EntryChange &c) {
     return "the kept XLA flags changed (their \"Including XLA flag\" lines "
            "were not logged)";
   case C::CacheDirMoved:
-    return "the cache directory moved: JAX writes its XLA autotuning "
-           "cache path into " + debugFieldLabel(kAutotuneField) +
+    return "the cache directory's path changed: JAX writes its XLA "
+           "autotuning cache path into " + debugFieldLabel(kAutotuneField) +
            ", which entry 5 hashes, " + logged() +
            " (jax 0.11.0 and later zero this field; before that, give "
-           "every run the same jax_compilation_cache_dir path)";
+           "every run the same jax_compilation_cache_dir path, spelled the "
+           "same: one folder reached through a link or a relative path is "
+           "another path)";
   case C::KernelCacheOneSide:
     return "the XLA kernel cache is enabled in " + c.subject +
            " only (jax_persistent_cache_enable_xla_caches): it sets " +

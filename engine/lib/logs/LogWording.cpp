@@ -412,7 +412,7 @@ std::string keyMoveText(const KeyMove &m) {
   case M::Flags:
     return flagChangeText(m.flag);
   case M::CacheDirMoved:
-    return "the cache directory moved (entry 5)";
+    return "the cache directory's path changed (entry 5)";
   case M::KernelCacheChanged:
     return "the XLA kernel cache setting changed (entry 5)";
   case M::ArgShardings:
