@@ -358,6 +358,9 @@ struct LogAdvice {
   std::string value;
   /// Seconds or bytes as the code says; negative when not logged.
   double amount = -1, limit = -1;
+  /// KeepCacheDir: both runs log jax._src.lru_cache at DEBUG, and neither
+  /// shows the LRU evicting (an eviction then came from elsewhere).
+  bool evictionsLogged = false;
   /// SameGlobalSettings: the jax options that the measured table of
   /// `settingsRelease` (fixtures/jax_config/<release>.json, JaxConfigTable.h)
   /// says move exactly this entry (entry 1 alone; or `entry` and perhaps

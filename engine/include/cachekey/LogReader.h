@@ -442,6 +442,10 @@ struct LogSummary {
   /// compiler.py's "get_compile_options XLA-AutoFDO profile: …" lines: when
   /// there are any, a program without a profile version had -1.
   size_t autoFdoLines = 0;
+  /// lru_cache.py's "Cache miss for key" / "Cache hit for key" lines: with
+  /// any, jax._src.lru_cache was at DEBUG, so the LRU's evictions in this run
+  /// are logged too ("Evicting cache entry").
+  size_t lruLookupLines = 0;
   /// Line of the first "Initialized persistent compilation cache at …"
   /// (1-based; 0 when not logged).
   size_t cacheInitLine = 0;

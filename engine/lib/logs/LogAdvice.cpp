@@ -288,6 +288,8 @@ LogAdvice forEqualKey(MissReason reason, const LogSummary &la,
   case MissReason::Gone:
   case MissReason::Removed:
     x.code = C::KeepCacheDir;
+    x.evictionsLogged = la.lruLookupLines && lb.lruLookupLines && la.evicted.empty() &&
+                        lb.evicted.empty();
     break;
   case MissReason::UnsupportedRuntime:
     x.code = C::UnsupportedRuntime;

@@ -260,11 +260,17 @@ std::string words(const LogAdvice &a) {
     return "Point every run at the same jax_compilation_cache_dir (shared "
            "storage for several machines).";
   case C::KeepCacheDir:
-    return "Keep the cache directory between runs: a temporary or per-job "
-           "directory, or a cleanup, loses its entries; check that the path is "
-           "on storage every run sees. With jax_compilation_cache_max_size set, "
-           "the LRU may have evicted them: log DEBUG for jax._src.lru_cache to "
-           "see its \"Evicting cache entry\" lines.";
+    return std::string("Keep the cache directory between runs: a temporary or "
+                       "per-job directory, or a cleanup, loses its entries; "
+                       "check that the path is on storage every run sees. ") +
+           (a.evictionsLogged
+                ? "Neither run's LRU evicted them (both log jax._src.lru_cache "
+                  "at DEBUG, and neither has an \"Evicting cache entry\" "
+                  "line): with jax_compilation_cache_max_size set, another "
+                  "process sharing the directory may have."
+                : "With jax_compilation_cache_max_size set, the LRU may have "
+                  "evicted them: log DEBUG for jax._src.lru_cache to see its "
+                  "\"Evicting cache entry\" lines.");
   case C::OrderOfLogs:
     return "Or the logs are in the other order: " + a.value + " reads as "
            "the earlier run (it hit nothing, and wrote each entry the first "

@@ -147,6 +147,8 @@ Json adviceJson(const Comparison &r, const std::vector<LogAdvice> &advice,
       x["amount"] = a.amount;
     if (a.limit >= 0)
       x["limit"] = a.limit;
+    if (a.evictionsLogged)
+      x["evictions_logged"] = true;
     if (!a.settingsRelease.empty()) {
       x["settings"] = a.settings;
       x["settings_release"] = a.settingsRelease;

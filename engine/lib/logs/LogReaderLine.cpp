@@ -313,6 +313,7 @@ void LogReader::readLine(std::string &line) {
       problem(std::move(n));
       return;
     }
+    ++summary.lruLookupLines;
     if (!lruHit)
       inferMiss(*d, key.substr(0, key.size() - 65));
     lastLruHit = lruHit ? std::optional<Digest>(*d) : std::nullopt;

@@ -330,6 +330,22 @@ TEST(LogEvidence, AJaxOptionThatMovesEntry5IsNamed) {
   }
 }
 
+// tests/cases/54: both runs log jax._src.lru_cache at DEBUG and neither shows
+// an eviction; the entry was deleted between them (the change the case
+// made). The advice says neither LRU evicted it, and does not ask for the
+// logging the runs already had.
+TEST(LogEvidence, KeepCacheDirKnowsTheLruWasLogged) {
+  LogComparison c = compareCase("54-cache-emptied-lru-logged", "a.log", "b.log");
+  auto it = std::find_if(c.advice.begin(), c.advice.end(), [](const LogAdvice &a) {
+    return a.code == LogAdvice::Code::KeepCacheDir;
+  });
+  ASSERT_NE(it, c.advice.end());
+  EXPECT_TRUE(it->evictionsLogged);
+  const std::string text = c.adviceText(*it);
+  EXPECT_EQ(text.find("log DEBUG for jax._src.lru_cache"), std::string::npos);
+  EXPECT_NE(text.find("Neither run's LRU evicted them"), std::string::npos);
+}
+
 TEST(LogCacheDirs, OneFolderSpelledTwoWaysIsOneFolder) {
   // helper-20's run: '/w/cache' and '/w/cache/' were "different cache
   // directories". Expected from the rule (lexical: "//", "." and a trailing
