@@ -173,8 +173,11 @@
  */
 /**
  * One thing to do after a log comparison (what_to_do[]): its code and the
- * facts its words give.
- * @typedef {{code: string, text: string, programs?: string[], entry?: number, amount?: number, limit?: number, value?: string}} ToDo
+ * facts its words give (`settings`: the jax options the measured table of
+ * `settings_release` says move what moved; `evictions_logged`: both runs
+ * logged the LRU at DEBUG and neither evicted).
+ * @typedef {{code: string, text: string, programs?: string[], entry?: number, amount?: number, limit?: number, value?: string,
+ *   settings?: string[], settings_release?: string, evictions_logged?: boolean}} ToDo
  */
 /**
  * Two runs' logs compared (compareLogs, compareManyLogSources with two;
