@@ -80,6 +80,12 @@ bool ruleReads(EvictionRule rule, const CacheFile &f) {
   return f.suffixed != (rule == EvictionRule::MtimeAllFiles);
 }
 
+/// A `<stem>-cache` or `<stem>-atime` name's stem (the name less its
+/// 6-byte suffix).
+std::string_view stemOf(const std::string &name) {
+  return std::string_view(name).substr(0, name.size() - 6);
+}
+
 bool endsWithCache(const std::string &n) {
   return endsWith(n, "-cache");
 }
@@ -142,7 +148,7 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       atimeRecords.emplace();
       for (const CacheFile &f : files)
         if (f.name.size() > 6 && endsWith(f.name, "-atime"))
-          atimeRecords->emplace(std::string_view(f.name).substr(0, f.name.size() - 6), &f);
+          atimeRecords->emplace(stemOf(f.name), &f);
     }
     auto it = atimeRecords->find(stem);
     return it == atimeRecords->end() ? nullptr : it->second;
@@ -175,7 +181,7 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
   auto byAtime = [&](const CacheFile &f, uint32_t i, uint64_t size) {
     using From = PlannedEviction::RankFrom;
     HeapItem it;
-    it.tie = std::string_view(f.name).substr(0, f.name.size() - 6);
+    it.tie = stemOf(f.name);
     it.file = i;
     it.size = size;
     // Its -atime merged into its record, else a record of its own.
@@ -234,7 +240,7 @@ EvictionPlan planEviction(const std::vector<CacheFile> &files,
       if (f.regular)
         h.push_back(byMtime(f.mtimeNs, f.name, i, f.size));
       if (mergedAtime(f)) {
-        atimeNames.push_back(f.name.substr(0, f.name.size() - 6) + "-atime");
+        atimeNames.push_back(std::string(stemOf(f.name)) + "-atime");
         h.push_back(byMtime(f.atimeMtimeNs, atimeNames.back(), i, f.atimeSize));
       }
       continue;
@@ -314,7 +320,7 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
       continue;
     const LinkTarget *l = f.kind == FileKind::Symlink ? linkOf(r.links, f.name) : nullptr;
     if (!l || l->state != LinkTarget::State::Dangling)
-      otherAtimes.insert(std::string_view(f.name).substr(0, f.name.size() - 6));
+      otherAtimes.insert(stemOf(f.name));
   }
   size_t zstd = 0, zlib = 0;
   std::unordered_map<std::string_view, uint32_t> programIndex;
@@ -409,8 +415,7 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
       p.directory = f.directory;
       p.countedByCap = r.rule == EvictionRule::MtimeAllFiles ? f.regular : endsWithCache(f.name);
       p.withAtime = p.countedByCap && r.rule != EvictionRule::MtimeAllFiles &&
-                    (f.hasAtime || otherAtimes.count(std::string_view(f.name).substr(
-                                       0, f.name.size() - 6)));
+                    (f.hasAtime || otherAtimes.count(stemOf(f.name)));
       r.problems.push_back(p);
       break;
     case FileKind::Symlink:
@@ -422,7 +427,7 @@ Expected<CacheReport> analyseCacheDir(CacheScan scan, const std::string &release
         // read that -atime and raise.
         if (p.countedByCap && r.rule == EvictionRule::AtimeStrict &&
             l->state != LinkTarget::State::Dangling) {
-          std::string atime = f.name.substr(0, f.name.size() - 6) + "-atime";
+          std::string atime = std::string(stemOf(f.name)) + "-atime";
           p.strictRule = std::none_of(files.begin(), files.end(), [&atime](const CacheFile &x) {
             return x.name == atime;
           });
